@@ -1,0 +1,96 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// Version is set at build time with -ldflags "-X main.Version=…".
+var Version = "0.1.0-dev"
+
+const usage = `planpr reviews OpenTofu/Terraform plans and lock files for pull requests.
+
+Usage:
+  planpr render   [--schemas FILE] [--format text] [--mode normal|destroy|refresh-only]
+                  [--targeted] PLAN...
+  planpr version
+
+Commands:
+  render    print a plan (from ` + "`tofu show -json PLANFILE`" + `) as ` + "`tofu show`" + ` does
+  version   print planpr's version
+
+Run 'planpr COMMAND --help' for a command's flags.
+`
+
+// usageError is a mistake in how planpr was called: exit 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	var err error
+	switch args[0] {
+	case "render":
+		err = runRender(args[1:], stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintf(stdout, "planpr %s\n", Version)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+	default:
+		err = &usageError{fmt.Sprintf("unknown command %q", args[0])}
+	}
+	return report(err, stderr)
+}
+
+func report(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "planpr: %s\nRun 'planpr --help' for usage.\n", ue.msg)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "planpr: %s\n", strings.TrimSpace(err.Error()))
+	return exitError
+}
+
+// parseFlags parses flags wherever they appear among the positional
+// arguments (`render plan.json --format text` works too).
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, &usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		if args[0] == "--" {
+			return append(positional, args[1:]...), nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}

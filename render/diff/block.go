@@ -1,0 +1,139 @@
+package diff
+
+import (
+	"sort"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// forBlock diffs a block (a resource body or a nested block) against its
+// schema.
+func forBlock(v value, b *tofujson.Block) *Node {
+	if n, ok := checkSensitive(v, func(in value) *Node { return forBlock(in, b) }, SensitiveBlock); ok {
+		return n
+	}
+	if n, ok := checkUnknown(v, allTrue(b.Attributes), func(in value) *Node { return forBlock(in, b) }); ok {
+		return n
+	}
+	action := v.iterationAction()
+	m := v.asMap()
+	attrs := map[string]*Node{}
+
+	// Write-only attributes take the block's action, so the others go first.
+	var names, writeOnly []string
+	for name, a := range b.Attributes {
+		if a.WriteOnly {
+			writeOnly = append(writeOnly, name)
+		} else {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	sort.Strings(writeOnly)
+	for _, name := range append(names, writeOnly...) {
+		a := b.Attributes[name]
+		if n := blockAttribute(m.child(name), a, action); n != nil {
+			attrs[name] = n
+			action = fold(action, n.Action)
+		}
+	}
+
+	var groups []*BlockGroup
+	for name, bt := range b.BlockTypes {
+		child := relevantOrNoOp(m.child(name))
+		g := &BlockGroup{
+			Name:            name,
+			Mode:            bt.NestingMode,
+			Replace:         child.replace.Matches(),
+			BeforeSensitive: child.isBeforeSensitive(),
+			AfterSensitive:  child.isAfterSensitive(),
+		}
+		bothNull := child.before == nil && child.after == nil
+		// OpenTofu checks a wholly unknown nested block against the parent
+		// block's schema, not the nested one; reproduce that.
+		if n, ok := checkUnknown(child, allTrue(b.Attributes), func(in value) *Node { return forBlock(in, b) }); ok {
+			if n.Action == NoOp && bothNull {
+				continue
+			}
+			g.Mode = tofujson.NestingSingle
+			g.Items = []*Node{n}
+			g.maskItems()
+			groups = append(groups, g)
+			continue
+		}
+		var groupAction Action
+		elem := func(in value) *Node { return forBlock(in, bt.Block) }
+		switch bt.NestingMode {
+		case tofujson.NestingSet:
+			g.Items, groupAction = setElements(child, elem)
+		case tofujson.NestingList:
+			g.Items, groupAction = indexPaired(child, elem)
+		case tofujson.NestingMap:
+			cm := child.asMap()
+			var items map[string]*Node
+			items, groupAction = mapChildren(cm, cm.explicitKeys(), func(in value) *Node { return elem(relevantOrNoOp(in)) })
+			g.Keys = sortedKeys(items)
+			for _, k := range g.Keys {
+				g.Items = append(g.Items, items[k])
+			}
+		default: // single, group
+			n := elem(child)
+			g.Mode = tofujson.NestingSingle
+			g.Items, groupAction = []*Node{n}, n.Action
+		}
+		if groupAction == NoOp && bothNull {
+			continue
+		}
+		g.maskItems()
+		groups = append(groups, g)
+		action = fold(action, groupAction)
+	}
+	sort.Slice(groups, func(i, j int) bool { return groups[i].Name < groups[j].Name })
+	return &Node{Kind: Block, Attrs: attrs, Blocks: groups, Action: action, Replace: v.replace.Matches()}
+}
+
+// blockAttribute diffs one attribute of a block, or returns nil when it is
+// null on both sides (such attributes are neither shown nor counted).
+func blockAttribute(v value, a *tofujson.Attribute, blockAction Action) *Node {
+	v = relevantOrNoOp(v)
+	// The legacy SDK cannot store null strings, so "" means null in blocks.
+	if s, ok := v.before.(string); ok && s == "" {
+		v.before = nil
+	}
+	if s, ok := v.after.(string); ok && s == "" {
+		v.after = nil
+	}
+	v.beforeExplicit, v.afterExplicit = false, false
+	n := forAttribute(v, a, blockAction)
+	if n.Action == NoOp && v.before == nil && v.after == nil && !a.WriteOnly {
+		return nil
+	}
+	return n
+}
+
+func sortedKeys[T any](m map[string]T) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// maskItems hides each block of a group that is sensitive as a whole.
+func (g *BlockGroup) maskItems() {
+	for i, item := range g.Items {
+		creating := item.Action == Create && g.AfterSensitive
+		deleting := item.Action == Delete && g.BeforeSensitive
+		modifying := (item.Action == Update || item.Action == NoOp) && (g.AfterSensitive || g.BeforeSensitive)
+		if !creating && !deleting && !modifying {
+			continue
+		}
+		action := item.Action
+		if action == NoOp && g.BeforeSensitive != g.AfterSensitive {
+			action = Update
+		}
+		g.Items[i] = &Node{Kind: SensitiveBlock, Inner: item, BeforeSensitive: g.BeforeSensitive,
+			AfterSensitive: g.AfterSensitive, Action: action, Replace: item.Replace}
+	}
+}

@@ -1,0 +1,179 @@
+package diff
+
+import (
+	"reflect"
+)
+
+// value is one point of a change being walked: the before and after values
+// with their metadata mirrors (unknown, sensitive), and the path matchers
+// for replacement and relevance.
+type value struct {
+	before, after                 any
+	beforeExplicit, afterExplicit bool
+	unknown                       any
+	beforeSensitive               any
+	afterSensitive                any
+	replace                       Matcher
+	relevant                      Matcher
+}
+
+func (v value) isUnknown() bool         { b, _ := v.unknown.(bool); return b }
+func (v value) isBeforeSensitive() bool { b, _ := v.beforeSensitive.(bool); return b }
+func (v value) isAfterSensitive() bool  { b, _ := v.afterSensitive.(bool); return b }
+
+// action guesses the action for a leaf value from its two sides.
+func (v value) action() Action {
+	if v.before == nil && !v.beforeExplicit && (v.after != nil || v.afterExplicit) {
+		return Create
+	}
+	if v.after == nil && !v.afterExplicit && (v.before != nil || v.beforeExplicit) {
+		return Delete
+	}
+	if reflect.DeepEqual(v.before, v.after) && v.afterExplicit == v.beforeExplicit && v.isAfterSensitive() == v.isBeforeSensitive() {
+		return NoOp
+	}
+	return Update
+}
+
+// iterationAction is the starting action for a collection, object or
+// block, before its children are folded in with fold.
+func (v value) iterationAction() Action {
+	switch {
+	case v.before == nil && v.after == nil:
+		return NoOp
+	case v.before == nil:
+		return Create
+	case v.after == nil:
+		return Delete
+	}
+	return NoOp
+}
+
+// fold combines a container's action with one child's.
+func fold(cur, next Action) Action {
+	if next == NoOp {
+		return cur
+	}
+	if cur != next {
+		return Update
+	}
+	return cur
+}
+
+func (v value) asNoOp() value {
+	return value{
+		before: v.before, after: v.before,
+		beforeExplicit: v.beforeExplicit, afterExplicit: v.beforeExplicit,
+		unknown:         false,
+		beforeSensitive: v.beforeSensitive, afterSensitive: v.beforeSensitive,
+		replace: v.replace, relevant: v.relevant,
+	}
+}
+
+func (v value) asDelete() value {
+	return value{
+		before: v.before, beforeExplicit: v.beforeExplicit,
+		beforeSensitive: v.beforeSensitive,
+		replace:         v.replace, relevant: v.relevant,
+	}
+}
+
+func (v value) asCreate() value {
+	return value{
+		after: v.after, afterExplicit: v.afterExplicit,
+		unknown: v.unknown, afterSensitive: v.afterSensitive,
+		replace: v.replace, relevant: v.relevant,
+	}
+}
+
+// asMap views the value as an object or map.
+func (v value) asMap() mapValue {
+	return mapValue{
+		before: toMap(v.before), after: toMap(v.after), unknown: toMap(v.unknown),
+		beforeSensitive: toMap(v.beforeSensitive), afterSensitive: toMap(v.afterSensitive),
+		replace: v.replace, relevant: v.relevant,
+	}
+}
+
+type mapValue struct {
+	before, after, unknown, beforeSensitive, afterSensitive map[string]any
+	replace, relevant                                       Matcher
+}
+
+func (m mapValue) child(key string) value {
+	b, bok := m.before[key]
+	a, aok := m.after[key]
+	return value{
+		before: b, after: a, beforeExplicit: bok, afterExplicit: aok,
+		unknown: m.unknown[key], beforeSensitive: m.beforeSensitive[key], afterSensitive: m.afterSensitive[key],
+		replace: m.replace.Key(key), relevant: m.relevant.Key(key),
+	}
+}
+
+// explicitKeys are the keys of the before and after values.
+func (m mapValue) explicitKeys() []string {
+	return unionKeys(m.before, m.after)
+}
+
+// allKeys also includes keys that only the unknown or sensitive mirrors
+// mention.
+func (m mapValue) allKeys() []string {
+	return unionKeys(m.before, m.after, m.unknown, m.afterSensitive, m.beforeSensitive)
+}
+
+func unionKeys(ms ...map[string]any) []string {
+	seen := map[string]bool{}
+	var keys []string
+	for _, m := range ms {
+		for k := range m {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
+
+// asSlice views the value as a list, set or tuple.
+func (v value) asSlice() sliceValue {
+	return sliceValue{
+		before: toSlice(v.before), after: toSlice(v.after), unknown: toSlice(v.unknown),
+		beforeSensitive: toSlice(v.beforeSensitive), afterSensitive: toSlice(v.afterSensitive),
+		replace: v.replace, relevant: v.relevant,
+	}
+}
+
+type sliceValue struct {
+	before, after, unknown, beforeSensitive, afterSensitive []any
+	replace, relevant                                       Matcher
+}
+
+// child pairs before[bi] with after[ai]; an index out of range means that
+// side is absent.
+func (s sliceValue) child(bi, ai int) value {
+	b, bok := at(s.before, bi)
+	a, aok := at(s.after, ai)
+	u, _ := at(s.unknown, ai)
+	bs, _ := at(s.beforeSensitive, bi)
+	as, _ := at(s.afterSensitive, ai)
+	idx := bi
+	if bi < 0 || bi >= len(s.before) {
+		idx = ai
+	}
+	return value{
+		before: b, after: a, beforeExplicit: bok, afterExplicit: aok,
+		unknown: u, beforeSensitive: bs, afterSensitive: as,
+		replace: s.replace.Index(idx), relevant: s.relevant.Index(idx),
+	}
+}
+
+func at(xs []any, i int) (any, bool) {
+	if xs == nil || i < 0 || i >= len(xs) {
+		return nil, false
+	}
+	return xs[i], true
+}
+
+func toMap(x any) map[string]any { m, _ := x.(map[string]any); return m }
+func toSlice(x any) []any        { s, _ := x.([]any); return s }

@@ -1,0 +1,122 @@
+package diff
+
+import "reflect"
+
+// objectChildren diffs each attribute of an object (or nested object)
+// whose attributes are described by attrs. Attributes null on both sides
+// are dropped entirely.
+func objectChildren[T any](v value, attrs map[string]T, compute func(value, T, Action) *Node) (map[string]*Node, Action) {
+	m := v.asMap()
+	action := v.iterationAction()
+	out := map[string]*Node{}
+	for _, name := range sortedKeys(attrs) {
+		c := relevantOrNoOp(m.child(name))
+		c.beforeExplicit, c.afterExplicit = false, false
+		n := compute(c, attrs[name], action)
+		if n.Action == NoOp && c.before == nil && c.after == nil {
+			continue
+		}
+		out[name] = n
+		action = fold(action, n.Action)
+	}
+	return out, action
+}
+
+// mapChildren diffs each key of a map.
+func mapChildren(m mapValue, keys []string, compute func(value) *Node) (map[string]*Node, Action) {
+	action := NoOp
+	switch {
+	case m.before != nil && m.after == nil:
+		action = Delete
+	case m.before == nil && m.after != nil:
+		action = Create
+	}
+	out := make(map[string]*Node, len(keys))
+	for _, k := range keys {
+		n := compute(m.child(k))
+		out[k] = n
+		action = fold(action, n.Action)
+	}
+	return out, action
+}
+
+// indexPaired diffs element i before against element i after (nested
+// lists and list blocks).
+func indexPaired(v value, compute func(value) *Node) ([]*Node, Action) {
+	s := v.asSlice()
+	action := v.iterationAction()
+	var out []*Node
+	for i := 0; i < len(s.before) || i < len(s.after); i++ {
+		n := compute(relevantOrNoOp(s.child(i, i)))
+		out = append(out, n)
+		action = fold(action, n.Action)
+	}
+	return out, action
+}
+
+// lcsPaired diffs a list by its longest common subsequence, pairing a
+// removed and an added element as one update where shouldDiff says so.
+func lcsPaired(s sliceValue, shouldDiff func(a, b any) bool, compute func(value) *Node) ([]*Node, Action) {
+	action := NoOp
+	switch {
+	case s.before != nil && s.after == nil:
+		action = Delete
+	case s.before == nil && s.after != nil:
+		action = Create
+	}
+	var out []*Node
+	walkSlice(s.before, s.after, shouldDiff, func(bi, ai int) {
+		c := s.child(bi, ai)
+		// Every element of a relevant list is relevant.
+		c.relevant = Always()
+		n := compute(c)
+		out = append(out, n)
+		action = fold(action, n.Action)
+	})
+	return out, action
+}
+
+// setElements matches each before element with an equal after element;
+// matched pairs are unchanged, the rest deleted (in before order) or
+// created (in after order).
+func setElements(v value, compute func(value) *Node) ([]*Node, Action) {
+	s := v.asSlice()
+	action := v.iterationAction()
+	matchOf := make([]int, len(s.before))
+	taken := make([]bool, len(s.after))
+	for i := range s.before {
+		matchOf[i] = -1
+		for j := range s.after {
+			if taken[j] {
+				continue
+			}
+			c := s.child(i, j)
+			// No break: OpenTofu marks every equal after element as taken
+			// and keeps the last as the match.
+			if reflect.DeepEqual(c.before, c.after) && c.isBeforeSensitive() == c.isAfterSensitive() && !c.isUnknown() {
+				matchOf[i] = j
+				taken[j] = true
+			}
+		}
+	}
+	var out []*Node
+	add := func(c value) {
+		c.relevant = Always()
+		n := compute(c)
+		out = append(out, n)
+		action = fold(action, n.Action)
+	}
+	for i := range s.before {
+		if j := matchOf[i]; j >= 0 {
+			add(s.child(i, j))
+		} else {
+			add(s.child(i, len(s.after)))
+		}
+	}
+	for j := range s.after {
+		if !taken[j] {
+			add(s.child(len(s.before), j))
+		}
+	}
+	return out, action
+}

@@ -1,0 +1,44 @@
+package diff
+
+import "github.com/planpr/planpr/render/tofujson"
+
+// ForResource diffs a resource change against its schema block. relevant
+// limits which attributes count as changed (drift); pass Always() for
+// planned changes.
+func ForResource(c *tofujson.Change, block *tofujson.Block, relevant Matcher) *Node {
+	return forBlock(changeValue(c, relevant), block)
+}
+
+// ForOutput diffs an output value change.
+func ForOutput(c *tofujson.Change) *Node {
+	return forDynamic(changeValue(c, Always()))
+}
+
+// ForValue diffs an arbitrary JSON value change with no schema.
+func ForValue(c *tofujson.Change) *Node { return ForOutput(c) }
+
+func changeValue(c *tofujson.Change, relevant Matcher) value {
+	return value{
+		before: c.Before, after: c.After,
+		unknown:         c.AfterUnknown,
+		beforeSensitive: c.BeforeSensitive, afterSensitive: c.AfterSensitive,
+		replace: Paths(c.ReplacePaths, false), relevant: relevant,
+	}
+}
+
+// Relevant builds the matcher for one drifted resource from the plan's
+// relevant_attributes: the paths whose resource is empty or this address.
+// It returns nil when no attribute of the resource is relevant, in which
+// case its drift is not shown.
+func Relevant(attrs []tofujson.ResourceAttr, address string) Matcher {
+	var paths [][]any
+	for _, a := range attrs {
+		if a.Resource == "" || a.Resource == address {
+			paths = append(paths, a.Attr)
+		}
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	return Paths(paths, true)
+}

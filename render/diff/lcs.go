@@ -1,0 +1,127 @@
+package diff
+
+import (
+	"reflect"
+	"strings"
+)
+
+// walkSlice steps through two slices along their longest common
+// subsequence of equal elements, calling visit with a before and an after
+// index for each displayed element: an index equal to the slice's length
+// means "absent" (a pure deletion or creation). Before and after elements
+// off the subsequence are visited together as one update when shouldDiff
+// says they are worth diffing.
+func walkSlice[T any](before, after []T, shouldDiff func(a, b T) bool, visit func(bi, ai int)) {
+	eq := func(a, b T) bool { return reflect.DeepEqual(a, b) }
+	common := lcs(before, after, eq)
+	bi, ai, ci := 0, 0, 0
+	for bi < len(before) || ai < len(after) || ci < len(common) {
+		for bi < len(before) && (ci >= len(common) || !eq(before[bi], common[ci])) {
+			pair := ai < len(after) && shouldDiff(before[bi], after[ai])
+			afterInCommon := ci < len(common) && eq(after[ai], common[ci])
+			if pair && !afterInCommon {
+				visit(bi, ai)
+				bi++
+				ai++
+				continue
+			}
+			visit(bi, len(after))
+			bi++
+		}
+		for ai < len(after) && (ci >= len(common) || !eq(after[ai], common[ci])) {
+			if bi < len(before) && shouldDiff(before[bi], after[ai]) {
+				visit(bi, ai)
+				bi++
+				ai++
+				continue
+			}
+			visit(len(before), ai)
+			ai++
+		}
+		if ci < len(common) {
+			visit(bi, ai)
+			bi++
+			ai++
+			ci++
+		}
+	}
+}
+
+// lcs is the longest common subsequence of xs and ys, with ties broken the
+// way OpenTofu's objchange package breaks them, so lists diff identically.
+func lcs[T any](xs, ys []T, eq func(a, b T) bool) []T {
+	if len(xs) == 0 || len(ys) == 0 {
+		return nil
+	}
+	w := len(xs)
+	c := make([]int, len(xs)*len(ys))
+	eqs := make([]bool, len(xs)*len(ys))
+	for y := range ys {
+		for x := range xs {
+			var left, up, diag int
+			if x > 0 {
+				left = c[w*y+x-1]
+			}
+			if y > 0 {
+				up = c[w*(y-1)+x]
+			}
+			if x > 0 && y > 0 {
+				diag = c[w*(y-1)+x-1]
+			}
+			switch {
+			case eq(xs[x], ys[y]):
+				eqs[w*y+x] = true
+				c[w*y+x] = diag + 1
+			case left > up:
+				c[w*y+x] = left
+			default:
+				c[w*y+x] = up
+			}
+		}
+	}
+	out := make([]T, c[len(c)-1])
+	i := len(out) - 1
+	x, y := len(xs)-1, len(ys)-1
+	for x >= 0 && y >= 0 {
+		if eqs[w*y+x] {
+			out[i] = xs[x]
+			i--
+			x--
+			y--
+			continue
+		}
+		var left, up int
+		if x > 0 {
+			left = c[w*y+x-1]
+		}
+		if y > 0 {
+			up = c[w*(y-1)+x]
+		}
+		if left > up {
+			x--
+		} else {
+			y--
+		}
+	}
+	return out
+}
+
+// shouldDiffMultiline reports whether two list elements are strings, one
+// of them spanning lines, that share at least one line: such a pair is
+// shown as an edited heredoc rather than a removal and an addition.
+func shouldDiffMultiline(a, b any) bool {
+	sa, ok1 := a.(string)
+	sb, ok2 := b.(string)
+	if !ok1 || !ok2 || (!strings.Contains(sa, "\n") && !strings.Contains(sb, "\n")) {
+		return false
+	}
+	linesB := strings.Split(sb, "\n")
+	for _, la := range strings.Split(sa, "\n") {
+		for _, lb := range linesB {
+			if la == lb {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,111 @@
+package diff
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// evaluated is a string value classified the way OpenTofu's renderer sees
+// it: null, JSON text, multi-line text, or a plain one-liner.
+type evaluated struct {
+	text      string // multi-line text is trimmed of surrounding space
+	json      any
+	isJSON    bool
+	multiline bool
+	null      bool
+}
+
+func evaluate(x any) evaluated {
+	s, ok := x.(string)
+	if !ok {
+		return evaluated{text: "null", null: true}
+	}
+	if strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[") {
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		var j any
+		// Like OpenTofu, one JSON value at the start is enough: trailing
+		// text after it is ignored.
+		if err := dec.Decode(&j); err == nil {
+			return evaluated{text: s, json: j, isJSON: true}
+		}
+	}
+	if strings.Contains(s, "\n") {
+		return evaluated{text: strings.TrimSpace(s), multiline: true}
+	}
+	return evaluated{text: s}
+}
+
+// newString builds the node for a string value changing by action.
+func newString(before, after any, action Action, replace bool) *Node {
+	n := &Node{Kind: String, Before: before, After: after, Action: action, Replace: replace, Str: &StringDiff{}}
+	switch action {
+	case Create, NoOp:
+		ev := evaluate(after)
+		switch {
+		case ev.isJSON && action == NoOp:
+			n.Str = jsonEncoded(ev.json, ev.json, action)
+		case ev.isJSON:
+			n.Str = jsonEncoded(nil, ev.json, action)
+		case ev.multiline:
+			n.Str = heredoc(ev.text)
+		}
+	case Delete:
+		ev := evaluate(before)
+		switch {
+		case ev.null:
+		case ev.isJSON:
+			n.Str = jsonEncoded(ev.json, nil, action)
+		case ev.multiline:
+			n.Str = heredoc(ev.text)
+		}
+	default:
+		eb, ea := evaluate(before), evaluate(after)
+		switch {
+		case eb.isJSON && ea.isJSON:
+			n.Str = jsonEncoded(eb.json, ea.json, action)
+		case eb.isJSON || ea.isJSON:
+			return &Node{Kind: TypeChange, Action: action, Replace: replace,
+				From: newString(before, nil, Delete, false), To: newString(nil, after, Create, false)}
+		case eb.multiline || ea.multiline:
+			n.Str = &StringDiff{Form: Heredoc, Lines: lineDiff(strings.Split(eb.text, "\n"), strings.Split(ea.text, "\n"))}
+		}
+	}
+	return n
+}
+
+func heredoc(text string) *StringDiff {
+	lines := strings.Split(text, "\n")
+	sd := &StringDiff{Form: Heredoc, Lines: make([]Line, len(lines))}
+	for i, l := range lines {
+		sd.Lines[i] = Line{Action: NoOp, Text: l}
+	}
+	return sd
+}
+
+func lineDiff(before, after []string) []Line {
+	var out []Line
+	never := func(string, string) bool { return false }
+	walkSlice(before, after, never, func(bi, ai int) {
+		switch {
+		case bi >= len(before):
+			out = append(out, Line{Action: Create, Text: after[ai]})
+		case ai >= len(after):
+			out = append(out, Line{Action: Delete, Text: before[bi]})
+		default:
+			out = append(out, Line{Action: NoOp, Text: before[bi]})
+		}
+	})
+	return out
+}
+
+// jsonEncoded diffs the decoded JSON of a string attribute.
+func jsonEncoded(before, after any, action Action) *StringDiff {
+	j := forJSON(value{
+		before: before, after: after,
+		beforeExplicit: action != Create, afterExplicit: action != Delete,
+		unknown: false, beforeSensitive: false, afterSensitive: false,
+		replace: Paths(nil, false), relevant: Always(),
+	})
+	return &StringDiff{Form: JSONEncoded, JSON: j, Whitespace: j.Action == NoOp && action == Update}
+}

@@ -1,0 +1,104 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// Mode is how the plan was made; the plan JSON does not record it.
+type Mode string
+
+const (
+	ModeNormal      Mode = "normal"
+	ModeDestroy     Mode = "destroy"
+	ModeRefreshOnly Mode = "refresh-only"
+)
+
+// PlanOptions say how a plan was made and which schemas describe it.
+type PlanOptions struct {
+	Mode     Mode
+	Targeted bool
+	// Schemas from `tofu providers schema -json`; nil renders without
+	// them, approximately.
+	Schemas     *tofujson.Schemas
+	SchemasFile string
+}
+
+// schemaFor finds the block schema for a resource change, or infers one
+// from its values when no schemas were given.
+func (o PlanOptions) schemaFor(rc *tofujson.ResourceChange, config *configIndex) (*tofujson.Block, error) {
+	if o.Schemas == nil {
+		return inferBlock(rc, config), nil
+	}
+	s, ok := o.Schemas.Lookup(rc.ProviderName, rc.Mode, rc.Type)
+	if !ok {
+		kind := "resource type"
+		if rc.Mode != "managed" {
+			kind = "data source"
+		}
+		return nil, &tofujson.InputError{File: o.SchemasFile, Msg: fmt.Sprintf(
+			"no schema for %s %q of provider %s (needed by %s): the schemas do not match this plan; run `tofu providers schema -json` in the same working directory as the plan",
+			kind, rc.Type, rc.ProviderName, rc.Address)}
+	}
+	return s.Block, nil
+}
+
+// changeSummary is what the first pass keeps of each resource change.
+type changeSummary struct {
+	action    diff.Action
+	moved     bool
+	importing bool
+	mode      string
+}
+
+// shown reports whether OpenTofu prints this change among the planned
+// actions.
+func (s changeSummary) shown() bool {
+	if s.action == diff.NoOp && !s.moved && !s.importing {
+		return false
+	}
+	if s.action == diff.Delete && s.mode != "managed" {
+		return false // deleted data sources are not worth mentioning
+	}
+	return s.mode != "ephemeral"
+}
+
+// planScan is the result of the first pass over a plan.
+type planScan struct {
+	plan     *tofujson.Plan
+	changes  []changeSummary
+	hasDrift bool
+	// changesEmpty is OpenTofu's "no resource diff has an action": it
+	// decides whether drift is worth showing.
+	changesEmpty bool
+}
+
+func scanPlan(path string, o PlanOptions) (*planScan, error) {
+	s := &planScan{changesEmpty: true}
+	p, err := tofujson.ReadPlanFile(path, func(section string, rc *tofujson.ResourceChange) error {
+		if section == tofujson.SectionDrift {
+			s.hasDrift = true
+			return nil
+		}
+		action, _ := tofujson.ParseActions(rc.Change.Actions)
+		s.changes = append(s.changes, changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode})
+		// Without schemas the configuration (which comes later) refines
+		// the inferred blocks, but whether anything changes does not depend
+		// on it.
+		block, err := o.schemaFor(rc, nil)
+		if err != nil {
+			return err
+		}
+		if s.changesEmpty && (rc.Moved() || diff.ForResource(&rc.Change, block, diff.Always()).Action != diff.NoOp) {
+			s.changesEmpty = false
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.plan = p
+	return s, nil
+}

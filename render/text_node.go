@@ -1,0 +1,460 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/planpr/planpr/render/diff"
+)
+
+// textOpts are the switches OpenTofu's renderers pass down the tree.
+type textOpts struct {
+	overrideNullSuffix bool
+	// overrideForces never cascades: clone resets it.
+	overrideForces bool
+	showUnchanged  bool
+	hideSymbols    bool
+}
+
+func (o textOpts) clone() textOpts {
+	o.overrideForces = false
+	return o
+}
+
+// Symbol is the action's column in OpenTofu's text (3 columns, except
+// ForgetThenCreate's 5).
+func Symbol(a diff.Action) string {
+	switch a {
+	case diff.Create:
+		return "  +"
+	case diff.Delete:
+		return "  -"
+	case diff.Update:
+		return "  ~"
+	case diff.DeleteThenCreate:
+		return "-/+"
+	case diff.CreateThenDelete:
+		return "+/-"
+	case diff.Read:
+		return " <="
+	case diff.Forget:
+		return "  ."
+	case diff.ForgetThenCreate:
+		return "  ./+"
+	}
+	return "   "
+}
+
+func (o textOpts) sym(a diff.Action) string {
+	if o.hideSymbols {
+		return ""
+	}
+	return Symbol(a) + " "
+}
+
+func ind(n int) string { return strings.Repeat("    ", n) }
+
+func nullSuffix(a diff.Action, o textOpts) string {
+	if !o.overrideNullSuffix && a == diff.Delete {
+		return " -> null"
+	}
+	return ""
+}
+
+func forces(replace bool, o textOpts) string {
+	if replace || o.overrideForces {
+		return " # forces replacement"
+	}
+	return ""
+}
+
+func unchanged(keyword string, n int) string {
+	if n == 1 {
+		return fmt.Sprintf("# (%d unchanged %s hidden)", n, keyword)
+	}
+	return fmt.Sprintf("# (%d unchanged %ss hidden)", n, keyword)
+}
+
+// attrName prints a key as an HCL identifier, or quoted (Go-style, as
+// OpenTofu does) when it is not one.
+func attrName(name string) string {
+	if hclsyntax.ValidIdentifier(name) {
+		return name
+	}
+	return strconv.Quote(name)
+}
+
+func isImportant(name string) bool { return name == "id" || name == "name" || name == "tags" }
+
+// textNode renders one node at an indent level, as OpenTofu's RenderHuman.
+func textNode(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+	switch n.Kind {
+	case diff.Primitive:
+		textPrimitive(b, n, o)
+	case diff.String:
+		textString(b, n, k, o)
+	case diff.List:
+		textList(b, n, k, o)
+	case diff.Set:
+		textSet(b, n, k, o)
+	case diff.Map:
+		textMap(b, n, k, o)
+	case diff.Object:
+		textObject(b, n, k, o)
+	case diff.Block:
+		textBlock(b, n, k, o)
+	case diff.Sensitive:
+		b.WriteString("(sensitive value)" + nullSuffix(n.Action, o) + forces(n.Replace, o))
+	case diff.SensitiveBlock:
+		p := ind(k) + o.sym(diff.NoOp)
+		b.WriteString("{" + forces(n.Replace, o) + "\n" +
+			p + "  # At least one attribute in this block is (or was) sensitive,\n" +
+			p + "  # so its contents will not be displayed.\n" + p + "}")
+	case diff.Unknown:
+		if n.Action == diff.Create || n.Inner == nil {
+			b.WriteString("(known after apply)" + forces(n.Replace, o))
+			return
+		}
+		in := o
+		in.overrideNullSuffix = true
+		textNode(b, n.Inner, k, in)
+		b.WriteString(" -> (known after apply)" + forces(n.Replace, o))
+	case diff.TypeChange:
+		in := o
+		in.overrideNullSuffix = true
+		textNode(b, n.From, k, in)
+		b.WriteString(" -> ")
+		textNode(b, n.To, k, in)
+	case diff.WriteOnly:
+		b.WriteString("(write-only attribute)" + forces(n.Replace, o) + nullSuffix(n.Action, o))
+	default:
+		panic(fmt.Sprintf("render: unknown diff node kind %d", n.Kind))
+	}
+}
+
+// warnings are the lines OpenTofu prints above a value whose sensitivity
+// changes.
+func warnings(n *diff.Node, k int) []string {
+	if (n.Kind != diff.Sensitive && n.Kind != diff.SensitiveBlock) || n.BeforeSensitive == n.AfterSensitive ||
+		n.Inner.Action == diff.Create || n.Inner.Action == diff.Delete {
+		return nil
+	}
+	what := "attribute value"
+	if n.Kind == diff.SensitiveBlock {
+		what = "block"
+	}
+	var w string
+	if n.BeforeSensitive {
+		w = "  # Warning: this " + what + " will no longer be marked as sensitive\n" + ind(k) + "  # after applying this change."
+	} else {
+		w = "  # Warning: this " + what + " will be marked as sensitive and will not\n" + ind(k) + "  # display in UI output after applying this change."
+	}
+	if n.Kind == diff.Sensitive && n.Inner.Action == diff.NoOp {
+		w += " The value is unchanged."
+	}
+	return []string{w}
+}
+
+func writeWarnings(b *strings.Builder, n *diff.Node, k int) {
+	for _, w := range warnings(n, k) {
+		b.WriteString(ind(k) + w + "\n")
+	}
+}
+
+func primitiveText(x any) string {
+	switch v := x.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return strconv.FormatBool(v)
+	case json.Number:
+		return v.String()
+	case string:
+		return strconv.Quote(v)
+	}
+	return fmt.Sprint(x)
+}
+
+func textPrimitive(b *strings.Builder, n *diff.Node, o textOpts) {
+	switch n.Action {
+	case diff.Create:
+		b.WriteString(primitiveText(n.After) + forces(n.Replace, o))
+	case diff.Delete:
+		b.WriteString(primitiveText(n.Before) + nullSuffix(n.Action, o) + forces(n.Replace, o))
+	case diff.NoOp:
+		b.WriteString(primitiveText(n.Before) + forces(n.Replace, o))
+	default:
+		b.WriteString(primitiveText(n.Before) + " -> " + primitiveText(n.After) + forces(n.Replace, o))
+	}
+}
+
+func textString(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+	switch n.Str.Form {
+	case diff.JSONEncoded:
+		textJSONString(b, n, k, o)
+	case diff.Heredoc:
+		b.WriteString("<<-EOT" + forces(n.Replace, o) + "\n")
+		for _, l := range n.Str.Lines {
+			b.WriteString(ind(k+1) + o.sym(l.Action) + l.Text + "\n")
+		}
+		b.WriteString(ind(k) + o.sym(diff.NoOp) + "EOT" + nullSuffix(n.Action, o))
+	default:
+		switch n.Action {
+		case diff.Create, diff.NoOp:
+			b.WriteString(primitiveText(n.After) + forces(n.Replace, o))
+		case diff.Delete:
+			if n.Before == nil {
+				b.WriteString("null" + forces(n.Replace, o))
+				return
+			}
+			b.WriteString(primitiveText(n.Before) + nullSuffix(n.Action, o) + forces(n.Replace, o))
+		default:
+			b.WriteString(primitiveText(n.Before) + " -> " + primitiveText(n.After) + forces(n.Replace, o))
+		}
+	}
+}
+
+func textJSONString(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+	jo := o.clone()
+	jo.overrideNullSuffix = true
+	action := n.Action
+	var ws, rep string
+	if n.Str.Whitespace {
+		ws = " # whitespace changes"
+		if n.Replace {
+			ws = " # whitespace changes force replacement"
+		}
+		jo.showUnchanged = true
+		action = diff.NoOp
+	} else {
+		rep = forces(n.Replace, o)
+	}
+	var inner strings.Builder
+	textNode(&inner, n.Str.JSON, k+1, jo)
+	rendered := inner.String()
+	if n.Action == diff.Create || n.Action == diff.Delete {
+		action = diff.NoOp
+	}
+	if strings.Contains(rendered, "\n") {
+		b.WriteString("jsonencode(" + ws + "\n" + ind(k+1) + o.sym(action) + rendered + rep + "\n" +
+			ind(k) + o.sym(diff.NoOp) + ")" + nullSuffix(n.Action, o))
+		return
+	}
+	b.WriteString("jsonencode(" + rendered + ")" + ws + rep)
+}
+
+func textList(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+	if len(n.Elements) == 0 {
+		b.WriteString("[]" + nullSuffix(n.Action, o) + forces(n.Replace, o))
+		return
+	}
+	elemOpts := o.clone()
+	elemOpts.overrideNullSuffix = true
+	unchangedOpts := o.clone()
+	unchangedOpts.showUnchanged = true
+	context := !n.Nested
+
+	var pending []*diff.Node // unchanged elements not yet shown
+	renderNext := false
+	b.WriteString("[" + forces(n.Replace, o) + "\n")
+	for _, e := range n.Elements {
+		if e.Action == diff.NoOp && !renderNext && !o.showUnchanged {
+			pending = append(pending, e)
+			continue
+		}
+		renderNext = false
+		eo := elemOpts
+		if context {
+			if len(pending) > 1 {
+				b.WriteString(ind(k+1) + eo.sym(diff.NoOp) + unchanged("element", len(pending)-1) + "\n")
+			}
+			if len(pending) > 0 {
+				last := pending[len(pending)-1]
+				b.WriteString(ind(k+1) + unchangedOpts.sym(last.Action))
+				textNode(b, last, k+1, unchangedOpts)
+				b.WriteString(",\n")
+			}
+			pending = nil
+			if e.Action == diff.NoOp {
+				eo = unchangedOpts
+			} else {
+				renderNext = true
+			}
+		}
+		writeWarnings(b, e, k+1)
+		b.WriteString(ind(k+1) + eo.sym(e.Action))
+		textNode(b, e, k+1, eo)
+		b.WriteString(",\n")
+	}
+	if len(pending) > 0 {
+		b.WriteString(ind(k+1) + o.sym(diff.NoOp) + unchanged("element", len(pending)) + "\n")
+	}
+	b.WriteString(ind(k) + o.sym(diff.NoOp) + "]" + nullSuffix(n.Action, o))
+}
+
+func textSet(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+	self := n.Replace && !n.Nested
+	children := n.Replace && n.Nested
+	if len(n.Elements) == 0 {
+		b.WriteString("[]" + nullSuffix(n.Action, o) + forces(self, o))
+		return
+	}
+	eo := o.clone()
+	eo.overrideNullSuffix = true
+	eo.overrideForces = children
+	hidden := 0
+	b.WriteString("[" + forces(self, o) + "\n")
+	for _, e := range n.Elements {
+		if e.Action == diff.NoOp && !o.showUnchanged {
+			hidden++
+			continue
+		}
+		writeWarnings(b, e, k+1)
+		b.WriteString(ind(k+1) + eo.sym(e.Action))
+		textNode(b, e, k+1, eo)
+		b.WriteString(",\n")
+	}
+	if hidden > 0 {
+		b.WriteString(ind(k+1) + o.sym(diff.NoOp) + unchanged("element", hidden) + "\n")
+	}
+	b.WriteString(ind(k) + o.sym(diff.NoOp) + "]" + nullSuffix(n.Action, o))
+}
+
+func textMap(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+	self := n.Replace && !n.Nested
+	children := n.Replace && n.Nested
+	if len(n.Children) == 0 {
+		b.WriteString("{}" + nullSuffix(n.Action, o) + forces(self, o))
+		return
+	}
+	keys := sortedKeys(n.Children)
+	quoted := make([]string, len(keys))
+	width := 0
+	for i, key := range keys {
+		quoted[i] = strconv.Quote(key)
+		width = max(width, len(quoted[i]))
+	}
+	eo := o.clone()
+	eo.overrideNullSuffix = n.Action == diff.Delete || n.Nested
+	eo.overrideForces = children
+	hidden := 0
+	b.WriteString("{" + forces(self, o) + "\n")
+	for i, key := range keys {
+		e := n.Children[key]
+		if e.Action == diff.NoOp && !o.showUnchanged {
+			hidden++
+			continue
+		}
+		writeWarnings(b, e, k+1)
+		comma := ""
+		if e.Kind == diff.Object {
+			comma = ","
+		}
+		if n.Nested {
+			fmt.Fprintf(b, "%s%s%s = ", ind(k+1), eo.sym(e.Action), quoted[i])
+		} else {
+			fmt.Fprintf(b, "%s%s%-*s = ", ind(k+1), eo.sym(e.Action), width, quoted[i])
+		}
+		textNode(b, e, k+1, eo)
+		b.WriteString(comma + "\n")
+	}
+	if hidden > 0 {
+		b.WriteString(ind(k+1) + o.sym(diff.NoOp) + unchanged("element", hidden) + "\n")
+	}
+	b.WriteString(ind(k) + o.sym(diff.NoOp) + "}" + nullSuffix(n.Action, o))
+}
+
+// textAttributes writes the sorted attribute lines of an object or block
+// and returns how many unchanged ones it hid.
+func textAttributes(b *strings.Builder, attrs map[string]*diff.Node, k int, o, ao textOpts) int {
+	keys := sortedKeys(attrs)
+	names := make([]string, len(keys))
+	width := 0
+	for i, key := range keys {
+		names[i] = attrName(key)
+		width = max(width, len(names[i]))
+	}
+	hidden := 0
+	for i, key := range keys {
+		a := attrs[key]
+		lo := ao
+		if isImportant(key) {
+			lo = ao.clone()
+			lo.showUnchanged = true
+		} else if a.Action == diff.NoOp && !o.showUnchanged {
+			hidden++
+			continue
+		}
+		writeWarnings(b, a, k+1)
+		fmt.Fprintf(b, "%s%s%-*s = ", ind(k+1), lo.sym(a.Action), width, names[i])
+		textNode(b, a, k+1, lo)
+		b.WriteString("\n")
+	}
+	return hidden
+}
+
+func textObject(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+	if len(n.Children) == 0 {
+		b.WriteString("{}" + nullSuffix(n.Action, o) + forces(n.Replace, o))
+		return
+	}
+	ao := o.clone()
+	ao.overrideNullSuffix = !n.Nested
+	b.WriteString("{" + forces(n.Replace, o) + "\n")
+	if hidden := textAttributes(b, n.Children, k, o, ao); hidden > 0 {
+		b.WriteString(ind(k+1) + o.sym(diff.NoOp) + unchanged("attribute", hidden) + "\n")
+	}
+	b.WriteString(ind(k) + o.sym(diff.NoOp) + "}" + nullSuffix(n.Action, o))
+}
+
+func textBlock(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+	if len(n.Attrs) == 0 && len(n.Blocks) == 0 {
+		b.WriteString("{}" + forces(n.Replace, o))
+		return
+	}
+	b.WriteString("{" + forces(n.Replace, o) + "\n")
+	if hidden := textAttributes(b, n.Attrs, k, o, o.clone()); hidden > 0 {
+		b.WriteString(ind(k+1) + o.sym(diff.NoOp) + unchanged("attribute", hidden) + "\n")
+	}
+	hiddenBlocks := 0
+	for _, g := range n.Blocks {
+		shown := false
+		for i, item := range g.Items {
+			if item.Action == diff.NoOp && !o.showUnchanged {
+				hiddenBlocks++
+				continue
+			}
+			if !shown && len(n.Attrs) > 0 {
+				b.WriteString("\n")
+			}
+			shown = true
+			bo := o.clone()
+			bo.overrideForces = g.Replace
+			mapKey := ""
+			if g.Mode == "map" {
+				mapKey = " " + strconv.Quote(g.Keys[i])
+			}
+			writeWarnings(b, item, k+1)
+			b.WriteString(ind(k+1) + bo.sym(item.Action) + attrName(g.Name) + mapKey + " ")
+			textNode(b, item, k+1, bo)
+			b.WriteString("\n")
+		}
+	}
+	if hiddenBlocks > 0 {
+		b.WriteString("\n" + ind(k+1) + o.sym(diff.NoOp) + unchanged("block", hiddenBlocks) + "\n")
+	}
+	b.WriteString(ind(k) + o.sym(diff.NoOp) + "}")
+}
+
+func sortedKeys[T any](m map[string]T) []string {
+	keys := make([]string, 0, len(m))
+	for key := range m {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,317 @@
+package render
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// horizontalRule is OpenTofu's rule line at 78 columns.
+var horizontalRule = strings.Repeat("─", 77)
+
+// The fixed messages, word-wrapped at 78 columns as OpenTofu prints them.
+const (
+	msgVersionWarning  = "\nWarning: This plan was generated using a different version of OpenTofu, the\ndiff presented here may be missing representations of recent features.\n"
+	msgLegend          = "\nOpenTofu used the selected providers to generate the following execution\nplan. Resource actions are indicated with the following symbols:\n"
+	msgActions         = "\nOpenTofu will perform the following actions:\n"
+	msgActionsErrored  = "\nOpenTofu planned the following actions, but then encountered a problem:\n"
+	msgOutputsOnly     = "\nYou can apply this plan to save these new output values to the OpenTofu\nstate, without changing any real infrastructure.\n"
+	msgDriftHeader     = "\nNote: Objects have changed outside of OpenTofu\n\nOpenTofu detected the following changes made outside of OpenTofu since the\nlast \"tofu apply\" which may have affected this plan:\n"
+	msgDriftRefresh    = "\n\nThis is a refresh-only plan, so OpenTofu will not take any actions to undo\nthese. If you were expecting these changes then you can apply this plan to\nrecord the updated values in the OpenTofu state without changing any remote\nobjects.\n"
+	msgDriftOther      = "\n\nUnless you have made equivalent changes to your configuration, or ignored the\nrelevant attributes using ignore_changes, the following plan may include\nactions to undo or respond to these changes.\n"
+	msgPlanFailed      = "\nPlanning failed. OpenTofu encountered an error while generating this plan.\n\n"
+	msgNoChangesRO     = "\nNo changes. Your infrastructure still matches the configuration.\n\nOpenTofu has checked that the real remote objects still match the result of\nyour most recent changes, and found no differences.\n"
+	msgNoChangesDel    = "\nNo changes. No objects need to be destroyed.\n\nEither you have not created any objects yet or the existing objects were\nalready deleted outside of OpenTofu.\n"
+	msgNoChanges       = "\nNo changes. Your infrastructure matches the configuration.\n"
+	msgDriftApplyable  = "\nYour configuration already matches the changes detected above, so applying\nthis plan will only update the state to include the changes detected above\nand won't change any real infrastructure.\n"
+	msgDriftRefreshCmd = "\nYour configuration already matches the changes detected above. If you'd like\nto update the OpenTofu state to match, create and apply a refresh-only plan:\n  tofu apply -refresh-only\n"
+	msgTargeted        = "\nNote: You used the -target option, so OpenTofu only checked resources\nmatching those targets and may have skipped others. If you expected changes\nto appear, verify that the addresses passed to -target are correct.\n"
+)
+
+var legend = []struct {
+	action diff.Action
+	line   string
+}{
+	{diff.Create, "  + create"},
+	{diff.Update, "  ~ update in-place (current -> planned)"},
+	{diff.Delete, "  - destroy"},
+	{diff.DeleteThenCreate, "-/+ destroy and then create replacement"},
+	{diff.CreateThenDelete, "+/- create replacement and then destroy"},
+	{diff.Read, " <= read (data resources)"},
+	{diff.ForgetThenCreate, "./+ forget and then create replacement"},
+	{diff.Forget, "  . forget"},
+}
+
+// Counts are the numbers in OpenTofu's "Plan:" line.
+type Counts struct {
+	Import, Add, Change, Destroy, Forget int
+}
+
+func (c Counts) line() string {
+	switch {
+	case c.Import > 0 && c.Forget > 0:
+		return fmt.Sprintf("\nPlan: %d to import, %d to add, %d to change, %d to destroy, %d to forget.\n", c.Import, c.Add, c.Change, c.Destroy, c.Forget)
+	case c.Import > 0:
+		return fmt.Sprintf("\nPlan: %d to import, %d to add, %d to change, %d to destroy.\n", c.Import, c.Add, c.Change, c.Destroy)
+	case c.Forget > 0:
+		return fmt.Sprintf("\nPlan: %d to add, %d to change, %d to destroy, %d to forget.\n", c.Add, c.Change, c.Destroy, c.Forget)
+	}
+	return fmt.Sprintf("\nPlan: %d to add, %d to change, %d to destroy.\n", c.Add, c.Change, c.Destroy)
+}
+
+// PlanText writes the plan at path exactly as `tofu show -no-color` prints
+// it (given the plan's schemas). It reads the file more than once so that no
+// more than one resource is held in memory at a time.
+func PlanText(w io.Writer, path string, o PlanOptions) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if err := planText(bw, path, o); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func planText(w *bufio.Writer, path string, o PlanOptions) error {
+	if o.Mode == "" {
+		o.Mode = ModeNormal
+	}
+	scan, err := scanPlan(path, o)
+	if err != nil {
+		return err
+	}
+	p := scan.plan
+	config := indexConfiguration(p.Configuration)
+	if o.Schemas == nil {
+		w.WriteString(approximateNote + "\n")
+	}
+	if p.NewerThanRenderer() || (o.Schemas != nil && o.Schemas.NewerThanRenderer()) {
+		w.WriteString(msgVersionWarning)
+	}
+
+	outputs := outputsText(p.OutputChanges)
+	outputsChanged := false
+	for _, oc := range p.OutputChanges {
+		if diff.ForOutput(&oc).Action != diff.NoOp {
+			outputsChanged = true
+			break
+		}
+	}
+
+	var drift string
+	if scan.hasDrift {
+		drift, err = driftText(path, o, scan, outputsChanged, config)
+		if err != nil {
+			return err
+		}
+	}
+	haveRefreshChanges := drift != ""
+	w.WriteString(drift)
+
+	counts := map[diff.Action]int{}
+	var total Counts
+	shown := 0
+	for _, c := range scan.changes {
+		if !c.shown() {
+			continue
+		}
+		shown++
+		if c.importing {
+			total.Import++
+		}
+		if c.action == diff.Forget || c.action == diff.ForgetThenCreate {
+			total.Forget++
+		}
+		if c.action != diff.NoOp {
+			counts[c.action]++
+		}
+	}
+	total.Add = counts[diff.Create] + counts[diff.DeleteThenCreate] + counts[diff.CreateThenDelete] + counts[diff.ForgetThenCreate]
+	total.Change = counts[diff.Update]
+	total.Destroy = counts[diff.Delete] + counts[diff.DeleteThenCreate] + counts[diff.CreateThenDelete]
+
+	if shown == 0 && outputs == "" {
+		if noChangesText(w, scan, o, haveRefreshChanges) {
+			return nil
+		}
+	}
+	if haveRefreshChanges {
+		w.WriteString("\n" + horizontalRule + "\n")
+	}
+	if len(counts) > 0 {
+		w.WriteString(msgLegend)
+		for _, l := range legend {
+			if counts[l.action] > 0 {
+				w.WriteString(l.line + "\n")
+			}
+		}
+	}
+	if shown > 0 {
+		if p.Errored {
+			w.WriteString(msgActionsErrored)
+		} else {
+			w.WriteString(msgActions)
+		}
+		err := eachChange(path, o, config, tofujson.SectionChanges, func(rc *tofujson.ResourceChange, action diff.Action, block *tofujson.Block) {
+			s := changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode}
+			if !s.shown() {
+				return
+			}
+			if text := ResourceText(rc, action, diff.ForResource(&rc.Change, block, diff.Always()), CauseChange); text != "" {
+				w.WriteString("\n" + text + "\n")
+			}
+		})
+		if err != nil {
+			return err
+		}
+		w.WriteString(total.line())
+	}
+	if outputs != "" {
+		w.WriteString("\nChanges to Outputs:\n" + outputs + "\n")
+		if len(counts) == 0 {
+			w.WriteString(msgOutputsOnly)
+		}
+	}
+	return nil
+}
+
+// noChangesText writes the "No changes." variants and reports whether the
+// output is complete (some variants fall through to the rule below).
+func noChangesText(w *bufio.Writer, scan *planScan, o PlanOptions, haveRefreshChanges bool) bool {
+	p := scan.plan
+	rule := func() {
+		if haveRefreshChanges {
+			w.WriteString("\n" + horizontalRule + "\n")
+		}
+	}
+	switch {
+	case p.Errored:
+		rule()
+		w.WriteString(msgPlanFailed)
+		return false
+	case o.Mode == ModeRefreshOnly:
+		if !haveRefreshChanges {
+			w.WriteString(msgNoChangesRO)
+		}
+		return false
+	case o.Mode == ModeDestroy:
+		rule()
+		w.WriteString(msgNoChangesDel)
+		return false
+	}
+	rule()
+	w.WriteString(msgNoChanges)
+	if haveRefreshChanges {
+		// A plan that cannot be applied (nothing but drift) asks for a
+		// refresh-only plan instead.
+		if !scan.applyable() {
+			w.WriteString(msgDriftRefreshCmd)
+		} else {
+			w.WriteString(msgDriftApplyable)
+		}
+		return true
+	}
+	if o.Targeted {
+		w.WriteString(msgTargeted)
+	}
+	return true
+}
+
+// applyable is OpenTofu's CanApply as far as the JSON tells it: the plan did
+// not fail and some resource or root output has an action to take.
+func (s *planScan) applyable() bool {
+	if s.plan.Errored {
+		return false
+	}
+	for _, c := range s.changes {
+		if c.action != diff.NoOp || c.moved || c.importing {
+			return true
+		}
+	}
+	for _, oc := range s.plan.OutputChanges {
+		if a, _ := tofujson.ParseActions(oc.Actions); a != diff.NoOp {
+			return true
+		}
+	}
+	return false
+}
+
+// eachChange streams one section of the plan with each change's action and
+// schema block.
+func eachChange(path string, o PlanOptions, config *configIndex, section string, fn func(*tofujson.ResourceChange, diff.Action, *tofujson.Block)) error {
+	_, err := tofujson.ReadPlanFile(path, func(sec string, rc *tofujson.ResourceChange) error {
+		action, _ := tofujson.ParseActions(rc.Change.Actions)
+		block, err := o.schemaFor(rc, config)
+		if err != nil {
+			return err
+		}
+		fn(rc, action, block)
+		return nil
+	}, section)
+	return err
+}
+
+func driftText(path string, o PlanOptions, scan *planScan, outputsChanged bool, config *configIndex) (string, error) {
+	refreshOnly := o.Mode == ModeRefreshOnly
+	var entries []string
+	err := eachChange(path, o, config, tofujson.SectionDrift, func(rc *tofujson.ResourceChange, action diff.Action, block *tofujson.Block) {
+		relevant := diff.Always()
+		if !refreshOnly {
+			relevant = diff.Relevant(scan.plan.RelevantAttributes, rc.Address)
+			if relevant == nil {
+				return
+			}
+		}
+		n := diff.ForResource(&rc.Change, block, relevant)
+		if !refreshOnly && n.Action == diff.NoOp {
+			return
+		}
+		entries = append(entries, ResourceText(rc, action, n, CauseDrift))
+	})
+	if err != nil || len(entries) == 0 {
+		return "", err
+	}
+	if !refreshOnly && scan.changesEmpty && !outputsChanged {
+		return "", nil
+	}
+	var b strings.Builder
+	b.WriteString(msgDriftHeader)
+	for _, e := range entries {
+		if e != "" {
+			b.WriteString("\n" + e + "\n")
+		}
+	}
+	if refreshOnly {
+		b.WriteString(msgDriftRefresh)
+	} else {
+		b.WriteString(msgDriftOther)
+	}
+	return b.String(), nil
+}
+
+// outputsText renders the changed outputs, "" when none changed.
+func outputsText(changes map[string]tofujson.Change) string {
+	names := make([]string, 0, len(changes))
+	width := 0
+	for name := range changes {
+		names = append(names, name)
+		width = max(width, len(attrName(name)))
+	}
+	sort.Strings(names)
+	var lines []string
+	for _, name := range names {
+		c := changes[name]
+		n := diff.ForOutput(&c)
+		if n.Action == diff.NoOp {
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s %-*s = ", Symbol(n.Action), width, attrName(name))
+		textNode(&b, n, 0, textOpts{})
+		lines = append(lines, b.String())
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,176 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// Cause says why a resource diff is shown: a planned change, or drift
+// detected outside OpenTofu. The comment line's wording depends on it.
+type Cause uint8
+
+const (
+	CauseChange Cause = iota
+	CauseDrift
+)
+
+// ResourceText is the text OpenTofu prints for one resource change: the
+// comment lines, then the resource line and its body. It returns "" for a
+// change OpenTofu does not print (a plain no-op).
+func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node, cause Cause) string {
+	if action == diff.NoOp && !rc.Moved() && !rc.Importing() {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(resourceComment(rc, action, cause))
+	o := textOpts{showUnchanged: rc.Importing()}
+	if action == diff.Forget {
+		o.hideSymbols = true
+		o.overrideNullSuffix = true
+	}
+	kind := "resource"
+	if rc.Mode != "managed" {
+		kind = "data"
+	}
+	fmt.Fprintf(&b, "%s %s \"%s\" \"%s\" ", Symbol(action), kind, rc.Type, rc.Name)
+	textNode(&b, n, 0, o)
+	return b.String()
+}
+
+func resourceComment(rc *tofujson.ResourceChange, action diff.Action, cause Cause) string {
+	var b strings.Builder
+	addr := rc.Address
+	if rc.Deposed != "" {
+		addr += " (deposed object " + rc.Deposed + ")"
+	}
+	leftOver := func() {
+		if rc.Deposed != "" {
+			b.WriteString("\n  # (left over from a partially-failed replacement of this instance)")
+		}
+	}
+	var printedMoved, printedImported bool
+	switch action {
+	case diff.Create:
+		b.WriteString("  # " + addr + " will be created")
+	case diff.Read:
+		b.WriteString("  # " + addr + " will be read during apply")
+		switch rc.ActionReason {
+		case "read_because_config_unknown":
+			b.WriteString("\n  # (config refers to values not yet known)")
+		case "read_because_dependency_pending":
+			b.WriteString("\n  # (depends on a resource or a module with changes pending)")
+		case "read_because_check_nested":
+			b.WriteString("\n  # (config will be reloaded to verify a check block)")
+		}
+	case diff.Update:
+		if cause == CauseDrift {
+			b.WriteString("  # " + addr + " has changed")
+		} else {
+			b.WriteString("  # " + addr + " will be updated in-place")
+		}
+	case diff.DeleteThenCreate, diff.CreateThenDelete, diff.ForgetThenCreate:
+		b.WriteString(replaceComment(addr, rc.ActionReason))
+		if action == diff.ForgetThenCreate {
+			b.WriteString(" - older instance will not be destroyed (lifecycle.destroy = false)")
+			leftOver()
+		}
+	case diff.Delete:
+		if cause == CauseDrift {
+			b.WriteString("  # " + addr + " has been deleted")
+		} else {
+			b.WriteString("  # " + addr + " will be destroyed")
+		}
+		b.WriteString(deleteReason(rc))
+		leftOver()
+	case diff.Forget:
+		b.WriteString("  # " + addr + " will be removed from the OpenTofu state but will not be destroyed")
+		switch rc.ActionReason {
+		case "forgot_because_lifecycle_destroy_in_state":
+			b.WriteString(" \n (because lifecycle.destroy = false was configured before this resource was removed from the configuration)")
+		case "forgot_because_lifecycle_destroy_in_config":
+			b.WriteString(" \n (because lifecycle.destroy = false is set in the configuration)")
+		}
+		leftOver()
+	case diff.NoOp:
+		switch {
+		case rc.Moved():
+			b.WriteString("  # " + rc.PreviousAddress + " has moved to " + addr)
+			printedMoved = true
+		case rc.Importing():
+			b.WriteString("  # " + addr + " will be imported")
+			if rc.Change.GeneratedConfig != "" {
+				b.WriteString("\n  # (config will be generated)")
+			}
+			printedImported = true
+		}
+	}
+	b.WriteString("\n")
+	if rc.Moved() && !printedMoved {
+		b.WriteString("  # (moved from " + rc.PreviousAddress + ")\n")
+	}
+	if imp := rc.Change.Importing; imp != nil && !printedImported {
+		switch {
+		case imp.ID != "":
+			b.WriteString("  # (imported from \"" + imp.ID + "\")\n")
+		case len(imp.Identity) > 0 && string(imp.Identity) != "null":
+			var out bytes.Buffer
+			if err := json.Indent(&out, imp.Identity, "  # ", "  "); err != nil {
+				b.WriteString("  # imported using resource identity \"" + string(imp.Identity) + "\"\n")
+			} else {
+				b.WriteString("  # imported using resource identity: " + out.String() + "\n")
+			}
+		default:
+			b.WriteString("  # (will be imported first)\n")
+		}
+	}
+	if rc.Importing() && (action == diff.CreateThenDelete || action == diff.DeleteThenCreate) {
+		b.WriteString("  # Warning: this will destroy the imported resource\n")
+	}
+	return b.String()
+}
+
+func replaceComment(addr, reason string) string {
+	switch reason {
+	case "replace_because_tainted":
+		return "  # " + addr + " is tainted, so it must be replaced"
+	case "replace_by_request":
+		return "  # " + addr + " will be replaced, as requested"
+	case "replace_by_triggers":
+		return "  # " + addr + " will be replaced due to changes in replace_triggered_by"
+	}
+	return "  # " + addr + " must be replaced"
+}
+
+func deleteReason(rc *tofujson.ResourceChange) string {
+	switch rc.ActionReason {
+	case "delete_because_no_resource_config":
+		return fmt.Sprintf("\n  # (because %s.%s is not in configuration)", rc.Type, rc.Name)
+	case "delete_because_no_move_target":
+		return fmt.Sprintf("\n  # (because %s was moved to %s, which is not in configuration)", rc.PreviousAddress, rc.Address)
+	case "delete_because_no_module":
+		return fmt.Sprintf("\n  # (because %s is not in configuration)", rc.ModuleAddress)
+	case "delete_because_wrong_repetition":
+		var index any
+		_ = json.Unmarshal(rc.Index, &index)
+		switch index.(type) {
+		case nil:
+			return "\n  # (because resource uses count or for_each)"
+		case float64:
+			return "\n  # (because resource does not use count)"
+		case string:
+			return "\n  # (because resource does not use for_each)"
+		}
+	case "delete_because_count_index":
+		return fmt.Sprintf("\n  # (because index [%s] is out of range for count)", rc.Index)
+	case "delete_because_each_key":
+		return fmt.Sprintf("\n  # (because key [%s] is not in for_each map)", rc.Index)
+	case "delete_because_enabled_false":
+		return "\n  # (because enabled is false)"
+	}
+	return ""
+}

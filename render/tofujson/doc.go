@@ -1,0 +1,10 @@
+// Package tofujson models the JSON documents OpenTofu writes: the plan from
+// `tofu show -json PLANFILE` and the provider schemas from
+// `tofu providers schema -json`. It decodes them, gates on their format
+// versions and reports syntax problems with a file:line:column position. It
+// knows nothing about diffs or output; it imports nothing from the project.
+//
+// Values inside a plan (before, after, after_unknown, …) are decoded as
+// generic JSON with numbers kept as json.Number, so they print exactly as
+// written.
+package tofujson

@@ -1,0 +1,69 @@
+package tofujson
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// InputError is a problem with an input file. Line and Column are 1-based
+// and zero when the problem has no single position.
+type InputError struct {
+	File   string
+	Line   int
+	Column int
+	Msg    string
+}
+
+func (e *InputError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// errorAt builds an InputError for a byte offset into the named file,
+// turning the offset into a line and column by reading the file again.
+func errorAt(path string, offset int64, msg string) *InputError {
+	line, col := lineCol(path, offset)
+	return &InputError{File: path, Line: line, Column: col, Msg: msg}
+}
+
+func lineCol(path string, offset int64) (int, int) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0
+	}
+	defer f.Close()
+	head, _ := io.ReadAll(io.LimitReader(f, offset))
+	return lineColBytes(head, offset)
+}
+
+// wrapJSONError turns an encoding/json error into a located InputError.
+// offset is the decoder's position, used when the error carries none.
+func wrapJSONError(path string, err error, offset int64) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return errorAt(path, syn.Offset, "invalid JSON: "+syn.Error())
+	case errors.As(err, &typ):
+		what := typ.Field
+		if what == "" {
+			what = "value"
+		}
+		return errorAt(path, typ.Offset, fmt.Sprintf("invalid JSON for %s: got %s, want %s", what, typ.Value, typ.Type))
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		if fi, serr := os.Stat(path); serr == nil {
+			offset = fi.Size()
+		}
+		return errorAt(path, offset, "truncated JSON: the file ends in the middle of the document")
+	}
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return err
+	}
+	return errorAt(path, offset, err.Error())
+}

@@ -1,0 +1,77 @@
+package tofujson
+
+import "encoding/json"
+
+// Plan holds the small, document-wide parts of a plan. Resource changes and
+// drift are not kept here: ReadPlan streams them to a visitor one at a time,
+// so memory follows the largest single resource, not the plan.
+type Plan struct {
+	FormatVersion      string              `json:"format_version"`
+	TerraformVersion   string              `json:"terraform_version"`
+	Variables          map[string]Variable `json:"variables"`
+	OutputChanges      map[string]Change   `json:"output_changes"`
+	RelevantAttributes []ResourceAttr      `json:"relevant_attributes"`
+	Errored            bool                `json:"errored"`
+	Timestamp          string              `json:"timestamp"`
+	// Configuration is the raw "configuration" section, kept to recognise
+	// nested blocks when no provider schemas are given.
+	Configuration json.RawMessage `json:"configuration"`
+
+	// Which top-level sections the document had: a state document has
+	// "values" and none of the plan's sections.
+	Sections map[string]bool `json:"-"`
+}
+
+// Variable is one entry of the plan's "variables" object.
+type Variable struct {
+	Value any `json:"value"`
+}
+
+// ResourceAttr is one entry of "relevant_attributes": a resource address and
+// an attribute path (a JSON array of keys and indices).
+type ResourceAttr struct {
+	Resource string `json:"resource"`
+	Attr     []any  `json:"attribute"`
+}
+
+// ResourceChange is one element of "resource_changes" or "resource_drift".
+type ResourceChange struct {
+	Address         string          `json:"address"`
+	PreviousAddress string          `json:"previous_address"`
+	ModuleAddress   string          `json:"module_address"`
+	Mode            string          `json:"mode"`
+	Type            string          `json:"type"`
+	Name            string          `json:"name"`
+	Index           json.RawMessage `json:"index"`
+	Deposed         string          `json:"deposed"`
+	ProviderName    string          `json:"provider_name"`
+	Change          Change          `json:"change"`
+	ActionReason    string          `json:"action_reason"`
+}
+
+// Moved reports whether the resource instance moved to a new address.
+func (rc *ResourceChange) Moved() bool {
+	return rc.PreviousAddress != "" && rc.PreviousAddress != rc.Address
+}
+
+// Importing reports whether the plan imports this resource instance.
+func (rc *ResourceChange) Importing() bool { return rc.Change.Importing != nil }
+
+// Change is the "change" representation shared by resources and outputs.
+type Change struct {
+	Actions         []string   `json:"actions"`
+	Before          any        `json:"before"`
+	After           any        `json:"after"`
+	AfterUnknown    any        `json:"after_unknown"`
+	BeforeSensitive any        `json:"before_sensitive"`
+	AfterSensitive  any        `json:"after_sensitive"`
+	ReplacePaths    [][]any    `json:"replace_paths"`
+	Importing       *Importing `json:"importing"`
+	GeneratedConfig string     `json:"generated_config"`
+}
+
+// Importing describes an import planned for a resource instance.
+type Importing struct {
+	ID       string          `json:"id"`
+	Identity json.RawMessage `json:"identity"`
+}
