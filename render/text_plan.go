@@ -196,7 +196,7 @@ func noChangesText(w *bufio.Writer, scan *planScan, o PlanOptions, haveRefreshCh
 		if !haveRefreshChanges {
 			w.WriteString(msgNoChangesRO)
 		}
-		return false
+		return true
 	case o.Mode == ModeDestroy:
 		rule()
 		w.WriteString(msgNoChangesDel)

@@ -53,7 +53,7 @@ func resourceComment(rc *tofujson.ResourceChange, action diff.Action, cause Caus
 			b.WriteString("\n  # (left over from a partially-failed replacement of this instance)")
 		}
 	}
-	var printedMoved, printedImported bool
+	var printedMoved bool
 	switch action {
 	case diff.Create:
 		b.WriteString("  # " + addr + " will be created")
@@ -106,14 +106,13 @@ func resourceComment(rc *tofujson.ResourceChange, action diff.Action, cause Caus
 			if rc.Change.GeneratedConfig != "" {
 				b.WriteString("\n  # (config will be generated)")
 			}
-			printedImported = true
 		}
 	}
 	b.WriteString("\n")
 	if rc.Moved() && !printedMoved {
 		b.WriteString("  # (moved from " + rc.PreviousAddress + ")\n")
 	}
-	if imp := rc.Change.Importing; imp != nil && !printedImported {
+	if imp := rc.Change.Importing; imp != nil {
 		switch {
 		case imp.ID != "":
 			b.WriteString("  # (imported from \"" + imp.ID + "\")\n")

@@ -49,9 +49,7 @@ func forBlock(v value, b *tofujson.Block) *Node {
 			AfterSensitive:  child.isAfterSensitive(),
 		}
 		bothNull := child.before == nil && child.after == nil
-		// OpenTofu checks a wholly unknown nested block against the parent
-		// block's schema, not the nested one; reproduce that.
-		if n, ok := checkUnknown(child, allTrue(b.Attributes), func(in value) *Node { return forBlock(in, b) }); ok {
+		if n, ok := checkUnknown(child, allTrue(bt.Block.Attributes), func(in value) *Node { return forBlock(in, bt.Block) }); ok {
 			if n.Action == NoOp && bothNull {
 				continue
 			}

@@ -86,7 +86,7 @@ func DecodeSchemas(path string, data []byte) (*Schemas, error) {
 	if err := dec.Decode(&s); err != nil {
 		return nil, wrapJSONErrorBytes(path, data, err)
 	}
-	if s.FormatVersion == "" || s.Providers == nil && !strings.Contains(string(data), `"provider_schemas"`) {
+	if s.FormatVersion == "" {
 		return nil, &InputError{File: path, Msg: "not a provider schemas document: expected the output of `tofu providers schema -json`"}
 	}
 	major, _, _ := strings.Cut(s.FormatVersion, ".")
