@@ -72,7 +72,16 @@ func (c *configIndex) lookup(rc *tofujson.ResourceChange) map[string]any {
 }
 
 func inferBlock(rc *tofujson.ResourceChange, config *configIndex) *tofujson.Block {
-	return inferFrom([]any{rc.Change.Before, rc.Change.After}, config.lookup(rc))
+	b := inferFrom([]any{rc.Change.Before, rc.Change.After}, config.lookup(rc))
+	// Attributes unknown until apply appear only in after_unknown.
+	if unknown, ok := rc.Change.AfterUnknown.(map[string]any); ok {
+		for key := range unknown {
+			if b.Attributes[key] == nil && b.BlockTypes[key] == nil {
+				b.Attributes[key] = &tofujson.Attribute{Type: cty.DynamicPseudoType}
+			}
+		}
+	}
+	return b
 }
 
 // inferFrom builds a block schema covering every key of the given object
@@ -90,7 +99,7 @@ func inferFrom(values []any, exprs map[string]any) *tofujson.Block {
 			}
 			blockExprs, isBlock := exprs[key].([]any)
 			if !isBlock || !blockShaped(values, key) {
-				b.Attributes[key] = &tofujson.Attribute{Type: cty.DynamicPseudoType}
+				b.Attributes[key] = &tofujson.Attribute{Type: inferType(valuesOf(values, key))}
 				continue
 			}
 			mode := tofujson.NestingList
@@ -143,3 +152,94 @@ func elementsOf(values []any, key string) []any {
 
 // approximateNote is the first line of text rendered without schemas.
 const approximateNote = "# planpr: rendered without provider schemas (pass --schemas FILE from `tofu providers schema -json`); nested blocks and attribute types are inferred, so this may differ from `tofu show`."
+
+func valuesOf(values []any, key string) []any {
+	var out []any
+	for _, v := range values {
+		if m, ok := v.(map[string]any); ok {
+			out = append(out, m[key])
+		}
+	}
+	return out
+}
+
+// inferType guesses an attribute's type from its values. Objects whose
+// values are all of one primitive kind are taken for maps (tags, labels);
+// other objects for objects, whose null attributes OpenTofu hides. Where
+// the values disagree the type is dynamic and the JSON's shape decides.
+func inferType(values []any) cty.Type {
+	var kind jsonShape
+	var elems []any
+	var objects []map[string]any
+	for _, v := range values {
+		k := shapeOf(v)
+		if k == shapeNull {
+			continue
+		}
+		if kind != shapeNull && k != kind {
+			return cty.DynamicPseudoType
+		}
+		kind = k
+		switch c := v.(type) {
+		case []any:
+			elems = append(elems, c...)
+		case map[string]any:
+			objects = append(objects, c)
+		}
+	}
+	switch kind {
+	case shapeString:
+		return cty.String
+	case shapeNumber:
+		return cty.Number
+	case shapeBool:
+		return cty.Bool
+	case shapeArray:
+		return cty.List(inferType(elems))
+	case shapeObject:
+		var all []any
+		keys := map[string][]any{}
+		for _, o := range objects {
+			for k, v := range o {
+				keys[k] = append(keys[k], v)
+				all = append(all, v)
+			}
+		}
+		if et := inferType(all); et.IsPrimitiveType() {
+			return cty.Map(et)
+		}
+		attrs := make(map[string]cty.Type, len(keys))
+		for k, vs := range keys {
+			attrs[k] = inferType(vs)
+		}
+		return cty.Object(attrs)
+	}
+	return cty.DynamicPseudoType
+}
+
+type jsonShape uint8
+
+const (
+	shapeNull jsonShape = iota
+	shapeString
+	shapeNumber
+	shapeBool
+	shapeArray
+	shapeObject
+)
+
+func shapeOf(v any) jsonShape {
+	switch v.(type) {
+	case string:
+		return shapeString
+	case json.Number, float64:
+		return shapeNumber
+	case bool:
+		return shapeBool
+	case []any:
+		return shapeArray
+	case map[string]any:
+		return shapeObject
+	}
+	return shapeNull
+}

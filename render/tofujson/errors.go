@@ -48,7 +48,15 @@ func wrapJSONError(path string, err error, offset int64) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return errorAt(path, syn.Offset, "invalid JSON: "+syn.Error())
+		// A decoder's syntax error offsets count from the start of the value
+		// being decoded, not the file: find the exact place by scanning.
+		if f, ferr := os.Open(path); ferr == nil {
+			defer f.Close()
+			if off, serr := firstSyntaxError(f); serr != nil {
+				return errorAt(path, off, "invalid JSON: "+serr.Error())
+			}
+		}
+		return errorAt(path, offset, "invalid JSON: "+syn.Error())
 	case errors.As(err, &typ):
 		what := typ.Field
 		if what == "" {
@@ -66,4 +74,18 @@ func wrapJSONError(path string, err error, offset int64) error {
 		return err
 	}
 	return errorAt(path, offset, err.Error())
+}
+
+// firstSyntaxError finds the offset of the first byte of r that is not
+// valid JSON, and the error there. It decodes the whole document from its
+// start, so it is only for the error path.
+func firstSyntaxError(r io.Reader) (int64, error) {
+	var raw json.RawMessage
+	err := json.NewDecoder(r).Decode(&raw)
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		// The offset counts the offending byte itself.
+		return max(syn.Offset-1, 0), syn
+	}
+	return 0, nil
 }

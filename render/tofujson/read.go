@@ -175,7 +175,7 @@ func streamChanges(path string, dec *json.Decoder, section string, visit Visitor
 			return err
 		}
 		if _, err := ParseActions(rc.Change.Actions); err != nil {
-			return errorAt(path, start+1, fmt.Sprintf("%s %s: %v", section, rc.Address, err))
+			return errorAt(path, start, fmt.Sprintf("%s %s: %v", section, rc.Address, err))
 		}
 		if visit != nil {
 			if err := visit(section, &rc); err != nil {

@@ -1,6 +1,7 @@
 package tofujson
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -197,7 +198,9 @@ func wrapJSONErrorBytes(path string, data []byte, err error) error {
 	off := int64(len(data))
 	switch {
 	case errors.As(err, &syn):
-		off = syn.Offset
+		if o, serr := firstSyntaxError(bytes.NewReader(data)); serr != nil {
+			off, err = o, serr
+		}
 	case errors.As(err, &typ):
 		off = typ.Offset
 	}

@@ -1,0 +1,72 @@
+package render
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
+
+// golden compares got with testdata/golden/NAME, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run `go test ./render -update` to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (run `go test ./render -update` and review the diff):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+func TestPlanTextGolden(t *testing.T) {
+	schemas, err := tofujson.ReadSchemasFile("../testdata/example/schemas.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		golden, plan string
+		opts         PlanOptions
+	}{
+		{"example.txt", "../testdata/example/plan.json", PlanOptions{Schemas: schemas}},
+		{"example-noschemas.txt", "../testdata/example/plan.json", PlanOptions{}},
+		{"drift.txt", "testdata/plans/drift.json", PlanOptions{Schemas: schemas}},
+		{"drift-refresh-only.txt", "testdata/plans/drift.json", PlanOptions{Schemas: schemas, Mode: ModeRefreshOnly}},
+		{"nochanges.txt", "testdata/plans/nochanges.json", PlanOptions{Schemas: schemas}},
+		{"nochanges-targeted.txt", "testdata/plans/nochanges.json", PlanOptions{Schemas: schemas, Targeted: true}},
+		{"nochanges-destroy.txt", "testdata/plans/nochanges.json", PlanOptions{Schemas: schemas, Mode: ModeDestroy}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := PlanText(&out, tt.plan, tt.opts); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tt.golden, out.Bytes())
+		})
+	}
+}
+
+func TestPlanTextNeedsMatchingSchemas(t *testing.T) {
+	other, err := tofujson.DecodeSchemas("other.json", []byte(`{"format_version":"1.0","provider_schemas":{"registry.opentofu.org/hashicorp/null":{"resource_schemas":{}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err = PlanText(&out, "../testdata/example/plan.json", PlanOptions{Schemas: other, SchemasFile: "other.json"})
+	if err == nil || !bytes.Contains([]byte(err.Error()), []byte(`other.json: no schema for resource type "aws_db_instance" of provider registry.opentofu.org/hashicorp/aws`)) {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -1,0 +1,44 @@
+package tofujson
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzReadPlan checks that no input makes the plan reader panic: every
+// input either decodes or returns an *InputError.
+func FuzzReadPlan(f *testing.F) {
+	f.Add([]byte(minimalPlan))
+	f.Add([]byte(`{"format_version":"1.2","resource_changes":[{"change":{"actions":["no-op"],"before":{"a":[1,{"b":null}]},"after_unknown":true}}]}`))
+	f.Add([]byte(`{"format_version":"1.0","values":{}}`))
+	f.Add([]byte("[command]terraform-bin show -json\n{}"))
+	f.Add([]byte(`{"format_version":"1.2","resource_changes":null,"output_changes":{"x":{"actions":["create"]}}}`))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "plan.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadPlanFile(path, func(string, *ResourceChange) error { return nil })
+		if err != nil {
+			if _, ok := err.(*InputError); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+		}
+	})
+}
+
+// FuzzDecodeSchemas checks that no schema document makes the decoder panic.
+func FuzzDecodeSchemas(f *testing.F) {
+	f.Add([]byte(schemasDoc))
+	f.Add([]byte(`{"format_version":"1.0","provider_schemas":{"p":{"resource_schemas":{"t":{"block":{"attributes":{"a":{"nested_type":{"nesting_mode":"map","attributes":{}}}}}}}}}}`))
+	f.Add([]byte(`{"format_version":"1.0","provider_schemas":{"p":null}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, err := DecodeSchemas("schemas.json", data); err != nil {
+			if _, ok := err.(*InputError); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+		}
+	})
+}

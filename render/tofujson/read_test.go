@@ -1,0 +1,140 @@
+package tofujson
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const minimalPlan = `{"format_version":"1.2","terraform_version":"1.9.0",
+ "resource_drift":[{"address":"a.b","mode":"managed","type":"a","name":"b","provider_name":"p","change":{"actions":["update"],"before":{"x":1},"after":{"x":2}}}],
+ "resource_changes":[
+  {"address":"a.c","mode":"managed","type":"a","name":"c","provider_name":"p","change":{"actions":["create"],"before":null,"after":{"n":1.50}}},
+  {"address":"a.d","mode":"managed","type":"a","name":"d","provider_name":"p","change":{"actions":["delete","create"],"before":{},"after":{}}, "action_reason":"replace_because_tainted"}],
+ "output_changes":{"o":{"actions":["no-op"],"before":1,"after":1}},
+ "relevant_attributes":[{"resource":"a.b","attribute":["x"]}],
+ "errored":false,
+ "unknown_future_field":{"deep":[1,2,{"x":null}]}}`
+
+func TestReadPlanStreamsChangesInOrder(t *testing.T) {
+	path := writeFile(t, "plan.json", minimalPlan)
+	var got []string
+	p, err := ReadPlanFile(path, func(section string, rc *ResourceChange) error {
+		got = append(got, section+":"+rc.Address)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "resource_drift:a.b resource_changes:a.c resource_changes:a.d"
+	if strings.Join(got, " ") != want {
+		t.Errorf("visited %v, want %s", got, want)
+	}
+	if p.FormatVersion != "1.2" || len(p.RelevantAttributes) != 1 || p.OutputChanges["o"].Before == nil {
+		t.Errorf("header not decoded: %+v", p)
+	}
+}
+
+func TestReadPlanKeepsNumbersAsWritten(t *testing.T) {
+	path := writeFile(t, "plan.json", minimalPlan)
+	var n any
+	_, err := ReadPlanFile(path, func(_ string, rc *ResourceChange) error {
+		if rc.Address == "a.c" {
+			n = rc.Change.After.(map[string]any)["n"]
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := n.(interface{ String() string }); !ok || s.String() != "1.50" {
+		t.Errorf("number read as %#v, want json.Number 1.50", n)
+	}
+}
+
+func TestReadPlanOnlyNamedSections(t *testing.T) {
+	path := writeFile(t, "plan.json", minimalPlan)
+	var got []string
+	_, err := ReadPlanFile(path, func(section string, rc *ResourceChange) error {
+		got = append(got, rc.Address)
+		return nil
+	}, SectionDrift)
+	if err != nil || strings.Join(got, ",") != "a.b" {
+		t.Errorf("got %v, %v; want only the drift entry", got, err)
+	}
+}
+
+// Each bad input must give one clear error naming the file, with a line
+// and column where the problem has a position.
+func TestReadPlanBadInput(t *testing.T) {
+	tests := []struct {
+		name, content, want string
+		line, col           int
+	}{
+		{"empty", "  \n", "the file is empty", 0, 0},
+		{"not json", "Plan: 1 to add\n", `not JSON: expected the output of ` + "`tofu show -json PLANFILE`", 1, 1},
+		{"wrapper", "[command]/home/runner/bin/terraform-bin show -json tfplan\n{\"format_version\":\"1.2\"}\n", "GitHub Actions log lines", 1, 1},
+		{"debug lines after", "{\"format_version\":\"1.2\",\"resource_changes\":[]}\n::debug::Terraform exited with code 0.\n", "unexpected text after the plan JSON", 2, 1},
+		{"truncated", "{\"format_version\":\"1.2\",\"resource_changes\":[{\"address\":", "truncated JSON", 1, 56},
+		{"syntax", "{\"format_version\":\"1.2\",\n \"resource_changes\": [}\n", "invalid JSON", 2, 23},
+		{"state", `{"format_version":"1.0","terraform_version":"1.9.0","values":{"root_module":{}}}`, "this is a state, not a plan", 0, 0},
+		{"version 2", `{"format_version":"2.0","resource_changes":[]}`, `unsupported plan format_version "2.0": planpr reads 1.x`, 1, 18},
+		{"no version", `{"resource_changes":[]}`, "no format_version", 0, 0},
+		{"unknown action", `{"format_version":"1.2","resource_changes":[{"address":"a.b","change":{"actions":["explode"]}}]}`, `resource_changes a.b: unknown action list ["explode"]`, 1, 45},
+		{"wrong type", `{"format_version":"1.2","resource_changes":[{"address":7}]}`, "invalid JSON for", 1, 0},
+		{"syntax inside a resource", "{\"format_version\":\"1.2\",\n \"resource_changes\": [{\"address\": x}]}\n", "invalid character 'x'", 2, 35},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, "bad.json", tt.content)
+			_, err := ReadPlanFile(path, nil)
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("err = %v, want an *InputError", err)
+			}
+			if ie.File != path || !strings.Contains(ie.Msg, tt.want) {
+				t.Errorf("err = %q, want file %s and message containing %q", err, path, tt.want)
+			}
+			if tt.line != 0 && ie.Line != tt.line || tt.col != 0 && ie.Column != tt.col {
+				t.Errorf("position %d:%d, want %d:%d (%v)", ie.Line, ie.Column, tt.line, tt.col, err)
+			}
+			if strings.Count(err.Error(), "\n") != 0 {
+				t.Errorf("error spans lines: %q", err)
+			}
+		})
+	}
+}
+
+func TestReadPlanMissingFile(t *testing.T) {
+	_, err := ReadPlanFile(filepath.Join(t.TempDir(), "nope.json"), nil)
+	if err == nil || !strings.Contains(err.Error(), "nope.json: no such file") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestParseActions(t *testing.T) {
+	for list, want := range map[string]Action{
+		"no-op": NoOp, "create": Create, "read": Read, "update": Update, "delete": Delete,
+		"delete,create": DeleteThenCreate, "create,delete": CreateThenDelete,
+		"forget": Forget, "forget,create": ForgetThenCreate,
+	} {
+		got, err := ParseActions(strings.Split(list, ","))
+		if err != nil || got != want {
+			t.Errorf("ParseActions(%s) = %v, %v; want %v", list, got, err, want)
+		}
+	}
+	if _, err := ParseActions([]string{"create", "create"}); err == nil {
+		t.Error("ParseActions accepted [create create]")
+	}
+}
