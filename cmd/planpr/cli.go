@@ -23,10 +23,12 @@ const usage = `planpr reviews OpenTofu/Terraform plans and lock files for pull r
 Usage:
   planpr render   [--schemas FILE] [--format text] [--mode normal|destroy|refresh-only]
                   [--targeted] PLAN...
+  planpr lockdiff [--format text|markdown|json] [--config DIR] BEFORE AFTER...
   planpr version
 
 Commands:
   render    print a plan (from ` + "`tofu show -json PLANFILE`" + `) as ` + "`tofu show`" + ` does
+  lockdiff  explain the changes between two .terraform.lock.hcl files
   version   print planpr's version
 
 Run 'planpr COMMAND --help' for a command's flags.
@@ -46,6 +48,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "render":
 		err = runRender(args[1:], stdout, stderr)
+	case "lockdiff":
+		err = runLockdiff(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "planpr %s\n", Version)
 	case "help", "-h", "--help":

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render"
+)
+
+func runLockdiff(args []string, stdout, stderr io.Writer) error {
+	var format, configDir string
+	fl := flag.NewFlagSet("lockdiff", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	fl.StringVar(&format, "format", "text", "output format: text, markdown (the comment's section) or json")
+	fl.StringVar(&configDir, "config", "", "root module directory to cross-check required_providers against the AFTER lock file")
+	fl.Usage = func() {
+		fmt.Fprint(stderr, `Usage: planpr lockdiff [flags] BEFORE AFTER [BEFORE AFTER...]
+
+Compares .terraform.lock.hcl files provider by provider and explains each change:
+versions, constraints, hashes, and what a reviewer should worry about. BEFORE or AFTER
+may be empty, missing or /dev/null (the lock file was created or deleted). Several
+pairs (a monorepo) go into one report.
+
+Flags:
+`)
+		fl.PrintDefaults()
+	}
+	files, err := parseFlags(fl, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 || len(files)%2 != 0 {
+		return &usageError{"lockdiff needs pairs of lock files: BEFORE AFTER (use /dev/null for a missing side)"}
+	}
+	switch format {
+	case "text", "markdown", "json":
+	default:
+		return &usageError{fmt.Sprintf("--format %q: want text, markdown or json", format)}
+	}
+	var cfg *lockdiff.Config
+	if configDir != "" {
+		if st, err := os.Stat(configDir); err != nil || !st.IsDir() {
+			return fmt.Errorf("%s: not a directory", configDir)
+		}
+		c, diags := lockdiff.LoadConfig(configDir)
+		if err := diagnosticsError(diags, stderr); err != nil {
+			return err
+		}
+		cfg = c
+	}
+	var diffs []*lockdiff.FileDiff
+	var failed bool
+	for i := 0; i < len(files); i += 2 {
+		before, errB := readLock(files[i], stderr)
+		after, errA := readLock(files[i+1], stderr)
+		if errB != nil || errA != nil {
+			failed = true
+			continue
+		}
+		path := files[i+1]
+		if len(after.Providers) == 0 {
+			path = files[i]
+		}
+		fd := lockdiff.Compare(path, before, after)
+		if cfg != nil {
+			lockdiff.CrossCheck(fd, after, cfg)
+		}
+		diffs = append(diffs, fd)
+	}
+	if failed {
+		return errors.New("lock files have errors (above); nothing compared")
+	}
+	var out bytes.Buffer
+	switch format {
+	case "json":
+		err = render.LockJSON(&out, diffs)
+	case "markdown":
+		err = render.LockMarkdown(&out, diffs)
+	default:
+		err = render.LockText(&out, diffs)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(out.Bytes())
+	return err
+}
+
+// readLock parses a lock file; a missing or empty file has no providers.
+func readLock(path string, stderr io.Writer) (*lockdiff.LockFile, error) {
+	src, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		src = nil
+	} else if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", path, err)
+		return nil, err
+	}
+	lf, diags := lockdiff.Parse(src, path)
+	if err := diagnosticsError(diags, stderr); err != nil {
+		return nil, err
+	}
+	return lf, nil
+}
+
+// diagnosticsError prints diagnostics as file:line:col: summary, with the
+// detail indented below, and returns an error if any is an error.
+func diagnosticsError(diags hcl.Diagnostics, stderr io.Writer) error {
+	for _, d := range diags {
+		prefix := ""
+		if d.Subject != nil {
+			prefix = fmt.Sprintf("%s:%d:%d: ", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
+		}
+		sev := ""
+		if d.Severity == hcl.DiagWarning {
+			sev = "warning: "
+		}
+		fmt.Fprintf(stderr, "%s%s%s\n", prefix, sev, d.Summary)
+		if d.Detail != "" {
+			fmt.Fprintf(stderr, "  %s\n", strings.ReplaceAll(d.Detail, "\n", "\n  "))
+		}
+	}
+	if diags.HasErrors() {
+		return errors.New("invalid input (see above)")
+	}
+	return nil
+}

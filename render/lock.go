@@ -1,0 +1,235 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/planpr/planpr/lockdiff"
+)
+
+// LockJSON writes lock-file comparisons in the JSON contract of DESIGN.md.
+func LockJSON(w io.Writer, files []*lockdiff.FileDiff) error {
+	type pair struct {
+		Before *string `json:"before"`
+		After  *string `json:"after"`
+	}
+	type hashes struct {
+		Added   []string `json:"added"`
+		Removed []string `json:"removed"`
+	}
+	type finding struct {
+		Kind     string `json:"kind"`
+		Severity string `json:"severity"`
+		Message  string `json:"message"`
+	}
+	type provider struct {
+		Address     string    `json:"address"`
+		Change      string    `json:"change"`
+		Version     pair      `json:"version"`
+		Constraints pair      `json:"constraints"`
+		Hashes      hashes    `json:"hashes"`
+		Findings    []finding `json:"findings"`
+	}
+	type file struct {
+		Path      string     `json:"path"`
+		Providers []provider `json:"providers"`
+		Findings  []finding  `json:"findings"`
+	}
+	findings := func(fs []lockdiff.Finding) []finding {
+		out := make([]finding, 0, len(fs))
+		for _, f := range fs {
+			out = append(out, finding{f.Kind, string(f.Severity), f.Message})
+		}
+		return out
+	}
+	nonNil := func(xs []string) []string {
+		if xs == nil {
+			return []string{}
+		}
+		return xs
+	}
+	doc := struct {
+		FormatVersion string `json:"format_version"`
+		Files         []file `json:"files"`
+	}{FormatVersion: "1.0", Files: []file{}}
+	for _, fd := range files {
+		f := file{Path: fd.Path, Providers: []provider{}, Findings: findings(fd.Findings)}
+		for _, p := range fd.Providers {
+			pr := provider{Address: p.Address.String(), Change: string(p.Change),
+				Hashes: hashes{nonNil(p.HashesAdded), nonNil(p.HashesRemoved)}, Findings: findings(p.Findings)}
+			if p.Before != nil {
+				pr.Version.Before, pr.Constraints.Before = &p.Before.RawVersion, &p.Before.Constraints
+			}
+			if p.After != nil {
+				pr.Version.After, pr.Constraints.After = &p.After.RawVersion, &p.After.Constraints
+			}
+			f.Providers = append(f.Providers, pr)
+		}
+		doc.Files = append(doc.Files, f)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}
+
+// LockText writes lock-file comparisons for a terminal.
+func LockText(w io.Writer, files []*lockdiff.FileDiff) error {
+	var b strings.Builder
+	for i, fd := range files {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s: %s\n", fd.Path, lockSummary(fd))
+		for _, f := range fd.Findings {
+			fmt.Fprintf(&b, "  %s: %s\n", f.Severity, f.Message)
+		}
+		for _, p := range fd.Providers {
+			if p.Change == lockdiff.Unchanged && len(p.Findings) == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "  %s  %s\n", p.Address, changeText(p))
+			for _, f := range p.Findings {
+				fmt.Fprintf(&b, "    %s: %s\n", f.Severity, f.Message)
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func changeText(p *lockdiff.ProviderDiff) string {
+	var s string
+	switch p.Change {
+	case lockdiff.Added:
+		s = "added " + p.VersionAfter()
+	case lockdiff.Removed:
+		s = "removed " + p.VersionBefore()
+	case lockdiff.Upgraded, lockdiff.Downgraded:
+		s = fmt.Sprintf("%s %s → %s", p.Change, p.VersionBefore(), p.VersionAfter())
+	default:
+		s = fmt.Sprintf("%s %s", p.Change, p.VersionAfter())
+	}
+	if n, m := len(p.HashesAdded), len(p.HashesRemoved); n+m > 0 {
+		s += fmt.Sprintf(" (hashes +%d -%d)", n, m)
+	}
+	return s
+}
+
+// lockSummary counts a file's provider changes in words.
+func lockSummary(fd *lockdiff.FileDiff) string {
+	counts := map[lockdiff.Change]int{}
+	for _, p := range fd.Providers {
+		counts[p.Change]++
+	}
+	var parts []string
+	for _, c := range []lockdiff.Change{lockdiff.Added, lockdiff.Removed, lockdiff.Upgraded, lockdiff.Downgraded, lockdiff.Changed} {
+		if counts[c] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[c], c))
+		}
+	}
+	switch {
+	case fd.Created:
+		parts = append([]string{"new lock file"}, parts...)
+	case fd.Deleted:
+		parts = append([]string{"lock file deleted"}, parts...)
+	}
+	if len(parts) == 0 {
+		return "no provider changes"
+	}
+	return strings.Join(parts, ", ")
+}
+
+var severityMark = map[lockdiff.Severity]string{
+	lockdiff.Error:   "⛔ **error**",
+	lockdiff.Alert:   "🚨 **alert**",
+	lockdiff.Warning: "⚠️ **warning**",
+	lockdiff.Notice:  "🔎 notice",
+	lockdiff.Info:    "ℹ️ info",
+}
+
+// LockMarkdown writes the lock-file section of the comment: alerts first,
+// then a table per file, then the findings.
+func LockMarkdown(w io.Writer, files []*lockdiff.FileDiff) error {
+	var b strings.Builder
+	b.WriteString("### Lock file changes\n\n")
+	for _, fd := range files {
+		fmt.Fprintf(&b, "**%s** — %s\n\n", mdText(fd.Path), mdText(lockSummary(fd)))
+		var urgent, other []string
+		for _, f := range fd.Findings {
+			line := fmt.Sprintf("- %s: %s\n", severityMark[f.Severity], mdMessage(f.Message))
+			if f.Severity.Rank() >= lockdiff.Warning.Rank() {
+				urgent = append(urgent, line)
+			} else {
+				other = append(other, line)
+			}
+		}
+		rows := 0
+		var table strings.Builder
+		table.WriteString("| provider | change | version | constraints | hashes |\n| --- | --- | --- | --- | --- |\n")
+		for _, p := range fd.Providers {
+			if p.Change == lockdiff.Unchanged && len(p.Findings) == 0 {
+				continue
+			}
+			rows++
+			fmt.Fprintf(&table, "| `%s` | %s | %s | %s | %s |\n", p.Address, p.Change, mdText(versionCell(p)), mdText(constraintsCell(p)),
+				fmt.Sprintf("+%d −%d", len(p.HashesAdded), len(p.HashesRemoved)))
+			for _, f := range p.Findings {
+				line := fmt.Sprintf("- %s `%s`: %s\n", severityMark[f.Severity], p.Address.Short(), mdMessage(f.Message))
+				if f.Severity.Rank() >= lockdiff.Warning.Rank() {
+					urgent = append(urgent, line)
+				} else {
+					other = append(other, line)
+				}
+			}
+		}
+		for _, l := range urgent {
+			b.WriteString(l)
+		}
+		if len(urgent) > 0 {
+			b.WriteString("\n")
+		}
+		if rows > 0 {
+			b.WriteString(table.String() + "\n")
+		}
+		if len(other) > 0 {
+			fmt.Fprintf(&b, "<details><summary>%d more notes</summary>\n\n", len(other))
+			for _, l := range other {
+				b.WriteString(l)
+			}
+			b.WriteString("\n</details>\n\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func versionCell(p *lockdiff.ProviderDiff) string {
+	switch {
+	case p.Before == nil:
+		return p.VersionAfter()
+	case p.After == nil:
+		return p.VersionBefore()
+	case p.VersionBefore() == p.VersionAfter():
+		return p.VersionAfter()
+	}
+	return p.VersionBefore() + " → " + p.VersionAfter()
+}
+
+func constraintsCell(p *lockdiff.ProviderDiff) string {
+	c := func(l *lockdiff.Lock) string {
+		if l == nil || l.Constraints == "" {
+			return "—"
+		}
+		return l.Constraints
+	}
+	if p.Before == nil || p.After == nil || c(p.Before) == c(p.After) {
+		if p.After != nil {
+			return c(p.After)
+		}
+		return c(p.Before)
+	}
+	return c(p.Before) + " → " + c(p.After)
+}
