@@ -15,10 +15,11 @@ func mdText(s string) string {
 			b.WriteString("&gt;")
 		case '&':
 			b.WriteString("&amp;")
-		case '@':
-			b.WriteString("&#64;")
-		case '#':
-			b.WriteString("&#35;")
+		case '@', '#':
+			// An empty HTML comment splits the text node GitHub scans for
+			// @mentions and #references, and renders as nothing.
+			b.WriteRune(r)
+			b.WriteString("<!-- -->")
 		case '|':
 			b.WriteString("&#124;")
 		case '\\', '`', '*', '_', '[', ']', '!', '~':

@@ -45,12 +45,17 @@ func (o PlanOptions) schemaFor(rc *tofujson.ResourceChange, config *configIndex)
 	return s.Block, nil
 }
 
-// changeSummary is what the first pass keeps of each resource change.
+// changeSummary is what the first pass keeps of each resource change:
+// enough to count, title and list it without its values.
 type changeSummary struct {
-	action    diff.Action
-	moved     bool
-	importing bool
-	mode      string
+	action          diff.Action
+	moved           bool
+	importing       bool
+	mode            string
+	address         string
+	previousAddress string
+	reason          string
+	replacePaths    [][]any
 }
 
 // shown reports whether OpenTofu prints this change among the planned
@@ -75,15 +80,22 @@ type planScan struct {
 	changesEmpty bool
 }
 
-func scanPlan(path string, o PlanOptions) (*planScan, error) {
+// scanPlan is the first pass over a plan. With a masker it also collects
+// every string the plan marks sensitive.
+func scanPlan(path string, o PlanOptions, masker *Masker) (*planScan, error) {
 	s := &planScan{changesEmpty: true}
 	p, err := tofujson.ReadPlanFile(path, func(section string, rc *tofujson.ResourceChange) error {
+		if masker != nil {
+			masker.AddMarked(rc.Change.Before, rc.Change.BeforeSensitive)
+			masker.AddMarked(rc.Change.After, rc.Change.AfterSensitive)
+		}
 		if section == tofujson.SectionDrift {
 			s.hasDrift = true
 			return nil
 		}
 		action, _ := tofujson.ParseActions(rc.Change.Actions)
-		s.changes = append(s.changes, changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode})
+		s.changes = append(s.changes, changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode,
+			address: rc.Address, previousAddress: rc.PreviousAddress, reason: rc.ActionReason, replacePaths: rc.Change.ReplacePaths})
 		// Without schemas the configuration (which comes later) refines
 		// the inferred blocks, but whether anything changes does not depend
 		// on it.
@@ -100,5 +112,14 @@ func scanPlan(path string, o PlanOptions) (*planScan, error) {
 		return nil, err
 	}
 	s.plan = p
+	if masker != nil {
+		for _, oc := range p.OutputChanges {
+			masker.AddMarked(oc.Before, oc.BeforeSensitive)
+			masker.AddMarked(oc.After, oc.AfterSensitive)
+		}
+		for _, v := range p.SensitiveVariables() {
+			masker.AddValue(v)
+		}
+	}
 	return s, nil
 }

@@ -79,7 +79,7 @@ func planText(w *bufio.Writer, path string, o PlanOptions) error {
 	if o.Mode == "" {
 		o.Mode = ModeNormal
 	}
-	scan, err := scanPlan(path, o)
+	scan, err := scanPlan(path, o, nil)
 	if err != nil {
 		return err
 	}
@@ -111,27 +111,7 @@ func planText(w *bufio.Writer, path string, o PlanOptions) error {
 	haveRefreshChanges := drift != ""
 	w.WriteString(drift)
 
-	counts := map[diff.Action]int{}
-	var total Counts
-	shown := 0
-	for _, c := range scan.changes {
-		if !c.shown() {
-			continue
-		}
-		shown++
-		if c.importing {
-			total.Import++
-		}
-		if c.action == diff.Forget || c.action == diff.ForgetThenCreate {
-			total.Forget++
-		}
-		if c.action != diff.NoOp {
-			counts[c.action]++
-		}
-	}
-	total.Add = counts[diff.Create] + counts[diff.DeleteThenCreate] + counts[diff.CreateThenDelete] + counts[diff.ForgetThenCreate]
-	total.Change = counts[diff.Update]
-	total.Destroy = counts[diff.Delete] + counts[diff.DeleteThenCreate] + counts[diff.CreateThenDelete]
+	counts, total, shown := scan.tally()
 
 	if shown == 0 && outputs == "" {
 		if noChangesText(w, scan, o, haveRefreshChanges) {
@@ -176,6 +156,33 @@ func planText(w *bufio.Writer, path string, o PlanOptions) error {
 		}
 	}
 	return nil
+}
+
+// tally counts the changes OpenTofu shows: per action, the "Plan:" line's
+// numbers, and how many are shown at all.
+func (s *planScan) tally() (map[diff.Action]int, Counts, int) {
+	counts := map[diff.Action]int{}
+	var total Counts
+	shown := 0
+	for _, c := range s.changes {
+		if !c.shown() {
+			continue
+		}
+		shown++
+		if c.importing {
+			total.Import++
+		}
+		if c.action == diff.Forget || c.action == diff.ForgetThenCreate {
+			total.Forget++
+		}
+		if c.action != diff.NoOp {
+			counts[c.action]++
+		}
+	}
+	total.Add = counts[diff.Create] + counts[diff.DeleteThenCreate] + counts[diff.CreateThenDelete] + counts[diff.ForgetThenCreate]
+	total.Change = counts[diff.Update]
+	total.Destroy = counts[diff.Delete] + counts[diff.DeleteThenCreate] + counts[diff.CreateThenDelete]
+	return counts, total, shown
 }
 
 // noChangesText writes the "No changes." variants and reports whether the
@@ -254,9 +261,18 @@ func eachChange(path string, o PlanOptions, config *configIndex, section string,
 	return err
 }
 
-func driftText(path string, o PlanOptions, scan *planScan, outputsChanged bool, config *configIndex) (string, error) {
+// driftEntry is one drifted resource as OpenTofu would show it.
+type driftEntry struct {
+	address string
+	action  diff.Action
+	text    string
+}
+
+// driftEntries are the drifted resources OpenTofu would show, or none when
+// it would show no drift section at all.
+func driftEntries(path string, o PlanOptions, scan *planScan, outputsChanged bool, config *configIndex) ([]driftEntry, error) {
 	refreshOnly := o.Mode == ModeRefreshOnly
-	var entries []string
+	var entries []driftEntry
 	err := eachChange(path, o, config, tofujson.SectionDrift, func(rc *tofujson.ResourceChange, action diff.Action, block *tofujson.Block) {
 		relevant := diff.Always()
 		if !refreshOnly {
@@ -269,22 +285,30 @@ func driftText(path string, o PlanOptions, scan *planScan, outputsChanged bool, 
 		if !refreshOnly && n.Action == diff.NoOp {
 			return
 		}
-		entries = append(entries, ResourceText(rc, action, n, CauseDrift))
+		entries = append(entries, driftEntry{address: rc.Address, action: action, text: ResourceText(rc, action, n, CauseDrift)})
 	})
 	if err != nil || len(entries) == 0 {
-		return "", err
+		return nil, err
 	}
 	if !refreshOnly && scan.changesEmpty && !outputsChanged {
-		return "", nil
+		return nil, nil
+	}
+	return entries, nil
+}
+
+func driftText(path string, o PlanOptions, scan *planScan, outputsChanged bool, config *configIndex) (string, error) {
+	entries, err := driftEntries(path, o, scan, outputsChanged, config)
+	if err != nil || len(entries) == 0 {
+		return "", err
 	}
 	var b strings.Builder
 	b.WriteString(msgDriftHeader)
 	for _, e := range entries {
-		if e != "" {
-			b.WriteString("\n" + e + "\n")
+		if e.text != "" {
+			b.WriteString("\n" + e.text + "\n")
 		}
 	}
-	if refreshOnly {
+	if o.Mode == ModeRefreshOnly {
 		b.WriteString(msgDriftRefresh)
 	} else {
 		b.WriteString(msgDriftOther)

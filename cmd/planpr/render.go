@@ -18,6 +18,7 @@ type renderOptions struct {
 	targeted bool
 	maxSize  int
 	title    string
+	key      string
 }
 
 func runRender(args []string, stdout, stderr io.Writer) error {
@@ -25,11 +26,12 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.schemas, "schemas", "", "provider schemas from `tofu providers schema -json` (exact nested blocks and types)")
-	fs.StringVar(&o.format, "format", "text", "output format: text (as `tofu show -no-color`)")
+	fs.StringVar(&o.format, "format", "text", "output format: text (as `tofu show -no-color`), markdown (the pull-request comment) or json (a summary for workflows)")
+	fs.StringVar(&o.key, "key", "", "markdown: the comment's key (names the root module or workspace; default: the plans' names)")
 	fs.StringVar(&o.mode, "mode", "normal", "how the plan was made: normal, destroy (tofu plan -destroy) or refresh-only")
 	fs.BoolVar(&o.targeted, "targeted", false, "the plan was made with -target (changes the \"No changes.\" wording)")
-	fs.IntVar(&o.maxSize, "max-size", 65536, "largest comment in characters (markdown)")
-	fs.StringVar(&o.title, "title", "", "title of the comment (markdown)")
+	fs.IntVar(&o.maxSize, "max-size", 65536, "markdown: the largest comment in characters; longer ones are shortened in steps")
+	fs.StringVar(&o.title, "title", "", "markdown: the comment's title (default planpr)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: planpr render [flags] PLAN...
 
@@ -54,8 +56,10 @@ Flags:
 	default:
 		return &usageError{fmt.Sprintf("--mode %q: want normal, destroy or refresh-only", o.mode)}
 	}
-	if o.format != "text" {
-		return &usageError{fmt.Sprintf("--format %q: this build renders text only", o.format)}
+	switch o.format {
+	case "text", "markdown", "json":
+	default:
+		return &usageError{fmt.Sprintf("--format %q: want text, markdown or json", o.format)}
 	}
 	popts := render.PlanOptions{Mode: mode, Targeted: o.targeted}
 	if o.schemas != "" {
@@ -68,6 +72,34 @@ Flags:
 	// Render everything before printing anything: a bad input must not
 	// leave half an output behind.
 	var out bytes.Buffer
+	if o.format != "text" {
+		var plans []render.CommentPlan
+		var names []string
+		for _, in := range inputs {
+			name, path := label(in)
+			if name == path {
+				name = ""
+			}
+			plans = append(plans, render.CommentPlan{Name: name, Path: path})
+			names = append(names, in)
+		}
+		if o.format == "json" {
+			if err := render.Summary(&out, plans, popts); err != nil {
+				return err
+			}
+		} else {
+			key := o.key
+			if key == "" {
+				key = strings.Join(names, ",")
+			}
+			_, err := render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Key: key, Title: o.title, MaxSize: o.maxSize, Version: Version})
+			if err != nil {
+				return err
+			}
+		}
+		_, err = stdout.Write(out.Bytes())
+		return err
+	}
 	for _, in := range inputs {
 		name, path := label(in)
 		if len(inputs) > 1 {

@@ -17,6 +17,10 @@ type Plan struct {
 	// nested blocks when no provider schemas are given.
 	Configuration json.RawMessage `json:"configuration"`
 
+	// Checks are the results of check blocks, pre- and postconditions and
+	// variable validations.
+	Checks []Check `json:"checks"`
+
 	// Which top-level sections the document had: a state document has
 	// "values" and none of the plan's sections.
 	Sections map[string]bool `json:"-"`
@@ -74,4 +78,52 @@ type Change struct {
 type Importing struct {
 	ID       string          `json:"id"`
 	Identity json.RawMessage `json:"identity"`
+}
+
+// Check is the result of one checkable object (a check block, or a
+// resource, output or variable with conditions).
+type Check struct {
+	Address   CheckAddress    `json:"address"`
+	Status    string          `json:"status"` // pass, fail, error, unknown
+	Instances []CheckInstance `json:"instances"`
+}
+
+// CheckAddress names a checkable object.
+type CheckAddress struct {
+	Kind      string `json:"kind"`
+	ToDisplay string `json:"to_display"`
+}
+
+// CheckInstance is the result for one instance of a checkable object.
+type CheckInstance struct {
+	Address  CheckAddress   `json:"address"`
+	Status   string         `json:"status"`
+	Problems []CheckProblem `json:"problems"`
+}
+
+// CheckProblem is one failed condition's message.
+type CheckProblem struct {
+	Message string `json:"message"`
+}
+
+// SensitiveVariables returns the values of the root module's variables
+// declared sensitive. The plan's "variables" section holds them in clear.
+func (p *Plan) SensitiveVariables() map[string]any {
+	var cfg struct {
+		RootModule struct {
+			Variables map[string]struct {
+				Sensitive bool `json:"sensitive"`
+			} `json:"variables"`
+		} `json:"root_module"`
+	}
+	out := map[string]any{}
+	if len(p.Configuration) == 0 || json.Unmarshal(p.Configuration, &cfg) != nil {
+		return out
+	}
+	for name, v := range cfg.RootModule.Variables {
+		if val, ok := p.Variables[name]; ok && v.Sensitive {
+			out[name] = val.Value
+		}
+	}
+	return out
 }

@@ -132,6 +132,8 @@ func readPlan(path string, r io.Reader, visit Visitor, sections []string) (*Plan
 			err = dec.Decode(&p.Errored)
 		case "configuration":
 			err = dec.Decode(&p.Configuration)
+		case "checks":
+			err = dec.Decode(&p.Checks)
 		case SectionChanges, SectionDrift:
 			if len(sections) > 0 && !slices.Contains(sections, key) {
 				err = skipValue(dec)

@@ -1,0 +1,310 @@
+package render
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// GitHubMaxComment is the longest body GitHub accepts for a comment.
+const GitHubMaxComment = 65536
+
+// CommentPlan is one plan of a comment, titled by Name (or its directory).
+type CommentPlan struct {
+	Name, Path string
+}
+
+// CommentOptions shape the comment.
+type CommentOptions struct {
+	PlanOptions
+	Key     string // names the root module / workspace / lock set; in the marker
+	Marker  string // extra marker fields, e.g. "sha=… run=…"
+	Title   string
+	MaxSize int // in bytes, which bounds characters; GitHubMaxComment when 0
+	Version string
+	// FullText says where the unshortened text is, e.g. "the job summary".
+	FullText string
+	Locks    []*lockdiff.FileDiff
+}
+
+// Level is how far a comment had to be shortened to fit.
+type Level int
+
+const (
+	LevelFull    Level = iota // every diff
+	LevelReduced              // diffs of destroyed and replaced resources, the rest listed
+	LevelSummary              // title, warnings, tables and lock alerts only
+)
+
+// CommentResult describes the comment written.
+type CommentResult struct {
+	Size      int
+	Level     Level
+	Omitted   int // resource diffs left out
+	Masked    int
+	Counts    Counts
+	Replace   int
+	Errored   bool
+	HasChange bool
+	LockAlert bool
+}
+
+// Marker is the hidden first line by which planpr finds its comment again.
+func Marker(key, extra string) string {
+	m := "<!-- planpr:v1 key=" + markerValue(key)
+	if extra != "" {
+		m += " " + extra
+	}
+	return m + " -->"
+}
+
+func markerValue(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r <= ' ' || r == '>' || r == '<' || r == '"' {
+			return '_'
+		}
+		return r
+	}, strings.ReplaceAll(s, "--", "__"))
+}
+
+// planSection is everything the comment needs from one plan.
+type planSection struct {
+	name    string
+	path    string
+	scan    *planScan
+	counts  map[diff.Action]int
+	total   Counts
+	shown   int
+	full    budgetBuffer // every resource's diff
+	risky   budgetBuffer // destroyed and replaced resources' diffs
+	others  []changeSummary
+	drift   []driftEntry
+	outputs string
+	failed  []string // failed checks
+}
+
+// budgetBuffer collects text until it would pass a limit.
+type budgetBuffer struct {
+	strings.Builder
+	limit    int
+	overflow bool
+	items    int
+}
+
+func (b *budgetBuffer) add(s string) {
+	if b.overflow || b.Len()+len(s) > b.limit {
+		b.overflow = true
+		return
+	}
+	b.WriteString(s)
+	b.items++
+}
+
+// Comment writes the pull-request comment for the plans (and lock-file
+// diffs): never longer than MaxSize, shortened in steps when needed, with
+// every secret it knows of masked.
+func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult, error) {
+	if o.MaxSize <= 0 {
+		o.MaxSize = GitHubMaxComment
+	}
+	if o.Mode == "" {
+		o.Mode = ModeNormal
+	}
+	masker := NewMasker()
+	var sections []*planSection
+	for _, p := range plans {
+		scan, err := scanPlan(p.Path, o.PlanOptions, masker)
+		if err != nil {
+			return nil, err
+		}
+		s := &planSection{name: p.Name, path: p.Path, scan: scan}
+		if s.name == "" {
+			s.name = planName(p.Path)
+		}
+		s.counts, s.total, s.shown = scan.tally()
+		sections = append(sections, s)
+	}
+	res := &CommentResult{}
+	marked := 0
+	for _, s := range sections {
+		n, err := s.render(o, masker)
+		if err != nil {
+			return nil, err
+		}
+		marked += n
+		res.Counts.Add += s.total.Add
+		res.Counts.Change += s.total.Change
+		res.Counts.Destroy += s.total.Destroy
+		res.Counts.Import += s.total.Import
+		res.Counts.Forget += s.total.Forget
+		res.Replace += s.counts[diff.DeleteThenCreate] + s.counts[diff.CreateThenDelete] + s.counts[diff.ForgetThenCreate]
+		res.Errored = res.Errored || s.scan.plan.Errored
+		res.HasChange = res.HasChange || s.shown > 0 || s.outputs != ""
+	}
+	for _, fd := range o.Locks {
+		res.LockAlert = res.LockAlert || fd.MaxSeverity().Rank() >= lockdiff.Alert.Rank()
+	}
+	res.Masked = marked + masker.Count
+
+	var text string
+	for level := LevelFull; level <= LevelSummary; level++ {
+		if level == LevelFull && anyOverflow(sections) {
+			continue
+		}
+		for _, cap := range warningCaps(level) {
+			text = assemble(sections, o, res, level, cap)
+			if len(text) <= o.MaxSize {
+				res.Level = level
+				break
+			}
+		}
+		if len(text) <= o.MaxSize {
+			break
+		}
+	}
+	if len(text) > o.MaxSize { // cannot happen with sane budgets; never post more than allowed
+		text = text[:o.MaxSize-len(truncatedNote)] + truncatedNote
+	}
+	res.Size = len(text)
+	_, err := io.WriteString(w, text)
+	return res, err
+}
+
+func anyOverflow(sections []*planSection) bool {
+	for _, s := range sections {
+		if s.full.overflow {
+			return true
+		}
+	}
+	return false
+}
+
+const truncatedNote = "\n\n… (cut to fit)\n"
+
+func warningCaps(l Level) []int {
+	if l < LevelSummary {
+		return []int{200}
+	}
+	return []int{200, 50, 10, 0}
+}
+
+func planName(path string) string {
+	dir := filepath.Base(filepath.Dir(path))
+	if dir == "." || dir == "/" {
+		return filepath.Base(path)
+	}
+	return dir
+}
+
+// render makes the section's diff blocks, masked, within budget. It returns
+// how many values the plan itself had marked sensitive in what it rendered.
+func (s *planSection) render(o CommentOptions, masker *Masker) (int, error) {
+	p := s.scan.plan
+	config := indexConfiguration(p.Configuration)
+	s.full.limit, s.risky.limit = o.MaxSize, o.MaxSize
+	marked := 0
+	block := func(text string) string {
+		marked += strings.Count(text, Masked)
+		return masker.Mask(text)
+	}
+	i := 0
+	err := eachChange(s.path, o.PlanOptions, config, tofujson.SectionChanges, func(rc *tofujson.ResourceChange, action diff.Action, b *tofujson.Block) {
+		c := s.scan.changes[i]
+		i++
+		if !c.shown() {
+			return
+		}
+		text := ResourceText(rc, action, diff.ForResource(&rc.Change, b, diff.Always()), CauseChange)
+		if text == "" {
+			return
+		}
+		d := details(summaryLine(c), diffBlock(block(text)))
+		s.full.add(d)
+		if isRisky(c.action) {
+			s.risky.add(d)
+		} else {
+			s.others = append(s.others, c)
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	s.outputs = outputsText(p.OutputChanges)
+	if s.outputs != "" {
+		s.outputs = block(s.outputs)
+	}
+	if s.scan.hasDrift {
+		drift, err := driftEntries(s.path, o.PlanOptions, s.scan, s.outputs != "", config)
+		if err != nil {
+			return 0, err
+		}
+		for _, e := range drift {
+			e.text = block(e.text)
+			s.drift = append(s.drift, e)
+		}
+	}
+	for _, c := range p.Checks {
+		for _, inst := range c.Instances {
+			if inst.Status != "fail" && inst.Status != "error" {
+				continue
+			}
+			var msgs []string
+			for _, pr := range inst.Problems {
+				msgs = append(msgs, pr.Message)
+			}
+			s.failed = append(s.failed, fmt.Sprintf("%s %s: %s", inst.Address.ToDisplay, checkVerb(inst.Status), masker.Mask(strings.Join(msgs, "; "))))
+		}
+	}
+	return marked, nil
+}
+
+func checkVerb(status string) string {
+	if status == "error" {
+		return "could not be checked"
+	}
+	return "failed"
+}
+
+func isRisky(a diff.Action) bool {
+	return a == diff.Delete || a == diff.DeleteThenCreate || a == diff.CreateThenDelete
+}
+
+func details(summary, body string) string {
+	return "<details><summary>" + summary + "</summary>\n\n" + body + "\n</details>\n\n"
+}
+
+// summaryLine is the one-line description of a resource change.
+func summaryLine(c changeSummary) string {
+	return "<code>" + html.EscapeString(strings.TrimSpace(Symbol(c.action))) + "</code> " + htmlCode(c.address) + " " + verb(c)
+}
+
+func verb(c changeSummary) string {
+	switch c.action {
+	case diff.Create:
+		return "will be created"
+	case diff.Update:
+		return "will be updated in-place"
+	case diff.Delete:
+		return "will be <b>destroyed</b>"
+	case diff.DeleteThenCreate:
+		return "will be <b>replaced</b> (destroyed, then created)"
+	case diff.CreateThenDelete:
+		return "will be <b>replaced</b> (created, then destroyed)"
+	case diff.ForgetThenCreate:
+		return "will be replaced (the old object is forgotten, not destroyed)"
+	case diff.Read:
+		return "will be read during apply"
+	case diff.Forget:
+		return "will be removed from the state but not destroyed"
+	}
+	if c.moved {
+		return "has moved from " + htmlCode(c.previousAddress)
+	}
+	return "will be imported"
+}

@@ -1,0 +1,388 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render/diff"
+)
+
+// assemble builds the whole comment at one level of detail, listing at most
+// warnCap destroy/replace warnings.
+func assemble(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int) string {
+	var b strings.Builder
+	b.WriteString(Marker(o.Key, o.Marker) + "\n")
+	b.WriteString(title(o, res) + "\n\n")
+	b.WriteString(commentWarnings(sections, o.Locks, warnCap))
+	if note := shortenedNote(sections, o, level); note != "" {
+		b.WriteString(note)
+	}
+	b.WriteString(countsTable(sections))
+	for _, s := range sections {
+		if len(sections) > 1 {
+			fmt.Fprintf(&b, "### %s — %s\n\n", mdText(s.name), countsText(s.total, s.scan.plan.Errored, s.shown > 0 || s.outputs != ""))
+		}
+		b.WriteString(s.body(level))
+	}
+	if len(o.Locks) > 0 {
+		var lb strings.Builder
+		_ = LockMarkdown(&lb, o.Locks)
+		if level < LevelSummary || lb.Len() < o.MaxSize/4 {
+			b.WriteString(lb.String())
+		} else {
+			b.WriteString("### Lock file changes\n\nLeft out to fit; the alerts and warnings are listed above.\n\n")
+		}
+	}
+	b.WriteString(footer(sections, o, res))
+	return b.String()
+}
+
+func title(o CommentOptions, res *CommentResult) string {
+	t := o.Title
+	if t == "" {
+		t = "planpr"
+	}
+	icon := "✅"
+	switch {
+	case res.Errored:
+		icon = "❌"
+	case res.Counts.Destroy > 0 || res.LockAlert:
+		icon = "⚠️"
+	}
+	return fmt.Sprintf("## %s %s: %s", icon, mdText(t), countsText(res.Counts, res.Errored, res.HasChange))
+}
+
+// countsText is the plan's counts in OpenTofu's words.
+func countsText(c Counts, errored, changes bool) string {
+	var parts []string
+	if c.Import > 0 {
+		parts = append(parts, fmt.Sprintf("%d to import", c.Import))
+	}
+	parts = append(parts, fmt.Sprintf("%d to add", c.Add), fmt.Sprintf("%d to change", c.Change), fmt.Sprintf("%d to destroy", c.Destroy))
+	if c.Forget > 0 {
+		parts = append(parts, fmt.Sprintf("%d to forget", c.Forget))
+	}
+	s := strings.Join(parts, ", ")
+	switch {
+	case errored:
+		return "planning failed (" + s + ")"
+	case !changes:
+		return "no changes"
+	}
+	return s
+}
+
+// commentWarnings come first: everything destroyed or replaced, with why; failed
+// plans and checks; lock-file alerts and warnings.
+func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap int) string {
+	var lines []string
+	risky := 0
+	for _, s := range sections {
+		if s.scan.plan.Errored {
+			lines = append(lines, fmt.Sprintf("- ❌ planning **failed** for %s: OpenTofu reported an error; the changes below are what it planned before the error.", mdText(s.name)))
+		}
+		for _, f := range s.failed {
+			lines = append(lines, "- ❌ check "+mdText(f))
+		}
+	}
+	var destroys []string
+	for _, s := range sections {
+		for _, c := range s.scan.changes {
+			if !c.shown() || !isRisky(c.action) {
+				continue
+			}
+			risky++
+			if len(destroys) < cap {
+				destroys = append(destroys, "- "+riskyLine(c, s, len(sections) > 1))
+			}
+		}
+	}
+	if risky > len(destroys) {
+		destroys = append(destroys, fmt.Sprintf("- … and %d more destroyed or replaced", risky-len(destroys)))
+	}
+	lines = append(lines, destroys...)
+	for _, fd := range locks {
+		for _, f := range fd.Findings {
+			if f.Severity.Rank() >= lockdiff.Warning.Rank() {
+				lines = append(lines, fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], mdText(fd.Path), mdMessage(f.Message)))
+			}
+		}
+		for _, p := range fd.Providers {
+			for _, f := range p.Findings {
+				if f.Severity.Rank() >= lockdiff.Warning.Rank() {
+					lines = append(lines, fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], codeSpan(p.Address.Short()), mdMessage(f.Message)))
+				}
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	kind := "WARNING"
+	if risky > 0 {
+		kind = "CAUTION"
+	}
+	return "> [!" + kind + "]\n> " + strings.Join(lines, "\n> ") + "\n\n"
+}
+
+func riskyLine(c changeSummary, s *planSection, named bool) string {
+	where := ""
+	if named {
+		where = " in " + mdText(s.name)
+	}
+	var what, why string
+	switch c.action {
+	case diff.Delete:
+		what = "will be **destroyed**"
+		why = deleteWhy(c)
+	default:
+		what = "will be **replaced**"
+		why = replaceWhy(c)
+	}
+	line := fmt.Sprintf("%s %s%s", codeSpan(c.address), what, where)
+	if why != "" {
+		line += ": " + why
+	}
+	return line
+}
+
+func deleteWhy(c changeSummary) string {
+	switch c.reason {
+	case "delete_because_no_resource_config":
+		return "its resource block is no longer in the configuration"
+	case "delete_because_no_move_target":
+		return "it was moved to an address that is not in the configuration"
+	case "delete_because_no_module":
+		return "its module is no longer in the configuration"
+	case "delete_because_wrong_repetition":
+		return "count/for_each changed on its resource"
+	case "delete_because_count_index":
+		return "its index is out of range for count"
+	case "delete_because_each_key":
+		return "its key is no longer in for_each"
+	case "delete_because_enabled_false":
+		return "enabled is false"
+	}
+	return ""
+}
+
+func replaceWhy(c changeSummary) string {
+	switch c.reason {
+	case "replace_because_tainted":
+		return "it is tainted"
+	case "replace_by_request":
+		return "replacement was requested (-replace)"
+	case "replace_by_triggers":
+		return "replace_triggered_by changed"
+	}
+	var attrs []string
+	for _, p := range c.replacePaths {
+		attrs = append(attrs, codeSpan(pathString(p)))
+	}
+	if len(attrs) == 0 {
+		return "it cannot be updated in place"
+	}
+	if len(attrs) == 1 {
+		return attrs[0] + " forces replacement"
+	}
+	return strings.Join(attrs, ", ") + " force replacement"
+}
+
+// pathString writes an attribute path as HCL would: a.b[0]["k"].
+func pathString(p []any) string {
+	var b strings.Builder
+	for i, step := range p {
+		switch v := step.(type) {
+		case string:
+			if i == 0 {
+				b.WriteString(v)
+			} else {
+				b.WriteString("." + v)
+			}
+		default:
+			fmt.Fprintf(&b, "[%v]", v)
+		}
+	}
+	return b.String()
+}
+
+func shortenedNote(sections []*planSection, o CommentOptions, level Level) string {
+	if level == LevelFull {
+		return ""
+	}
+	left := 0
+	for _, s := range sections {
+		switch level {
+		case LevelReduced:
+			left += len(s.others)
+			if s.risky.overflow {
+				left += s.riskyCount() - s.risky.items
+			}
+		default:
+			left += s.shown
+		}
+	}
+	where := o.FullText
+	if where == "" {
+		where = "the output of `planpr render --format text`"
+	}
+	what := fmt.Sprintf("the diffs of %d resources are left out", left)
+	if level == LevelSummary {
+		what = "every diff is left out"
+	}
+	return fmt.Sprintf("> [!NOTE]\n> Shortened to fit %s: %s. The full plan is in %s.\n\n", limitText(o.MaxSize), what, where)
+}
+
+func (s *planSection) riskyCount() int {
+	n := 0
+	for _, c := range s.scan.changes {
+		if c.shown() && isRisky(c.action) {
+			n++
+		}
+	}
+	return n
+}
+
+var actionRows = []struct {
+	action diff.Action
+	label  string
+}{
+	{diff.Create, "create"},
+	{diff.Update, "update in-place"},
+	{diff.Delete, "destroy"},
+	{diff.DeleteThenCreate, "replace (destroy, then create)"},
+	{diff.CreateThenDelete, "replace (create, then destroy)"},
+	{diff.ForgetThenCreate, "replace (forget, then create)"},
+	{diff.Read, "read"},
+	{diff.Forget, "forget"},
+}
+
+// countsTable summarises the actions: one row per action for one plan, or
+// one row per plan.
+func countsTable(sections []*planSection) string {
+	var b strings.Builder
+	if len(sections) == 1 {
+		s := sections[0]
+		rows := 0
+		for _, r := range actionRows {
+			if n := s.counts[r.action]; n > 0 {
+				if rows == 0 {
+					b.WriteString("| | action | resources |\n| --- | --- | ---: |\n")
+				}
+				rows++
+				fmt.Fprintf(&b, "| `%s` | %s | %d |\n", strings.TrimSpace(Symbol(r.action)), r.label, n)
+			}
+		}
+		if moves := s.movesAndImports(); moves != "" {
+			if rows == 0 {
+				b.WriteString("| | action | resources |\n| --- | --- | ---: |\n")
+			}
+			b.WriteString(moves)
+			rows++
+		}
+		if rows > 0 {
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	b.WriteString("| plan | add | change | destroy | replace | import | forget |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, s := range sections {
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", mdText(s.name), s.total.Add, s.total.Change, s.total.Destroy,
+			s.counts[diff.DeleteThenCreate]+s.counts[diff.CreateThenDelete]+s.counts[diff.ForgetThenCreate], s.total.Import, s.total.Forget)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func (s *planSection) movesAndImports() string {
+	moved, imported := 0, 0
+	for _, c := range s.scan.changes {
+		if !c.shown() {
+			continue
+		}
+		if c.moved {
+			moved++
+		}
+		if c.importing {
+			imported++
+		}
+	}
+	var b strings.Builder
+	if moved > 0 {
+		fmt.Fprintf(&b, "| | move | %d |\n", moved)
+	}
+	if imported > 0 {
+		fmt.Fprintf(&b, "| | import | %d |\n", imported)
+	}
+	return b.String()
+}
+
+// body is a plan's resource diffs, drift and outputs at a level.
+func (s *planSection) body(level Level) string {
+	var b strings.Builder
+	switch level {
+	case LevelFull:
+		b.WriteString(s.full.String())
+	case LevelReduced:
+		b.WriteString(s.risky.String())
+		if s.risky.overflow {
+			fmt.Fprintf(&b, "_%d more destroyed or replaced resources are left out._\n\n", s.riskyCount()-s.risky.items)
+		}
+		if len(s.others) > 0 {
+			fmt.Fprintf(&b, "<details><summary>%d other changes (diffs left out)</summary>\n\n", len(s.others))
+			for i, c := range s.others {
+				if i == 500 {
+					fmt.Fprintf(&b, "- … and %d more\n", len(s.others)-i)
+					break
+				}
+				fmt.Fprintf(&b, "- `%s` %s\n", strings.TrimSpace(Symbol(c.action)), codeSpan(c.address))
+			}
+			b.WriteString("\n</details>\n\n")
+		}
+	}
+	if len(s.drift) > 0 {
+		fmt.Fprintf(&b, "#### Changed outside OpenTofu (%d)\n\n", len(s.drift))
+		if level == LevelFull {
+			for _, e := range s.drift {
+				b.WriteString(details(htmlCode(e.address)+" changed outside OpenTofu", diffBlock(e.text)))
+			}
+		} else if level == LevelReduced {
+			for _, e := range s.drift {
+				fmt.Fprintf(&b, "- %s\n", codeSpan(e.address))
+			}
+			b.WriteString("\n")
+		}
+	}
+	if s.outputs != "" && level < LevelSummary {
+		b.WriteString("#### Changes to outputs\n\n" + diffBlock(s.outputs) + "\n")
+	}
+	return b.String()
+}
+
+func footer(sections []*planSection, o CommentOptions, res *CommentResult) string {
+	var parts []string
+	v := o.Version
+	if v == "" {
+		v = "dev"
+	}
+	parts = append(parts, "planpr "+mdText(v))
+	if res.Masked > 0 {
+		parts = append(parts, fmt.Sprintf("%d sensitive values masked", res.Masked))
+	}
+	for _, s := range sections {
+		src := mdText(s.path)
+		if tv := s.scan.plan.TerraformVersion; tv != "" {
+			src += " (OpenTofu/Terraform " + mdText(tv) + ")"
+		}
+		parts = append(parts, src)
+	}
+	return "---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
+}
+
+func limitText(max int) string {
+	if max == GitHubMaxComment {
+		return "GitHub's 65,536-character limit for a comment"
+	}
+	return fmt.Sprintf("a %d-character limit", max)
+}

@@ -1,0 +1,118 @@
+package render
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Masked is what a hidden value reads, as in OpenTofu.
+const Masked = "(sensitive value)"
+
+// Masker hides secrets in text that leaves planpr, in layers:
+//
+//  1. values the plan marks sensitive are already "(sensitive value)" in
+//     the diff;
+//  2. a string the plan marks sensitive anywhere is hidden everywhere (a
+//     sensitive variable's value can show through an unmarked attribute);
+//  3. values of root variables declared sensitive, which the plan's
+//     "variables" section holds in clear;
+//  4. credential-shaped strings, marked or not.
+//
+// It counts what it hides.
+type Masker struct {
+	secrets []string // longest first, so a secret containing another is masked whole
+	seen    map[string]bool
+	Count   int
+}
+
+// NewMasker returns a masker with no known secrets.
+func NewMasker() *Masker { return &Masker{seen: map[string]bool{}} }
+
+// minRawSecret is the shortest secret hidden wherever it appears; shorter
+// ones ("x", "on") are hidden only as whole quoted values, or the masking
+// would eat ordinary words.
+const minRawSecret = 5
+
+// Add records a secret string.
+func (m *Masker) Add(s string) {
+	if s == "" || m.seen[s] {
+		return
+	}
+	m.seen[s] = true
+	m.secrets = append(m.secrets, s)
+	sort.SliceStable(m.secrets, func(i, j int) bool { return len(m.secrets[i]) > len(m.secrets[j]) })
+}
+
+// AddValue records every string inside a JSON value.
+func (m *Masker) AddValue(v any) {
+	switch x := v.(type) {
+	case string:
+		m.Add(x)
+	case []any:
+		for _, e := range x {
+			m.AddValue(e)
+		}
+	case map[string]any:
+		for _, e := range x {
+			m.AddValue(e)
+		}
+	}
+}
+
+// AddMarked records the strings of value that the sensitivity mirror marks
+// sensitive (true at a node marks everything below it).
+func (m *Masker) AddMarked(value, sensitive any) {
+	switch s := sensitive.(type) {
+	case bool:
+		if s {
+			m.AddValue(value)
+		}
+	case map[string]any:
+		v, _ := value.(map[string]any)
+		for k, sub := range s {
+			m.AddMarked(v[k], sub)
+		}
+	case []any:
+		v, _ := value.([]any)
+		for i, sub := range s {
+			if i < len(v) {
+				m.AddMarked(v[i], sub)
+			}
+		}
+	}
+}
+
+var credentialPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`),
+	regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,255}\b`),
+	regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`),
+	regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`),
+	regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`),
+	regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`),
+}
+
+// Mask hides every known secret and credential-shaped string in text.
+func (m *Masker) Mask(text string) string {
+	for _, s := range m.secrets {
+		quoted := strconv.Quote(s)
+		if n := strings.Count(text, quoted); n > 0 {
+			m.Count += n
+			text = strings.ReplaceAll(text, quoted, Masked)
+		}
+		if len(s) >= minRawSecret {
+			if n := strings.Count(text, s); n > 0 {
+				m.Count += n
+				text = strings.ReplaceAll(text, s, Masked)
+			}
+		}
+	}
+	for _, re := range credentialPatterns {
+		text = re.ReplaceAllStringFunc(text, func(string) string {
+			m.Count++
+			return Masked
+		})
+	}
+	return text
+}

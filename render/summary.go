@@ -1,0 +1,146 @@
+package render
+
+import (
+	"encoding/json"
+	"io"
+	"sort"
+
+	"github.com/planpr/planpr/render/diff"
+)
+
+// SummaryCounts are a plan's numbers for workflows to branch on.
+type SummaryCounts struct {
+	Add     int `json:"add"`
+	Change  int `json:"change"`
+	Destroy int `json:"destroy"`
+	Replace int `json:"replace"`
+	Import  int `json:"import"`
+	Forget  int `json:"forget"`
+	Read    int `json:"read"`
+	Move    int `json:"move"`
+}
+
+// ReplaceReason says why a resource is replaced or destroyed.
+type ReplaceReason struct {
+	Reason     string   `json:"reason,omitempty"`
+	Attributes []string `json:"attributes,omitempty"`
+}
+
+// PlanSummary is the machine summary of one plan.
+type PlanSummary struct {
+	Name           string                   `json:"name"`
+	Path           string                   `json:"path"`
+	Counts         SummaryCounts            `json:"counts"`
+	Addresses      map[string][]string      `json:"addresses"`
+	ReplaceReasons map[string]ReplaceReason `json:"replace_reasons"`
+	Drift          []string                 `json:"drift"`
+	OutputsChanged []string                 `json:"outputs_changed"`
+	Errored        bool                     `json:"errored"`
+	FailedChecks   []string                 `json:"failed_checks"`
+	Warnings       []string                 `json:"warnings"`
+}
+
+var summaryActionNames = map[diff.Action]string{
+	diff.Create: "create", diff.Update: "update", diff.Delete: "delete",
+	diff.DeleteThenCreate: "replace", diff.CreateThenDelete: "replace", diff.ForgetThenCreate: "replace",
+	diff.Read: "read", diff.Forget: "forget",
+}
+
+// Summary writes the plans' machine summary as JSON: counts, addresses by
+// action, why things are replaced, drift, changed outputs, failures.
+func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
+	if o.Mode == "" {
+		o.Mode = ModeNormal
+	}
+	doc := struct {
+		FormatVersion string        `json:"format_version"`
+		Counts        SummaryCounts `json:"counts"`
+		HasChanges    bool          `json:"has_changes"`
+		Errored       bool          `json:"errored"`
+		Plans         []PlanSummary `json:"plans"`
+	}{FormatVersion: "1.0", Plans: []PlanSummary{}}
+	masker := NewMasker()
+	for _, p := range plans {
+		s := &planSection{name: p.Name, path: p.Path}
+		scan, err := scanPlan(p.Path, o, masker)
+		if err != nil {
+			return err
+		}
+		s.scan = scan
+		if s.name == "" {
+			s.name = planName(p.Path)
+		}
+		s.counts, s.total, s.shown = scan.tally()
+		ps := PlanSummary{Name: s.name, Path: p.Path, Addresses: map[string][]string{}, ReplaceReasons: map[string]ReplaceReason{},
+			Drift: []string{}, OutputsChanged: []string{}, FailedChecks: []string{}, Warnings: []string{}, Errored: scan.plan.Errored}
+		ps.Counts = SummaryCounts{Add: s.total.Add, Change: s.total.Change, Destroy: s.total.Destroy, Import: s.total.Import, Forget: s.total.Forget,
+			Replace: s.counts[diff.DeleteThenCreate] + s.counts[diff.CreateThenDelete] + s.counts[diff.ForgetThenCreate], Read: s.counts[diff.Read]}
+		for _, c := range scan.changes {
+			if !c.shown() {
+				continue
+			}
+			if c.moved {
+				ps.Counts.Move++
+				ps.Addresses["move"] = append(ps.Addresses["move"], c.address)
+			}
+			if c.importing {
+				ps.Addresses["import"] = append(ps.Addresses["import"], c.address)
+			}
+			if name, ok := summaryActionNames[c.action]; ok {
+				ps.Addresses[name] = append(ps.Addresses[name], c.address)
+			}
+			if isRisky(c.action) || c.action == diff.ForgetThenCreate {
+				r := ReplaceReason{Reason: c.reason}
+				for _, path := range c.replacePaths {
+					r.Attributes = append(r.Attributes, pathString(path))
+				}
+				ps.ReplaceReasons[c.address] = r
+			}
+		}
+		for name, oc := range scan.plan.OutputChanges {
+			if diff.ForOutput(&oc).Action != diff.NoOp {
+				ps.OutputsChanged = append(ps.OutputsChanged, name)
+			}
+		}
+		sort.Strings(ps.OutputsChanged)
+		if scan.hasDrift {
+			entries, err := driftEntries(p.Path, o, scan, len(ps.OutputsChanged) > 0, indexConfiguration(scan.plan.Configuration))
+			if err != nil {
+				return err
+			}
+			for _, e := range entries {
+				ps.Drift = append(ps.Drift, e.address)
+			}
+		}
+		for _, c := range scan.plan.Checks {
+			for _, inst := range c.Instances {
+				if inst.Status == "fail" || inst.Status == "error" {
+					ps.FailedChecks = append(ps.FailedChecks, inst.Address.ToDisplay)
+				}
+			}
+		}
+		if scan.plan.Errored {
+			ps.Warnings = append(ps.Warnings, "planning failed")
+		}
+		if ps.Counts.Destroy > 0 {
+			ps.Warnings = append(ps.Warnings, "resources will be destroyed")
+		}
+		if len(ps.FailedChecks) > 0 {
+			ps.Warnings = append(ps.Warnings, "checks failed")
+		}
+		doc.Counts.Add += ps.Counts.Add
+		doc.Counts.Change += ps.Counts.Change
+		doc.Counts.Destroy += ps.Counts.Destroy
+		doc.Counts.Replace += ps.Counts.Replace
+		doc.Counts.Import += ps.Counts.Import
+		doc.Counts.Forget += ps.Counts.Forget
+		doc.Counts.Read += ps.Counts.Read
+		doc.Counts.Move += ps.Counts.Move
+		doc.HasChanges = doc.HasChanges || s.shown > 0 || len(ps.OutputsChanged) > 0
+		doc.Errored = doc.Errored || ps.Errored
+		doc.Plans = append(doc.Plans, ps)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
