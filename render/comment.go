@@ -15,9 +15,12 @@ import (
 // GitHubMaxComment is the longest body GitHub accepts for a comment.
 const GitHubMaxComment = 65536
 
-// CommentPlan is one plan of a comment, titled by Name (or its directory).
+// CommentPlan is one root module's part of a comment, titled by Name (or
+// its directory): a plan JSON (Path, may be empty) and UI streams of the
+// same root module.
 type CommentPlan struct {
 	Name, Path string
+	Streams    []string
 }
 
 // CommentOptions shape the comment.
@@ -53,6 +56,19 @@ type CommentResult struct {
 	Errored   bool
 	HasChange bool
 	LockAlert bool
+	failures  []string
+}
+
+func (r *CommentResult) failure() string {
+	for _, f := range r.failures {
+		if f == "planning failed" {
+			return f
+		}
+	}
+	if len(r.failures) > 0 {
+		return "failed"
+	}
+	return ""
 }
 
 // Marker is the hidden first line by which planpr finds its comment again.
@@ -87,6 +103,10 @@ type planSection struct {
 	drift   []driftEntry
 	outputs string
 	failed  []string // failed checks
+	streams []*StreamSummary
+	// The streams' part of the comment, in full and with failures only.
+	streamFull, streamCompact string
+	streamWarn                []string
 }
 
 // budgetBuffer collects text until it would pass a limit.
@@ -119,15 +139,10 @@ func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult
 	masker := NewMasker()
 	var sections []*planSection
 	for _, p := range plans {
-		scan, err := scanPlan(p.Path, o.PlanOptions, masker)
+		s, err := newSection(p, o.PlanOptions, masker)
 		if err != nil {
 			return nil, err
 		}
-		s := &planSection{name: p.Name, path: p.Path, scan: scan}
-		if s.name == "" {
-			s.name = planName(p.Path)
-		}
-		s.counts, s.total, s.shown = scan.tally()
 		sections = append(sections, s)
 	}
 	res := &CommentResult{}
@@ -144,8 +159,11 @@ func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult
 		res.Counts.Import += s.total.Import
 		res.Counts.Forget += s.total.Forget
 		res.Replace += s.counts[diff.DeleteThenCreate] + s.counts[diff.CreateThenDelete] + s.counts[diff.ForgetThenCreate]
-		res.Errored = res.Errored || s.scan.plan.Errored
-		res.HasChange = res.HasChange || s.shown > 0 || s.outputs != ""
+		if f := s.failure(); f != "" {
+			res.Errored = true
+			res.failures = append(res.failures, f)
+		}
+		res.HasChange = res.HasChange || s.hasChanges()
 	}
 	for _, fd := range o.Locks {
 		res.LockAlert = res.LockAlert || fd.MaxSeverity().Rank() >= lockdiff.Alert.Rank()
@@ -194,6 +212,66 @@ func warningCaps(l Level) []int {
 	return []int{200, 50, 10, 0}
 }
 
+// newSection reads one root module's plan and streams (the first pass).
+func newSection(p CommentPlan, o PlanOptions, masker *Masker) (*planSection, error) {
+	s := &planSection{name: p.Name, path: p.Path}
+	if p.Path != "" {
+		scan, err := scanPlan(p.Path, o, masker)
+		if err != nil {
+			return nil, err
+		}
+		s.scan = scan
+	} else {
+		s.scan = &planScan{plan: &tofujson.Plan{}, changesEmpty: true}
+	}
+	for _, path := range p.Streams {
+		st, err := ReadStream(path)
+		if err != nil {
+			return nil, err
+		}
+		st.addSecrets(masker)
+		s.streams = append(s.streams, st)
+	}
+	if s.name == "" {
+		first := p.Path
+		if first == "" && len(p.Streams) > 0 {
+			first = p.Streams[0]
+		}
+		s.name = planName(first)
+	}
+	s.counts, s.total, s.shown = s.scan.tally()
+	if p.Path == "" {
+		// Without a plan JSON the stream's own summary gives the counts.
+		for _, st := range s.streams {
+			if c := st.Changes; c != nil {
+				s.total = Counts{Add: c.Add, Change: c.Change, Destroy: c.Remove, Import: c.Import, Forget: c.Forget}
+			}
+		}
+	}
+	return s, nil
+}
+
+func (s *planSection) hasChanges() bool {
+	t := s.total
+	return s.shown > 0 || s.outputs != "" || t.Add+t.Change+t.Destroy+t.Import+t.Forget > 0
+}
+
+// errored reports a failed plan, or failures in the section's streams.
+func (s *planSection) errored() bool { return s.failure() != "" }
+
+// failure names what failed: "planning failed", "failed", or "".
+func (s *planSection) failure() string {
+	if s.scan.plan.Errored {
+		return "planning failed"
+	}
+	for _, st := range s.streams {
+		if st.Failed() {
+			return "failed"
+		}
+	}
+	return ""
+}
+
 func planName(path string) string {
 	dir := filepath.Base(filepath.Dir(path))
 	if dir == "." || dir == "/" {
@@ -212,6 +290,14 @@ func (s *planSection) render(o CommentOptions, masker *Masker) (int, error) {
 	block := func(text string) string {
 		marked += strings.Count(text, Masked)
 		return masker.Mask(text)
+	}
+	for _, st := range s.streams {
+		s.streamFull += streamMarkdown(st, masker, s.path != "", false)
+		s.streamCompact += streamMarkdown(st, masker, s.path != "", true)
+		s.streamWarn = append(s.streamWarn, streamWarnings(st, masker)...)
+	}
+	if s.path == "" {
+		return marked, nil
 	}
 	i := 0
 	err := eachChange(s.path, o.PlanOptions, config, tofujson.SectionChanges, func(rc *tofujson.ResourceChange, action diff.Action, b *tofujson.Block) {

@@ -21,7 +21,7 @@ func assemble(sections []*planSection, o CommentOptions, res *CommentResult, lev
 	b.WriteString(countsTable(sections))
 	for _, s := range sections {
 		if len(sections) > 1 {
-			fmt.Fprintf(&b, "### %s — %s\n\n", mdText(s.name), countsText(s.total, s.scan.plan.Errored, s.shown > 0 || s.outputs != ""))
+			fmt.Fprintf(&b, "### %s — %s\n\n", mdText(s.name), countsText(s.total, s.failure(), s.hasChanges()))
 		}
 		b.WriteString(s.body(level))
 	}
@@ -50,11 +50,11 @@ func title(o CommentOptions, res *CommentResult) string {
 	case res.Counts.Destroy > 0 || res.LockAlert:
 		icon = "⚠️"
 	}
-	return fmt.Sprintf("## %s %s: %s", icon, mdText(t), countsText(res.Counts, res.Errored, res.HasChange))
+	return fmt.Sprintf("## %s %s: %s", icon, mdText(t), countsText(res.Counts, res.failure(), res.HasChange))
 }
 
 // countsText is the plan's counts in OpenTofu's words.
-func countsText(c Counts, errored, changes bool) string {
+func countsText(c Counts, failure string, changes bool) string {
 	var parts []string
 	if c.Import > 0 {
 		parts = append(parts, fmt.Sprintf("%d to import", c.Import))
@@ -65,8 +65,8 @@ func countsText(c Counts, errored, changes bool) string {
 	}
 	s := strings.Join(parts, ", ")
 	switch {
-	case errored:
-		return "planning failed (" + s + ")"
+	case failure != "":
+		return failure + " (" + s + ")"
 	case !changes:
 		return "no changes"
 	}
@@ -85,6 +85,7 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 		for _, f := range s.failed {
 			lines = append(lines, "- ❌ check "+mdText(f))
 		}
+		lines = append(lines, s.streamWarn...)
 	}
 	var destroys []string
 	for _, s := range sections {
@@ -357,6 +358,11 @@ func (s *planSection) body(level Level) string {
 	if s.outputs != "" && level < LevelSummary {
 		b.WriteString("#### Changes to outputs\n\n" + diffBlock(s.outputs) + "\n")
 	}
+	if level < LevelSummary {
+		b.WriteString(s.streamFull)
+	} else {
+		b.WriteString(s.streamCompact)
+	}
 	return b.String()
 }
 
@@ -368,14 +374,19 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult) strin
 	}
 	parts = append(parts, "planpr "+mdText(v))
 	if res.Masked > 0 {
-		parts = append(parts, fmt.Sprintf("%d sensitive values masked", res.Masked))
+		parts = append(parts, plural(res.Masked, "sensitive value")+" masked")
 	}
 	for _, s := range sections {
-		src := mdText(s.path)
-		if tv := s.scan.plan.TerraformVersion; tv != "" {
-			src += " (OpenTofu/Terraform " + mdText(tv) + ")"
+		if s.path != "" {
+			src := mdText(s.path)
+			if tv := s.scan.plan.TerraformVersion; tv != "" {
+				src += " (OpenTofu/Terraform " + mdText(tv) + ")"
+			}
+			parts = append(parts, src)
 		}
-		parts = append(parts, src)
+		for _, st := range s.streams {
+			parts = append(parts, mdText(st.Path))
+		}
 	}
 	return "---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
 }
@@ -385,4 +396,38 @@ func limitText(max int) string {
 		return "GitHub's 65,536-character limit for a comment"
 	}
 	return fmt.Sprintf("a %d-character limit", max)
+}
+
+// streamWarnings are a stream's failures for the warnings at the top.
+func streamWarnings(st *StreamSummary, masker *Masker) []string {
+	var lines []string
+	for _, a := range st.Applies {
+		if a.Status == "errored" {
+			lines = append(lines, fmt.Sprintf("- ❌ %s: %s **failed**", codeSpan(a.Address), mdText(a.Action)))
+		}
+	}
+	for _, d := range st.Diagnostics {
+		if d.Severity != "error" {
+			continue
+		}
+		where := ""
+		if d.Range != nil {
+			where = fmt.Sprintf(" (%s)", codeSpan(fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
+		}
+		lines = append(lines, fmt.Sprintf("- ❌ Error: %s%s", mdText(masker.Mask(d.Summary)), where))
+	}
+	if t := st.TestSummary; t != nil && t.Failed+t.Errored > 0 {
+		lines = append(lines, fmt.Sprintf("- ❌ tests: %d failed, %d errored (%d passed)", t.Failed, t.Errored, t.Passed))
+	}
+	if st.Info.Truncated > 0 {
+		lines = append(lines, fmt.Sprintf("- ⚠️ %s ends mid-message at line %d: the run was probably interrupted", mdText(st.Path), st.Info.Truncated))
+	}
+	return lines
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -2,6 +2,8 @@ package render
 
 import (
 	"encoding/json"
+
+	"github.com/planpr/planpr/render/tofujson"
 	"io"
 	"sort"
 
@@ -38,6 +40,95 @@ type PlanSummary struct {
 	Errored        bool                     `json:"errored"`
 	FailedChecks   []string                 `json:"failed_checks"`
 	Warnings       []string                 `json:"warnings"`
+	Streams        []StreamFacts            `json:"streams"`
+}
+
+// StreamFacts is what a UI stream adds to a plan's summary.
+type StreamFacts struct {
+	Path          string                  `json:"path"`
+	Version       string                  `json:"version"`
+	ChangeSummary *tofujson.ChangeSummary `json:"change_summary"`
+	Planned       []StreamFactItem        `json:"planned"`
+	Applies       []ApplyFact             `json:"applies"`
+	Diagnostics   []DiagnosticFact        `json:"diagnostics"`
+	Tests         []TestFact              `json:"tests"`
+	TestSummary   *tofujson.TestSummary   `json:"test_summary"`
+	Outputs       map[string]OutputFact   `json:"outputs"`
+	Truncated     int                     `json:"truncated_at_line,omitempty"`
+}
+
+// StreamFactItem is a planned change from a stream.
+type StreamFactItem struct {
+	Address string `json:"address"`
+	Action  string `json:"action"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// ApplyFact is one resource operation's outcome.
+type ApplyFact struct {
+	Address        string  `json:"address"`
+	Action         string  `json:"action"`
+	Status         string  `json:"status"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+}
+
+// DiagnosticFact is one diagnostic, its detail masked.
+type DiagnosticFact struct {
+	Severity string `json:"severity"`
+	Summary  string `json:"summary"`
+	Detail   string `json:"detail"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+}
+
+// TestFact is one test run.
+type TestFact struct {
+	File   string `json:"file"`
+	Run    string `json:"run,omitempty"`
+	Status string `json:"status"`
+}
+
+// OutputFact says an output is there; values are not repeated.
+type OutputFact struct {
+	Sensitive bool   `json:"sensitive"`
+	Action    string `json:"action,omitempty"`
+}
+
+func streamFacts(st *StreamSummary, masker *Masker) StreamFacts {
+	f := StreamFacts{Path: st.Path, Version: st.Info.Version, ChangeSummary: st.Changes, TestSummary: st.TestSummary,
+		Planned: []StreamFactItem{}, Applies: []ApplyFact{}, Diagnostics: []DiagnosticFact{}, Tests: []TestFact{},
+		Outputs: map[string]OutputFact{}, Truncated: st.Info.Truncated}
+	for _, it := range st.Planned {
+		f.Planned = append(f.Planned, StreamFactItem{it.Address, it.Action, it.Reason})
+	}
+	for _, a := range st.Applies {
+		f.Applies = append(f.Applies, ApplyFact{a.Address, a.Action, a.Status, a.Elapsed})
+	}
+	diag := func(d *tofujson.Diagnostic) DiagnosticFact {
+		df := DiagnosticFact{Severity: d.Severity, Summary: masker.Mask(d.Summary), Detail: masker.Mask(d.Detail)}
+		if d.Range != nil {
+			df.File, df.Line = d.Range.Filename, d.Range.Start.Line
+		}
+		return df
+	}
+	for _, d := range st.Diagnostics {
+		f.Diagnostics = append(f.Diagnostics, diag(d))
+	}
+	for _, tf := range st.Tests {
+		if len(tf.Runs) == 0 {
+			f.Tests = append(f.Tests, TestFact{File: tf.Path, Status: tf.Status})
+		}
+		for _, r := range tf.Runs {
+			f.Tests = append(f.Tests, TestFact{tf.Path, r.Name, r.Status})
+			for _, d := range r.Diagnostics {
+				f.Diagnostics = append(f.Diagnostics, diag(d))
+			}
+		}
+	}
+	for name, o := range st.Outputs {
+		f.Outputs[name] = OutputFact{o.Sensitive, o.Action}
+	}
+	return f
 }
 
 var summaryActionNames = map[diff.Action]string{
@@ -61,18 +152,16 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 	}{FormatVersion: "1.0", Plans: []PlanSummary{}}
 	masker := NewMasker()
 	for _, p := range plans {
-		s := &planSection{name: p.Name, path: p.Path}
-		scan, err := scanPlan(p.Path, o, masker)
+		s, err := newSection(p, o, masker)
 		if err != nil {
 			return err
 		}
-		s.scan = scan
-		if s.name == "" {
-			s.name = planName(p.Path)
-		}
-		s.counts, s.total, s.shown = scan.tally()
+		scan := s.scan
 		ps := PlanSummary{Name: s.name, Path: p.Path, Addresses: map[string][]string{}, ReplaceReasons: map[string]ReplaceReason{},
-			Drift: []string{}, OutputsChanged: []string{}, FailedChecks: []string{}, Warnings: []string{}, Errored: scan.plan.Errored}
+			Drift: []string{}, OutputsChanged: []string{}, FailedChecks: []string{}, Warnings: []string{}, Errored: s.errored(), Streams: []StreamFacts{}}
+		for _, st := range s.streams {
+			ps.Streams = append(ps.Streams, streamFacts(st, masker))
+		}
 		ps.Counts = SummaryCounts{Add: s.total.Add, Change: s.total.Change, Destroy: s.total.Destroy, Import: s.total.Import, Forget: s.total.Forget,
 			Replace: s.counts[diff.DeleteThenCreate] + s.counts[diff.CreateThenDelete] + s.counts[diff.ForgetThenCreate], Read: s.counts[diff.Read]}
 		for _, c := range scan.changes {
@@ -103,7 +192,7 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 			}
 		}
 		sort.Strings(ps.OutputsChanged)
-		if scan.hasDrift {
+		if scan.hasDrift && p.Path != "" {
 			entries, err := driftEntries(p.Path, o, scan, len(ps.OutputsChanged) > 0, indexConfiguration(scan.plan.Configuration))
 			if err != nil {
 				return err
@@ -119,8 +208,8 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 				}
 			}
 		}
-		if scan.plan.Errored {
-			ps.Warnings = append(ps.Warnings, "planning failed")
+		if f := s.failure(); f != "" {
+			ps.Warnings = append(ps.Warnings, f)
 		}
 		if ps.Counts.Destroy > 0 {
 			ps.Warnings = append(ps.Warnings, "resources will be destroyed")
@@ -136,7 +225,7 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 		doc.Counts.Forget += ps.Counts.Forget
 		doc.Counts.Read += ps.Counts.Read
 		doc.Counts.Move += ps.Counts.Move
-		doc.HasChanges = doc.HasChanges || s.shown > 0 || len(ps.OutputsChanged) > 0
+		doc.HasChanges = doc.HasChanges || s.hasChanges() || len(ps.OutputsChanged) > 0
 		doc.Errored = doc.Errored || ps.Errored
 		doc.Plans = append(doc.Plans, ps)
 	}

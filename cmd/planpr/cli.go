@@ -21,13 +21,14 @@ var Version = "0.1.0-dev"
 const usage = `planpr reviews OpenTofu/Terraform plans and lock files for pull requests.
 
 Usage:
-  planpr render   [--schemas FILE] [--format text] [--mode normal|destroy|refresh-only]
-                  [--targeted] PLAN...
+  planpr render   [--schemas FILE] [--format text|markdown|json] [--mode normal|destroy|refresh-only]
+                  [--targeted] [--key K] [--title T] [--max-size N] INPUT...
   planpr lockdiff [--format text|markdown|json] [--config DIR] BEFORE AFTER...
   planpr version
 
 Commands:
-  render    print a plan (from ` + "`tofu show -json PLANFILE`" + `) as ` + "`tofu show`" + ` does
+  render    print plans (` + "`tofu show -json PLANFILE`" + `) and UI streams (` + "`tofu plan|apply|test -json`" + `)
+            as text, as the pull-request comment, or as a JSON summary
   lockdiff  explain the changes between two .terraform.lock.hcl files
   version   print planpr's version
 

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/planpr/planpr/render"
@@ -33,11 +34,14 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.maxSize, "max-size", 65536, "markdown: the largest comment in characters; longer ones are shortened in steps")
 	fs.StringVar(&o.title, "title", "", "markdown: the comment's title (default planpr)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: planpr render [flags] PLAN...
+		fmt.Fprint(stderr, `Usage: planpr render [flags] INPUT...
 
-Prints each plan (the output of `+"`tofu show -json PLANFILE`"+`) as `+"`tofu show -no-color`"+`
-prints it. With --schemas the text is byte-identical; without, nested blocks and types
-are inferred and the first line says so. A PLAN may be NAME=PATH to label it.
+Each INPUT is a plan JSON (`+"`tofu show -json PLANFILE`"+`) or a UI stream
+(`+"`tofu plan|apply|test -json`"+`, one message a line), optionally NAME=PATH. Inputs with
+the same NAME (or directory) are one root module. --format text prints plans as
+`+"`tofu show -no-color`"+` does (byte-identical with --schemas; without, nested blocks and
+types are inferred and the first line says so); markdown prints the pull-request comment;
+json a summary for workflows.
 
 Flags:
 `)
@@ -72,42 +76,42 @@ Flags:
 	// Render everything before printing anything: a bad input must not
 	// leave half an output behind.
 	var out bytes.Buffer
-	if o.format != "text" {
-		var plans []render.CommentPlan
-		var names []string
-		for _, in := range inputs {
-			name, path := label(in)
-			if name == path {
-				name = ""
-			}
-			plans = append(plans, render.CommentPlan{Name: name, Path: path})
-			names = append(names, in)
-		}
-		if o.format == "json" {
-			if err := render.Summary(&out, plans, popts); err != nil {
-				return err
-			}
-		} else {
-			key := o.key
-			if key == "" {
-				key = strings.Join(names, ",")
-			}
-			_, err := render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Key: key, Title: o.title, MaxSize: o.maxSize, Version: Version})
-			if err != nil {
-				return err
-			}
-		}
-		_, err = stdout.Write(out.Bytes())
+	plans, err := groupInputs(inputs)
+	if err != nil {
 		return err
 	}
-	for _, in := range inputs {
-		name, path := label(in)
-		if len(inputs) > 1 {
-			fmt.Fprintf(&out, "### %s\n", name)
+	switch o.format {
+	case "json":
+		err = render.Summary(&out, plans, popts)
+	case "markdown":
+		key := o.key
+		if key == "" {
+			var names []string
+			for _, p := range plans {
+				names = append(names, p.Name)
+			}
+			key = strings.Join(names, ",")
 		}
-		if err := render.PlanText(&out, path, popts); err != nil {
-			return err
+		_, err = render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Key: key, Title: o.title, MaxSize: o.maxSize, Version: Version})
+	default:
+		for _, p := range plans {
+			if len(plans) > 1 {
+				fmt.Fprintf(&out, "### %s\n", p.Name)
+			}
+			if p.Path != "" {
+				if err = render.PlanText(&out, p.Path, popts); err != nil {
+					break
+				}
+			}
+			for _, st := range p.Streams {
+				if err = render.StreamText(&out, st); err != nil {
+					break
+				}
+			}
 		}
+	}
+	if err != nil {
+		return err
 	}
 	_, err = stdout.Write(out.Bytes())
 	return err
@@ -119,4 +123,41 @@ func label(arg string) (name, path string) {
 		return arg[:i], arg[i+1:]
 	}
 	return arg, arg
+}
+
+// groupInputs sorts the inputs into root modules: each input is a plan JSON
+// or a UI stream (its first line is a "version" message), and inputs with
+// the same NAME (or, unlabelled, the same directory) form one section.
+func groupInputs(inputs []string) ([]render.CommentPlan, error) {
+	var plans []render.CommentPlan
+	index := map[string]int{}
+	for _, in := range inputs {
+		name, path := label(in)
+		if name == path {
+			name = planName(path)
+		}
+		i, ok := index[name]
+		stream := tofujson.IsStream(path)
+		if !ok || (!stream && plans[i].Path != "") {
+			plans = append(plans, render.CommentPlan{Name: name})
+			i = len(plans) - 1
+			index[name] = i
+		}
+		if stream {
+			plans[i].Streams = append(plans[i].Streams, path)
+		} else {
+			plans[i].Path = path
+		}
+	}
+	return plans, nil
+}
+
+// planName names an unlabelled input by its directory, or by the file
+// when it sits in the current directory.
+func planName(path string) string {
+	dir := filepath.Base(filepath.Dir(path))
+	if dir == "." || dir == "/" {
+		return path
+	}
+	return dir
 }

@@ -1,0 +1,254 @@
+package render
+
+import (
+	"io"
+	"strings"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// StreamSummary is what one machine-readable UI stream says: planned
+// changes, apply results, outputs, diagnostics and test results, linked by
+// resource address.
+type StreamSummary struct {
+	Path        string
+	Info        *tofujson.StreamInfo
+	Changes     *tofujson.ChangeSummary // the last change_summary
+	Planned     []StreamItem
+	Drift       []StreamItem
+	Applies     []*ApplyResult
+	Outputs     map[string]tofujson.StreamOutput
+	Diagnostics []*tofujson.Diagnostic
+	Tests       []*TestFile
+	TestSummary *tofujson.TestSummary
+	Cleanup     []string // resources a test could not destroy
+	Other       []string // the @message of message types planpr does not know
+}
+
+// StreamItem is a planned change or drift.
+type StreamItem struct {
+	Address, Previous, Action, Reason string
+}
+
+// ApplyResult is one resource operation of an apply.
+type ApplyResult struct {
+	Address, Action string
+	Status          string // started, complete, errored
+	IDKey, IDValue  string
+	Elapsed         float64
+	Provisioners    []*ProvisionerResult
+	Diagnostics     []*tofujson.Diagnostic
+}
+
+// ProvisionerResult is one provisioner run.
+type ProvisionerResult struct {
+	Name    string
+	Output  []string
+	Errored bool
+}
+
+// TestFile is one test file with its runs.
+type TestFile struct {
+	Path, Status string
+	Runs         []*TestRun
+	Diagnostics  []*tofujson.Diagnostic // not tied to a run
+}
+
+// TestRun is one run block.
+type TestRun struct {
+	Name, Status string
+	Diagnostics  []*tofujson.Diagnostic
+}
+
+// ReadStream summarises a UI stream file.
+func ReadStream(path string) (*StreamSummary, error) {
+	s := &StreamSummary{Path: path}
+	applies := map[string]*ApplyResult{}
+	apply := func(h *tofujson.Hook) *ApplyResult {
+		a := applies[h.Resource.Addr]
+		if a == nil {
+			a = &ApplyResult{Address: h.Resource.Addr, Action: h.Action, Status: "started"}
+			applies[h.Resource.Addr] = a
+			s.Applies = append(s.Applies, a)
+		}
+		if h.Action != "" {
+			a.Action = h.Action
+		}
+		return a
+	}
+	files := map[string]*TestFile{}
+	file := func(path string) *TestFile {
+		f := files[path]
+		if f == nil {
+			f = &TestFile{Path: path}
+			files[path] = f
+			s.Tests = append(s.Tests, f)
+		}
+		return f
+	}
+	run := func(f *TestFile, name string) *TestRun {
+		for _, r := range f.Runs {
+			if r.Name == name {
+				return r
+			}
+		}
+		r := &TestRun{Name: name}
+		f.Runs = append(f.Runs, r)
+		return r
+	}
+	info, err := tofujson.ReadStreamFile(path, func(m *tofujson.Message) error {
+		switch m.Type {
+		case "version", "log", "apply_progress", "refresh_start", "refresh_complete", "test_plan", "test_state":
+			// progress only
+		case "diagnostic":
+			if m.Diagnostic == nil {
+				return nil
+			}
+			switch {
+			case m.TestFile != "" && m.TestRun != "":
+				r := run(file(m.TestFile), m.TestRun)
+				r.Diagnostics = append(r.Diagnostics, m.Diagnostic)
+			case m.TestFile != "":
+				f := file(m.TestFile)
+				f.Diagnostics = append(f.Diagnostics, m.Diagnostic)
+			default:
+				s.Diagnostics = append(s.Diagnostics, m.Diagnostic)
+				if a := applies[m.Diagnostic.Address]; a != nil {
+					a.Diagnostics = append(a.Diagnostics, m.Diagnostic)
+				}
+			}
+		case "planned_change", "resource_drift":
+			if m.Change == nil {
+				return nil
+			}
+			it := StreamItem{Address: m.Change.Resource.Addr, Action: m.Change.Action, Reason: m.Change.Reason}
+			if m.Change.PreviousResource != nil {
+				it.Previous = m.Change.PreviousResource.Addr
+			}
+			if m.Type == "planned_change" {
+				s.Planned = append(s.Planned, it)
+			} else {
+				s.Drift = append(s.Drift, it)
+			}
+		case "change_summary":
+			s.Changes = m.Changes
+		case "outputs":
+			s.Outputs = m.Outputs
+		case "apply_start":
+			if m.Hook != nil {
+				apply(m.Hook)
+			}
+		case "apply_complete", "apply_errored":
+			if m.Hook == nil {
+				return nil
+			}
+			a := apply(m.Hook)
+			a.Status = "complete"
+			if m.Type == "apply_errored" {
+				a.Status = "errored"
+			}
+			a.IDKey, a.IDValue, a.Elapsed = m.Hook.IDKey, m.Hook.IDValue, m.Hook.ElapsedSeconds
+		case "provision_start", "provision_progress", "provision_complete", "provision_errored":
+			if m.Hook == nil {
+				return nil
+			}
+			a := apply(m.Hook)
+			var p *ProvisionerResult
+			for _, q := range a.Provisioners {
+				if q.Name == m.Hook.Provisioner {
+					p = q
+				}
+			}
+			if p == nil {
+				p = &ProvisionerResult{Name: m.Hook.Provisioner}
+				a.Provisioners = append(a.Provisioners, p)
+			}
+			if m.Type == "provision_progress" {
+				p.Output = append(p.Output, m.Hook.Output)
+			}
+			if m.Type == "provision_errored" {
+				p.Errored = true
+			}
+		case "test_abstract":
+			for _, path := range sortedKeys(m.Abstract) {
+				f := file(path)
+				for _, r := range m.Abstract[path] {
+					run(f, r)
+				}
+			}
+		case "test_file":
+			if m.File != nil {
+				file(m.File.Path).Status = m.File.Status
+			}
+		case "test_run":
+			if m.Run != nil {
+				run(file(m.Run.Path), m.Run.Run).Status = m.Run.Status
+			}
+		case "test_summary":
+			s.TestSummary = m.Summary
+		case "test_cleanup":
+			if m.Cleanup != nil {
+				for _, r := range m.Cleanup.FailedResources {
+					s.Cleanup = append(s.Cleanup, r.Instance)
+				}
+			}
+		default:
+			// Unknown message types are not errors: show what they say.
+			s.Other = append(s.Other, m.Text)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.Info = info
+	return s, nil
+}
+
+// addSecrets records the stream's sensitive output values, which the
+// stream carries in clear.
+func (s *StreamSummary) addSecrets(m *Masker) {
+	for _, o := range s.Outputs {
+		if o.Sensitive {
+			m.AddValue(o.Value)
+		}
+	}
+}
+
+// Failed reports whether anything in the stream failed.
+func (s *StreamSummary) Failed() bool {
+	for _, d := range s.Diagnostics {
+		if d.Severity == "error" {
+			return true
+		}
+	}
+	for _, a := range s.Applies {
+		if a.Status == "errored" {
+			return true
+		}
+	}
+	return s.TestSummary != nil && (s.TestSummary.Failed > 0 || s.TestSummary.Errored > 0)
+}
+
+// StreamText prints a stream as the human log it stands for: each
+// message's own text, with sensitive output values masked.
+func StreamText(w io.Writer, path string) error {
+	st, err := ReadStream(path)
+	if err != nil {
+		return err
+	}
+	masker := NewMasker()
+	st.addSecrets(masker)
+	var b strings.Builder
+	_, err = tofujson.ReadStreamFile(path, func(m *tofujson.Message) error {
+		if m.Type != "version" && m.Text != "" {
+			b.WriteString(visible(masker.Mask(m.Text)) + "\n")
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}

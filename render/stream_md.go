@@ -1,0 +1,290 @@
+package render
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// operationLine is the stream's own change_summary in OpenTofu's words.
+func operationLine(c *tofujson.ChangeSummary) string {
+	if c == nil {
+		return ""
+	}
+	switch c.Operation {
+	case "apply":
+		return fmt.Sprintf("Apply complete: %d added, %d changed, %d destroyed", c.Add, c.Change, c.Remove)
+	case "destroy":
+		return fmt.Sprintf("Destroy complete: %d destroyed", c.Remove)
+	}
+	s := fmt.Sprintf("Plan: %d to add, %d to change, %d to destroy", c.Add, c.Change, c.Remove)
+	if c.Import > 0 {
+		s = fmt.Sprintf("Plan: %d to import, %d to add, %d to change, %d to destroy", c.Import, c.Add, c.Change, c.Remove)
+	}
+	if c.Forget > 0 {
+		s += fmt.Sprintf(", %d to forget", c.Forget)
+	}
+	return s
+}
+
+// streamMarkdown is a stream's part of the comment: failures first, then
+// apply results, planned changes (unless a plan JSON shows them), drift,
+// outputs, diagnostics, tests. compact keeps only the failures.
+func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) string {
+	var b strings.Builder
+	title := "Log " + mdText(s.Path)
+	if line := operationLine(s.Changes); line != "" {
+		title += " — " + line
+	}
+	if s.TestSummary != nil {
+		title += fmt.Sprintf(" — tests: %d passed, %d failed, %d errored, %d skipped", s.TestSummary.Passed, s.TestSummary.Failed, s.TestSummary.Errored, s.TestSummary.Skipped)
+	}
+	b.WriteString("#### " + title + "\n\n")
+	if s.Info.Truncated > 0 {
+		fmt.Fprintf(&b, "> [!WARNING]\n> The stream ends in the middle of a message at line %d: the run was probably interrupted, so this summary may be incomplete.\n\n", s.Info.Truncated)
+	}
+	// Failures first.
+	for _, a := range s.Applies {
+		if a.Status == "errored" {
+			fmt.Fprintf(&b, "- ❌ %s: %s **failed** after %s\n", codeSpan(a.Address), mdText(a.Action), elapsed(a.Elapsed))
+		}
+	}
+	errs, warns := splitDiagnostics(s.Diagnostics)
+	for _, f := range s.Tests {
+		for _, r := range f.Runs {
+			if r.Status == "fail" || r.Status == "error" {
+				e, _ := splitDiagnostics(r.Diagnostics)
+				fmt.Fprintf(&b, "- ❌ test %s run %s: %s\n", codeSpan(f.Path), codeSpan(r.Name), mdText(r.Status))
+				for _, d := range e {
+					b.WriteString(indentLines(diagnosticMarkdown(d, masker, compact), "  "))
+				}
+			}
+		}
+	}
+	for _, d := range errs {
+		b.WriteString(diagnosticMarkdown(d, masker, compact))
+	}
+	if compact {
+		return b.String() + "\n"
+	}
+	if len(s.Applies) > 0 {
+		b.WriteString("\n| | resource | action | result | time |\n| --- | --- | --- | --- | ---: |\n")
+		for _, a := range s.Applies {
+			icon, result := "⏳", "not finished"
+			switch a.Status {
+			case "complete":
+				icon, result = "✅", "complete"
+				if a.IDValue != "" {
+					result += " " + codeSpan(a.IDKey+"="+masker.Mask(a.IDValue))
+				}
+			case "errored":
+				icon, result = "❌", "errored"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", icon, tableCode(a.Address), mdText(a.Action), strings.ReplaceAll(result, "|", "\\|"), elapsed(a.Elapsed))
+		}
+		b.WriteString("\n")
+		for _, a := range s.Applies {
+			for _, p := range a.Provisioners {
+				if len(p.Output) == 0 {
+					continue
+				}
+				state := "output"
+				if p.Errored {
+					state = "output (errored)"
+				}
+				b.WriteString(details(htmlCode(a.Address)+" "+htmlCode(p.Name)+" "+state,
+					fenced(visible(masker.Mask(strings.Join(p.Output, "\n"))), "text")))
+			}
+		}
+	}
+	if !withPlan && len(s.Planned) > 0 {
+		b.WriteString("\n**Planned changes**\n\n")
+		for _, it := range s.Planned {
+			line := fmt.Sprintf("- %s %s", mdText(it.Action), codeSpan(it.Address))
+			if it.Previous != "" && it.Previous != it.Address {
+				line += " (from " + codeSpan(it.Previous) + ")"
+			}
+			if it.Reason != "" {
+				line += " — " + mdText(strings.ReplaceAll(it.Reason, "_", " "))
+			}
+			b.WriteString(line + "\n")
+		}
+	}
+	if !withPlan && len(s.Drift) > 0 {
+		b.WriteString("\n**Changed outside OpenTofu**\n\n")
+		for _, it := range s.Drift {
+			fmt.Fprintf(&b, "- %s %s\n", mdText(it.Action), codeSpan(it.Address))
+		}
+	}
+	if len(s.Outputs) > 0 {
+		b.WriteString("\n**Outputs**\n\n" + outputsBlock(s.Outputs, masker))
+	}
+	for _, d := range warns {
+		b.WriteString(diagnosticMarkdown(d, masker, false))
+	}
+	if len(s.Tests) > 0 {
+		b.WriteString(testsMarkdown(s, masker))
+	}
+	if len(s.Cleanup) > 0 {
+		b.WriteString("\n⚠️ Resources the tests could not destroy:\n\n")
+		for _, r := range s.Cleanup {
+			b.WriteString("- " + codeSpan(r) + "\n")
+		}
+	}
+	if len(s.Other) > 0 {
+		b.WriteString("\n**Other messages**\n\n")
+		for _, m := range s.Other {
+			b.WriteString("- " + mdText(masker.Mask(m)) + "\n")
+		}
+	}
+	return b.String() + "\n"
+}
+
+func elapsed(sec float64) string {
+	return fmt.Sprintf("%gs", sec)
+}
+
+// tableCode is a code span that is safe inside a table cell.
+func tableCode(s string) string { return strings.ReplaceAll(codeSpan(s), "|", "\\|") }
+
+func splitDiagnostics(ds []*tofujson.Diagnostic) (errs, warns []*tofujson.Diagnostic) {
+	for _, d := range ds {
+		if d.Severity == "error" {
+			errs = append(errs, d)
+		} else {
+			warns = append(warns, d)
+		}
+	}
+	return errs, warns
+}
+
+func indentLines(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// diagnosticMarkdown shows a diagnostic as OpenTofu's terminal does: the
+// severity and summary, where, the source snippet with the problem
+// underlined, and the detail.
+func diagnosticMarkdown(d *tofujson.Diagnostic, masker *Masker, compact bool) string {
+	var b strings.Builder
+	sev := "⚠️ **Warning**"
+	if d.Severity == "error" {
+		sev = "❌ **Error**"
+	}
+	fmt.Fprintf(&b, "\n%s: %s", sev, mdText(masker.Mask(d.Summary)))
+	if d.Range != nil {
+		fmt.Fprintf(&b, " (%s)", codeSpan(fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
+	}
+	b.WriteString("\n\n")
+	if compact {
+		return b.String()
+	}
+	if sn := d.Snippet; sn != nil && sn.Code != "" {
+		b.WriteString(fenced(visible(masker.Mask(snippetText(d))), "hcl"))
+		b.WriteString("\n")
+	}
+	if d.Detail != "" {
+		var lines []string
+		for _, l := range strings.Split(masker.Mask(d.Detail), "\n") {
+			lines = append(lines, mdText(l))
+		}
+		b.WriteString(strings.Join(lines, "<br>\n") + "\n\n")
+	}
+	return b.String()
+}
+
+// snippetText numbers the snippet's lines and underlines the highlighted
+// part with carets.
+func snippetText(d *tofujson.Diagnostic) string {
+	sn := d.Snippet
+	var b strings.Builder
+	if sn.Context != nil && d.Range != nil {
+		fmt.Fprintf(&b, "on %s line %d, in %s:\n", d.Range.Filename, d.Range.Start.Line, *sn.Context)
+	}
+	offset := 0
+	for i, line := range strings.Split(sn.Code, "\n") {
+		prefix := fmt.Sprintf("%4d: ", sn.StartLine+i)
+		b.WriteString(prefix + line + "\n")
+		start, end := sn.HighlightStartOffset-offset, sn.HighlightEndOffset-offset
+		if end > 0 && start < len(line) {
+			start, end = max(start, 0), min(end, len(line))
+			if end > start {
+				b.WriteString(strings.Repeat(" ", len(prefix)+len([]rune(line[:start]))) + strings.Repeat("^", max(1, len([]rune(line[start:end])))) + "\n")
+			}
+		}
+		offset += len(line) + 1
+	}
+	for _, v := range sn.Values {
+		fmt.Fprintf(&b, "    ├─ %s %s\n", v.Traversal, v.Statement)
+	}
+	return b.String()
+}
+
+// outputsBlock shows the stream's outputs; sensitive ones are masked.
+func outputsBlock(outputs map[string]tofujson.StreamOutput, masker *Masker) string {
+	names := make([]string, 0, len(outputs))
+	width := 0
+	for name := range outputs {
+		names = append(names, name)
+		width = max(width, len(attrName(name)))
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, name := range names {
+		o := outputs[name]
+		var value string
+		switch {
+		case o.Sensitive:
+			value = Masked
+		case o.Value == nil && o.Action != "":
+			value = "(" + o.Action + ")"
+		default:
+			var vb strings.Builder
+			c := tofujson.Change{Before: o.Value, After: o.Value}
+			textNode(&vb, diff.ForValue(&c), 0, textOpts{showUnchanged: true, hideSymbols: true})
+			value = vb.String()
+		}
+		fmt.Fprintf(&b, "%-*s = %s\n", width, attrName(name), value)
+	}
+	return fenced(visible(masker.Mask(b.String())), "hcl") + "\n"
+}
+
+func testsMarkdown(s *StreamSummary, masker *Masker) string {
+	var b strings.Builder
+	b.WriteString("\n**Tests**\n\n| file | run | status |\n| --- | --- | --- |\n")
+	icons := map[string]string{"pass": "✅", "fail": "❌", "error": "❌", "skip": "⏭️"}
+	for _, f := range s.Tests {
+		if len(f.Runs) == 0 {
+			fmt.Fprintf(&b, "| %s | | %s %s |\n", tableCode(f.Path), icons[f.Status], mdText(f.Status))
+		}
+		for _, r := range f.Runs {
+			fmt.Fprintf(&b, "| %s | %s | %s %s |\n", tableCode(f.Path), tableCode(r.Name), icons[r.Status], mdText(r.Status))
+		}
+	}
+	if t := s.TestSummary; t != nil {
+		fmt.Fprintf(&b, "\n**%s**: %d passed, %d failed, %d errored, %d skipped.\n", mdText(t.Status), t.Passed, t.Failed, t.Errored, t.Skipped)
+	}
+	for _, f := range s.Tests {
+		for _, d := range f.Diagnostics {
+			b.WriteString(diagnosticMarkdown(d, masker, false))
+		}
+		for _, r := range f.Runs {
+			if r.Status == "fail" || r.Status == "error" {
+				continue // shown with the failures
+			}
+			for _, d := range r.Diagnostics {
+				b.WriteString(diagnosticMarkdown(d, masker, false))
+			}
+		}
+	}
+	return b.String()
+}

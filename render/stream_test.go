@@ -1,0 +1,204 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+func TestReadStreamPlanMessages(t *testing.T) {
+	s, err := ReadStream("testdata/streams/plan.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Info.Version != "1.10.0" || s.Info.UI != "1.2" || s.Info.Truncated != 0 {
+		t.Errorf("info = %+v", s.Info)
+	}
+	if c := s.Changes; c == nil || c.Add != 2 || c.Change != 1 || c.Remove != 2 || c.Operation != "plan" {
+		t.Errorf("change summary = %+v", c)
+	}
+	if len(s.Planned) != 5 || s.Planned[1].Action != "replace" || s.Planned[1].Reason != "cannot_update" || s.Planned[3].Previous != "aws_s3_bucket.renamed" {
+		t.Errorf("planned = %+v", s.Planned)
+	}
+	if len(s.Drift) != 1 || s.Drift[0].Address != "aws_instance.web" {
+		t.Errorf("drift = %+v", s.Drift)
+	}
+	if len(s.Diagnostics) != 1 || s.Diagnostics[0].Snippet == nil || s.Diagnostics[0].Range.Start.Line != 12 {
+		t.Errorf("diagnostics = %+v", s.Diagnostics)
+	}
+	if !s.Outputs["db_password"].Sensitive || s.Outputs["endpoint"].Action != "update" {
+		t.Errorf("outputs = %+v", s.Outputs)
+	}
+}
+
+func TestReadStreamApplyMessages(t *testing.T) {
+	s, err := ReadStream("testdata/streams/apply.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Applies) != 2 {
+		t.Fatalf("applies = %+v", s.Applies)
+	}
+	web, db := s.Applies[0], s.Applies[1]
+	if web.Status != "complete" || web.IDValue != "i-1" || web.Elapsed != 12 || len(web.Provisioners) != 1 || len(web.Provisioners[0].Output) != 2 {
+		t.Errorf("web = %+v", web)
+	}
+	if db.Status != "errored" || db.Action != "delete" || !db.Provisioners[0].Errored || len(db.Diagnostics) != 1 {
+		t.Errorf("db = %+v (a diagnostic with its address belongs to the resource)", db)
+	}
+	if len(s.Other) != 1 || !strings.Contains(s.Other[0], "ephemeral.random_password.p") {
+		t.Errorf("unknown message types should keep their text: %v", s.Other)
+	}
+	if !s.Failed() {
+		t.Error("an errored apply is a failure")
+	}
+}
+
+func TestReadStreamTestMessages(t *testing.T) {
+	s, err := ReadStream("testdata/streams/test.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Tests) != 2 || s.Tests[0].Status != "fail" || len(s.Tests[0].Runs) != 2 {
+		t.Fatalf("tests = %+v", s.Tests)
+	}
+	check := s.Tests[0].Runs[1]
+	if check.Name != "check_name" || check.Status != "fail" || len(check.Diagnostics) != 1 {
+		t.Errorf("check_name = %+v", check)
+	}
+	if ts := s.TestSummary; ts == nil || ts.Passed != 1 || ts.Failed != 1 || ts.Skipped != 1 {
+		t.Errorf("summary = %+v", ts)
+	}
+	if len(s.Cleanup) != 1 || s.Cleanup[0] != "aws_s3_bucket.b" {
+		t.Errorf("cleanup = %v", s.Cleanup)
+	}
+}
+
+func TestReadStreamBadInput(t *testing.T) {
+	for _, tt := range []struct {
+		file, want string
+		line       int
+	}{
+		{"ui2.jsonl", `unsupported UI stream version "2.0": planpr reads ui 1.x`, 1},
+		{"garbage.jsonl", `not a JSON message: "Error: something went wrong"`, 3},
+	} {
+		_, err := ReadStream("testdata/streams/" + tt.file)
+		var ie *tofujson.InputError
+		if !errors.As(err, &ie) || !strings.Contains(ie.Msg, tt.want) || ie.Line != tt.line {
+			t.Errorf("%s: err = %v, want line %d: %s", tt.file, err, tt.line, tt.want)
+		}
+	}
+	s, err := ReadStream("testdata/streams/truncated.jsonl")
+	if err != nil || s.Info.Truncated != 4 {
+		t.Errorf("a truncated last line: %v, %+v", err, s)
+	}
+	path := filepath.Join(t.TempDir(), "x.jsonl")
+	os.WriteFile(path, []byte(`{"type":"log","@message":"hi"}`+"\n"), 0o644)
+	if _, err := ReadStream(path); err == nil || !strings.Contains(err.Error(), `starts with a "version" message`) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestStreamGolden(t *testing.T) {
+	for name, plans := range map[string][]CommentPlan{
+		"stream-plan.md":       {{Name: "web", Streams: []string{"testdata/streams/plan.jsonl"}}},
+		"stream-apply-test.md": {{Name: "web", Streams: []string{"testdata/streams/apply.jsonl", "testdata/streams/test.jsonl"}}},
+		"stream-with-plan.md":  {{Name: "web", Path: "../testdata/example/plan.json", Streams: []string{"testdata/streams/plan.jsonl"}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			md, _ := comment(t, plans, CommentOptions{PlanOptions: PlanOptions{Schemas: exampleSchemas(t)}, Key: "k", Version: "test"})
+			golden(t, name, []byte(md))
+		})
+	}
+}
+
+// TestStreamSensitiveOutputs: the stream carries sensitive outputs in
+// clear; no format may show them.
+func TestStreamSensitiveOutputs(t *testing.T) {
+	plans := []CommentPlan{{Name: "web", Streams: []string{"testdata/streams/apply.jsonl"}}}
+	var md, js, txt bytes.Buffer
+	if _, err := Comment(&md, plans, CommentOptions{Key: "k"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Summary(&js, plans, PlanOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := StreamText(&txt, "testdata/streams/apply.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"markdown": md.String(), "json": js.String(), "text": txt.String()} {
+		if strings.Contains(out, "s3cr3t-db-pass") || strings.Contains(out, "ghp_x1Y2") {
+			t.Errorf("%s shows a secret", name)
+		}
+	}
+	if !strings.Contains(md.String(), "db_password = (sensitive value)") {
+		t.Error("the sensitive output is not shown as masked")
+	}
+}
+
+// TestStreamCorpus renders every real stream in the conformance corpus and
+// checks the counts against the stream's own change_summary and
+// test_summary.
+func TestStreamCorpus(t *testing.T) {
+	paths, _ := filepath.Glob("../../shared/conformance/uistreams/*")
+	if len(paths) == 0 {
+		t.Skip("../shared/conformance not found")
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			if !tofujson.IsStream(path) {
+				t.Fatal("not recognised as a stream")
+			}
+			plans := []CommentPlan{{Name: "x", Streams: []string{path}}}
+			var md, js, txt bytes.Buffer
+			res, err := Comment(&md, plans, CommentOptions{Key: "k"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := Summary(&js, plans, PlanOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := StreamText(&txt, path); err != nil {
+				t.Fatal(err)
+			}
+			var want *tofujson.ChangeSummary
+			var diags []string
+			tofujson.ReadStreamFile(path, func(m *tofujson.Message) error {
+				if m.Type == "change_summary" {
+					want = m.Changes
+				}
+				if m.Type == "diagnostic" {
+					diags = append(diags, m.Diagnostic.Summary)
+				}
+				return nil
+			})
+			if want != nil && (res.Counts.Add != want.Add || res.Counts.Change != want.Change || res.Counts.Destroy != want.Remove) {
+				t.Errorf("counts %+v, the stream says %+v", res.Counts, want)
+			}
+			var doc struct {
+				Plans []struct {
+					Streams []struct {
+						ChangeSummary *tofujson.ChangeSummary `json:"change_summary"`
+					} `json:"streams"`
+				} `json:"plans"`
+			}
+			if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+				t.Fatal(err)
+			}
+			if got := doc.Plans[0].Streams[0].ChangeSummary; want != nil && *got != *want {
+				t.Errorf("json change_summary %+v, want %+v", got, want)
+			}
+			for _, d := range diags {
+				if !strings.Contains(md.String(), mdText(d)) {
+					t.Errorf("diagnostic %q not shown", d)
+				}
+			}
+		})
+	}
+}
