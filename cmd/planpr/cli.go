@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
+	"os"
+
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/planpr/planpr/bot"
 	"io"
 	"strings"
 )
@@ -30,6 +34,7 @@ Commands:
   render    print plans (` + "`tofu show -json PLANFILE`" + `) and UI streams (` + "`tofu plan|apply|test -json`" + `)
             as text, as the pull-request comment, or as a JSON summary
   lockdiff  explain the changes between two .terraform.lock.hcl files
+  action    post and keep the pull-request comment from a workflow step (see action.yml)
   version   print planpr's version
 
 Run 'planpr COMMAND --help' for a command's flags.
@@ -51,6 +56,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = runRender(args[1:], stdout, stderr)
 	case "lockdiff":
 		err = runLockdiff(args[1:], stdout, stderr)
+	case "action":
+		err = bot.RunAction(context.Background(), bot.ActionEnv{Getenv: os.Getenv, Stdout: stdout, Version: Version})
 	case "version", "--version":
 		fmt.Fprintf(stdout, "planpr %s\n", Version)
 	case "help", "-h", "--help":

@@ -1,0 +1,549 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// ActionEnv is the Action's world: its environment (the INPUT_* inputs and
+// GITHUB_* variables, read by package main) and where to write.
+type ActionEnv struct {
+	Getenv     func(string) string
+	Stdout     io.Writer
+	HTTPClient *http.Client // nil: a retrying client
+	Version    string
+}
+
+func (e ActionEnv) input(name string) string {
+	return strings.TrimSpace(e.Getenv("INPUT_" + strings.ToUpper(name)))
+}
+
+func (e ActionEnv) boolInput(name string, def bool) (bool, error) {
+	switch strings.ToLower(e.input(name)) {
+	case "":
+		return def, nil
+	case "true", "yes", "1":
+		return true, nil
+	case "false", "no", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("input %s: %q is not true or false", name, e.input(name))
+}
+
+// Labels planpr manages.
+const (
+	LabelDestroy   = "planpr:destroy"
+	LabelLockAlert = "planpr:lock-alert"
+)
+
+// actionPlan is what the Action will do, all of it decided and rendered
+// before anything is written to GitHub.
+type actionPlan struct {
+	repo        Repo
+	pr          int
+	marker      Marker
+	mode        render.Mode
+	commentMode CommentMode
+	jobSummary  bool
+	labels      bool
+	plans       []render.CommentPlan
+	schemas     *tofujson.Schemas
+	schemasFile string
+	lockSpec    string
+	locks       []*lockdiff.FileDiff
+}
+
+// RunAction is `planpr action`: render the plans, streams and lock-file
+// changes of a pull request, and keep one comment per key on it.
+func RunAction(ctx context.Context, env ActionEnv) error {
+	log := env.Stdout
+	p, err := prepare(env)
+	if err != nil {
+		return err
+	}
+	client := env.HTTPClient
+	if client == nil {
+		client = &http.Client{Transport: &RetryTransport{}}
+	}
+	token := env.input("github-token")
+	gh, err := NewClient(client, env.Getenv("GITHUB_API_URL"), env.Getenv("GITHUB_GRAPHQL_URL"), token)
+	if err != nil {
+		return err
+	}
+	if p.pr == 0 {
+		if err := p.findPR(ctx, env, gh); err != nil {
+			return err
+		}
+	}
+	if p.pr != 0 && p.lockSpec != "off" {
+		if p.locks, err = actionLocks(ctx, env, gh, p); err != nil {
+			return err
+		}
+	}
+	runURL := ""
+	if s, r, id := env.Getenv("GITHUB_SERVER_URL"), env.Getenv("GITHUB_REPOSITORY"), env.Getenv("GITHUB_RUN_ID"); s != "" && r != "" && id != "" {
+		runURL = s + "/" + r + "/actions/runs/" + id
+	}
+	opts := render.CommentOptions{
+		PlanOptions: render.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile},
+		Key:         p.marker.Key, Marker: p.marker.Extra(), Version: env.Version, Locks: p.locks,
+		FullText: "the job summary of this run",
+	}
+	if runURL != "" {
+		opts.FullText = "the [job summary](" + runURL + ") of this run"
+	}
+	// Render both before writing anything: bad input posts nothing.
+	var full, short bytes.Buffer
+	fullOpts := opts
+	fullOpts.MaxSize = 1 << 20
+	if _, err := render.Comment(&full, p.plans, fullOpts); err != nil {
+		return err
+	}
+	res, err := render.Comment(&short, p.plans, opts)
+	if err != nil {
+		return err
+	}
+	if p.jobSummary {
+		if err := appendFile(env.Getenv("GITHUB_STEP_SUMMARY"), full.String()+"\n"); err != nil {
+			return fmt.Errorf("writing the job summary: %v", err)
+		}
+	}
+	echo(log, short.String())
+
+	outputs := map[string]string{
+		"add": strconv.Itoa(res.Counts.Add), "change": strconv.Itoa(res.Counts.Change), "destroy": strconv.Itoa(res.Counts.Destroy),
+		"has-changes": strconv.FormatBool(res.HasChange), "lock-alerts": strconv.Itoa(lockAlerts(p.locks)),
+		"comment-id": "", "comment-url": "",
+	}
+	readOnly := false
+	if p.pr == 0 {
+		fmt.Fprintln(log, "::notice::planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
+	} else {
+		up, err := Upsert(ctx, gh, p.repo, p.pr, p.marker, short.String(), p.commentMode)
+		switch {
+		case errors.Is(err, ErrReadOnly):
+			readOnly = true
+			fmt.Fprintln(log, "::warning::planpr: the token cannot comment on this pull request (a fork's read-only token?); the report is in the job summary. Use the workflow_run pattern in the README to comment on fork pull requests.")
+		case err != nil:
+			return err
+		default:
+			fmt.Fprintf(log, "planpr: comment %s on %s#%d\n", up.Action, p.repo, p.pr)
+			if up.Comment != nil {
+				outputs["comment-id"] = strconv.FormatInt(up.Comment.ID, 10)
+				outputs["comment-url"] = up.Comment.URL
+			}
+		}
+		if p.labels && !readOnly {
+			if err := syncLabels(ctx, gh, p.repo, p.pr, res.Counts.Destroy > 0, res.LockAlert); errors.Is(err, ErrReadOnly) {
+				fmt.Fprintln(log, "::warning::planpr: the token cannot change labels")
+			} else if err != nil {
+				return err
+			}
+		}
+	}
+	return writeOutputs(env.Getenv("GITHUB_OUTPUT"), outputs)
+}
+
+func prepare(env ActionEnv) (*actionPlan, error) {
+	p := &actionPlan{}
+	var err error
+	if p.repo, err = ParseRepo(env.Getenv("GITHUB_REPOSITORY")); err != nil {
+		return nil, fmt.Errorf("GITHUB_REPOSITORY: %v", err)
+	}
+	if p.commentMode, err = ParseCommentMode(env.input("comment-mode")); err != nil {
+		return nil, err
+	}
+	if p.jobSummary, err = env.boolInput("job-summary", true); err != nil {
+		return nil, err
+	}
+	if p.labels, err = env.boolInput("labels", true); err != nil {
+		return nil, err
+	}
+	if env.input("github-token") == "" && p.commentMode != ModeOff {
+		return nil, errors.New("input github-token is empty: pass `github-token: ${{ github.token }}` (the default) or set comment-mode: off")
+	}
+	planFiles, err := expandGlobs(env.input("plan"))
+	if err != nil {
+		return nil, err
+	}
+	logFiles, err := expandGlobs(env.input("ui-log"))
+	if err != nil {
+		return nil, err
+	}
+	p.lockSpec = env.input("lock-files")
+	if p.lockSpec == "" || p.lockSpec == "true" {
+		p.lockSpec = "auto"
+	}
+	if p.lockSpec == "false" || p.lockSpec == "none" {
+		p.lockSpec = "off"
+	}
+	if len(planFiles) == 0 && len(logFiles) == 0 && p.lockSpec == "off" {
+		return nil, errors.New("nothing to report: set the plan input (plan JSON files), ui-log, or lock-files")
+	}
+	p.plans = groupByDir(planFiles, logFiles)
+	if s := env.input("schemas"); s != "" {
+		if p.schemas, err = tofujson.ReadSchemasFile(s); err != nil {
+			return nil, err
+		}
+		p.schemasFile = s
+	}
+	manifest, err := readManifest(planFiles, logFiles)
+	if err != nil {
+		return nil, err
+	}
+	p.mode = render.Mode(firstNonEmpty(env.input("mode"), manifest.Mode, "normal"))
+	switch p.mode {
+	case render.ModeNormal, render.ModeDestroy, render.ModeRefreshOnly:
+	default:
+		return nil, fmt.Errorf("input mode %q: want normal, destroy or refresh-only", p.mode)
+	}
+	key := firstNonEmpty(env.input("key"), manifest.Key)
+	if key == "" {
+		var names []string
+		for _, pl := range p.plans {
+			names = append(names, pl.Name)
+		}
+		key = firstNonEmpty(strings.Join(names, ","), "locks")
+	}
+	p.marker = Marker{Key: key}
+	p.marker.Run, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
+
+	ev, err := ReadEvent(env.Getenv("GITHUB_EVENT_PATH"))
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case manifest.PR != 0:
+		p.pr, p.marker.SHA = manifest.PR, manifest.SHA
+	case ev.PullRequest != nil:
+		p.pr, p.marker.SHA = ev.PullRequest.Number, ev.PullRequest.Head.SHA
+	case ev.WorkflowRun != nil && len(ev.WorkflowRun.PullRequests) > 0:
+		p.pr, p.marker.SHA = ev.WorkflowRun.PullRequests[0].Number, ev.WorkflowRun.HeadSHA
+	}
+	if ev.WorkflowRun != nil && p.marker.SHA == "" {
+		p.marker.SHA = ev.WorkflowRun.HeadSHA
+	}
+	return p, nil
+}
+
+// findPR looks up the pull request of a workflow_run's head branch (runs
+// from forks list no pull requests in the event).
+func (p *actionPlan) findPR(ctx context.Context, env ActionEnv, gh GitHub) error {
+	ev, err := ReadEvent(env.Getenv("GITHUB_EVENT_PATH"))
+	if err != nil || ev.WorkflowRun == nil || ev.WorkflowRun.HeadBranch == "" {
+		return err
+	}
+	owner := firstNonEmpty(ev.WorkflowRun.HeadRepository.Owner.Login, p.repo.Owner)
+	n, err := gh.PullRequestForBranch(ctx, p.repo, owner, ev.WorkflowRun.HeadBranch)
+	if err != nil {
+		fmt.Fprintf(env.Stdout, "::notice::planpr: %v\n", err)
+		return nil
+	}
+	p.pr = n
+	return nil
+}
+
+// actionLocks compares each changed lock file at the pull request's base and
+// head: "auto" finds them in the pull request's files through the API; a
+// glob names local files (the head) compared with the base.
+func actionLocks(ctx context.Context, env ActionEnv, gh GitHub, p *actionPlan) ([]*lockdiff.FileDiff, error) {
+	pr, err := gh.PullRequest(ctx, p.repo, p.pr)
+	if err != nil {
+		return nil, err
+	}
+	type pair struct{ before, after string }
+	var pairs []pair
+	if p.lockSpec == "auto" {
+		files, err := gh.ListFiles(ctx, p.repo, p.pr)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if filepath.Base(f.Name) != ".terraform.lock.hcl" {
+				continue
+			}
+			before := f.Name
+			if f.PreviousName != "" {
+				before = f.PreviousName
+			}
+			pairs = append(pairs, pair{before, f.Name})
+		}
+	} else {
+		paths, err := expandGlobs(p.lockSpec)
+		if err != nil {
+			return nil, err
+		}
+		for _, path := range paths {
+			pairs = append(pairs, pair{path, path})
+		}
+	}
+	workspace := env.Getenv("GITHUB_WORKSPACE")
+	var out []*lockdiff.FileDiff
+	for _, pp := range pairs {
+		before, err := fetchLock(ctx, gh, p.repo, pp.before, pr.BaseSHA)
+		if err != nil {
+			return nil, err
+		}
+		after, err := fetchLock(ctx, gh, p.repo, pp.after, pr.HeadSHA)
+		if err != nil {
+			return nil, err
+		}
+		fd := lockdiff.Compare(pp.after, before, after)
+		// The checkout is the head: cross-check with the root module there.
+		dir := filepath.Join(workspace, filepath.Dir(pp.after))
+		if st, err := os.Stat(dir); err == nil && st.IsDir() && workspace != "" {
+			if cfg, diags := lockdiff.LoadConfig(dir); !diags.HasErrors() {
+				lockdiff.CrossCheck(fd, after, cfg)
+			}
+		}
+		out = append(out, fd)
+	}
+	return out, nil
+}
+
+func fetchLock(ctx context.Context, gh GitHub, repo Repo, path, ref string) (*lockdiff.LockFile, error) {
+	src, _, err := gh.FileAt(ctx, repo, path, ref)
+	if err != nil {
+		return nil, err
+	}
+	lf, diags := lockdiff.Parse(src, path+"@"+shortSHA(ref))
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("%s", diags.Error())
+	}
+	return lf, nil
+}
+
+func shortSHA(s string) string {
+	if len(s) > 7 {
+		return s[:7]
+	}
+	return s
+}
+
+func lockAlerts(files []*lockdiff.FileDiff) int {
+	n := 0
+	for _, fd := range files {
+		for _, f := range fd.AllFindings() {
+			if f.Severity == lockdiff.Alert {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// syncLabels adds and removes planpr's labels to match the plan.
+func syncLabels(ctx context.Context, gh GitHub, repo Repo, pr int, destroy, lockAlert bool) error {
+	have, err := gh.Labels(ctx, repo, pr)
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{LabelDestroy: destroy, LabelLockAlert: lockAlert}
+	var add []string
+	for _, l := range []string{LabelDestroy, LabelLockAlert} {
+		has := contains(have, l)
+		switch {
+		case want[l] && !has:
+			add = append(add, l)
+		case !want[l] && has:
+			if err := gh.RemoveLabel(ctx, repo, pr, l); err != nil {
+				return err
+			}
+		}
+	}
+	if len(add) > 0 {
+		return gh.AddLabels(ctx, repo, pr, add)
+	}
+	return nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// expandGlobs expands whitespace- or comma-separated glob patterns,
+// including ** for any depth.
+func expandGlobs(spec string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, pat := range strings.FieldsFunc(spec, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' }) {
+		matches, err := glob(pat)
+		if err != nil {
+			return nil, fmt.Errorf("pattern %q: %v", pat, err)
+		}
+		if len(matches) == 0 {
+			return nil, fmt.Errorf("pattern %q matches no file", pat)
+		}
+		for _, m := range matches {
+			if !seen[m] {
+				seen[m] = true
+				out = append(out, m)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func glob(pat string) ([]string, error) {
+	if !strings.Contains(pat, "**") {
+		return filepath.Glob(pat)
+	}
+	root, rest, _ := strings.Cut(pat, "**")
+	root = strings.TrimSuffix(root, "/")
+	if root == "" {
+		root = "."
+	}
+	rest = strings.TrimPrefix(rest, "/")
+	var out []string
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		for i := range parts { // ** matches any number of directories
+			if ok, _ := filepath.Match(rest, strings.Join(parts[i:], "/")); ok {
+				out = append(out, path)
+				break
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// groupByDir makes one section per directory holding plans or streams.
+func groupByDir(planFiles, logFiles []string) []render.CommentPlan {
+	idx := map[string]int{}
+	var out []render.CommentPlan
+	get := func(path string) *render.CommentPlan {
+		dir := filepath.Dir(path)
+		i, ok := idx[dir]
+		if !ok {
+			name := filepath.Base(dir)
+			if dir == "." {
+				name = "."
+			}
+			out = append(out, render.CommentPlan{Name: name})
+			i = len(out) - 1
+			idx[dir] = i
+		}
+		return &out[i]
+	}
+	for _, f := range planFiles {
+		if filepath.Base(f) == "planpr.json" {
+			continue
+		}
+		p := get(f)
+		if tofujson.IsStream(f) {
+			p.Streams = append(p.Streams, f)
+		} else {
+			p.Path = f
+		}
+	}
+	for _, f := range logFiles {
+		p := get(f)
+		p.Streams = append(p.Streams, f)
+	}
+	return out
+}
+
+// readManifest reads planpr.json beside the first input, if any.
+func readManifest(files ...[]string) (Manifest, error) {
+	var m Manifest
+	for _, list := range files {
+		for _, f := range list {
+			path := filepath.Join(filepath.Dir(f), "planpr.json")
+			b, err := os.ReadFile(path)
+			if err != nil {
+				continue
+			}
+			if err := json.Unmarshal(b, &m); err != nil {
+				return m, fmt.Errorf("%s: %v", path, err)
+			}
+			return m, nil
+		}
+	}
+	return m, nil
+}
+
+func firstNonEmpty(xs ...string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+func appendFile(path, text string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.WriteString(text)
+	return err
+}
+
+// writeOutputs appends step outputs to GITHUB_OUTPUT.
+func writeOutputs(path string, outputs map[string]string) error {
+	var b strings.Builder
+	for _, k := range sortedKeys(outputs) {
+		v := outputs[k]
+		if strings.ContainsAny(v, "\r\n") {
+			delim := "planpr_" + randomToken()
+			fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", k, delim, v, delim)
+		} else {
+			fmt.Fprintf(&b, "%s=%s\n", k, v)
+		}
+	}
+	return appendFile(path, b.String())
+}
+
+func sortedKeys(m map[string]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func randomToken() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// echo prints the comment to the log between ::stop-commands:: markers, so
+// nothing in plan values can issue workflow commands.
+func echo(w io.Writer, text string) {
+	token := randomToken()
+	fmt.Fprintf(w, "::group::planpr comment\n::stop-commands::%s\n%s\n::%s::\n::endgroup::\n", token, text, token)
+}

@@ -1,0 +1,72 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Repo names a repository.
+type Repo struct{ Owner, Name string }
+
+func (r Repo) String() string { return r.Owner + "/" + r.Name }
+
+// ParseRepo reads "owner/name".
+func ParseRepo(s string) (Repo, error) {
+	owner, name, ok := strings.Cut(s, "/")
+	if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
+		return Repo{}, fmt.Errorf("%q is not a repository (want OWNER/NAME)", s)
+	}
+	return Repo{owner, name}, nil
+}
+
+// Comment is an issue or pull-request comment.
+type Comment struct {
+	ID        int64
+	NodeID    string
+	Body      string
+	User      string
+	CreatedAt time.Time
+	URL       string
+}
+
+// PullRequest is what planpr needs of a pull request.
+type PullRequest struct {
+	Number           int
+	BaseSHA, HeadSHA string
+	HeadRef          string
+}
+
+// ChangedFile is one file of a pull request.
+type ChangedFile struct {
+	Name, Status, PreviousName string
+}
+
+// GitHub is every GitHub call planpr makes. It is implemented on go-github
+// (NewClient) and faked over HTTP in tests.
+type GitHub interface {
+	ListComments(ctx context.Context, repo Repo, pr int) ([]*Comment, error)
+	CreateComment(ctx context.Context, repo Repo, pr int, body string) (*Comment, error)
+	EditComment(ctx context.Context, repo Repo, id int64, body string) (*Comment, error)
+	DeleteComment(ctx context.Context, repo Repo, id int64) error
+	MinimizeComment(ctx context.Context, nodeID string) error
+	PullRequest(ctx context.Context, repo Repo, pr int) (*PullRequest, error)
+	PullRequestForBranch(ctx context.Context, repo Repo, owner, branch string) (int, error)
+	ListFiles(ctx context.Context, repo Repo, pr int) ([]ChangedFile, error)
+	// FileAt returns a file's content at a ref; found is false when the
+	// file does not exist there.
+	FileAt(ctx context.Context, repo Repo, path, ref string) (content []byte, found bool, err error)
+	Labels(ctx context.Context, repo Repo, pr int) ([]string, error)
+	AddLabels(ctx context.Context, repo Repo, pr int, labels []string) error
+	RemoveLabel(ctx context.Context, repo Repo, pr int, label string) error
+}
+
+// ErrReadOnly means the token may read but not write, as with the token of
+// a workflow run for a pull request from a fork.
+var ErrReadOnly = errors.New("the token cannot write to this repository (Resource not accessible by integration)")
+
+// ErrTooLong means a comment body was refused before sending: GitHub
+// rejects bodies over 65,536 characters.
+var ErrTooLong = errors.New("comment body is over GitHub's 65,536-character limit")

@@ -1,0 +1,73 @@
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// Event is the part of a webhook / workflow event payload planpr reads.
+type Event struct {
+	Action      string `json:"action"`
+	Number      int    `json:"number"`
+	PullRequest *struct {
+		Number int `json:"number"`
+		Head   struct {
+			SHA string `json:"sha"`
+			Ref string `json:"ref"`
+		} `json:"head"`
+		Base struct {
+			SHA string `json:"sha"`
+		} `json:"base"`
+	} `json:"pull_request"`
+	WorkflowRun *struct {
+		ID             int64  `json:"id"`
+		Name           string `json:"name"`
+		HeadSHA        string `json:"head_sha"`
+		HeadBranch     string `json:"head_branch"`
+		Event          string `json:"event"`
+		Conclusion     string `json:"conclusion"`
+		HeadRepository struct {
+			Owner struct {
+				Login string `json:"login"`
+			} `json:"owner"`
+		} `json:"head_repository"`
+		PullRequests []struct {
+			Number int `json:"number"`
+			Head   struct {
+				SHA string `json:"sha"`
+			} `json:"head"`
+			Base struct {
+				SHA string `json:"sha"`
+			} `json:"base"`
+		} `json:"pull_requests"`
+	} `json:"workflow_run"`
+	Repository struct {
+		FullName string `json:"full_name"`
+	} `json:"repository"`
+	Installation *struct {
+		ID int64 `json:"id"`
+	} `json:"installation"`
+}
+
+// ReadEvent decodes an event payload file.
+func ReadEvent(path string) (*Event, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the event: %v", err)
+	}
+	var e Event
+	if err := json.Unmarshal(b, &e); err != nil {
+		return nil, fmt.Errorf("%s: not an event payload: %v", path, err)
+	}
+	return &e, nil
+}
+
+// Manifest is planpr.json, written next to the plans by the workflow that
+// made them (the fork-safe pattern: it travels in the artifact).
+type Manifest struct {
+	PR   int    `json:"pr"`
+	Key  string `json:"key"`
+	Mode string `json:"mode"`
+	SHA  string `json:"sha"`
+}

@@ -1,0 +1,269 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// Client implements GitHub on go-github.
+type Client struct {
+	gh         *github.Client
+	http       *http.Client
+	graphqlURL string
+	token      string
+}
+
+// NewClient builds a client for the REST API at apiURL (https://api.github.com,
+// or https://HOST/api/v3 for GitHub Enterprise Server) and GraphQL at
+// graphqlURL. httpClient carries authentication (a token, or an App
+// installation transport) and retries; token is also sent to GraphQL when
+// set.
+func NewClient(httpClient *http.Client, apiURL, graphqlURL, token string) (*Client, error) {
+	if httpClient == nil {
+		httpClient = &http.Client{Transport: &RetryTransport{}}
+	}
+	gh := github.NewClient(httpClient)
+	if token != "" {
+		gh = gh.WithAuthToken(token)
+	}
+	apiURL = strings.TrimSuffix(apiURL, "/")
+	if apiURL == "" {
+		apiURL = "https://api.github.com"
+	}
+	if apiURL != "https://api.github.com" {
+		var err error
+		base := apiURL + "/"
+		if strings.HasSuffix(apiURL, "/api/v3") {
+			gh, err = gh.WithEnterpriseURLs(base, strings.TrimSuffix(apiURL, "/api/v3")+"/api/uploads/")
+		} else {
+			gh.BaseURL, err = gh.BaseURL.Parse(base)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("GITHUB_API_URL %q: %v", apiURL, err)
+		}
+	}
+	if graphqlURL == "" {
+		graphqlURL = strings.TrimSuffix(apiURL, "/v3") + "/graphql"
+		if apiURL == "https://api.github.com" {
+			graphqlURL = "https://api.github.com/graphql"
+		}
+	}
+	return &Client{gh: gh, http: httpClient, graphqlURL: graphqlURL, token: token}, nil
+}
+
+// apiError turns go-github errors into planpr's: a read-only token, or a
+// short line with the status.
+func apiError(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var er *github.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil {
+		if er.Response.StatusCode == http.StatusForbidden && strings.Contains(er.Message, "Resource not accessible") {
+			return fmt.Errorf("%s: %w", what, ErrReadOnly)
+		}
+		return fmt.Errorf("%s: GitHub answered %d %s", what, er.Response.StatusCode, er.Message)
+	}
+	return fmt.Errorf("%s: %v", what, err)
+}
+
+func toComment(c *github.IssueComment) *Comment {
+	return &Comment{ID: c.GetID(), NodeID: c.GetNodeID(), Body: c.GetBody(), User: c.GetUser().GetLogin(),
+		CreatedAt: c.GetCreatedAt().Time, URL: c.GetHTMLURL()}
+}
+
+func (c *Client) ListComments(ctx context.Context, repo Repo, pr int) ([]*Comment, error) {
+	var out []*Comment
+	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		page, resp, err := c.gh.Issues.ListComments(ctx, repo.Owner, repo.Name, pr, opts)
+		if err != nil {
+			return nil, apiError("listing comments", err)
+		}
+		for _, cm := range page {
+			out = append(out, toComment(cm))
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+func checkLength(body string) error {
+	if utf8.RuneCountInString(body) > 65536 {
+		return ErrTooLong
+	}
+	return nil
+}
+
+func (c *Client) CreateComment(ctx context.Context, repo Repo, pr int, body string) (*Comment, error) {
+	if err := checkLength(body); err != nil {
+		return nil, err
+	}
+	cm, _, err := c.gh.Issues.CreateComment(ctx, repo.Owner, repo.Name, pr, &github.IssueComment{Body: &body})
+	if err != nil {
+		return nil, apiError("creating the comment", err)
+	}
+	return toComment(cm), nil
+}
+
+func (c *Client) EditComment(ctx context.Context, repo Repo, id int64, body string) (*Comment, error) {
+	if err := checkLength(body); err != nil {
+		return nil, err
+	}
+	cm, _, err := c.gh.Issues.EditComment(ctx, repo.Owner, repo.Name, id, &github.IssueComment{Body: &body})
+	if err != nil {
+		return nil, apiError("updating the comment", err)
+	}
+	return toComment(cm), nil
+}
+
+func (c *Client) DeleteComment(ctx context.Context, repo Repo, id int64) error {
+	_, err := c.gh.Issues.DeleteComment(ctx, repo.Owner, repo.Name, id)
+	var er *github.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusNotFound {
+		return nil // already gone: another run deleted it
+	}
+	return apiError("deleting a duplicate comment", err)
+}
+
+// MinimizeComment hides a comment as outdated, through GraphQL.
+func (c *Client) MinimizeComment(ctx context.Context, nodeID string) error {
+	q := map[string]any{
+		"query":     `mutation($id: ID!) { minimizeComment(input: {subjectId: $id, classifier: OUTDATED}) { minimizedComment { isMinimized } } }`,
+		"variables": map[string]any{"id": nodeID},
+	}
+	body, _ := json.Marshal(q)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.graphqlURL, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("hiding an old comment: %v", err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Errors []struct{ Message string } `json:"errors"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	if resp.StatusCode != http.StatusOK || len(out.Errors) > 0 {
+		msg := resp.Status
+		if len(out.Errors) > 0 {
+			msg = out.Errors[0].Message
+		}
+		if strings.Contains(msg, "Resource not accessible") {
+			return fmt.Errorf("hiding an old comment: %w", ErrReadOnly)
+		}
+		return fmt.Errorf("hiding an old comment: GitHub answered %s", msg)
+	}
+	return nil
+}
+
+func (c *Client) PullRequest(ctx context.Context, repo Repo, pr int) (*PullRequest, error) {
+	p, _, err := c.gh.PullRequests.Get(ctx, repo.Owner, repo.Name, pr)
+	if err != nil {
+		return nil, apiError(fmt.Sprintf("reading pull request #%d", pr), err)
+	}
+	return &PullRequest{Number: p.GetNumber(), BaseSHA: p.GetBase().GetSHA(), HeadSHA: p.GetHead().GetSHA(), HeadRef: p.GetHead().GetRef()}, nil
+}
+
+func (c *Client) PullRequestForBranch(ctx context.Context, repo Repo, owner, branch string) (int, error) {
+	prs, _, err := c.gh.PullRequests.List(ctx, repo.Owner, repo.Name, &github.PullRequestListOptions{State: "open", Head: owner + ":" + branch})
+	if err != nil {
+		return 0, apiError("finding the pull request of branch "+branch, err)
+	}
+	if len(prs) == 0 {
+		return 0, fmt.Errorf("no open pull request for branch %s:%s", owner, branch)
+	}
+	return prs[0].GetNumber(), nil
+}
+
+func (c *Client) ListFiles(ctx context.Context, repo Repo, pr int) ([]ChangedFile, error) {
+	var out []ChangedFile
+	opts := &github.ListOptions{PerPage: 100}
+	for {
+		page, resp, err := c.gh.PullRequests.ListFiles(ctx, repo.Owner, repo.Name, pr, opts)
+		if err != nil {
+			return nil, apiError("listing the pull request's files", err)
+		}
+		for _, f := range page {
+			out = append(out, ChangedFile{Name: f.GetFilename(), Status: f.GetStatus(), PreviousName: f.GetPreviousFilename()})
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+// FileAt reads a file at a ref through the contents API, or the blob API
+// for files over 1 MB, whose content the contents API leaves out.
+func (c *Client) FileAt(ctx context.Context, repo Repo, path, ref string) ([]byte, bool, error) {
+	fc, _, resp, err := c.gh.Repositories.GetContents(ctx, repo.Owner, repo.Name, path, &github.RepositoryContentGetOptions{Ref: ref})
+	if resp != nil && resp.StatusCode == http.StatusNotFound {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, apiError(fmt.Sprintf("reading %s at %s", path, ref), err)
+	}
+	if fc == nil {
+		return nil, false, fmt.Errorf("reading %s at %s: it is a directory", path, ref)
+	}
+	if fc.GetEncoding() == "none" || (fc.Content == nil && fc.GetSize() > 0) {
+		b, _, err := c.gh.Git.GetBlobRaw(ctx, repo.Owner, repo.Name, fc.GetSHA())
+		if err != nil {
+			return nil, false, apiError(fmt.Sprintf("reading the blob of %s at %s", path, ref), err)
+		}
+		return b, true, nil
+	}
+	s, err := fc.GetContent()
+	if err != nil {
+		return nil, false, fmt.Errorf("reading %s at %s: %v", path, ref, err)
+	}
+	return []byte(s), true, nil
+}
+
+func (c *Client) Labels(ctx context.Context, repo Repo, pr int) ([]string, error) {
+	var out []string
+	opts := &github.ListOptions{PerPage: 100}
+	for {
+		page, resp, err := c.gh.Issues.ListLabelsByIssue(ctx, repo.Owner, repo.Name, pr, opts)
+		if err != nil {
+			return nil, apiError("listing labels", err)
+		}
+		for _, l := range page {
+			out = append(out, l.GetName())
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+func (c *Client) AddLabels(ctx context.Context, repo Repo, pr int, labels []string) error {
+	_, _, err := c.gh.Issues.AddLabelsToIssue(ctx, repo.Owner, repo.Name, pr, labels)
+	return apiError("adding labels", err)
+}
+
+func (c *Client) RemoveLabel(ctx context.Context, repo Repo, pr int, label string) error {
+	resp, err := c.gh.Issues.RemoveLabelForIssue(ctx, repo.Owner, repo.Name, pr, label)
+	if resp != nil && resp.StatusCode == http.StatusNotFound {
+		return nil
+	}
+	return apiError("removing a label", err)
+}

@@ -1,0 +1,619 @@
+// Package githubtest is a fake GitHub API over HTTP for tests: comments,
+// pull requests and their files, contents and blobs, labels, GraphQL
+// minimizeComment, workflow-run artifacts and App installation tokens. It
+// behaves like GitHub where planpr depends on it: pagination with Link
+// headers, 422 for comment bodies over 65,536 characters, 401 without a
+// token, 403 for read-only tokens, and injectable faults (5xx, 429 and
+// secondary rate limits with Retry-After).
+package githubtest
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// Server is the fake. Configure it before use; its methods are safe for
+// concurrent use.
+type Server struct {
+	*httptest.Server
+
+	mu        sync.Mutex
+	tokens    map[string]string // token -> "write" or "read"
+	comments  map[int][]*Comment
+	nextID    int64
+	clock     time.Time
+	labels    map[int][]string
+	prs       map[int]*PR
+	files     map[string]map[string][]byte // ref -> path -> content
+	faults    []Fault
+	failEvery int
+	requests  int
+	log       []string
+	artifacts map[int64][]Artifact
+	installs  map[int64]bool
+	minimized map[string]bool
+}
+
+// Comment is a stored comment.
+type Comment struct {
+	ID        int64
+	Body      string
+	User      string
+	CreatedAt time.Time
+	Minimized bool
+}
+
+// PR is a stored pull request.
+type PR struct {
+	Number                    int
+	BaseSHA, HeadSHA, HeadRef string
+	HeadOwner                 string
+	Files                     []File
+}
+
+// File is a changed file of a pull request.
+type File struct {
+	Name, Status, PreviousName string
+}
+
+// Artifact is a workflow run's artifact: a zip served at its download URL.
+type Artifact struct {
+	ID   int64
+	Name string
+	Zip  []byte
+}
+
+// Fault is a response to give instead of the real one, to the next request
+// whose "METHOD path" starts with Match ("" matches any).
+type Fault struct {
+	Match      string
+	Status     int
+	RetryAfter string // seconds
+	Message    string
+}
+
+// New starts a fake GitHub. Token "t-write" may write, "t-read" only read.
+func New() *Server {
+	s := &Server{
+		tokens:    map[string]string{"t-write": "write", "t-read": "read"},
+		comments:  map[int][]*Comment{},
+		labels:    map[int][]string{},
+		prs:       map[int]*PR{},
+		files:     map[string]map[string][]byte{},
+		artifacts: map[int64][]Artifact{},
+		installs:  map[int64]bool{},
+		minimized: map[string]bool{},
+		nextID:    1000,
+		clock:     time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC),
+	}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	return s
+}
+
+// AddToken allows another token ("write" or "read").
+func (s *Server) AddToken(token, access string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tokens[token] = access
+}
+
+// AddPR stores a pull request.
+func (s *Server) AddPR(pr PR) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := pr
+	s.prs[pr.Number] = &p
+}
+
+// AddFile stores a file's content at a ref (a commit SHA).
+func (s *Server) AddFile(ref, path string, content []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.files[ref] == nil {
+		s.files[ref] = map[string][]byte{}
+	}
+	s.files[ref][path] = content
+}
+
+// AddArtifact stores an artifact of a workflow run.
+func (s *Server) AddArtifact(runID int64, a Artifact) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.artifacts[runID] = append(s.artifacts[runID], a)
+}
+
+// AddInstallation allows an App installation id to get tokens.
+func (s *Server) AddInstallation(id int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.installs[id] = true
+}
+
+// AddComment stores a comment as if someone had posted it.
+func (s *Server) AddComment(pr int, user, body string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addComment(pr, user, body).ID
+}
+
+// Inject queues faults for the next matching requests.
+func (s *Server) Inject(f ...Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, f...)
+}
+
+// FailEvery makes every nth request answer 502.
+func (s *Server) FailEvery(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failEvery = n
+}
+
+// Comments returns a pull request's comments, oldest first.
+func (s *Server) Comments(pr int) []Comment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Comment
+	for _, c := range s.comments[pr] {
+		out = append(out, *c)
+	}
+	return out
+}
+
+// Labels returns a pull request's labels.
+func (s *Server) Labels(pr int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.labels[pr]...)
+}
+
+// Log returns the requests served, as "METHOD path status".
+func (s *Server) Log() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.log...)
+}
+
+// APIURL is the REST base URL; GHESURL the same under /api/v3.
+func (s *Server) APIURL() string  { return s.URL }
+func (s *Server) GHESURL() string { return s.URL + "/api/v3" }
+
+func (s *Server) addComment(pr int, user, body string) *Comment {
+	s.nextID++
+	s.clock = s.clock.Add(time.Second)
+	c := &Comment{ID: s.nextID, Body: body, User: user, CreatedAt: s.clock}
+	s.comments[pr] = append(s.comments[pr], c)
+	return c
+}
+
+type status struct {
+	code int
+	body any
+	hdr  map[string]string
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimPrefix(r.URL.Path, "/api/v3")
+	if strings.HasPrefix(r.URL.Path, "/api/graphql") {
+		path = "/graphql"
+	}
+	s.mu.Lock()
+	st := s.route(r, path)
+	s.log = append(s.log, fmt.Sprintf("%s %s %d", r.Method, path, st.code))
+	s.mu.Unlock()
+	for k, v := range st.hdr {
+		w.Header().Set(k, v)
+	}
+	if raw, ok := st.body.([]byte); ok {
+		w.WriteHeader(st.code)
+		w.Write(raw)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(st.code)
+	if st.body != nil {
+		json.NewEncoder(w).Encode(st.body)
+	}
+}
+
+func msg(code int, m string) status { return status{code: code, body: map[string]string{"message": m}} }
+
+// route answers one request; s.mu is held.
+func (s *Server) route(r *http.Request, path string) status {
+	s.requests++
+	call := r.Method + " " + path
+	for i, f := range s.faults {
+		if strings.HasPrefix(call, f.Match) {
+			s.faults = append(s.faults[:i], s.faults[i+1:]...)
+			st := msg(f.Status, f.Message)
+			if st.body.(map[string]string)["message"] == "" {
+				st = msg(f.Status, http.StatusText(f.Status))
+			}
+			if f.RetryAfter != "" {
+				st.hdr = map[string]string{"Retry-After": f.RetryAfter}
+			}
+			return st
+		}
+	}
+	if s.failEvery > 0 && s.requests%s.failEvery == 0 {
+		return msg(http.StatusBadGateway, "Server Error")
+	}
+	// Artifact downloads are fetched without a token, like GitHub's
+	// pre-signed URLs.
+	if strings.HasPrefix(path, "/download/") {
+		return s.download(path)
+	}
+	if path == "/app/installations" || strings.HasPrefix(path, "/app/installations/") {
+		return s.installationToken(r, path)
+	}
+	access := s.auth(r)
+	if access == "" {
+		return msg(http.StatusUnauthorized, "Requires authentication")
+	}
+	if r.Method != http.MethodGet && access != "write" && path != "/graphql" {
+		return msg(http.StatusForbidden, "Resource not accessible by integration")
+	}
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	if path == "/graphql" {
+		return s.graphql(r, access)
+	}
+	if len(parts) < 4 || parts[0] != "repos" {
+		return msg(http.StatusNotFound, "Not Found")
+	}
+	rest := parts[3:]
+	switch {
+	case len(rest) == 3 && rest[0] == "issues" && rest[2] == "comments":
+		pr, _ := strconv.Atoi(rest[1])
+		if r.Method == http.MethodPost {
+			return s.createComment(r, pr, access)
+		}
+		return s.page(r, s.commentsJSON(pr))
+	case len(rest) == 3 && rest[0] == "issues" && rest[1] == "comments":
+		id, _ := strconv.ParseInt(rest[2], 10, 64)
+		return s.commentByID(r, id, access)
+	case len(rest) == 2 && rest[0] == "pulls":
+		pr, _ := strconv.Atoi(rest[1])
+		p := s.prs[pr]
+		if p == nil {
+			return msg(http.StatusNotFound, "Not Found")
+		}
+		return status{code: 200, body: prJSON(p)}
+	case len(rest) == 1 && rest[0] == "pulls":
+		head := r.URL.Query().Get("head")
+		var list []any
+		for _, n := range sortedPRs(s.prs) {
+			p := s.prs[n]
+			if head == "" || head == p.HeadOwner+":"+p.HeadRef {
+				list = append(list, prJSON(p))
+			}
+		}
+		return s.page(r, list)
+	case len(rest) == 3 && rest[0] == "pulls" && rest[2] == "files":
+		pr, _ := strconv.Atoi(rest[1])
+		p := s.prs[pr]
+		if p == nil {
+			return msg(http.StatusNotFound, "Not Found")
+		}
+		var list []any
+		for _, f := range p.Files {
+			m := map[string]any{"filename": f.Name, "status": f.Status}
+			if f.PreviousName != "" {
+				m["previous_filename"] = f.PreviousName
+			}
+			list = append(list, m)
+		}
+		return s.page(r, list)
+	case len(rest) >= 2 && rest[0] == "contents":
+		return s.contents(r, strings.Join(rest[1:], "/"))
+	case len(rest) == 3 && rest[0] == "git" && rest[1] == "blobs":
+		for _, files := range s.files {
+			for _, content := range files {
+				if blobSHA(content) == rest[2] {
+					return status{code: 200, body: content, hdr: map[string]string{"Content-Type": "application/vnd.github.raw"}}
+				}
+			}
+		}
+		return msg(http.StatusNotFound, "Not Found")
+	case len(rest) >= 3 && rest[0] == "issues" && rest[2] == "labels":
+		pr, _ := strconv.Atoi(rest[1])
+		return s.labelsRoute(r, pr, rest[3:])
+	case len(rest) == 4 && rest[0] == "actions" && rest[1] == "runs" && rest[3] == "artifacts":
+		run, _ := strconv.ParseInt(rest[2], 10, 64)
+		var list []any
+		for _, a := range s.artifacts[run] {
+			list = append(list, map[string]any{"id": a.ID, "name": a.Name, "size_in_bytes": len(a.Zip), "expired": false})
+		}
+		if list == nil {
+			list = []any{}
+		}
+		return status{code: 200, body: map[string]any{"total_count": len(list), "artifacts": list}}
+	case len(rest) == 4 && rest[0] == "actions" && rest[1] == "artifacts" && rest[3] == "zip":
+		id, _ := strconv.ParseInt(rest[2], 10, 64)
+		return status{code: http.StatusFound, hdr: map[string]string{"Location": s.URL + "/download/" + strconv.FormatInt(id, 10)}}
+	}
+	return msg(http.StatusNotFound, "Not Found")
+}
+
+func (s *Server) auth(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	for _, p := range []string{"token ", "Bearer ", "bearer "} {
+		if t, ok := strings.CutPrefix(h, p); ok {
+			return s.tokens[t]
+		}
+	}
+	return ""
+}
+
+// page serves one page of a list with GitHub's Link header.
+func (s *Server) page(r *http.Request, items []any) status {
+	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
+	if per <= 0 {
+		per = 30
+	}
+	per = min(per, 100)
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	if page <= 0 {
+		page = 1
+	}
+	last := max(1, (len(items)+per-1)/per)
+	lo, hi := min((page-1)*per, len(items)), min(page*per, len(items))
+	st := status{code: 200, body: append([]any{}, items[lo:hi]...)}
+	link := func(p int, rel string) string {
+		u := *r.URL
+		q := u.Query()
+		q.Set("page", strconv.Itoa(p))
+		q.Set("per_page", strconv.Itoa(per))
+		u.RawQuery = q.Encode()
+		return fmt.Sprintf(`<%s%s>; rel="%s"`, s.URL, u.RequestURI(), rel)
+	}
+	var links []string
+	if page < last {
+		links = append(links, link(page+1, "next"), link(last, "last"))
+	}
+	if page > 1 {
+		links = append(links, link(1, "first"), link(page-1, "prev"))
+	}
+	if len(links) > 0 {
+		st.hdr = map[string]string{"Link": strings.Join(links, ", ")}
+	}
+	return st
+}
+
+func (s *Server) commentJSON(c *Comment) map[string]any {
+	return map[string]any{
+		"id": c.ID, "node_id": fmt.Sprintf("IC_%d", c.ID), "body": c.Body,
+		"user":       map[string]any{"login": c.User, "type": "Bot"},
+		"created_at": c.CreatedAt.Format(time.RFC3339), "updated_at": c.CreatedAt.Format(time.RFC3339),
+		"html_url": fmt.Sprintf("%s/o/r/pull/1#issuecomment-%d", s.URL, c.ID),
+	}
+}
+
+func (s *Server) commentsJSON(pr int) []any {
+	var out []any
+	for _, c := range s.comments[pr] {
+		out = append(out, s.commentJSON(c))
+	}
+	return out
+}
+
+func readBody(r *http.Request) (string, bool) {
+	var in struct {
+		Body *string `json:"body"`
+	}
+	b, _ := io.ReadAll(r.Body)
+	if json.Unmarshal(b, &in) != nil || in.Body == nil {
+		return "", false
+	}
+	return *in.Body, true
+}
+
+func tooLong() status {
+	return status{code: http.StatusUnprocessableEntity, body: map[string]any{
+		"message": "Validation Failed",
+		"errors": []any{map[string]any{"resource": "IssueComment", "code": "custom", "field": "body",
+			"message": "body is too long (maximum is 65536 characters)"}},
+	}}
+}
+
+func (s *Server) createComment(r *http.Request, pr int, access string) status {
+	body, ok := readBody(r)
+	if !ok {
+		return msg(http.StatusUnprocessableEntity, "Invalid request")
+	}
+	if utf8.RuneCountInString(body) > 65536 {
+		return tooLong()
+	}
+	user := "github-actions[bot]"
+	if access != "write" {
+		user = access
+	}
+	return status{code: http.StatusCreated, body: s.commentJSON(s.addComment(pr, user, body))}
+}
+
+func (s *Server) commentByID(r *http.Request, id int64, access string) status {
+	for pr, list := range s.comments {
+		for i, c := range list {
+			if c.ID != id {
+				continue
+			}
+			switch r.Method {
+			case http.MethodPatch:
+				body, ok := readBody(r)
+				if !ok {
+					return msg(http.StatusUnprocessableEntity, "Invalid request")
+				}
+				if utf8.RuneCountInString(body) > 65536 {
+					return tooLong()
+				}
+				c.Body = body
+				return status{code: 200, body: s.commentJSON(c)}
+			case http.MethodDelete:
+				s.comments[pr] = append(list[:i:i], list[i+1:]...)
+				return status{code: http.StatusNoContent}
+			default:
+				return status{code: 200, body: s.commentJSON(c)}
+			}
+		}
+	}
+	return msg(http.StatusNotFound, "Not Found")
+}
+
+func (s *Server) graphql(r *http.Request, access string) status {
+	var in struct {
+		Query     string         `json:"query"`
+		Variables map[string]any `json:"variables"`
+	}
+	b, _ := io.ReadAll(r.Body)
+	if json.Unmarshal(b, &in) != nil || !strings.Contains(in.Query, "minimizeComment") {
+		return status{code: 200, body: map[string]any{"errors": []any{map[string]any{"message": "unsupported query"}}}}
+	}
+	if access != "write" {
+		return status{code: 200, body: map[string]any{"errors": []any{map[string]any{"message": "Resource not accessible by integration"}}}}
+	}
+	id, _ := in.Variables["id"].(string)
+	n, _ := strconv.ParseInt(strings.TrimPrefix(id, "IC_"), 10, 64)
+	for _, list := range s.comments {
+		for _, c := range list {
+			if c.ID == n {
+				c.Minimized = true
+				return status{code: 200, body: map[string]any{"data": map[string]any{"minimizeComment": map[string]any{"minimizedComment": map[string]any{"isMinimized": true}}}}}
+			}
+		}
+	}
+	return status{code: 200, body: map[string]any{"errors": []any{map[string]any{"message": "Could not resolve to a node with the global id of '" + id + "'"}}}}
+}
+
+func prJSON(p *PR) map[string]any {
+	return map[string]any{"number": p.Number, "state": "open",
+		"base": map[string]any{"sha": p.BaseSHA, "ref": "main"},
+		"head": map[string]any{"sha": p.HeadSHA, "ref": p.HeadRef, "user": map[string]any{"login": p.HeadOwner}}}
+}
+
+func sortedPRs(m map[int]*PR) []int {
+	var ns []int
+	for n := range m {
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	return ns
+}
+
+func blobSHA(content []byte) string {
+	h := uint64(14695981039346656037)
+	for _, b := range content {
+		h = (h ^ uint64(b)) * 1099511628211
+	}
+	return fmt.Sprintf("%040x", h)
+}
+
+func (s *Server) contents(r *http.Request, path string) status {
+	path, _ = url.PathUnescape(path)
+	content, ok := s.files[r.URL.Query().Get("ref")][path]
+	if !ok {
+		return msg(http.StatusNotFound, "Not Found")
+	}
+	m := map[string]any{"type": "file", "name": path[strings.LastIndex(path, "/")+1:], "path": path,
+		"sha": blobSHA(content), "size": len(content), "encoding": "base64", "content": base64.StdEncoding.EncodeToString(content)}
+	if len(content) > 1<<20 { // like GitHub: no content above 1 MB
+		m["encoding"], m["content"] = "none", ""
+	}
+	return status{code: 200, body: m}
+}
+
+func (s *Server) labelsRoute(r *http.Request, pr int, rest []string) status {
+	list := func() status {
+		var out []any
+		for _, l := range s.labels[pr] {
+			out = append(out, map[string]any{"name": l})
+		}
+		return s.page(r, out)
+	}
+	switch r.Method {
+	case http.MethodGet:
+		return list()
+	case http.MethodPost:
+		var names []string
+		b, _ := io.ReadAll(r.Body)
+		if json.Unmarshal(b, &names) != nil {
+			var obj struct {
+				Labels []string `json:"labels"`
+			}
+			json.Unmarshal(b, &obj)
+			names = obj.Labels
+		}
+		for _, n := range names {
+			if !contains(s.labels[pr], n) {
+				s.labels[pr] = append(s.labels[pr], n)
+			}
+		}
+		return list()
+	case http.MethodDelete:
+		if len(rest) != 1 {
+			return msg(http.StatusNotFound, "Not Found")
+		}
+		name, _ := url.PathUnescape(rest[0])
+		for i, l := range s.labels[pr] {
+			if l == name {
+				s.labels[pr] = append(s.labels[pr][:i:i], s.labels[pr][i+1:]...)
+				return list()
+			}
+		}
+		return msg(http.StatusNotFound, "Label does not exist")
+	}
+	return msg(http.StatusNotFound, "Not Found")
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) download(path string) status {
+	id, _ := strconv.ParseInt(strings.TrimPrefix(path, "/download/"), 10, 64)
+	for _, list := range s.artifacts {
+		for _, a := range list {
+			if a.ID == id {
+				return status{code: 200, body: a.Zip, hdr: map[string]string{"Content-Type": "application/zip"}}
+			}
+		}
+	}
+	return msg(http.StatusNotFound, "Not Found")
+}
+
+// installationToken issues tokens to an App's JWT: any well-formed bearer
+// JWT is accepted (the fake does not check signatures; tests of planpr's
+// own signing check the JWT's claims separately).
+func (s *Server) installationToken(r *http.Request, path string) status {
+	h := r.Header.Get("Authorization")
+	jwt, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || strings.Count(jwt, ".") != 2 {
+		return msg(http.StatusUnauthorized, "A JSON web token could not be decoded")
+	}
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	if len(parts) != 4 || parts[3] != "access_tokens" || r.Method != http.MethodPost {
+		return msg(http.StatusNotFound, "Not Found")
+	}
+	id, _ := strconv.ParseInt(parts[2], 10, 64)
+	if !s.installs[id] {
+		return msg(http.StatusNotFound, "Not Found")
+	}
+	token := fmt.Sprintf("ghs_install%d_%d", id, s.requests)
+	s.tokens[token] = "write"
+	return status{code: http.StatusCreated, body: map[string]any{"token": token, "expires_at": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)}}
+}

@@ -1,0 +1,47 @@
+package bot
+
+import (
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/planpr/planpr/bot/githubtest"
+)
+
+var repo = Repo{"octo", "infra"}
+
+// newFake starts a fake GitHub and a client for it whose retries do not
+// really sleep; slept counts the waits.
+func newFake(t *testing.T, token string) (*githubtest.Server, *Client, *atomic.Int64) {
+	t.Helper()
+	fake := githubtest.New()
+	t.Cleanup(fake.Close)
+	var slept atomic.Int64
+	rt := &RetryTransport{Sleep: func(d time.Duration) { slept.Add(int64(d / time.Second)) }}
+	c, err := NewClient(&http.Client{Transport: rt}, fake.APIURL(), fake.URL+"/graphql", token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fake, c, &slept
+}
+
+func bodyFor(m Marker, text string) string { return m.String() + "\n" + text }
+
+func countKey(fake *githubtest.Server, pr int, key string) (n int, last githubtest.Comment) {
+	for _, c := range fake.Comments(pr) {
+		if m, ok := ParseMarker(c.Body); ok && m.Key == key {
+			n++
+			last = c
+		}
+	}
+	return
+}
+
+func mustContain(t *testing.T, s, sub string) {
+	t.Helper()
+	if !strings.Contains(s, sub) {
+		t.Errorf("%q does not contain %q", s, sub)
+	}
+}

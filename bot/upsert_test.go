@@ -1,0 +1,131 @@
+package bot
+
+import (
+	"sync"
+	"testing"
+)
+
+func TestUpsertCreatesThenUpdates(t *testing.T) {
+	fake, c, _ := newFake(t, "t-write")
+	fake.AddComment(5, "alice", "LGTM")
+	m := Marker{Key: "prod", SHA: "aaa", Run: 10}
+	res, err := Upsert(t.Context(), c, repo, 5, m, bodyFor(m, "one"), ModeUpdate)
+	if err != nil || res.Action != "created" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	m2 := Marker{Key: "prod", SHA: "bbb", Run: 11}
+	res, err = Upsert(t.Context(), c, repo, 5, m2, bodyFor(m2, "two"), ModeUpdate)
+	if err != nil || res.Action != "updated" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if n, last := countKey(fake, 5, "prod"); n != 1 || last.Body != bodyFor(m2, "two") {
+		t.Errorf("%d comments, last %q", n, last.Body)
+	}
+	// The same body again: nothing written.
+	before := len(fake.Log())
+	res, _ = Upsert(t.Context(), c, repo, 5, m2, bodyFor(m2, "two"), ModeUpdate)
+	if res.Action != "unchanged" || len(fake.Log()) != before+1 {
+		t.Errorf("%s with %d requests", res.Action, len(fake.Log())-before)
+	}
+	if len(fake.Comments(5)) != 2 {
+		t.Error("someone else's comment was touched")
+	}
+}
+
+func TestUpsertOlderRunChangesNothing(t *testing.T) {
+	fake, c, _ := newFake(t, "t-write")
+	newer := Marker{Key: "prod", Run: 20}
+	Upsert(t.Context(), c, repo, 5, newer, bodyFor(newer, "new"), ModeUpdate)
+	older := Marker{Key: "prod", Run: 19}
+	res, err := Upsert(t.Context(), c, repo, 5, older, bodyFor(older, "old"), ModeUpdate)
+	if err != nil || res.Action != "skipped-older" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if _, last := countKey(fake, 5, "prod"); last.Body != bodyFor(newer, "new") {
+		t.Errorf("the older run overwrote the newer: %q", last.Body)
+	}
+}
+
+func TestUpsertTwoKeysKeepTwoComments(t *testing.T) {
+	fake, c, _ := newFake(t, "t-write")
+	for _, key := range []string{"prod", "staging", "prod", "staging"} {
+		m := Marker{Key: key, Run: 1}
+		if _, err := Upsert(t.Context(), c, repo, 5, m, bodyFor(m, key), ModeUpdate); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, _ := countKey(fake, 5, "prod"); a != 1 {
+		t.Errorf("%d prod comments", a)
+	}
+	if b, _ := countKey(fake, 5, "staging"); b != 1 {
+		t.Errorf("%d staging comments", b)
+	}
+}
+
+// TestUpsertConcurrentRunsConverge: five runs of one key racing end with
+// exactly one comment, holding the newest run's body.
+func TestUpsertConcurrentRunsConverge(t *testing.T) {
+	for round := 0; round < 10; round++ {
+		fake, c, _ := newFake(t, "t-write")
+		var wg sync.WaitGroup
+		for run := int64(1); run <= 5; run++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				m := Marker{Key: "prod", Run: run}
+				if _, err := Upsert(t.Context(), c, repo, 9, m, bodyFor(m, "from run"), ModeUpdate); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		n, last := countKey(fake, 9, "prod")
+		if n != 1 {
+			t.Fatalf("round %d: %d comments", round, n)
+		}
+		if m, _ := ParseMarker(last.Body); m.Run < 1 || m.Run > 5 || last.Body != bodyFor(m, "from run") {
+			t.Errorf("round %d: the comment holds %q", round, last.Body)
+		}
+	}
+}
+
+func TestUpsertRecreateAndHide(t *testing.T) {
+	fake, c, _ := newFake(t, "t-write")
+	m := Marker{Key: "prod", Run: 1}
+	Upsert(t.Context(), c, repo, 5, m, bodyFor(m, "one"), ModeUpdate)
+	first := fake.Comments(5)[0].ID
+	m2 := Marker{Key: "prod", Run: 2}
+	res, err := Upsert(t.Context(), c, repo, 5, m2, bodyFor(m2, "two"), ModeRecreate)
+	if err != nil || res.Action != "recreated" || len(fake.Comments(5)) != 1 || fake.Comments(5)[0].ID == first {
+		t.Fatalf("recreate: %+v %v %+v", res, err, fake.Comments(5))
+	}
+	m3 := Marker{Key: "prod", Run: 3}
+	res, err = Upsert(t.Context(), c, repo, 5, m3, bodyFor(m3, "three"), ModeHideAndNew)
+	if err != nil || res.Action != "hidden-and-created" {
+		t.Fatalf("hide: %+v %v", res, err)
+	}
+	all := fake.Comments(5)
+	if len(all) != 2 || !all[0].Minimized || all[1].Minimized {
+		t.Errorf("after hide-and-new: %+v", all)
+	}
+	if n, _ := countKey(fake, 5, "prod"); n != 1 {
+		t.Errorf("%d live comments for the key", n)
+	}
+	if res, _ := Upsert(t.Context(), c, repo, 5, m, "", ModeOff); res.Action != "off" {
+		t.Error("off should do nothing")
+	}
+}
+
+func TestMarkerRoundTrip(t *testing.T) {
+	m := Marker{Key: "envs/prod", SHA: "0123abc", Run: 987654321}
+	got, ok := ParseMarker(m.String() + "\n## title")
+	if !ok || got != m {
+		t.Errorf("%+v %v", got, ok)
+	}
+	if _, ok := ParseMarker("hello <!-- planpr:v1 key=x -->"); ok {
+		t.Error("a marker must be at the start")
+	}
+	if m.Extra() != "sha=0123abc run=987654321" {
+		t.Errorf("extra %q", m.Extra())
+	}
+}
