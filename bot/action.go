@@ -267,22 +267,14 @@ func actionLocks(ctx context.Context, env ActionEnv, gh GitHub, p *actionPlan) (
 	if err != nil {
 		return nil, err
 	}
-	type pair struct{ before, after string }
-	var pairs []pair
+	var pairs []lockPair
 	if p.lockSpec == "auto" {
-		files, err := gh.ListFiles(ctx, p.repo, p.pr)
-		if err != nil {
+		var capped bool
+		if pairs, capped, err = changedLockFiles(ctx, gh, p.repo, p.pr); err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			if filepath.Base(f.Name) != ".terraform.lock.hcl" {
-				continue
-			}
-			before := f.Name
-			if f.PreviousName != "" {
-				before = f.PreviousName
-			}
-			pairs = append(pairs, pair{before, f.Name})
+		if capped {
+			fmt.Fprintf(env.Stdout, "::warning::planpr: the pull request has %d files or more; GitHub lists no more, so lock files beyond them are not reviewed\n", MaxPRFiles)
 		}
 	} else {
 		paths, err := expandGlobs(p.lockSpec)
@@ -290,31 +282,22 @@ func actionLocks(ctx context.Context, env ActionEnv, gh GitHub, p *actionPlan) (
 			return nil, err
 		}
 		for _, path := range paths {
-			pairs = append(pairs, pair{path, path})
+			pairs = append(pairs, lockPair{path, path})
 		}
 	}
 	workspace := env.Getenv("GITHUB_WORKSPACE")
-	var out []*lockdiff.FileDiff
-	for _, pp := range pairs {
-		before, err := fetchLock(ctx, gh, p.repo, pp.before, pr.BaseSHA)
-		if err != nil {
-			return nil, err
+	// The checkout is the head: cross-check with the root module there.
+	return reviewLocks(ctx, gh, p.repo, pr, pairs, func(dir string) *lockdiff.Config {
+		full := filepath.Join(workspace, dir)
+		if st, err := os.Stat(full); workspace == "" || err != nil || !st.IsDir() {
+			return nil
 		}
-		after, err := fetchLock(ctx, gh, p.repo, pp.after, pr.HeadSHA)
-		if err != nil {
-			return nil, err
+		cfg, diags := lockdiff.LoadConfigFS(os.DirFS(full), dir)
+		if diags.HasErrors() {
+			return nil
 		}
-		fd := lockdiff.Compare(pp.after, before, after)
-		// The checkout is the head: cross-check with the root module there.
-		dir := filepath.Join(workspace, filepath.Dir(pp.after))
-		if st, err := os.Stat(dir); err == nil && st.IsDir() && workspace != "" {
-			if cfg, diags := lockdiff.LoadConfig(dir); !diags.HasErrors() {
-				lockdiff.CrossCheck(fd, after, cfg)
-			}
-		}
-		out = append(out, fd)
-	}
-	return out, nil
+		return cfg
+	})
 }
 
 func fetchLock(ctx context.Context, gh GitHub, repo Repo, path, ref string) (*lockdiff.LockFile, error) {

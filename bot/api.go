@@ -44,6 +44,14 @@ type ChangedFile struct {
 	Name, Status, PreviousName string
 }
 
+// Artifact is a workflow run's artifact.
+type Artifact struct {
+	ID      int64
+	Name    string
+	Size    int64
+	Expired bool
+}
+
 // GitHub is every GitHub call planpr makes. It is implemented on go-github
 // (NewClient) and faked over HTTP in tests.
 type GitHub interface {
@@ -58,6 +66,12 @@ type GitHub interface {
 	// FileAt returns a file's content at a ref; found is false when the
 	// file does not exist there.
 	FileAt(ctx context.Context, repo Repo, path, ref string) (content []byte, found bool, err error)
+	// ListDir lists the file names in a directory at a ref.
+	ListDir(ctx context.Context, repo Repo, dir, ref string) ([]string, error)
+	ListArtifacts(ctx context.Context, repo Repo, runID int64) ([]Artifact, error)
+	// ArtifactURL is the short-lived download URL of an artifact's zip,
+	// to be fetched without a token.
+	ArtifactURL(ctx context.Context, repo Repo, id int64) (string, error)
 	Labels(ctx context.Context, repo Repo, pr int) ([]string, error)
 	AddLabels(ctx context.Context, repo Repo, pr int, labels []string) error
 	RemoveLabel(ctx context.Context, repo Repo, pr int, label string) error

@@ -11,8 +11,9 @@ type Event struct {
 	Action      string `json:"action"`
 	Number      int    `json:"number"`
 	PullRequest *struct {
-		Number int `json:"number"`
-		Head   struct {
+		Number    int    `json:"number"`
+		UpdatedAt string `json:"updated_at"`
+		Head      struct {
 			SHA string `json:"sha"`
 			Ref string `json:"ref"`
 		} `json:"head"`

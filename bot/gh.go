@@ -267,3 +267,46 @@ func (c *Client) RemoveLabel(ctx context.Context, repo Repo, pr int, label strin
 	}
 	return apiError("removing a label", err)
 }
+
+func (c *Client) ListDir(ctx context.Context, repo Repo, dir, ref string) ([]string, error) {
+	_, entries, resp, err := c.gh.Repositories.GetContents(ctx, repo.Owner, repo.Name, dir, &github.RepositoryContentGetOptions{Ref: ref})
+	if resp != nil && resp.StatusCode == http.StatusNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, apiError(fmt.Sprintf("listing %s at %s", dir, ref), err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.GetType() == "file" {
+			names = append(names, e.GetName())
+		}
+	}
+	return names, nil
+}
+
+func (c *Client) ListArtifacts(ctx context.Context, repo Repo, runID int64) ([]Artifact, error) {
+	var out []Artifact
+	opts := &github.ListOptions{PerPage: 100}
+	for {
+		list, resp, err := c.gh.Actions.ListWorkflowRunArtifacts(ctx, repo.Owner, repo.Name, runID, opts)
+		if err != nil {
+			return nil, apiError("listing the run's artifacts", err)
+		}
+		for _, a := range list.Artifacts {
+			out = append(out, Artifact{ID: a.GetID(), Name: a.GetName(), Size: a.GetSizeInBytes(), Expired: a.GetExpired()})
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+func (c *Client) ArtifactURL(ctx context.Context, repo Repo, id int64) (string, error) {
+	u, _, err := c.gh.Actions.DownloadArtifact(ctx, repo.Owner, repo.Name, id, 0)
+	if err != nil {
+		return "", apiError("locating an artifact's download", err)
+	}
+	return u.String(), nil
+}

@@ -2,6 +2,7 @@ package lockdiff
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -37,10 +38,11 @@ type Constraint struct {
 	Range hcl.Range
 }
 
-// configFiles lists the configuration files of dir: .tf, .tofu, .tf.json
-// and .tofu.json, where a .tofu file shadows the .tf file of the same name.
-func configFiles(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
+// configFiles lists the configuration files of a directory: .tf, .tofu,
+// .tf.json and .tofu.json, where a .tofu file shadows the .tf file of the
+// same name.
+func configFiles(fsys fs.FS) ([]string, error) {
+	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, err
 	}
@@ -66,9 +68,6 @@ func configFiles(dir string) ([]string, error) {
 		}
 	}
 	sort.Strings(files)
-	for i, f := range files {
-		files[i] = filepath.Join(dir, f)
-	}
 	return files, nil
 }
 
@@ -85,7 +84,13 @@ var (
 
 // LoadConfig reads the provider requirements of the root module in dir.
 func LoadConfig(dir string) (*Config, hcl.Diagnostics) {
-	files, err := configFiles(dir)
+	return LoadConfigFS(os.DirFS(dir), dir)
+}
+
+// LoadConfigFS reads the provider requirements of the root module whose
+// files are at the top of fsys; dir names it in messages (file:line).
+func LoadConfigFS(fsys fs.FS, dir string) (*Config, hcl.Diagnostics) {
+	names, err := configFiles(fsys)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration directory", Detail: err.Error()}}
 	}
@@ -97,13 +102,19 @@ func LoadConfig(dir string) (*Config, hcl.Diagnostics) {
 		rng  hcl.Range
 	}
 	var uses []use
-	for _, path := range files {
+	for _, name := range names {
+		src, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read configuration file", Detail: err.Error()})
+			continue
+		}
+		path := filepath.Join(dir, name)
 		var f *hcl.File
 		var d hcl.Diagnostics
-		if strings.HasSuffix(path, ".json") {
-			f, d = parser.ParseJSONFile(path)
+		if strings.HasSuffix(name, ".json") {
+			f, d = parser.ParseJSON(src, path)
 		} else {
-			f, d = parser.ParseHCLFile(path)
+			f, d = parser.ParseHCL(src, path)
 		}
 		diags = append(diags, d...)
 		if f == nil || d.HasErrors() {

@@ -21,6 +21,7 @@ const GitHubMaxComment = 65536
 type CommentPlan struct {
 	Name, Path string
 	Streams    []string
+	Source     string // how the footer names the plan; Path when empty
 }
 
 // CommentOptions shape the comment.
@@ -93,6 +94,7 @@ func markerValue(s string) string {
 type planSection struct {
 	name    string
 	path    string
+	source  string
 	scan    *planScan
 	counts  map[diff.Action]int
 	total   Counts
@@ -214,7 +216,7 @@ func warningCaps(l Level) []int {
 
 // newSection reads one root module's plan and streams (the first pass).
 func newSection(p CommentPlan, o PlanOptions, masker *Masker) (*planSection, error) {
-	s := &planSection{name: p.Name, path: p.Path}
+	s := &planSection{name: p.Name, path: p.Path, source: firstNonEmpty(p.Source, p.Path)}
 	if p.Path != "" {
 		scan, err := scanPlan(p.Path, o, masker)
 		if err != nil {
@@ -393,4 +395,13 @@ func verb(c changeSummary) string {
 		return "has moved from " + htmlCode(c.previousAddress)
 	}
 	return "will be imported"
+}
+
+func firstNonEmpty(xs ...string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
 }

@@ -13,7 +13,7 @@ import (
 func assemble(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int) string {
 	var b strings.Builder
 	b.WriteString(Marker(o.Key, o.Marker) + "\n")
-	b.WriteString(title(o, res) + "\n\n")
+	b.WriteString(title(sections, o, res) + "\n\n")
 	b.WriteString(commentWarnings(sections, o.Locks, warnCap))
 	if note := shortenedNote(sections, o, level); note != "" {
 		b.WriteString(note)
@@ -26,10 +26,9 @@ func assemble(sections []*planSection, o CommentOptions, res *CommentResult, lev
 		b.WriteString(s.body(level))
 	}
 	if len(o.Locks) > 0 {
-		var lb strings.Builder
-		_ = LockMarkdown(&lb, o.Locks)
-		if level < LevelSummary || lb.Len() < o.MaxSize/4 {
-			b.WriteString(lb.String())
+		section := lockMarkdown(o.Locks, false)
+		if level < LevelSummary || len(section) < o.MaxSize/4 {
+			b.WriteString(section)
 		} else {
 			b.WriteString("### Lock file changes\n\nLeft out to fit; the alerts and warnings are listed above.\n\n")
 		}
@@ -38,7 +37,7 @@ func assemble(sections []*planSection, o CommentOptions, res *CommentResult, lev
 	return b.String()
 }
 
-func title(o CommentOptions, res *CommentResult) string {
+func title(sections []*planSection, o CommentOptions, res *CommentResult) string {
 	t := o.Title
 	if t == "" {
 		t = "planpr"
@@ -47,8 +46,15 @@ func title(o CommentOptions, res *CommentResult) string {
 	switch {
 	case res.Errored:
 		icon = "❌"
-	case res.Counts.Destroy > 0 || res.LockAlert:
+	case res.Counts.Destroy > 0 || res.LockAlert || lockWarnings(o.Locks):
 		icon = "⚠️"
+	}
+	if len(sections) == 0 { // a lock-only comment
+		var parts []string
+		for _, fd := range o.Locks {
+			parts = append(parts, lockSummary(fd))
+		}
+		return fmt.Sprintf("## %s %s: %s", icon, mdText(t), mdText(strings.Join(parts, "; ")))
 	}
 	return fmt.Sprintf("## %s %s: %s", icon, mdText(t), countsText(res.Counts, res.failure(), res.HasChange))
 }
@@ -263,6 +269,9 @@ var actionRows = []struct {
 // one row per plan.
 func countsTable(sections []*planSection) string {
 	var b strings.Builder
+	if len(sections) == 0 {
+		return ""
+	}
 	if len(sections) == 1 {
 		s := sections[0]
 		rows := 0
@@ -378,7 +387,7 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult) strin
 	}
 	for _, s := range sections {
 		if s.path != "" {
-			src := mdText(s.path)
+			src := mdText(s.source)
 			if tv := s.scan.plan.TerraformVersion; tv != "" {
 				src += " (OpenTofu/Terraform " + mdText(tv) + ")"
 			}
@@ -430,4 +439,13 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func lockWarnings(files []*lockdiff.FileDiff) bool {
+	for _, fd := range files {
+		if fd.MaxSeverity().Rank() >= lockdiff.Warning.Rank() {
+			return true
+		}
+	}
+	return false
 }

@@ -153,6 +153,13 @@ var severityMark = map[lockdiff.Severity]string{
 // LockMarkdown writes the lock-file section of the comment: alerts first,
 // then a table per file, then the findings.
 func LockMarkdown(w io.Writer, files []*lockdiff.FileDiff) error {
+	_, err := io.WriteString(w, lockMarkdown(files, true))
+	return err
+}
+
+// lockMarkdown is the section; without urgent, warnings and alerts are left
+// to the comment's warnings at the top.
+func lockMarkdown(files []*lockdiff.FileDiff, withUrgent bool) string {
 	var b strings.Builder
 	b.WriteString("### Lock file changes\n\n")
 	for _, fd := range files {
@@ -185,11 +192,13 @@ func LockMarkdown(w io.Writer, files []*lockdiff.FileDiff) error {
 				}
 			}
 		}
-		for _, l := range urgent {
-			b.WriteString(l)
-		}
-		if len(urgent) > 0 {
-			b.WriteString("\n")
+		if withUrgent {
+			for _, l := range urgent {
+				b.WriteString(l)
+			}
+			if len(urgent) > 0 {
+				b.WriteString("\n")
+			}
 		}
 		if rows > 0 {
 			b.WriteString(table.String() + "\n")
@@ -202,8 +211,7 @@ func LockMarkdown(w io.Writer, files []*lockdiff.FileDiff) error {
 			b.WriteString("\n</details>\n\n")
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.String()
 }
 
 func versionCell(p *lockdiff.ProviderDiff) string {

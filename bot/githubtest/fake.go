@@ -42,6 +42,7 @@ type Server struct {
 	log       []string
 	artifacts map[int64][]Artifact
 	installs  map[int64]bool
+	appID     int64
 	minimized map[string]bool
 }
 
@@ -133,11 +134,13 @@ func (s *Server) AddArtifact(runID int64, a Artifact) {
 	s.artifacts[runID] = append(s.artifacts[runID], a)
 }
 
-// AddInstallation allows an App installation id to get tokens.
-func (s *Server) AddInstallation(id int64) {
+// AddInstallation allows an App's installation to get tokens: the App's
+// JWT must name appID as its issuer.
+func (s *Server) AddInstallation(appID, id int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.installs[id] = true
+	s.appID = appID
 }
 
 // AddComment stores a comment as if someone had posted it.
@@ -520,9 +523,23 @@ func blobSHA(content []byte) string {
 
 func (s *Server) contents(r *http.Request, path string) status {
 	path, _ = url.PathUnescape(path)
-	content, ok := s.files[r.URL.Query().Get("ref")][path]
+	files := s.files[r.URL.Query().Get("ref")]
+	content, ok := files[path]
 	if !ok {
-		return msg(http.StatusNotFound, "Not Found")
+		// A directory: list the files directly in it.
+		var entries []any
+		for p, c := range files {
+			if dir, name, found := strings.Cut(p, path+"/"); found && dir == "" && !strings.Contains(name, "/") {
+				entries = append(entries, map[string]any{"type": "file", "name": name, "path": p, "sha": blobSHA(c), "size": len(c)})
+			}
+		}
+		if entries == nil {
+			return msg(http.StatusNotFound, "Not Found")
+		}
+		sort.Slice(entries, func(i, j int) bool {
+			return entries[i].(map[string]any)["name"].(string) < entries[j].(map[string]any)["name"].(string)
+		})
+		return status{code: 200, body: entries}
 	}
 	m := map[string]any{"type": "file", "name": path[strings.LastIndex(path, "/")+1:], "path": path,
 		"sha": blobSHA(content), "size": len(content), "encoding": "base64", "content": base64.StdEncoding.EncodeToString(content)}
@@ -596,14 +613,21 @@ func (s *Server) download(path string) status {
 	return msg(http.StatusNotFound, "Not Found")
 }
 
-// installationToken issues tokens to an App's JWT: any well-formed bearer
-// JWT is accepted (the fake does not check signatures; tests of planpr's
-// own signing check the JWT's claims separately).
+// installationToken issues tokens to an App's JWT whose issuer is the App
+// (the fake does not check the signature).
 func (s *Server) installationToken(r *http.Request, path string) status {
 	h := r.Header.Get("Authorization")
 	jwt, ok := strings.CutPrefix(h, "Bearer ")
 	if !ok || strings.Count(jwt, ".") != 2 {
 		return msg(http.StatusUnauthorized, "A JSON web token could not be decoded")
+	}
+	var claims struct {
+		Iss any   `json:"iss"`
+		Exp int64 `json:"exp"`
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(strings.Split(jwt, ".")[1])
+	if err != nil || json.Unmarshal(payload, &claims) != nil || fmt.Sprint(claims.Iss) != strconv.FormatInt(s.appID, 10) || claims.Exp < time.Now().Unix() {
+		return msg(http.StatusUnauthorized, "'Issuer' claim ('iss') must be an Integer")
 	}
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	if len(parts) != 4 || parts[3] != "access_tokens" || r.Method != http.MethodPost {

@@ -35,6 +35,7 @@ Commands:
             as text, as the pull-request comment, or as a JSON summary
   lockdiff  explain the changes between two .terraform.lock.hcl files
   action    post and keep the pull-request comment from a workflow step (see action.yml)
+  serve     run the GitHub App: review lock files on every PR, comment plans from artifacts
   version   print planpr's version
 
 Run 'planpr COMMAND --help' for a command's flags.
@@ -56,6 +57,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = runRender(args[1:], stdout, stderr)
 	case "lockdiff":
 		err = runLockdiff(args[1:], stdout, stderr)
+	case "serve":
+		err = runServe(args[1:], stderr)
 	case "action":
 		err = bot.RunAction(context.Background(), bot.ActionEnv{Getenv: os.Getenv, Stdout: stdout, Version: Version})
 	case "version", "--version":

@@ -1,12 +1,24 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/hex"
+	"encoding/pem"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/planpr/planpr/bot"
 	"github.com/planpr/planpr/bot/githubtest"
@@ -43,7 +55,9 @@ func TestScripts(t *testing.T) {
 			e.Setenv("FAKE_URL", fake.URL)
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"fakegh": fakegh},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"fakegh": fakegh, "freeport": freeport, "webhook": webhook, "waitcount": waitcount, "appkey": appkey,
+		},
 	})
 }
 
@@ -95,6 +109,21 @@ func fakegh(ts *testscript.TestScript, neg bool, args []string) {
 		fmt.Fprintf(ts.Stdout(), "%d\n", count)
 	case "labels":
 		fmt.Fprintln(ts.Stdout(), strings.Join(fake.Labels(n), " "))
+	case "install":
+		app, _ := strconv.ParseInt(args[1], 10, 64)
+		inst, _ := strconv.ParseInt(args[2], 10, 64)
+		fake.AddInstallation(app, inst)
+	case "artifact":
+		run, _ := strconv.ParseInt(args[1], 10, 64)
+		id, _ := strconv.ParseInt(args[2], 10, 64)
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for _, f := range args[4:] {
+			w, _ := zw.Create(filepath.Base(f))
+			w.Write([]byte(ts.ReadFile(f)))
+		}
+		zw.Close()
+		fake.AddArtifact(run, githubtest.Artifact{ID: id, Name: args[3], Zip: buf.Bytes()})
 	case "fault":
 		status, _ := strconv.Atoi(args[2])
 		f := githubtest.Fault{Match: strings.ReplaceAll(args[1], "_", " "), Status: status}
@@ -105,4 +134,68 @@ func fakegh(ts *testscript.TestScript, neg bool, args []string) {
 	default:
 		ts.Fatalf("fakegh: unknown command %q", args[0])
 	}
+}
+
+// freeport VAR sets VAR to a free loopback address.
+func freeport(ts *testscript.TestScript, neg bool, args []string) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	ts.Setenv(args[0], ln.Addr().String())
+	ln.Close()
+}
+
+// appkey FILE writes a new RSA private key for a GitHub App.
+func appkey(ts *testscript.TestScript, neg bool, args []string) {
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	ts.Check(err)
+	pemText := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), pemText, 0o600))
+}
+
+// webhook ADDR EVENT DELIVERY FILE [SECRET] posts a delivery signed with
+// $PLANPR_WEBHOOK_SECRET (or SECRET), waiting for the server to listen,
+// and prints the status code.
+func webhook(ts *testscript.TestScript, neg bool, args []string) {
+	body := []byte(ts.ReadFile(args[3]))
+	secret := ts.Getenv("PLANPR_WEBHOOK_SECRET")
+	if len(args) > 4 {
+		secret = args[4]
+	}
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write(body)
+	var resp *http.Response
+	var err error
+	for i := 0; i < 100; i++ {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+args[0]+"/webhook", bytes.NewReader(body))
+		req.Header.Set("X-GitHub-Event", args[1])
+		req.Header.Set("X-GitHub-Delivery", args[2])
+		req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(m.Sum(nil)))
+		if resp, err = http.DefaultClient.Do(req); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ts.Check(err)
+	resp.Body.Close()
+	fmt.Fprintf(ts.Stdout(), "%d\n", resp.StatusCode)
+}
+
+// waitcount N KEY COUNT waits until pull request N has COUNT comments for KEY.
+func waitcount(ts *testscript.TestScript, neg bool, args []string) {
+	fake := ts.Value("fake").(*githubtest.Server)
+	n, _ := strconv.Atoi(args[0])
+	want, _ := strconv.Atoi(args[2])
+	for i := 0; i < 400; i++ {
+		count := 0
+		for _, c := range fake.Comments(n) {
+			if m, ok := bot.ParseMarker(c.Body); ok && m.Key == args[1] {
+				count++
+			}
+		}
+		if count == want {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	ts.Fatalf("PR %d never had %d comments for %s", n, want, args[1])
 }

@@ -1,0 +1,451 @@
+package bot
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/hex"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/planpr/planpr/bot/githubtest"
+)
+
+const (
+	testAppID        = 777
+	testInstallation = 42
+	testSecret       = "webhook-secret"
+)
+
+var (
+	keyOnce sync.Once
+	keyPEM  []byte
+)
+
+func appKey(t testing.TB) []byte {
+	keyOnce.Do(func() {
+		k, err := rsa.GenerateKey(rand.Reader, 2048)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keyPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
+	})
+	return keyPEM
+}
+
+type testApp struct {
+	fake *githubtest.Server
+	srv  *Server
+	http *httptest.Server
+	logs *bytes.Buffer
+}
+
+func newTestApp(t testing.TB, workers, queue int) *testApp {
+	t.Helper()
+	fake := githubtest.New()
+	t.Cleanup(fake.Close)
+	fake.AddInstallation(testAppID, testInstallation)
+	logs := &bytes.Buffer{}
+	var mu sync.Mutex
+	srv, err := NewServer(ServerConfig{
+		AppID: testAppID, PrivateKey: appKey(t), WebhookSecret: []byte(testSecret),
+		APIURL: fake.URL, GraphQLURL: fake.URL + "/graphql", Workers: workers, QueueSize: queue,
+		Logger: slog.New(slog.NewJSONHandler(lockedWriter{&mu, logs}, nil)), Version: "test",
+		Retry: &RetryTransport{Sleep: func(time.Duration) { time.Sleep(5 * time.Millisecond) }, Attempts: 8},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	return &testApp{fake: fake, srv: srv, http: hs, logs: logs}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func sign(body []byte) string {
+	m := hmac.New(sha256.New, []byte(testSecret))
+	m.Write(body)
+	return "sha256=" + hex.EncodeToString(m.Sum(nil))
+}
+
+func (a *testApp) deliver(t testing.TB, event, delivery string, body []byte, signature string) (*http.Response, time.Duration) {
+	req, _ := http.NewRequest(http.MethodPost, a.http.URL+"/webhook", bytes.NewReader(body))
+	req.Header.Set("X-GitHub-Event", event)
+	req.Header.Set("X-GitHub-Delivery", delivery)
+	req.Header.Set("Content-Type", "application/json")
+	if signature != "" {
+		req.Header.Set("X-Hub-Signature-256", signature)
+	}
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp, time.Since(start)
+}
+
+// payload reads a real webhook payload from ../shared and changes only
+// what the test needs.
+func payload(t testing.TB, name string, edit func(map[string]any)) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../../shared/github/payloads/" + name)
+	if err != nil {
+		t.Skipf("payloads not found: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["installation"] = map[string]any{"id": testInstallation}
+	if edit != nil {
+		edit(m)
+	}
+	out, _ := json.Marshal(m)
+	return out
+}
+
+func setPR(number int, headSHA, updated string) func(map[string]any) {
+	return func(m map[string]any) {
+		m["number"] = number
+		pr := m["pull_request"].(map[string]any)
+		pr["number"] = number
+		pr["head"].(map[string]any)["sha"] = headSHA
+		pr["updated_at"] = updated
+	}
+}
+
+const (
+	baseSHA    = "f95f852bd8fca8fcc58a9a2d6c842781e32a215e"
+	lockBefore = "provider \"registry.opentofu.org/hashicorp/aws\" {\n  version = \"5.9.0\"\n  hashes = [\"h1:a=\", \"zh:1111\"]\n}\n"
+	lockAfter  = "provider \"registry.opentofu.org/hashicorp/aws\" {\n  version = \"6.0.0\"\n  hashes = [\"h1:b=\", \"zh:2222\"]\n}\n"
+)
+
+// addLockPR stores a pull request that upgrades a provider in its lock file.
+func (a *testApp) addLockPR(n int, head string) {
+	a.fake.AddPR(githubtest.PR{Number: n, BaseSHA: baseSHA, HeadSHA: head, HeadRef: "b", HeadOwner: "Codertocat",
+		Files: []githubtest.File{{Name: "envs/prod/.terraform.lock.hcl", Status: "modified"}, {Name: "README.md", Status: "modified"}}})
+	a.fake.AddFile(baseSHA, "envs/prod/.terraform.lock.hcl", []byte(lockBefore))
+	a.fake.AddFile(head, "envs/prod/.terraform.lock.hcl", []byte(lockAfter))
+	a.fake.AddFile(head, "envs/prod/main.tf", []byte("terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\", version = \"~> 5.0\" }\n  }\n}\n"))
+}
+
+// waitFor polls until cond holds or the time is up.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func TestServerReviewsLockFilesOnPullRequest(t *testing.T) {
+	a := newTestApp(t, 2, 10)
+	a.srv.Start()
+	a.addLockPR(2, "head1")
+	body := payload(t, "pull_request-opened.payload.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
+	resp, _ := a.deliver(t, "pull_request", "d-1", body, sign(body))
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	waitFor(t, "the lock comment", func() bool { n, _ := countKey(a.fake, 2, LockKey); return n == 1 })
+	_, c := countKey(a.fake, 2, LockKey)
+	for _, want := range []string{"sha=head1", "Lock files", "5.9.0 → 6.0.0", "major-upgrade", "version-rejected"} {
+		if !strings.Contains(c.Body, want) && !strings.Contains(c.Body, strings.ReplaceAll(want, "-", " ")) {
+			if want == "major-upgrade" || want == "version-rejected" {
+				continue // kinds are not printed; checked through their messages below
+			}
+			t.Errorf("comment lacks %q:\n%s", want, c.Body)
+		}
+	}
+	mustContain(t, c.Body, "a new major version may break configuration")
+	mustContain(t, c.Body, "does not satisfy the constraint")
+	mustContain(t, c.Body, "envs/prod/main.tf:3")
+
+	// A redelivery of the same delivery is done once.
+	resp, _ = a.deliver(t, "pull_request", "d-1", body, sign(body))
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("redelivery: status %d", resp.StatusCode)
+	}
+	// A newer push updates the same comment; an older delivery afterwards changes nothing.
+	a.addLockPR(2, "head2")
+	newer := payload(t, "pull_request-synchronize.payload.json", setPR(2, "head2", "2026-11-01T11:00:00Z"))
+	a.deliver(t, "pull_request", "d-2", newer, sign(newer))
+	waitFor(t, "the update", func() bool { _, c := countKey(a.fake, 2, LockKey); return strings.Contains(c.Body, "sha=head2") })
+	a.deliver(t, "pull_request", "d-3", body, sign(body))
+	a.srv.Shutdown(t.Context())
+	if n, c := countKey(a.fake, 2, LockKey); n != 1 || !strings.Contains(c.Body, "sha=head2") {
+		t.Errorf("%d comments; the last is for %q", n, c.Body[:80])
+	}
+	creates := 0
+	for _, l := range a.fake.Log() {
+		if strings.HasPrefix(l, "POST /repos/Codertocat/Hello-World/issues/2/comments") {
+			creates++
+		}
+	}
+	if creates != 1 {
+		t.Errorf("%d comments created", creates)
+	}
+}
+
+func TestServerRejectsBadSignatures(t *testing.T) {
+	a := newTestApp(t, 1, 10)
+	a.srv.Start()
+	a.addLockPR(2, "head1")
+	body := payload(t, "pull_request-opened.payload.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
+	for name, sig := range map[string]string{"missing": "", "wrong": sign([]byte("other")), "sha1": "sha1=abc", "garbage": "sha256=zz"} {
+		resp, _ := a.deliver(t, "pull_request", "bad-"+name, body, sig)
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("%s signature: status %d", name, resp.StatusCode)
+		}
+	}
+	a.srv.Shutdown(t.Context())
+	if log := a.fake.Log(); len(log) != 0 {
+		t.Errorf("GitHub was called after bad signatures: %v", log)
+	}
+	if strings.Contains(a.logs.String(), "Hello-World") || strings.Contains(a.logs.String(), testSecret) {
+		t.Errorf("the log says more than the delivery id: %s", a.logs.String())
+	}
+	if !strings.Contains(a.logs.String(), `"delivery":"bad-wrong"`) {
+		t.Errorf("the log does not name the delivery: %s", a.logs.String())
+	}
+}
+
+func zipOf(t testing.TB, files map[string]string) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		w, err := zw.Create(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(files[n]))
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+const runPlan = `{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{"address":"a_b.c","mode":"managed","type":"a_b","name":"c","provider_name":"p","change":{"actions":["delete"],"before":{"id":"x"},"after":null,"after_unknown":false,"before_sensitive":{},"after_sensitive":false}}]}`
+
+func TestServerCommentsPlansFromWorkflowRunArtifacts(t *testing.T) {
+	a := newTestApp(t, 2, 10)
+	a.srv.Start()
+	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-prod", Zip: zipOf(t, map[string]string{
+		"planpr.json": `{"pr": 2, "key": "prod"}`, "plan.json": runPlan})})
+	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 2, Name: "coverage", Zip: zipOf(t, map[string]string{"x": "y"})})
+	body := payload(t, "workflow_run-completed.with-pull-requests.payload.json", nil)
+	resp, _ := a.deliver(t, "workflow_run", "w-1", body, sign(body))
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	waitFor(t, "the plan comment", func() bool { n, _ := countKey(a.fake, 2, "prod"); return n == 1 })
+	_, c := countKey(a.fake, 2, "prod")
+	mustContain(t, c.Body, "0 to add, 0 to change, 1 to destroy")
+	mustContain(t, c.Body, "planpr-prod/plan.json")
+	mustContain(t, c.Body, "run=289782451")
+	if strings.Contains(c.Body, os.TempDir()) {
+		t.Error("the comment shows the server's temporary directory")
+	}
+	for _, l := range a.fake.Log() {
+		if strings.Contains(l, "/download/") && !strings.HasSuffix(l, " 200") {
+			t.Errorf("download: %s", l)
+		}
+	}
+	a.srv.Shutdown(t.Context())
+}
+
+func TestServerRefusesAManifestForAnotherPR(t *testing.T) {
+	a := newTestApp(t, 1, 10)
+	a.srv.Start()
+	a.fake.AddPR(githubtest.PR{Number: 99, BaseSHA: "b", HeadSHA: "someone-else", HeadRef: "x", HeadOwner: "y"})
+	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr", Zip: zipOf(t, map[string]string{
+		"planpr.json": `{"pr": 99}`, "plan.json": runPlan})})
+	body := payload(t, "workflow_run-completed.payload.json", nil)
+	a.deliver(t, "workflow_run", "w-2", body, sign(body))
+	a.srv.Shutdown(t.Context())
+	if len(a.fake.Comments(99)) != 0 {
+		t.Error("commented on a pull request the run does not belong to")
+	}
+	if !strings.Contains(a.logs.String(), "refused") {
+		t.Errorf("log: %s", a.logs.String())
+	}
+}
+
+func TestUnpackRefusesUnsafeArchives(t *testing.T) {
+	for name, files := range map[string]map[string]string{
+		"traversal": {"../../etc/passwd": "x"},
+		"absolute":  {"/etc/passwd": "x"},
+		"windows":   {`..\..\x`: "x"},
+	} {
+		if err := unpack(zipOf(t, files), t.TempDir()); err == nil || !strings.Contains(err.Error(), "unsafe path") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if err := unpack([]byte("not a zip"), t.TempDir()); err == nil {
+		t.Error("accepted a non-zip")
+	}
+	dir := t.TempDir()
+	if err := unpack(zipOf(t, map[string]string{"a/b/plan.json": "{}"}), dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir + "/a/b/plan.json"); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestServerQueueFullAnswers503(t *testing.T) {
+	a := newTestApp(t, 1, 1) // not started: nothing drains the queue
+	a.addLockPR(2, "h")
+	codes := map[int]int{}
+	for i := 0; i < 3; i++ {
+		body := payload(t, "pull_request-opened.payload.json", setPR(2, "h", "2026-11-01T10:00:00Z"))
+		resp, _ := a.deliver(t, "pull_request", fmt.Sprintf("q-%d", i), body, sign(body))
+		codes[resp.StatusCode]++
+	}
+	if codes[http.StatusAccepted] != 1 || codes[http.StatusServiceUnavailable] != 2 {
+		t.Errorf("status codes %v", codes)
+	}
+	// The refused delivery can be redelivered once there is room.
+	a.srv.Start()
+	waitFor(t, "the queue to drain", func() bool { return len(a.srv.queue) == 0 })
+	body := payload(t, "pull_request-opened.payload.json", setPR(2, "h", "2026-11-01T10:00:00Z"))
+	if resp, _ := a.deliver(t, "pull_request", "q-1", body, sign(body)); resp.StatusCode != http.StatusAccepted {
+		t.Errorf("redelivery after 503: %d", resp.StatusCode)
+	}
+	a.srv.Shutdown(t.Context())
+}
+
+func TestServerRecoversPanics(t *testing.T) {
+	a := newTestApp(t, 1, 1)
+	ev := &Event{}
+	ev.Repository.FullName = "o/r"
+	ev.Installation = &struct {
+		ID int64 `json:"id"`
+	}{testInstallation}
+	a.srv.process(&job{delivery: "p-1", event: "pull_request", ev: ev}) // no pull_request: panics inside
+	if !strings.Contains(a.logs.String(), `"delivery":"p-1"`) || !strings.Contains(a.logs.String(), "panic") {
+		t.Errorf("log: %s", a.logs.String())
+	}
+	var m bytes.Buffer
+	a.srv.metrics.write(&m, 0, 1, 0, 0)
+	mustContain(t, m.String(), `planpr_webhook_deliveries_total{event="pull_request",result="panic"} 1`)
+}
+
+func TestServerHealthAndMetrics(t *testing.T) {
+	a := newTestApp(t, 1, 5)
+	a.srv.Start()
+	resp, err := http.Get(a.http.URL + "/healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("healthz: %v %v", resp, err)
+	}
+	body := []byte(`{"zen":"hi"}`)
+	a.deliver(t, "ping", "ping-1", body, sign(body))
+	resp, _ = http.Get(a.http.URL + "/metrics")
+	b, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{`planpr_webhook_deliveries_total{event="ping",result="ignored"} 1`, "planpr_queue_depth 0", "planpr_github_requests_total", "planpr_job_duration_seconds_count"} {
+		mustContain(t, string(b), want)
+	}
+	a.srv.Shutdown(t.Context())
+	resp, _ = http.Get(a.http.URL + "/healthz")
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("healthz while shutting down: %d", resp.StatusCode)
+	}
+}
+
+// TestServerLoad sends 500 signed deliveries, 50 at a time, for 20 pull
+// requests, on loopback: none is lost, each pull request ends with one lock
+// comment, and the time to 202 is measured. Then the same with the fake
+// GitHub failing one request in ten.
+func TestServerLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test")
+	}
+	for _, failEvery := range []int{0, 10} {
+		t.Run(fmt.Sprintf("fail-every-%d", failEvery), func(t *testing.T) {
+			a := newTestApp(t, 8, 600)
+			a.srv.Start()
+			for pr := 1; pr <= 20; pr++ {
+				a.addLockPR(pr, fmt.Sprintf("head-%d", pr))
+			}
+			a.fake.FailEvery(failEvery)
+			bodies := make([][]byte, 21)
+			for pr := 1; pr <= 20; pr++ {
+				bodies[pr] = payload(t, "pull_request-synchronize.payload.json", setPR(pr, fmt.Sprintf("head-%d", pr), "2026-11-01T10:00:00Z"))
+			}
+			var mu sync.Mutex
+			var latencies []time.Duration
+			codes := map[int]int{}
+			sem := make(chan struct{}, 50)
+			var wg sync.WaitGroup
+			for i := 0; i < 500; i++ {
+				wg.Add(1)
+				sem <- struct{}{}
+				go func() {
+					defer func() { <-sem; wg.Done() }()
+					body := bodies[i%20+1]
+					resp, d := a.deliver(t, "pull_request", fmt.Sprintf("load-%d-%d", failEvery, i), body, sign(body))
+					mu.Lock()
+					latencies = append(latencies, d)
+					codes[resp.StatusCode]++
+					mu.Unlock()
+				}()
+			}
+			wg.Wait()
+			if err := a.srv.Shutdown(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if codes[http.StatusAccepted] != 500 {
+				t.Fatalf("status codes %v: deliveries lost", codes)
+			}
+			for pr := 1; pr <= 20; pr++ {
+				if n, _ := countKey(a.fake, pr, LockKey); n != 1 {
+					t.Errorf("PR %d has %d lock comments", pr, n)
+				}
+			}
+			sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
+			p50, p99 := latencies[len(latencies)/2], latencies[len(latencies)*99/100]
+			var m bytes.Buffer
+			a.srv.metrics.write(&m, 0, 0, a.srv.retry.Calls.Load(), a.srv.retry.Errors.Load())
+			t.Logf("500 deliveries, 50 at a time, 20 PRs, GitHub failing 1 in %d: time to 202 p50 %v, p99 %v, max %v; GitHub requests %d, errors %d",
+				max(failEvery, 0), p50, p99, latencies[len(latencies)-1], a.srv.retry.Calls.Load(), a.srv.retry.Errors.Load())
+			if strings.Contains(m.String(), `result="failed"`) {
+				t.Errorf("some deliveries failed:\n%s", m.String())
+			}
+		})
+	}
+}
