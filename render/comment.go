@@ -192,6 +192,7 @@ func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult
 		text = text[:o.MaxSize-len(truncatedNote)] + truncatedNote
 	}
 	res.Size = len(text)
+	res.Omitted = omitted(sections, res.Level)
 	_, err := io.WriteString(w, text)
 	return res, err
 }
@@ -404,4 +405,21 @@ func firstNonEmpty(xs ...string) string {
 		}
 	}
 	return ""
+}
+
+// omitted counts the resource diffs a level leaves out.
+func omitted(sections []*planSection, level Level) int {
+	n := 0
+	for _, s := range sections {
+		switch level {
+		case LevelReduced:
+			n += len(s.others)
+			if s.risky.overflow {
+				n += s.riskyCount() - s.risky.items
+			}
+		case LevelSummary:
+			n += s.shown
+		}
+	}
+	return n
 }

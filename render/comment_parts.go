@@ -218,18 +218,7 @@ func shortenedNote(sections []*planSection, o CommentOptions, level Level) strin
 	if level == LevelFull {
 		return ""
 	}
-	left := 0
-	for _, s := range sections {
-		switch level {
-		case LevelReduced:
-			left += len(s.others)
-			if s.risky.overflow {
-				left += s.riskyCount() - s.risky.items
-			}
-		default:
-			left += s.shown
-		}
-	}
+	left := omitted(sections, level)
 	where := o.FullText
 	if where == "" {
 		where = "the output of `planpr render --format text`"

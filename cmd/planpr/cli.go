@@ -34,6 +34,7 @@ Commands:
   render    print plans (` + "`tofu show -json PLANFILE`" + `) and UI streams (` + "`tofu plan|apply|test -json`" + `)
             as text, as the pull-request comment, or as a JSON summary
   lockdiff  explain the changes between two .terraform.lock.hcl files
+  dry-run   print the comment planpr would post for this checkout, with no token (start here)
   action    post and keep the pull-request comment from a workflow step (see action.yml)
   serve     run the GitHub App: review lock files on every PR, comment plans from artifacts
   version   print planpr's version
@@ -57,6 +58,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = runRender(args[1:], stdout, stderr)
 	case "lockdiff":
 		err = runLockdiff(args[1:], stdout, stderr)
+	case "dry-run":
+		err = runDryRun(args[1:], stdout, stderr)
 	case "serve":
 		err = runServe(args[1:], stderr)
 	case "action":

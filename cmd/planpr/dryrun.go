@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// runDryRun is `planpr dry-run`: the comment the Action would post, from a
+// git checkout, with no token and no network.
+func runDryRun(args []string, stdout, stderr io.Writer) error {
+	var base, schemas, mode, htmlFile, key string
+	fs := flag.NewFlagSet("dry-run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&base, "base", "", "compare lock files with the merge base of this ref (default: the remote's default branch, else main)")
+	fs.StringVar(&schemas, "schemas", "", "provider schemas from `tofu providers schema -json`")
+	fs.StringVar(&mode, "mode", "normal", "how the plans were made: normal, destroy or refresh-only")
+	fs.StringVar(&htmlFile, "html", "", "also write a self-contained preview page of the comment to this file")
+	fs.StringVar(&key, "key", "", "the comment's key (default: the plans' names)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage: planpr dry-run [flags] [PLAN_OR_STREAM...]
+
+In a git checkout, prints exactly the comment planpr would post: the lock files changed
+between the merge base of --base and the working tree (each cross-checked with its root
+module's configuration), and the given plans and UI streams. Needs no token and no network.
+A short report (size against GitHub's 65,536-character limit, what was shortened, how
+many values were masked) goes to stderr.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	inputs, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	popts := render.PlanOptions{Mode: render.Mode(mode)}
+	switch popts.Mode {
+	case render.ModeNormal, render.ModeDestroy, render.ModeRefreshOnly:
+	default:
+		return &usageError{fmt.Sprintf("--mode %q: want normal, destroy or refresh-only", mode)}
+	}
+	if schemas != "" {
+		if popts.Schemas, err = tofujson.ReadSchemasFile(schemas); err != nil {
+			return err
+		}
+		popts.SchemasFile = schemas
+	}
+	top, err := git("rev-parse", "--show-toplevel")
+	if err != nil {
+		return errors.New("not a git checkout: run dry-run inside the repository, or use `planpr render` and `planpr lockdiff` on files")
+	}
+	if base == "" {
+		base = defaultBase()
+	}
+	mergeBase, err := git("merge-base", base, "HEAD")
+	if err != nil {
+		return fmt.Errorf("unknown base ref %q: name a branch, tag or commit with --base (for example --base origin/main)", base)
+	}
+	locks, err := changedLocks(top, mergeBase)
+	if err != nil {
+		return err
+	}
+	if len(locks) == 0 && len(inputs) == 0 {
+		return fmt.Errorf("nothing to show: no lock file changed since %s (the merge base with %s), and no plan given; pass plan JSON files (`tofu show -json tfplan > plan.json`) or UI streams (`tofu plan -json > plan.jsonl`)", shortRef(mergeBase), base)
+	}
+	plans, err := groupInputs(inputs)
+	if err != nil {
+		return err
+	}
+	if key == "" {
+		var names []string
+		for _, p := range plans {
+			names = append(names, p.Name)
+		}
+		key = strings.Join(names, ",")
+		if key == "" {
+			key = "lock-files"
+		}
+	}
+	var out bytes.Buffer
+	res, err := render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Key: key, Version: Version, Locks: locks, FullText: "the job summary"})
+	if err != nil {
+		return err
+	}
+	if htmlFile != "" {
+		var page bytes.Buffer
+		if err := render.PreviewHTML(&page, "planpr preview: "+key, out.String()); err != nil {
+			return err
+		}
+		if err := os.WriteFile(htmlFile, page.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	if _, err := stdout.Write(out.Bytes()); err != nil {
+		return err
+	}
+	report := []string{fmt.Sprintf("planpr dry-run: %d of %d characters (%.0f%%)", res.Size, render.GitHubMaxComment, 100*float64(res.Size)/render.GitHubMaxComment)}
+	switch res.Level {
+	case render.LevelReduced:
+		report = append(report, fmt.Sprintf("shortened: only destroyed and replaced resources keep their diffs (%d left out)", res.Omitted))
+	case render.LevelSummary:
+		report = append(report, "shortened: every diff left out; the job summary would hold them")
+	default:
+		report = append(report, "not shortened")
+	}
+	report = append(report, fmt.Sprintf("%d sensitive values masked", res.Masked), fmt.Sprintf("%d lock files compared with %s (merge base with %s)", len(locks), shortRef(mergeBase), base))
+	if htmlFile != "" {
+		report = append(report, "preview: "+htmlFile)
+	}
+	fmt.Fprintln(stderr, strings.Join(report, "\n  "))
+	return nil
+}
+
+func git(args ...string) (string, error) {
+	out, err := exec.Command("git", args...).Output()
+	return strings.TrimSpace(string(out)), err
+}
+
+func shortRef(s string) string {
+	if len(s) > 10 {
+		return s[:10]
+	}
+	return s
+}
+
+// defaultBase is the remote's default branch, else main.
+func defaultBase() string {
+	if ref, err := git("symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"); err == nil && ref != "" {
+		return ref
+	}
+	return "main"
+}
+
+// changedLocks compares every .terraform.lock.hcl changed between base
+// and the working tree (untracked ones too), cross-checked with the root
+// module beside it.
+func changedLocks(top, base string) ([]*lockdiff.FileDiff, error) {
+	diff, err := git("-C", top, "diff", "--name-status", "-M", base, "--")
+	if err != nil {
+		return nil, fmt.Errorf("git diff: %v", err)
+	}
+	untracked, _ := git("-C", top, "ls-files", "--others", "--exclude-standard")
+	type pair struct{ before, after string }
+	var pairs []pair
+	for _, line := range strings.Split(diff, "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) < 2 {
+			continue
+		}
+		before, after := f[1], f[len(f)-1]
+		if filepath.Base(before) != ".terraform.lock.hcl" && filepath.Base(after) != ".terraform.lock.hcl" {
+			continue
+		}
+		switch f[0][0] {
+		case 'A':
+			before = ""
+		case 'D':
+			after = ""
+		}
+		pairs = append(pairs, pair{before, after})
+	}
+	for _, u := range strings.Split(untracked, "\n") {
+		if filepath.Base(u) == ".terraform.lock.hcl" {
+			pairs = append(pairs, pair{"", u})
+		}
+	}
+	var out []*lockdiff.FileDiff
+	for _, p := range pairs {
+		var beforeSrc, afterSrc []byte
+		if p.before != "" {
+			s, err := exec.Command("git", "-C", top, "show", base+":"+p.before).Output()
+			if err != nil {
+				return nil, fmt.Errorf("git show %s:%s: %v", shortRef(base), p.before, err)
+			}
+			beforeSrc = s
+		}
+		if p.after != "" {
+			if afterSrc, err = os.ReadFile(filepath.Join(top, p.after)); err != nil {
+				return nil, err
+			}
+		}
+		name := firstOf(p.after, p.before)
+		before, diags := lockdiff.Parse(beforeSrc, name+"@"+shortRef(base))
+		if diags.HasErrors() {
+			return nil, errors.New(diags.Error())
+		}
+		after, diags := lockdiff.Parse(afterSrc, name)
+		if diags.HasErrors() {
+			return nil, errors.New(diags.Error())
+		}
+		fd := lockdiff.Compare(name, before, after)
+		if p.after != "" {
+			dir := filepath.Dir(p.after)
+			if cfg, diags := lockdiff.LoadConfigFS(os.DirFS(filepath.Join(top, dir)), dir); !diags.HasErrors() {
+				lockdiff.CrossCheck(fd, after, cfg)
+			}
+		}
+		out = append(out, fd)
+	}
+	return out, nil
+}
+
+func firstOf(xs ...string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}

@@ -1,0 +1,70 @@
+package render
+
+import (
+	"bytes"
+	"html"
+	"io"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
+)
+
+// PreviewHTML writes a self-contained page showing a comment as GitHub
+// would: GitHub-flavoured Markdown (tables, strikethrough, autolinks, task
+// lists) rendered with goldmark, styled like a GitHub comment. The page
+// loads nothing and runs no script: a Content-Security-Policy forbids both.
+func PreviewHTML(w io.Writer, title, markdown string) error {
+	md := goldmark.New(
+		goldmark.WithExtensions(extension.GFM),
+		// The comment's own HTML (<details>, <summary>, <code>) must pass;
+		// untrusted text in it is already escaped, and the CSP below
+		// stops anything that would still try to run.
+		goldmark.WithRendererOptions(gmhtml.WithUnsafe()),
+	)
+	var body bytes.Buffer
+	if err := md.Convert([]byte(markdown), &body); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>`+html.EscapeString(title)+`</title>
+<style>`+previewCSS+`</style>
+</head>
+<body>
+<div class="timeline-comment">
+<div class="comment-header"><strong>planpr</strong> <span class="muted">commented (preview)</span></div>
+<div class="comment-body markdown-body">
+`+body.String()+`</div>
+</div>
+</body>
+</html>
+`)
+	return err
+}
+
+// previewCSS approximates GitHub's comment styling.
+const previewCSS = `
+body { background: #f6f8fa; margin: 0; padding: 24px; font-family: -apple-system, BlinkMacSystemFont, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif; color: #1f2328; }
+.timeline-comment { max-width: 880px; margin: 0 auto; background: #fff; border: 1px solid #d0d7de; border-radius: 6px; }
+.comment-header { padding: 8px 16px; background: #f6f8fa; border-bottom: 1px solid #d0d7de; border-radius: 6px 6px 0 0; font-size: 14px; }
+.muted { color: #656d76; }
+.markdown-body { padding: 16px; font-size: 14px; line-height: 1.5; word-wrap: break-word; }
+.markdown-body h2 { font-size: 1.5em; border-bottom: 1px solid #d8dee4; padding-bottom: .3em; margin: 0 0 16px; }
+.markdown-body h3 { font-size: 1.25em; margin: 24px 0 16px; }
+.markdown-body h4 { font-size: 1em; margin: 24px 0 16px; }
+.markdown-body table { border-collapse: collapse; margin: 0 0 16px; display: block; overflow: auto; }
+.markdown-body th, .markdown-body td { border: 1px solid #d0d7de; padding: 6px 13px; }
+.markdown-body tr:nth-child(2n) { background: #f6f8fa; }
+.markdown-body code { font-family: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, monospace; font-size: 85%; background: rgba(175,184,193,.2); padding: .2em .4em; border-radius: 6px; }
+.markdown-body pre { background: #f6f8fa; padding: 16px; overflow: auto; border-radius: 6px; line-height: 1.45; }
+.markdown-body pre code { background: transparent; padding: 0; font-size: 85%; }
+.markdown-body blockquote { margin: 0 0 16px; padding: 0 1em; color: #59636e; border-left: .25em solid #d0d7de; }
+.markdown-body details { margin: 0 0 8px; }
+.markdown-body summary { cursor: pointer; }
+.markdown-body hr { border: 0; border-top: 1px solid #d0d7de; margin: 24px 0; }
+`

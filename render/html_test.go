@@ -1,0 +1,75 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// TestPreviewInChromium opens the --html preview of a comment full of
+// hostile values in headless Chromium and checks what a person would see:
+// the summary table and the <details> sections, and no script run.
+func TestPreviewInChromium(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium is not installed (.ci/run installs it)")
+		}
+		t.Skip("chromium not installed: apt-get install chromium chromium-driver")
+	}
+	schemas, err := tofujson.ReadSchemasFile("testdata/plans/hostile-schemas.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := writePlan(t, map[string]any{"format_version": "1.2", "resource_changes": []any{
+		map[string]any{"address": "test_thing.a", "mode": "managed", "type": "test_thing", "name": "a", "provider_name": "registry.opentofu.org/hashicorp/test",
+			"change": map[string]any{"actions": []string{"update"}, "before": map[string]any{"note": "old"},
+				"after":         map[string]any{"note": `<script>document.title="pwned"</script><img src=x onerror="document.body.dataset.pwned=1">`},
+				"after_unknown": map[string]any{}, "before_sensitive": map[string]any{}, "after_sensitive": map[string]any{}}},
+	}})
+	var md bytes.Buffer
+	if _, err := Comment(&md, []CommentPlan{{Path: plan}, {Path: "testdata/plans/hostile.json"}}, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Key: "k", Title: `<script>document.title="pwned"</script>`}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	page := filepath.Join(dir, "preview.html")
+	var html bytes.Buffer
+	if err := PreviewHTML(&html, "preview", md.String()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, html.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir="+filepath.Join(dir, "profile"),
+		"--virtual-time-budget=2000", "--dump-dom", "file://"+page)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	dom := string(out)
+	for _, want := range []string{"<table>", "<details>", "<summary>", `<code class="language-diff">`, "<th>plan</th>"} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if strings.Count(dom, "<details>") < 3 {
+		t.Errorf("%d <details> sections", strings.Count(dom, "<details>"))
+	}
+	for _, bad := range []string{"<title>pwned", "data-pwned", "<script", "<img src=\"x\""} {
+		if strings.Contains(dom, bad) {
+			t.Errorf("a script ran or an element was injected: found %q", bad)
+		}
+	}
+}
