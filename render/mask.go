@@ -22,9 +22,10 @@ const Masked = "(sensitive value)"
 //
 // It counts what it hides.
 type Masker struct {
-	secrets []string // longest first, so a secret containing another is masked whole
-	seen    map[string]bool
-	Count   int
+	secrets  []string
+	seen     map[string]bool
+	replacer *strings.Replacer // built on first use after Add
+	Count    int
 }
 
 // NewMasker returns a masker with no known secrets.
@@ -42,7 +43,28 @@ func (m *Masker) Add(s string) {
 	}
 	m.seen[s] = true
 	m.secrets = append(m.secrets, s)
+	m.replacer = nil
+}
+
+// build makes one replacer for every secret, longest first so a secret
+// containing another is masked whole; it scans text once whatever the
+// number of secrets.
+func (m *Masker) build() *strings.Replacer {
+	if m.replacer != nil {
+		return m.replacer
+	}
 	sort.SliceStable(m.secrets, func(i, j int) bool { return len(m.secrets[i]) > len(m.secrets[j]) })
+	var pairs []string
+	for _, s := range m.secrets {
+		pairs = append(pairs, strconv.Quote(s), Masked)
+	}
+	for _, s := range m.secrets {
+		if len(s) >= minRawSecret {
+			pairs = append(pairs, s, Masked)
+		}
+	}
+	m.replacer = strings.NewReplacer(pairs...)
+	return m.replacer
 }
 
 // AddValue records every string inside a JSON value.
@@ -95,24 +117,13 @@ var credentialPatterns = []*regexp.Regexp{
 
 // Mask hides every known secret and credential-shaped string in text.
 func (m *Masker) Mask(text string) string {
-	for _, s := range m.secrets {
-		quoted := strconv.Quote(s)
-		if n := strings.Count(text, quoted); n > 0 {
-			m.Count += n
-			text = strings.ReplaceAll(text, quoted, Masked)
-		}
-		if len(s) >= minRawSecret {
-			if n := strings.Count(text, s); n > 0 {
-				m.Count += n
-				text = strings.ReplaceAll(text, s, Masked)
-			}
-		}
+	before := strings.Count(text, Masked)
+	if len(m.secrets) > 0 {
+		text = m.build().Replace(text)
 	}
 	for _, re := range credentialPatterns {
-		text = re.ReplaceAllStringFunc(text, func(string) string {
-			m.Count++
-			return Masked
-		})
+		text = re.ReplaceAllString(text, Masked)
 	}
+	m.Count += strings.Count(text, Masked) - before
 	return text
 }

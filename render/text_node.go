@@ -82,10 +82,30 @@ func unchanged(keyword string, n int) string {
 // attrName prints a key as an HCL identifier, or quoted (Go-style, as
 // OpenTofu does) when it is not one.
 func attrName(name string) string {
-	if hclsyntax.ValidIdentifier(name) {
+	if validIdentifier(name) {
 		return name
 	}
 	return strconv.Quote(name)
+}
+
+// validIdentifier is hclsyntax.ValidIdentifier with a fast path for the
+// ASCII names nearly every attribute has.
+func validIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80:
+			return hclsyntax.ValidIdentifier(s)
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func isImportant(name string) bool { return name == "id" || name == "name" || name == "tags" }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/planpr/planpr/render/diff"
 )
 
@@ -120,5 +121,13 @@ func TestTextForgetHidesSymbols(t *testing.T) {
 func TestQuotedStringsUseGoEscaping(t *testing.T) {
 	if got := primitiveText("tab\there \"q\" \x01 é"); got != `"tab\there \"q\" \x01 é"` {
 		t.Errorf("got %s", got)
+	}
+}
+
+func TestValidIdentifierMatchesHCL(t *testing.T) {
+	for _, s := range []string{"a", "a_b", "a-b", "_x", "x1", "1x", "-x", "a.b", "", "a b", "é", "aé", "über", "a\u200b", "A-9_z"} {
+		if got, want := validIdentifier(s), hclsyntax.ValidIdentifier(s); got != want {
+			t.Errorf("validIdentifier(%q) = %v, hcl says %v", s, got, want)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package tofujson
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // Plan holds the small, document-wide parts of a plan. Resource changes and
 // drift are not kept here: ReadPlan streams them to a visitor one at a time,
@@ -62,7 +65,10 @@ func (rc *ResourceChange) Moved() bool {
 func (rc *ResourceChange) Importing() bool { return rc.Change.Importing != nil }
 
 // Change is the "change" representation shared by resources and outputs.
+// Read lazily (ReadOptions.Lazy), the five values stay raw JSON until
+// Decode.
 type Change struct {
+	raw             *rawValues
 	Actions         []string   `json:"actions"`
 	Before          any        `json:"before"`
 	After           any        `json:"after"`
@@ -126,4 +132,88 @@ func (p *Plan) SensitiveVariables() map[string]any {
 		}
 	}
 	return out
+}
+
+type rawValues struct {
+	before, after, afterUnknown, beforeSensitive, afterSensitive []byte
+}
+
+// Decode fills Before, After, AfterUnknown, BeforeSensitive and
+// AfterSensitive from a lazily read change; it does nothing the second time.
+func (c *Change) Decode() error {
+	if c.raw == nil {
+		return nil
+	}
+	r := c.raw
+	c.raw = nil
+	for _, f := range []struct {
+		raw []byte
+		dst *any
+	}{{r.before, &c.Before}, {r.after, &c.After}, {r.afterUnknown, &c.AfterUnknown}, {r.beforeSensitive, &c.BeforeSensitive}, {r.afterSensitive, &c.AfterSensitive}} {
+		v, err := DecodeRaw(f.raw)
+		if err != nil {
+			return err
+		}
+		*f.dst = v
+	}
+	return nil
+}
+
+// Sensitive calls add with every string the change marks sensitive, before
+// or after, without decoding the rest of a lazily read change.
+func (c *Change) Sensitive(add func(string)) error {
+	if c.raw == nil {
+		collectMarked(c.Before, c.BeforeSensitive, add)
+		collectMarked(c.After, c.AfterSensitive, add)
+		return nil
+	}
+	for _, p := range [][2][]byte{{c.raw.before, c.raw.beforeSensitive}, {c.raw.after, c.raw.afterSensitive}} {
+		if !bytes.Contains(p[1], []byte("true")) {
+			continue
+		}
+		mask, err := DecodeRaw(p[1])
+		if err != nil {
+			return err
+		}
+		if err := MarkedStrings(p[0], mask, add); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func collectMarked(value, sensitive any, add func(string)) {
+	switch s := sensitive.(type) {
+	case bool:
+		if s {
+			collectStrings(value, add)
+		}
+	case map[string]any:
+		v, _ := value.(map[string]any)
+		for k, sub := range s {
+			collectMarked(v[k], sub, add)
+		}
+	case []any:
+		v, _ := value.([]any)
+		for i, sub := range s {
+			if i < len(v) {
+				collectMarked(v[i], sub, add)
+			}
+		}
+	}
+}
+
+func collectStrings(x any, add func(string)) {
+	switch t := x.(type) {
+	case string:
+		add(t)
+	case []any:
+		for _, e := range t {
+			collectStrings(e, add)
+		}
+	case map[string]any:
+		for _, e := range t {
+			collectStrings(e, add)
+		}
+	}
 }

@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Section names of the two streamed arrays.
@@ -22,12 +25,26 @@ const (
 // The ResourceChange is only valid during the call.
 type Visitor func(section string, rc *ResourceChange) error
 
+// ReadOptions tune a pass over a plan.
+type ReadOptions struct {
+	// Sections, when set, are the streamed arrays to decode; the others
+	// are skipped unread.
+	Sections []string
+	// Lazy leaves each change's values raw until Change.Decode.
+	Lazy bool
+}
+
 // ReadPlanFile reads a plan JSON document in one pass, streaming every
 // element of "resource_drift" and "resource_changes" to visit (which may be
 // nil) and returning the rest. When sections are named, only those of the
-// two arrays are decoded; the others are skipped. Errors are *InputError values naming the file
-// and, for syntax errors, the line and column.
+// two arrays are decoded; the others are skipped. Errors are *InputError
+// values naming the file and, for syntax errors, the line and column.
 func ReadPlanFile(path string, visit Visitor, sections ...string) (*Plan, error) {
+	return ReadPlan(path, ReadOptions{Sections: sections}, visit)
+}
+
+// ReadPlan is ReadPlanFile with options.
+func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
@@ -37,11 +54,7 @@ func ReadPlanFile(path string, visit Visitor, sections ...string) (*Plan, error)
 	if err := sniff(path, br); err != nil {
 		return nil, err
 	}
-	p, err := readPlan(path, br, visit, sections)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
+	return readPlan(path, br, opts, visit)
 }
 
 // sniff looks at the start of the input to give a helpful error for the
@@ -56,14 +69,7 @@ func sniff(path string, br *bufio.Reader) error {
 	case trimmed[0] == '{':
 		return nil
 	}
-	line, col := 1, 1
-	for _, b := range head[:lead] {
-		if b == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
+	line, col := lineColBytes(head, int64(lead))
 	first := string(trimmed)
 	if i := strings.IndexByte(first, '\n'); i >= 0 {
 		first = first[:i]
@@ -82,76 +88,97 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func readPlan(path string, r io.Reader, visit Visitor, sections []string) (*Plan, error) {
-	dec := json.NewDecoder(r)
-	dec.UseNumber()
-	fail := func(err error) (*Plan, error) { return nil, wrapJSONError(path, err, dec.InputOffset()) }
+// reader walks a plan document token by token.
+type reader struct {
+	path string
+	dec  *jsontext.Decoder
+	opts ReadOptions
+}
 
-	if _, err := dec.Token(); err != nil { // '{', checked by sniff
-		return fail(err)
+// fail turns a decoding error into a located InputError.
+func (r *reader) fail(err error) error {
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return err
 	}
-	p := &Plan{Sections: map[string]bool{}}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return fail(err)
+	var syn *jsontext.SyntacticError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		off := r.dec.InputOffset()
+		if fi, serr := os.Stat(r.path); serr == nil {
+			off = fi.Size()
 		}
-		key, _ := tok.(string)
-		keyOffset := dec.InputOffset()
-		p.Sections[key] = true
-		switch key {
-		case "format_version":
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				return fail(err)
-			}
-			s, ok := v.(string)
-			if !ok {
-				return nil, errorAt(path, keyOffset, fmt.Sprintf("format_version must be a string, got %v", v))
-			}
-			if err := checkPlanVersion(s); err != nil {
-				return nil, errorAt(path, keyOffset, err.Error())
-			}
-			p.FormatVersion = s
-		case "terraform_version":
-			err = dec.Decode(&p.TerraformVersion)
-		case "variables":
-			err = dec.Decode(&p.Variables)
-		case "output_changes":
-			err = dec.Decode(&p.OutputChanges)
-			if err == nil {
-				for name, oc := range p.OutputChanges {
-					if _, aerr := ParseActions(oc.Actions); aerr != nil {
-						return nil, errorAt(path, keyOffset, fmt.Sprintf("output %q: %v", name, aerr))
-					}
-				}
-			}
-		case "relevant_attributes":
-			err = dec.Decode(&p.RelevantAttributes)
-		case "errored":
-			err = dec.Decode(&p.Errored)
-		case "configuration":
-			err = dec.Decode(&p.Configuration)
-		case "checks":
-			err = dec.Decode(&p.Checks)
-		case SectionChanges, SectionDrift:
-			if len(sections) > 0 && !slices.Contains(sections, key) {
-				err = skipValue(dec)
-			} else {
-				err = streamChanges(path, dec, key, visit)
-			}
-		default:
-			err = skipValue(dec)
+		return errorAt(r.path, off, "truncated JSON: the file ends in the middle of the document")
+	case errors.As(err, &syn):
+		msg := syn.Err.Error()
+		return errorAt(r.path, syn.ByteOffset, "invalid JSON: "+msg)
+	}
+	return errorAt(r.path, r.dec.InputOffset(), err.Error())
+}
+
+// expect reads a delimiter.
+func (r *reader) expect(kind jsontext.Kind, what string) error {
+	tok, err := r.dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	if tok.Kind() != kind {
+		return errorAt(r.path, r.dec.InputOffset()-1, fmt.Sprintf("%s: got %s, want %s", what, kindName(tok.Kind()), kindName(kind)))
+	}
+	return nil
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "'" + string(k) + "'"
+}
+
+// small decodes a small value with encoding/json (numbers kept as text).
+func (r *reader) small(dst any, what string) error {
+	start := r.dec.InputOffset()
+	raw, err := r.dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if err := d.Decode(dst); err != nil {
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &typ) {
+			return errorAt(r.path, start+typ.Offset, fmt.Sprintf("invalid JSON for %s: got %s, want %s", firstNonEmpty(typ.Field, what), typ.Value, typ.Type))
 		}
-		if err != nil {
-			return fail(err)
+		return errorAt(r.path, start, fmt.Sprintf("invalid %s: %v", what, err))
+	}
+	return nil
+}
+
+func firstNonEmpty(xs ...string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
 		}
 	}
-	if _, err := dec.Token(); err != nil { // '}'
-		return fail(err)
-	}
-	if err := checkTrailing(path, dec); err != nil {
-		return nil, err
+	return ""
+}
+
+func readPlan(path string, in io.Reader, opts ReadOptions, visit Visitor) (*Plan, error) {
+	r := &reader{path: path, dec: jsontext.NewDecoder(in), opts: opts}
+	p, err := r.plan(visit)
+	if err != nil {
+		return nil, r.fail(err)
 	}
 	if err := checkIsPlan(path, p); err != nil {
 		return nil, err
@@ -159,25 +186,136 @@ func readPlan(path string, r io.Reader, visit Visitor, sections []string) (*Plan
 	return p, nil
 }
 
-func streamChanges(path string, dec *json.Decoder, section string, visit Visitor) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
+func (r *reader) plan(visit Visitor) (*Plan, error) {
+	if err := r.expect('{', "a plan"); err != nil {
+		return nil, err
 	}
-	if tok == nil { // "resource_changes": null
+	p := &Plan{Sections: map[string]bool{}}
+	for {
+		if r.dec.PeekKind() == '}' {
+			break
+		}
+		tok, err := r.dec.ReadToken()
+		if err != nil {
+			return nil, err
+		}
+		key := tok.String()
+		keyOffset := r.dec.InputOffset()
+		p.Sections[key] = true
+		switch key {
+		case "format_version":
+			var v any
+			if err := r.small(&v, key); err != nil {
+				return nil, err
+			}
+			s, ok := v.(string)
+			if !ok {
+				return nil, errorAt(r.path, keyOffset, fmt.Sprintf("format_version must be a string, got %v", v))
+			}
+			if err := checkPlanVersion(s); err != nil {
+				return nil, errorAt(r.path, keyOffset+1, err.Error())
+			}
+			p.FormatVersion = s
+		case "terraform_version":
+			p.TerraformVersion, err = readString(r.dec)
+		case "variables":
+			err = r.small(&p.Variables, key)
+		case "output_changes":
+			err = r.small(&p.OutputChanges, key)
+			if err == nil {
+				for name, oc := range p.OutputChanges {
+					if _, aerr := ParseActions(oc.Actions); aerr != nil {
+						return nil, errorAt(r.path, keyOffset, fmt.Sprintf("output %q: %v", name, aerr))
+					}
+				}
+			}
+		case "relevant_attributes":
+			err = r.small(&p.RelevantAttributes, key)
+		case "errored":
+			err = r.small(&p.Errored, key)
+		case "configuration":
+			p.Configuration, err = rawValue(r.dec)
+		case "checks":
+			err = r.small(&p.Checks, key)
+		case SectionChanges, SectionDrift:
+			if len(r.opts.Sections) > 0 && !slices.Contains(r.opts.Sections, key) {
+				err = r.dec.SkipValue()
+			} else {
+				err = r.changes(key, visit)
+			}
+		default:
+			err = r.dec.SkipValue()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if _, err := r.dec.ReadToken(); err != nil {
+		return nil, err
+	}
+	if err := r.trailing(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// trailing rejects text after the document.
+func (r *reader) trailing() error {
+	_, err := r.dec.ReadToken()
+	if err == io.EOF {
 		return nil
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return errorAt(path, dec.InputOffset(), section+" must be an array")
+	off := r.dec.InputOffset()
+	var syn *jsontext.SyntacticError
+	if errors.As(err, &syn) {
+		off = syn.ByteOffset
 	}
-	for dec.More() {
-		start := dec.InputOffset()
-		var rc ResourceChange
-		if err := dec.Decode(&rc); err != nil {
+	line := r.lineAt(off)
+	msg := fmt.Sprintf("unexpected text after the plan JSON: %q", clip(line, 40))
+	if strings.HasPrefix(line, "::") || strings.HasPrefix(line, "[command]") {
+		msg += " (GitHub Actions log lines from the setup-terraform/setup-opentofu wrapper: set `terraform_wrapper: false` / `tofu_wrapper: false`)"
+	}
+	return errorAt(r.path, off, msg)
+}
+
+// lineAt reads the rest of the line at a byte offset of the file.
+func (r *reader) lineAt(off int64) string {
+	f, err := os.Open(r.path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 200)
+	n, _ := f.ReadAt(buf, off)
+	s := strings.TrimLeft(string(buf[:n]), " \t\r\n")
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+func (r *reader) changes(section string, visit Visitor) error {
+	if r.dec.PeekKind() == 'n' {
+		_, err := r.dec.ReadToken()
+		return err
+	}
+	if err := r.expect('[', section); err != nil {
+		return err
+	}
+	var rc ResourceChange
+	for r.dec.PeekKind() != ']' {
+		start := r.dec.InputOffset()
+		rc = ResourceChange{}
+		if err := r.resourceChange(&rc); err != nil {
 			return err
 		}
 		if _, err := ParseActions(rc.Change.Actions); err != nil {
-			return errorAt(path, start, fmt.Sprintf("%s %s: %v", section, rc.Address, err))
+			return errorAt(r.path, r.startOf(start), fmt.Sprintf("%s %s: %v", section, rc.Address, err))
+		}
+		if !r.opts.Lazy {
+			if err := rc.Change.Decode(); err != nil {
+				return err
+			}
 		}
 		if visit != nil {
 			if err := visit(section, &rc); err != nil {
@@ -185,50 +323,124 @@ func streamChanges(path string, dec *json.Decoder, section string, visit Visitor
 			}
 		}
 	}
-	_, err = dec.Token() // ']'
+	_, err := r.dec.ReadToken()
 	return err
 }
 
-// skipValue consumes one JSON value token by token without building it.
-func skipValue(dec *json.Decoder) error {
-	depth := 0
-	for {
-		tok, err := dec.Token()
+// startOf skips the separator between array elements.
+func (r *reader) startOf(off int64) int64 {
+	f, err := os.Open(r.path)
+	if err != nil {
+		return off
+	}
+	defer f.Close()
+	buf := make([]byte, 64)
+	n, _ := f.ReadAt(buf, off)
+	for i := 0; i < n; i++ {
+		if c := buf[i]; c != ',' && c != ' ' && c != '\n' && c != '\r' && c != '\t' {
+			return off + int64(i)
+		}
+	}
+	return off
+}
+
+func (r *reader) resourceChange(rc *ResourceChange) error {
+	if err := r.expect('{', "a resource change"); err != nil {
+		return err
+	}
+	for r.dec.PeekKind() != '}' {
+		tok, err := r.dec.ReadToken()
 		if err != nil {
 			return err
 		}
-		if d, ok := tok.(json.Delim); ok {
-			switch d {
-			case '{', '[':
-				depth++
-			default:
-				depth--
-			}
+		switch key := tok.String(); key {
+		case "address":
+			rc.Address, err = r.str(key)
+		case "previous_address":
+			rc.PreviousAddress, err = r.str(key)
+		case "module_address":
+			rc.ModuleAddress, err = r.str(key)
+		case "mode":
+			rc.Mode, err = r.str(key)
+		case "type":
+			rc.Type, err = r.str(key)
+		case "name":
+			rc.Name, err = r.str(key)
+		case "deposed":
+			rc.Deposed, err = r.str(key)
+		case "provider_name":
+			rc.ProviderName, err = r.str(key)
+		case "action_reason":
+			rc.ActionReason, err = r.str(key)
+		case "index":
+			rc.Index, err = rawValue(r.dec)
+		case "change":
+			err = r.change(&rc.Change)
+		default:
+			err = r.dec.SkipValue()
 		}
-		if depth == 0 {
-			return nil
+		if err != nil {
+			return err
 		}
 	}
+	_, err := r.dec.ReadToken()
+	return err
 }
 
-func checkTrailing(path string, dec *json.Decoder) error {
-	rest := dec.Buffered()
-	var buf [256]byte
-	n, _ := io.ReadFull(rest, buf[:])
-	trimmed := bytes.TrimLeft(buf[:n], " \t\r\n")
-	if len(trimmed) == 0 {
-		return nil
+func (r *reader) str(what string) (string, error) {
+	s, err := readString(r.dec)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		var syn *jsontext.SyntacticError
+		if !errors.As(err, &syn) {
+			return "", errorAt(r.path, r.dec.InputOffset(), fmt.Sprintf("invalid JSON for %s: %v", what, err))
+		}
 	}
-	off := dec.InputOffset() + int64(n-len(trimmed))
-	line := string(trimmed)
-	if i := strings.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
+	return s, err
+}
+
+func (r *reader) change(c *Change) error {
+	if r.dec.PeekKind() == 'n' {
+		_, err := r.dec.ReadToken()
+		return err
 	}
-	msg := fmt.Sprintf("unexpected text after the plan JSON: %q", clip(line, 40))
-	if strings.HasPrefix(line, "::") || strings.HasPrefix(line, "[command]") {
-		msg += " (GitHub Actions log lines from the setup-terraform/setup-opentofu wrapper: set `terraform_wrapper: false` / `tofu_wrapper: false`)"
+	if err := r.expect('{', "a change"); err != nil {
+		return err
 	}
-	return errorAt(path, off, msg)
+	raw := &rawValues{}
+	c.raw = raw
+	for r.dec.PeekKind() != '}' {
+		tok, err := r.dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		switch key := tok.String(); key {
+		case "actions":
+			err = r.small(&c.Actions, key)
+		case "before":
+			raw.before, err = rawValue(r.dec)
+		case "after":
+			raw.after, err = rawValue(r.dec)
+		case "after_unknown":
+			raw.afterUnknown, err = rawValue(r.dec)
+		case "before_sensitive":
+			raw.beforeSensitive, err = rawValue(r.dec)
+		case "after_sensitive":
+			raw.afterSensitive, err = rawValue(r.dec)
+		case "replace_paths":
+			err = r.small(&c.ReplacePaths, key)
+		case "importing":
+			err = r.small(&c.Importing, key)
+		case "generated_config":
+			c.GeneratedConfig, err = r.str(key)
+		default:
+			err = r.dec.SkipValue()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err := r.dec.ReadToken()
+	return err
 }
 
 // checkPlanVersion accepts format_version 1.x.

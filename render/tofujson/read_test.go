@@ -89,7 +89,7 @@ func TestReadPlanBadInput(t *testing.T) {
 		{"truncated", "{\"format_version\":\"1.2\",\"resource_changes\":[{\"address\":", "truncated JSON", 1, 56},
 		{"syntax", "{\"format_version\":\"1.2\",\n \"resource_changes\": [}\n", "invalid JSON", 2, 23},
 		{"state", `{"format_version":"1.0","terraform_version":"1.9.0","values":{"root_module":{}}}`, "this is a state, not a plan", 0, 0},
-		{"version 2", `{"format_version":"2.0","resource_changes":[]}`, `unsupported plan format_version "2.0": planpr reads 1.x`, 1, 18},
+		{"version 2", `{"format_version":"2.0","resource_changes":[]}`, `unsupported plan format_version "2.0": planpr reads 1.x`, 1, 19},
 		{"no version", `{"resource_changes":[]}`, "no format_version", 0, 0},
 		{"unknown action", `{"format_version":"1.2","resource_changes":[{"address":"a.b","change":{"actions":["explode"]}}]}`, `resource_changes a.b: unknown action list ["explode"]`, 1, 45},
 		{"wrong type", `{"format_version":"1.2","resource_changes":[{"address":7}]}`, "invalid JSON for", 1, 0},

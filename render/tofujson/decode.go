@@ -1,0 +1,191 @@
+package tofujson
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// decodeAny reads one JSON value as generic Go values: map[string]any,
+// []any, string, json.Number (the number's text as written), bool, nil.
+func decodeAny(dec *jsontext.Decoder) (any, error) {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return nil, err
+	}
+	return decodeFrom(dec, tok)
+}
+
+func decodeFrom(dec *jsontext.Decoder, tok jsontext.Token) (any, error) {
+	switch tok.Kind() {
+	case 'n':
+		return nil, nil
+	case 't':
+		return true, nil
+	case 'f':
+		return false, nil
+	case '"':
+		return tok.String(), nil
+	case '0':
+		return json.Number(tok.String()), nil
+	case '{':
+		m := map[string]any{}
+		for dec.PeekKind() != '}' {
+			k, err := dec.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			key := k.String() // a token is only valid until the next read
+			v, err := decodeAny(dec)
+			if err != nil {
+				return nil, err
+			}
+			m[key] = v
+		}
+		_, err := dec.ReadToken()
+		return m, err
+	case '[':
+		s := []any{}
+		for dec.PeekKind() != ']' {
+			v, err := decodeAny(dec)
+			if err != nil {
+				return nil, err
+			}
+			s = append(s, v)
+		}
+		_, err := dec.ReadToken()
+		return s, err
+	}
+	return nil, fmt.Errorf("unexpected %v", tok.Kind())
+}
+
+// DecodeRaw decodes a raw JSON value held in memory.
+func DecodeRaw(raw []byte) (any, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(raw))
+	return decodeAny(dec)
+}
+
+// rawValue reads one value's bytes, copied (the decoder reuses its buffer).
+func rawValue(dec *jsontext.Decoder) ([]byte, error) {
+	v, err := dec.ReadValue()
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(v), nil
+}
+
+// readString reads a string (or null, as "").
+func readString(dec *jsontext.Decoder) (string, error) {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return "", err
+	}
+	switch tok.Kind() {
+	case '"':
+		return tok.String(), nil
+	case 'n':
+		return "", nil
+	}
+	return "", fmt.Errorf("got %s, want a string", tok.Kind())
+}
+
+// MarkedStrings calls add with every string of the raw JSON value that the
+// sensitivity mirror marks sensitive, walking only the marked parts.
+func MarkedStrings(raw []byte, sensitive any, add func(string)) error {
+	if len(raw) == 0 || !anyTrue(sensitive) {
+		return nil
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(raw))
+	return walkMarked(dec, sensitive, add)
+}
+
+func anyTrue(mask any) bool {
+	switch m := mask.(type) {
+	case bool:
+		return m
+	case map[string]any:
+		for _, v := range m {
+			if anyTrue(v) {
+				return true
+			}
+		}
+	case []any:
+		for _, v := range m {
+			if anyTrue(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func walkMarked(dec *jsontext.Decoder, mask any, add func(string)) error {
+	if !anyTrue(mask) {
+		return dec.SkipValue()
+	}
+	if b, ok := mask.(bool); ok && b {
+		return allStrings(dec, add)
+	}
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	switch tok.Kind() {
+	case '{':
+		m, _ := mask.(map[string]any)
+		for dec.PeekKind() != '}' {
+			k, err := dec.ReadToken()
+			if err != nil {
+				return err
+			}
+			if err := walkMarked(dec, m[k.String()], add); err != nil {
+				return err
+			}
+		}
+		_, err = dec.ReadToken()
+		return err
+	case '[':
+		s, _ := mask.([]any)
+		for i := 0; dec.PeekKind() != ']'; i++ {
+			var sub any
+			if i < len(s) {
+				sub = s[i]
+			}
+			if err := walkMarked(dec, sub, add); err != nil {
+				return err
+			}
+		}
+		_, err = dec.ReadToken()
+		return err
+	}
+	return nil // a scalar under a structured mask: not marked
+}
+
+func allStrings(dec *jsontext.Decoder, add func(string)) error {
+	v, err := decodeAny(dec)
+	if err != nil {
+		return err
+	}
+	var walk func(any)
+	walk = func(x any) {
+		switch t := x.(type) {
+		case string:
+			add(t)
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range t {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return nil
+}
