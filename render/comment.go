@@ -109,6 +109,7 @@ type planSection struct {
 	// The streams' part of the comment, in full and with failures only.
 	streamFull, streamCompact string
 	streamWarn                []string
+	marked                    int // values the plan marked sensitive in the rendered diffs
 }
 
 // budgetBuffer collects text until it would pass a limit.
@@ -117,6 +118,13 @@ type budgetBuffer struct {
 	limit    int
 	overflow bool
 	items    int
+}
+
+// mask hides secrets in what the buffer holds.
+func (b *budgetBuffer) mask(m *Masker) {
+	text := m.Mask(b.String())
+	b.Reset()
+	b.WriteString(text)
 }
 
 func (b *budgetBuffer) add(s string) {
@@ -141,7 +149,7 @@ func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult
 	masker := NewMasker()
 	var sections []*planSection
 	for _, p := range plans {
-		s, err := newSection(p, o.PlanOptions, masker)
+		s, err := newSection(p, o, masker)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +158,7 @@ func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult
 	res := &CommentResult{}
 	marked := 0
 	for _, s := range sections {
-		n, err := s.render(o, masker)
+		n, err := s.finish(o, masker)
 		if err != nil {
 			return nil, err
 		}
@@ -215,11 +223,13 @@ func warningCaps(l Level) []int {
 	return []int{200, 50, 10, 0}
 }
 
-// newSection reads one root module's plan and streams (the first pass).
-func newSection(p CommentPlan, o PlanOptions, masker *Masker) (*planSection, error) {
+// newSection reads one root module's plan and streams in one pass,
+// rendering the resources that can fit the budget as it goes.
+func newSection(p CommentPlan, o CommentOptions, masker *Masker) (*planSection, error) {
 	s := &planSection{name: p.Name, path: p.Path, source: firstNonEmpty(p.Source, p.Path)}
+	s.full.limit, s.risky.limit = o.MaxSize, o.MaxSize
 	if p.Path != "" {
-		scan, err := scanPlan(p.Path, o, masker)
+		scan, err := scanPlan(p.Path, o.PlanOptions, masker, s.renderChange(o))
 		if err != nil {
 			return nil, err
 		}
@@ -254,6 +264,46 @@ func newSection(p CommentPlan, o PlanOptions, masker *Masker) (*planSection, err
 	return s, nil
 }
 
+// renderChange renders a shown resource's diff while it can still fit: in
+// the full body, or (destroyed and replaced ones) in the reduced body.
+// Others are listed by address only, and their values never decoded.
+func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChange, changeSummary) error {
+	config := (*configIndex)(nil)
+	return func(rc *tofujson.ResourceChange, c changeSummary) error {
+		if !c.shown() {
+			return nil
+		}
+		risky := isRisky(c.action)
+		if !risky {
+			s.others = append(s.others, c)
+		}
+		if s.full.limit == 0 || s.full.overflow && (!risky || s.risky.overflow) {
+			return nil
+		}
+		if err := rc.Change.Decode(); err != nil {
+			return err
+		}
+		if config == nil && o.Schemas == nil {
+			config = &configIndex{} // the configuration comes after the changes; infer from values
+		}
+		block, err := o.schemaFor(rc, config)
+		if err != nil {
+			return err
+		}
+		text := ResourceText(rc, c.action, diff.ForResource(&rc.Change, block, diff.Always()), CauseChange)
+		if text == "" {
+			return nil
+		}
+		s.marked += strings.Count(text, Masked)
+		d := details(summaryLine(c), diffBlock(text))
+		s.full.add(d)
+		if risky {
+			s.risky.add(d)
+		}
+		return nil
+	}
+}
+
 func (s *planSection) hasChanges() bool {
 	t := s.total
 	return s.shown > 0 || s.outputs != "" || t.Add+t.Change+t.Destroy+t.Import+t.Forget > 0
@@ -283,17 +333,19 @@ func planName(path string) string {
 	return dir
 }
 
-// render makes the section's diff blocks, masked, within budget. It returns
+// finish renders what the first pass could not — outputs, drift (which
+// needs the relevant attributes from the end of the plan), checks, streams
+// — and masks everything with the secrets of the whole plan. It returns
 // how many values the plan itself had marked sensitive in what it rendered.
-func (s *planSection) render(o CommentOptions, masker *Masker) (int, error) {
+func (s *planSection) finish(o CommentOptions, masker *Masker) (int, error) {
 	p := s.scan.plan
-	config := indexConfiguration(p.Configuration)
-	s.full.limit, s.risky.limit = o.MaxSize, o.MaxSize
-	marked := 0
+	marked := s.marked
 	block := func(text string) string {
 		marked += strings.Count(text, Masked)
 		return masker.Mask(text)
 	}
+	s.full.mask(masker)
+	s.risky.mask(masker)
 	for _, st := range s.streams {
 		s.streamFull += streamMarkdown(st, masker, s.path != "", false)
 		s.streamCompact += streamMarkdown(st, masker, s.path != "", true)
@@ -302,34 +354,12 @@ func (s *planSection) render(o CommentOptions, masker *Masker) (int, error) {
 	if s.path == "" {
 		return marked, nil
 	}
-	i := 0
-	err := eachChange(s.path, o.PlanOptions, config, tofujson.SectionChanges, func(rc *tofujson.ResourceChange, action diff.Action, b *tofujson.Block) {
-		c := s.scan.changes[i]
-		i++
-		if !c.shown() {
-			return
-		}
-		text := ResourceText(rc, action, diff.ForResource(&rc.Change, b, diff.Always()), CauseChange)
-		if text == "" {
-			return
-		}
-		d := details(summaryLine(c), diffBlock(block(text)))
-		s.full.add(d)
-		if isRisky(c.action) {
-			s.risky.add(d)
-		} else {
-			s.others = append(s.others, c)
-		}
-	})
-	if err != nil {
-		return 0, err
-	}
 	s.outputs = outputsText(p.OutputChanges)
 	if s.outputs != "" {
 		s.outputs = block(s.outputs)
 	}
 	if s.scan.hasDrift {
-		drift, err := driftEntries(s.path, o.PlanOptions, s.scan, s.outputs != "", config)
+		drift, err := driftEntries(o.PlanOptions, s.scan, s.outputs != "", indexConfiguration(p.Configuration))
 		if err != nil {
 			return 0, err
 		}

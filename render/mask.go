@@ -106,13 +106,18 @@ func (m *Masker) AddMarked(value, sensitive any) {
 	}
 }
 
-var credentialPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`),
-	regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,255}\b`),
-	regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`),
-	regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`),
-	regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`),
-	regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`),
+// credentialPatterns find credential-shaped strings; each runs only on
+// text containing one of its hints, since regular expressions are slow.
+var credentialPatterns = []struct {
+	hints []string
+	re    *regexp.Regexp
+}{
+	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`)},
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,255}\b`)},
+	{[]string{"github_pat_"}, regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
+	{[]string{"xox"}, regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
+	{[]string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"}, regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`)},
+	{[]string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
 }
 
 // Mask hides every known secret and credential-shaped string in text.
@@ -121,8 +126,13 @@ func (m *Masker) Mask(text string) string {
 	if len(m.secrets) > 0 {
 		text = m.build().Replace(text)
 	}
-	for _, re := range credentialPatterns {
-		text = re.ReplaceAllString(text, Masked)
+	for _, p := range credentialPatterns {
+		for _, h := range p.hints {
+			if strings.Contains(text, h) {
+				text = p.re.ReplaceAllString(text, Masked)
+				break
+			}
+		}
 	}
 	m.Count += strings.Count(text, Masked) - before
 	return text

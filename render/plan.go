@@ -75,36 +75,64 @@ type planScan struct {
 	plan     *tofujson.Plan
 	changes  []changeSummary
 	hasDrift bool
+	drift    []tofujson.ResourceChange
 	// changesEmpty is OpenTofu's "no resource diff has an action": it
 	// decides whether drift is worth showing.
 	changesEmpty bool
 }
 
-// scanPlan is the first pass over a plan. With a masker it also collects
-// every string the plan marks sensitive.
-func scanPlan(path string, o PlanOptions, masker *Masker) (*planScan, error) {
+// scanPlan is the first pass over a plan: it counts and lists the changes
+// without decoding their values, unless asked. With a masker it collects
+// every string the plan marks sensitive; each, when set, sees every
+// resource change (values still raw: call rc.Change.Decode) with its
+// summary.
+func scanPlan(path string, o PlanOptions, masker *Masker, each func(*tofujson.ResourceChange, changeSummary) error) (*planScan, error) {
 	s := &planScan{changesEmpty: true}
-	p, err := tofujson.ReadPlanFile(path, func(section string, rc *tofujson.ResourceChange) error {
+	p, err := tofujson.ReadPlan(path, tofujson.ReadOptions{Lazy: true}, func(section string, rc *tofujson.ResourceChange) error {
 		if masker != nil {
-			masker.AddMarked(rc.Change.Before, rc.Change.BeforeSensitive)
-			masker.AddMarked(rc.Change.After, rc.Change.AfterSensitive)
+			if err := rc.Change.Sensitive(masker.Add); err != nil {
+				return err
+			}
 		}
 		if section == tofujson.SectionDrift {
+			// Drift is shown first but needs relevant_attributes, which
+			// come last: keep the entries (their values still raw JSON).
 			s.hasDrift = true
+			s.drift = append(s.drift, *rc)
 			return nil
 		}
 		action, _ := tofujson.ParseActions(rc.Change.Actions)
-		s.changes = append(s.changes, changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode,
-			address: rc.Address, previousAddress: rc.PreviousAddress, reason: rc.ActionReason, replacePaths: rc.Change.ReplacePaths})
-		// Without schemas the configuration (which comes later) refines
-		// the inferred blocks, but whether anything changes does not depend
-		// on it.
-		block, err := o.schemaFor(rc, nil)
-		if err != nil {
-			return err
+		sum := changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode,
+			address: rc.Address, previousAddress: rc.PreviousAddress, reason: rc.ActionReason, replacePaths: rc.Change.ReplacePaths}
+		s.changes = append(s.changes, sum)
+		if o.Schemas != nil { // a plan the schemas do not cover is an error
+			if _, err := o.schemaFor(rc, nil); err != nil {
+				return err
+			}
 		}
-		if s.changesEmpty && (rc.Moved() || diff.ForResource(&rc.Change, block, diff.Always()).Action != diff.NoOp) {
-			s.changesEmpty = false
+		if s.changesEmpty {
+			switch {
+			case rc.Moved():
+				s.changesEmpty = false
+			case action != diff.NoOp && action != diff.Update:
+				// Creates, deletes, reads and forgets always differ.
+				s.changesEmpty = false
+			default:
+				// Only the diff tells whether an update changes anything.
+				if err := rc.Change.Decode(); err != nil {
+					return err
+				}
+				block, err := o.schemaFor(rc, nil)
+				if err != nil {
+					return err
+				}
+				if diff.ForResource(&rc.Change, block, diff.Always()).Action != diff.NoOp {
+					s.changesEmpty = false
+				}
+			}
+		}
+		if each != nil {
+			return each(rc, sum)
 		}
 		return nil
 	})

@@ -152,7 +152,7 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 	}{FormatVersion: "1.0", Plans: []PlanSummary{}}
 	masker := NewMasker()
 	for _, p := range plans {
-		s, err := newSection(p, o, masker)
+		s, err := newSection(p, CommentOptions{PlanOptions: o, MaxSize: 0}, masker)
 		if err != nil {
 			return err
 		}
@@ -193,7 +193,7 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 		}
 		sort.Strings(ps.OutputsChanged)
 		if scan.hasDrift && p.Path != "" {
-			entries, err := driftEntries(p.Path, o, scan, len(ps.OutputsChanged) > 0, indexConfiguration(scan.plan.Configuration))
+			entries, err := driftEntries(o, scan, len(ps.OutputsChanged) > 0, indexConfiguration(scan.plan.Configuration))
 			if err != nil {
 				return err
 			}

@@ -79,7 +79,7 @@ func planText(w *bufio.Writer, path string, o PlanOptions) error {
 	if o.Mode == "" {
 		o.Mode = ModeNormal
 	}
-	scan, err := scanPlan(path, o, nil)
+	scan, err := scanPlan(path, o, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func planText(w *bufio.Writer, path string, o PlanOptions) error {
 
 	var drift string
 	if scan.hasDrift {
-		drift, err = driftText(path, o, scan, outputsChanged, config)
+		drift, err = driftText(o, scan, outputsChanged, config)
 		if err != nil {
 			return err
 		}
@@ -270,25 +270,33 @@ type driftEntry struct {
 
 // driftEntries are the drifted resources OpenTofu would show, or none when
 // it would show no drift section at all.
-func driftEntries(path string, o PlanOptions, scan *planScan, outputsChanged bool, config *configIndex) ([]driftEntry, error) {
+func driftEntries(o PlanOptions, scan *planScan, outputsChanged bool, config *configIndex) ([]driftEntry, error) {
 	refreshOnly := o.Mode == ModeRefreshOnly
 	var entries []driftEntry
-	err := eachChange(path, o, config, tofujson.SectionDrift, func(rc *tofujson.ResourceChange, action diff.Action, block *tofujson.Block) {
+	for i := range scan.drift {
+		rc := &scan.drift[i]
+		action, _ := tofujson.ParseActions(rc.Change.Actions)
+		if err := rc.Change.Decode(); err != nil {
+			return nil, err
+		}
+		block, err := o.schemaFor(rc, config) // inferred from the values without schemas
+		if err != nil {
+			return nil, err
+		}
 		relevant := diff.Always()
 		if !refreshOnly {
-			relevant = diff.Relevant(scan.plan.RelevantAttributes, rc.Address)
-			if relevant == nil {
-				return
+			if relevant = diff.Relevant(scan.plan.RelevantAttributes, rc.Address); relevant == nil {
+				continue
 			}
 		}
 		n := diff.ForResource(&rc.Change, block, relevant)
 		if !refreshOnly && n.Action == diff.NoOp {
-			return
+			continue
 		}
 		entries = append(entries, driftEntry{address: rc.Address, action: action, text: ResourceText(rc, action, n, CauseDrift)})
-	})
-	if err != nil || len(entries) == 0 {
-		return nil, err
+	}
+	if len(entries) == 0 {
+		return nil, nil
 	}
 	if !refreshOnly && scan.changesEmpty && !outputsChanged {
 		return nil, nil
@@ -296,8 +304,8 @@ func driftEntries(path string, o PlanOptions, scan *planScan, outputsChanged boo
 	return entries, nil
 }
 
-func driftText(path string, o PlanOptions, scan *planScan, outputsChanged bool, config *configIndex) (string, error) {
-	entries, err := driftEntries(path, o, scan, outputsChanged, config)
+func driftText(o PlanOptions, scan *planScan, outputsChanged bool, config *configIndex) (string, error) {
+	entries, err := driftEntries(o, scan, outputsChanged, config)
 	if err != nil || len(entries) == 0 {
 		return "", err
 	}
