@@ -68,21 +68,44 @@ func (c Counts) line() string {
 // it (given the plan's schemas). It reads the file more than once so that no
 // more than one resource is held in memory at a time.
 func PlanText(w io.Writer, path string, o PlanOptions) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	if err := planText(bw, path, o); err != nil {
+	pt, err := PreparePlanText(path, o)
+	if err != nil {
 		return err
 	}
-	return bw.Flush()
+	return pt.Write(w)
 }
 
-func planText(w *bufio.Writer, path string, o PlanOptions) error {
+// PreparedPlan is a plan read once and checked, ready to print.
+type PreparedPlan struct {
+	path string
+	o    PlanOptions
+	scan *planScan
+}
+
+// PreparePlanText reads and checks the plan (the first pass), so that
+// every input can be checked before anything is printed.
+func PreparePlanText(path string, o PlanOptions) (*PreparedPlan, error) {
 	if o.Mode == "" {
 		o.Mode = ModeNormal
 	}
 	scan, err := scanPlan(path, o, nil, nil)
 	if err != nil {
+		return nil, err
+	}
+	return &PreparedPlan{path: path, o: o, scan: scan}, nil
+}
+
+// Write prints the plan, streaming its resources.
+func (pt *PreparedPlan) Write(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if err := planText(bw, pt.path, pt.o, pt.scan); err != nil {
 		return err
 	}
+	return bw.Flush()
+}
+
+func planText(w *bufio.Writer, path string, o PlanOptions, scan *planScan) error {
+	var err error
 	p := scan.plan
 	config := indexConfiguration(p.Configuration)
 	if o.Schemas == nil {

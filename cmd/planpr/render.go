@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"flag"
 	"fmt"
@@ -94,21 +95,47 @@ Flags:
 		}
 		_, err = render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Key: key, Title: o.title, MaxSize: o.maxSize, Version: Version})
 	default:
+		// Check every input first, then stream: nothing is printed for a
+		// bad input, and memory stays one resource deep.
+		var prepared []*render.PreparedPlan
 		for _, p := range plans {
-			if len(plans) > 1 {
-				fmt.Fprintf(&out, "### %s\n", p.Name)
+			if p.Path == "" {
+				prepared = append(prepared, nil)
+				continue
 			}
-			if p.Path != "" {
-				if err = render.PlanText(&out, p.Path, popts); err != nil {
+			pt, perr := render.PreparePlanText(p.Path, popts)
+			if perr != nil {
+				return perr
+			}
+			prepared = append(prepared, pt)
+		}
+		for _, p := range plans {
+			for _, st := range p.Streams {
+				if _, err := tofujson.ReadStreamFile(st, nil); err != nil {
+					return err
+				}
+			}
+		}
+		w := bufio.NewWriterSize(stdout, 1<<16)
+		for i, p := range plans {
+			if len(plans) > 1 {
+				fmt.Fprintf(w, "### %s\n", p.Name)
+			}
+			if prepared[i] != nil {
+				if err = prepared[i].Write(w); err != nil {
 					break
 				}
 			}
 			for _, st := range p.Streams {
-				if err = render.StreamText(&out, st); err != nil {
+				if err = render.StreamText(w, st); err != nil {
 					break
 				}
 			}
 		}
+		if err == nil {
+			err = w.Flush()
+		}
+		return err
 	}
 	if err != nil {
 		return err

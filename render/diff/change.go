@@ -1,9 +1,5 @@
 package diff
 
-import (
-	"reflect"
-)
-
 // value is one point of a change being walked: the before and after values
 // with their metadata mirrors (unknown, sensitive), and the path matchers
 // for replacement and relevance.
@@ -29,7 +25,7 @@ func (v value) action() Action {
 	if v.after == nil && !v.afterExplicit && (v.before != nil || v.beforeExplicit) {
 		return Delete
 	}
-	if reflect.DeepEqual(v.before, v.after) && v.afterExplicit == v.beforeExplicit && v.isAfterSensitive() == v.isBeforeSensitive() {
+	if equalJSON(v.before, v.after) && v.afterExplicit == v.beforeExplicit && v.isAfterSensitive() == v.isBeforeSensitive() {
 		return NoOp
 	}
 	return Update

@@ -1,7 +1,5 @@
 package diff
 
-import "reflect"
-
 // objectChildren diffs each attribute of an object (or nested object)
 // whose attributes are described by attrs. Attributes null on both sides
 // are dropped entirely.
@@ -65,7 +63,7 @@ func lcsPaired(s sliceValue, shouldDiff func(a, b any) bool, compute func(value)
 		action = Create
 	}
 	var out []*Node
-	walkSlice(s.before, s.after, shouldDiff, func(bi, ai int) {
+	walkSlice(s.before, s.after, equalJSON, shouldDiff, func(bi, ai int) {
 		c := s.child(bi, ai)
 		// Every element of a relevant list is relevant.
 		c.relevant = Always()
@@ -93,7 +91,7 @@ func setElements(v value, compute func(value) *Node) ([]*Node, Action) {
 			c := s.child(i, j)
 			// No break: OpenTofu marks every equal after element as taken
 			// and keeps the last as the match.
-			if reflect.DeepEqual(c.before, c.after) && c.isBeforeSensitive() == c.isAfterSensitive() && !c.isUnknown() {
+			if equalJSON(c.before, c.after) && c.isBeforeSensitive() == c.isAfterSensitive() && !c.isUnknown() {
 				matchOf[i] = j
 				taken[j] = true
 			}

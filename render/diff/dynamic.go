@@ -1,9 +1,6 @@
 package diff
 
-import (
-	"encoding/json"
-	"reflect"
-)
+import "encoding/json"
 
 // forDynamic diffs a value whose type the schema does not give (outputs,
 // "dynamic" attributes): the shape of the JSON decides.
@@ -93,7 +90,7 @@ func jsonOfKind(v value, k jsonKind) *Node {
 		action = Create
 	case !beforeMissing && afterMissing:
 		action = Delete
-	case reflect.DeepEqual(v.before, v.after):
+	case equalJSON(v.before, v.after):
 		action = NoOp
 	}
 	if k == jsonString {

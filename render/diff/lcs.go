@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 )
@@ -11,8 +12,7 @@ import (
 // means "absent" (a pure deletion or creation). Before and after elements
 // off the subsequence are visited together as one update when shouldDiff
 // says they are worth diffing.
-func walkSlice[T any](before, after []T, shouldDiff func(a, b T) bool, visit func(bi, ai int)) {
-	eq := func(a, b T) bool { return reflect.DeepEqual(a, b) }
+func walkSlice[T any](before, after []T, eq func(a, b T) bool, shouldDiff func(a, b T) bool, visit func(bi, ai int)) {
 	common := lcs(before, after, eq)
 	bi, ai, ci := 0, 0, 0
 	for bi < len(before) || ai < len(after) || ci < len(common) {
@@ -124,4 +124,23 @@ func shouldDiffMultiline(a, b any) bool {
 		}
 	}
 	return false
+}
+
+// equalJSON is reflect.DeepEqual for decoded JSON values, with fast paths
+// for the scalars that make up most of them.
+func equalJSON(a, b any) bool {
+	switch x := a.(type) {
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case json.Number:
+		y, ok := b.(json.Number)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case nil:
+		return b == nil
+	}
+	return reflect.DeepEqual(a, b)
 }

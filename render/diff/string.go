@@ -86,7 +86,8 @@ func heredoc(text string) *StringDiff {
 func lineDiff(before, after []string) []Line {
 	var out []Line
 	never := func(string, string) bool { return false }
-	walkSlice(before, after, never, func(bi, ai int) {
+	same := func(a, b string) bool { return a == b }
+	walkSlice(before, after, same, never, func(bi, ai int) {
 		switch {
 		case bi >= len(before):
 			out = append(out, Line{Action: Create, Text: after[ai]})

@@ -175,7 +175,8 @@ func firstNonEmpty(xs ...string) string {
 }
 
 func readPlan(path string, in io.Reader, opts ReadOptions, visit Visitor) (*Plan, error) {
-	r := &reader{path: path, dec: jsontext.NewDecoder(in), opts: opts}
+	// Plans from tofu have no duplicate names; not checking saves time.
+	r := &reader{path: path, dec: jsontext.NewDecoder(in, jsontext.AllowDuplicateNames(true)), opts: opts}
 	p, err := r.plan(visit)
 	if err != nil {
 		return nil, r.fail(err)
@@ -407,7 +408,19 @@ func (r *reader) change(c *Change) error {
 		return err
 	}
 	raw := &rawValues{}
-	c.raw = raw
+	if r.opts.Lazy {
+		c.raw = raw
+	}
+	// value reads one of the five values: raw when lazy, else decoded
+	// straight from the stream.
+	value := func(dst *[]byte, v *any) (err error) {
+		if r.opts.Lazy {
+			*dst, err = rawValue(r.dec)
+		} else {
+			*v, err = decodeAny(r.dec)
+		}
+		return err
+	}
 	for r.dec.PeekKind() != '}' {
 		tok, err := r.dec.ReadToken()
 		if err != nil {
@@ -417,15 +430,15 @@ func (r *reader) change(c *Change) error {
 		case "actions":
 			err = r.small(&c.Actions, key)
 		case "before":
-			raw.before, err = rawValue(r.dec)
+			err = value(&raw.before, &c.Before)
 		case "after":
-			raw.after, err = rawValue(r.dec)
+			err = value(&raw.after, &c.After)
 		case "after_unknown":
-			raw.afterUnknown, err = rawValue(r.dec)
+			err = value(&raw.afterUnknown, &c.AfterUnknown)
 		case "before_sensitive":
-			raw.beforeSensitive, err = rawValue(r.dec)
+			err = value(&raw.beforeSensitive, &c.BeforeSensitive)
 		case "after_sensitive":
-			raw.afterSensitive, err = rawValue(r.dec)
+			err = value(&raw.afterSensitive, &c.AfterSensitive)
 		case "replace_paths":
 			err = r.small(&c.ReplacePaths, key)
 		case "importing":
