@@ -1,0 +1,182 @@
+package render
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+var (
+	benchOnce sync.Once
+	benchDir  string
+	benchErr  error
+)
+
+// benchPlan generates (once) a 1,000-resource plan with testdata/genplan.
+func benchPlan(b *testing.B) (plan string, schemas *tofujson.Schemas) {
+	b.Helper()
+	benchOnce.Do(func() {
+		benchDir, benchErr = os.MkdirTemp("", "planpr-bench-")
+		if benchErr == nil {
+			out, err := exec.Command("go", "run", "../testdata/genplan", "-n", "1000", "-o", benchDir).CombinedOutput()
+			if err != nil {
+				benchErr = &tofujson.InputError{File: "genplan", Msg: string(out)}
+			}
+		}
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	s, err := tofujson.ReadSchemasFile(filepath.Join(benchDir, "schemas.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return filepath.Join(benchDir, "plan.json"), s
+}
+
+func sizeOf(b *testing.B, path string) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(fi.Size())
+}
+
+// BenchmarkDecode reads every resource change, values decoded.
+func BenchmarkDecode(b *testing.B) {
+	plan, _ := benchPlan(b)
+	sizeOf(b, plan)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tofujson.ReadPlanFile(plan, func(string, *tofujson.ResourceChange) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeLazy reads every resource change, values left raw.
+func BenchmarkDecodeLazy(b *testing.B) {
+	plan, _ := benchPlan(b)
+	sizeOf(b, plan)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tofujson.ReadPlan(plan, tofujson.ReadOptions{Lazy: true}, func(string, *tofujson.ResourceChange) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+type decoded struct {
+	rc    tofujson.ResourceChange
+	block *tofujson.Block
+}
+
+func decodeAll(b *testing.B, plan string, schemas *tofujson.Schemas) []decoded {
+	var all []decoded
+	o := PlanOptions{Schemas: schemas}
+	_, err := tofujson.ReadPlanFile(plan, func(_ string, rc *tofujson.ResourceChange) error {
+		block, err := o.schemaFor(rc, nil)
+		all = append(all, decoded{*rc, block})
+		return err
+	}, tofujson.SectionChanges)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return all
+}
+
+// BenchmarkDiff computes the diff trees of 1,000 decoded resources.
+func BenchmarkDiff(b *testing.B) {
+	plan, schemas := benchPlan(b)
+	all := decodeAll(b, plan, schemas)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for i := range all {
+			diff.ForResource(&all[i].rc.Change, all[i].block, diff.Always())
+		}
+	}
+}
+
+// BenchmarkRenderText walks 1,000 diff trees into OpenTofu's text.
+func BenchmarkRenderText(b *testing.B) {
+	plan, schemas := benchPlan(b)
+	all := decodeAll(b, plan, schemas)
+	nodes := make([]*diff.Node, len(all))
+	for i := range all {
+		nodes[i] = diff.ForResource(&all[i].rc.Change, all[i].block, diff.Always())
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for i := range all {
+			action, _ := tofujson.ParseActions(all[i].rc.Change.Actions)
+			ResourceText(&all[i].rc, action, nodes[i], CauseChange)
+		}
+	}
+}
+
+// BenchmarkRenderMarkdownBlocks turns 1,000 resources' text into the
+// comment's diff blocks, masked.
+func BenchmarkRenderMarkdownBlocks(b *testing.B) {
+	plan, schemas := benchPlan(b)
+	all := decodeAll(b, plan, schemas)
+	texts := make([]string, len(all))
+	for i := range all {
+		action, _ := tofujson.ParseActions(all[i].rc.Change.Actions)
+		texts[i] = ResourceText(&all[i].rc, action, diff.ForResource(&all[i].rc.Change, all[i].block, diff.Always()), CauseChange)
+	}
+	m := NewMasker()
+	for i := range 2000 {
+		m.Add("secret-value-" + string(rune('a'+i%26)) + string(rune('a'+i/26%26)))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, t := range texts {
+			m.Mask(diffBlock(t))
+		}
+	}
+}
+
+// BenchmarkPlanText is `render --format text` on the whole plan.
+func BenchmarkPlanText(b *testing.B) {
+	plan, schemas := benchPlan(b)
+	sizeOf(b, plan)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := PlanText(io.Discard, plan, PlanOptions{Schemas: schemas}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkComment is `render --format markdown` on the whole plan.
+func BenchmarkComment(b *testing.B) {
+	plan, schemas := benchPlan(b)
+	sizeOf(b, plan)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Comment(io.Discard, []CommentPlan{{Path: plan}}, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSummary is `render --format json` on the whole plan.
+func BenchmarkSummary(b *testing.B) {
+	plan, schemas := benchPlan(b)
+	sizeOf(b, plan)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Summary(io.Discard, []CommentPlan{{Path: plan}}, PlanOptions{Schemas: schemas}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
