@@ -77,6 +77,11 @@ Flags:
 	// Render everything before printing anything: a bad input must not
 	// leave half an output behind.
 	var out bytes.Buffer
+	if states, err := stateInputs(inputs); err != nil {
+		return err
+	} else if len(states) > 0 {
+		return renderStates(states, len(inputs), o, popts, stdout)
+	}
 	plans, err := groupInputs(inputs)
 	if err != nil {
 		return err
@@ -187,4 +192,67 @@ func planName(path string) string {
 		return path
 	}
 	return dir
+}
+
+// stateInputs lists the inputs that are states (`tofu show -json
+// STATEFILE`) rather than plans or streams.
+func stateInputs(inputs []string) ([]string, error) {
+	var states []string
+	for _, in := range inputs {
+		_, path := label(in)
+		if tofujson.IsStream(path) {
+			continue
+		}
+		kind, err := tofujson.DocumentKind(path)
+		if err != nil {
+			return nil, err
+		}
+		if kind == "state" {
+			states = append(states, path)
+		}
+	}
+	return states, nil
+}
+
+// renderStates renders states: as `tofu show` prints them, or as an
+// inventory for a comment.
+func renderStates(states []string, inputs int, o renderOptions, popts render.PlanOptions, stdout io.Writer) error {
+	if len(states) != inputs {
+		return &usageError{"a state (`tofu show -json STATEFILE`) is rendered on its own: pass it without plans or streams"}
+	}
+	var out bytes.Buffer
+	switch o.format {
+	case "markdown":
+		if len(states) > 1 {
+			return &usageError{"--format markdown renders one state at a time"}
+		}
+		key := firstNonEmptyString(o.key, "state")
+		if _, err := render.StateMarkdown(&out, states[0], render.CommentOptions{PlanOptions: popts, Key: key, Title: o.title, MaxSize: o.maxSize, Version: Version}); err != nil {
+			return err
+		}
+	case "json":
+		return &usageError{"--format json summarises plans; for a state use text or markdown"}
+	default:
+		// Check them all before printing: StateText reads each fully
+		// before writing.
+		for _, s := range states {
+			if len(states) > 1 {
+				fmt.Fprintf(&out, "### %s\n", s)
+			}
+			if err := render.StateText(&out, s, popts); err != nil {
+				return err
+			}
+		}
+	}
+	_, err := stdout.Write(out.Bytes())
+	return err
+}
+
+func firstNonEmptyString(xs ...string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
 }

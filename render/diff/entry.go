@@ -1,6 +1,9 @@
 package diff
 
-import "github.com/planpr/planpr/render/tofujson"
+import (
+	"github.com/planpr/planpr/render/tofujson"
+	"github.com/zclconf/go-cty/cty"
+)
 
 // ForResource diffs a resource change against its schema block. relevant
 // limits which attributes count as changed (drift); pass Always() for
@@ -41,4 +44,9 @@ func Relevant(attrs []tofujson.ResourceAttr, address string) Matcher {
 		return nil
 	}
 	return Paths(paths, true)
+}
+
+// ForTyped diffs a value of a known type (a state's outputs).
+func ForTyped(c *tofujson.Change, t cty.Type) *Node {
+	return forType(changeValue(c, Always()), t)
 }

@@ -182,6 +182,10 @@ func (c *Change) Sensitive(add func(string)) error {
 	return nil
 }
 
+// CollectMarked calls add with every string of value that the sensitivity
+// mirror marks sensitive.
+func CollectMarked(value, sensitive any, add func(string)) { collectMarked(value, sensitive, add) }
+
 func collectMarked(value, sensitive any, add func(string)) {
 	switch s := sensitive.(type) {
 	case bool:

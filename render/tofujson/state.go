@@ -1,0 +1,267 @@
+package tofujson
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// State is the document-wide part of `tofu show -json STATEFILE`. Its
+// resources are streamed to a visitor by ReadStateFile.
+type State struct {
+	FormatVersion    string
+	TerraformVersion string
+	Outputs          map[string]StateOutput
+	Resources        int // how many were visited
+	ChildModules     int
+}
+
+// StateOutput is a root output in the state.
+type StateOutput struct {
+	Value     any             `json:"value"`
+	Type      json.RawMessage `json:"type"`
+	Sensitive bool            `json:"sensitive"`
+}
+
+// NewerThanRenderer reports whether the state's format_version is newer
+// than the 1.0 OpenTofu's renderer was written for.
+func (s *State) NewerThanRenderer() bool { return versionAbove(s.FormatVersion, 1.0) }
+
+// StateResource is one resource instance object in the state.
+type StateResource struct {
+	Address         string          `json:"address"`
+	Mode            string          `json:"mode"`
+	Type            string          `json:"type"`
+	Name            string          `json:"name"`
+	Index           json.RawMessage `json:"index"`
+	ProviderName    string          `json:"provider_name"`
+	SchemaVersion   int             `json:"schema_version"`
+	Values          any             `json:"values"`
+	SensitiveValues any             `json:"sensitive_values"`
+	DeposedKey      string          `json:"deposed_key"`
+	Tainted         bool            `json:"tainted"`
+}
+
+// StateVisitor receives the state in OpenTofu's display order: a module's
+// resources, then its child modules depth first, each module between
+// Enter and Leave.
+type StateVisitor struct {
+	Enter, Leave func()
+	Resource     func(r *StateResource) error
+}
+
+// DocumentKind tells a plan ("plan") from a state ("state") by the
+// top-level names of a JSON document, reading it without decoding values.
+func DocumentKind(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	if err := sniff(path, br); err != nil {
+		return "", err
+	}
+	dec := jsontext.NewDecoder(br, jsontext.AllowDuplicateNames(true))
+	r := &reader{path: path, dec: dec}
+	if _, err := dec.ReadToken(); err != nil {
+		return "", r.fail(err)
+	}
+	keys := map[string]bool{}
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return "", r.fail(err)
+		}
+		keys[tok.String()] = true
+		if err := dec.SkipValue(); err != nil {
+			return "", r.fail(err)
+		}
+	}
+	planish := keys["planned_values"] || keys[SectionChanges] || keys["output_changes"] || keys[SectionDrift] || keys["prior_state"]
+	if keys["values"] && !planish {
+		return "state", nil
+	}
+	return "plan", nil
+}
+
+// ReadStateFile reads a state document, streaming its resources.
+func ReadStateFile(path string, visit *StateVisitor) (*State, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	if err := sniff(path, br); err != nil {
+		return nil, err
+	}
+	r := &reader{path: path, dec: jsontext.NewDecoder(br, jsontext.AllowDuplicateNames(true))}
+	s, err := r.state(visit)
+	if err != nil {
+		return nil, r.fail(err)
+	}
+	if s.FormatVersion == "" {
+		return nil, &InputError{File: path, Msg: "no format_version: not the output of `tofu show -json`"}
+	}
+	return s, nil
+}
+
+func (r *reader) state(visit *StateVisitor) (*State, error) {
+	if err := r.expect('{', "a state"); err != nil {
+		return nil, err
+	}
+	s := &State{}
+	for r.dec.PeekKind() != '}' {
+		tok, err := r.dec.ReadToken()
+		if err != nil {
+			return nil, err
+		}
+		key := tok.String()
+		keyOffset := r.dec.InputOffset()
+		switch key {
+		case "format_version":
+			if s.FormatVersion, err = r.str(key); err == nil {
+				if verr := checkPlanVersion(s.FormatVersion); verr != nil {
+					return nil, errorAt(r.path, keyOffset+1, strings.Replace(verr.Error(), "plan format_version", "state format_version", 1))
+				}
+			}
+		case "terraform_version":
+			s.TerraformVersion, err = r.str(key)
+		case "values":
+			err = r.stateValues(s, visit)
+		default:
+			err = r.dec.SkipValue()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if _, err := r.dec.ReadToken(); err != nil {
+		return nil, err
+	}
+	return s, r.trailing()
+}
+
+func (r *reader) stateValues(s *State, visit *StateVisitor) error {
+	if r.dec.PeekKind() == 'n' {
+		_, err := r.dec.ReadToken()
+		return err
+	}
+	if err := r.expect('{', "values"); err != nil {
+		return err
+	}
+	for r.dec.PeekKind() != '}' {
+		tok, err := r.dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		switch tok.String() {
+		case "outputs":
+			err = r.small(&s.Outputs, "outputs")
+		case "root_module":
+			err = r.module(s, visit)
+		default:
+			err = r.dec.SkipValue()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err := r.dec.ReadToken()
+	return err
+}
+
+// module streams a module's resources, then its child modules, depth
+// first. tofu writes "resources" before "child_modules", so the children
+// stream too; a document the other way round is read all the same, its
+// children held until the resources are seen.
+func (r *reader) module(s *State, visit *StateVisitor) error {
+	if err := r.expect('{', "a module"); err != nil {
+		return err
+	}
+	if visit != nil && visit.Enter != nil {
+		visit.Enter()
+	}
+	var held [][]byte
+	seenResources := false
+	for r.dec.PeekKind() != '}' {
+		tok, err := r.dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		switch tok.String() {
+		case "resources":
+			seenResources = true
+			err = r.resources(s, visit)
+		case "child_modules":
+			if r.dec.PeekKind() == 'n' {
+				_, err = r.dec.ReadToken()
+				break
+			}
+			if err = r.expect('[', "child_modules"); err != nil {
+				return err
+			}
+			for r.dec.PeekKind() != ']' {
+				s.ChildModules++
+				if seenResources {
+					if err := r.module(s, visit); err != nil {
+						return err
+					}
+					continue
+				}
+				raw, rerr := rawValue(r.dec)
+				if rerr != nil {
+					return rerr
+				}
+				held = append(held, raw)
+			}
+			_, err = r.dec.ReadToken()
+		default:
+			err = r.dec.SkipValue()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if _, err := r.dec.ReadToken(); err != nil {
+		return err
+	}
+	for _, raw := range held {
+		sub := &reader{path: r.path, dec: jsontext.NewDecoder(strings.NewReader(string(raw)), jsontext.AllowDuplicateNames(true))}
+		if err := sub.module(s, visit); err != nil {
+			return err
+		}
+	}
+	if visit != nil && visit.Leave != nil {
+		visit.Leave()
+	}
+	return nil
+}
+
+func (r *reader) resources(s *State, visit *StateVisitor) error {
+	if r.dec.PeekKind() == 'n' {
+		_, err := r.dec.ReadToken()
+		return err
+	}
+	if err := r.expect('[', "resources"); err != nil {
+		return err
+	}
+	for r.dec.PeekKind() != ']' {
+		var res StateResource
+		if err := r.small(&res, "a state resource"); err != nil {
+			return err
+		}
+		s.Resources++
+		if visit != nil && visit.Resource != nil {
+			if err := visit.Resource(&res); err != nil {
+				return err
+			}
+		}
+	}
+	_, err := r.dec.ReadToken()
+	return err
+}
