@@ -12,6 +12,9 @@ import (
 	"github.com/planpr/planpr/render/tofujson"
 )
 
+// maxListed is how many resources without a diff the reduced comment lists.
+const maxListed = 500
+
 // GitHubMaxComment is the longest body GitHub accepts for a comment.
 const GitHubMaxComment = 65536
 
@@ -92,20 +95,21 @@ func markerValue(s string) string {
 
 // planSection is everything the comment needs from one plan.
 type planSection struct {
-	name    string
-	path    string
-	source  string
-	scan    *planScan
-	counts  map[diff.Action]int
-	total   Counts
-	shown   int
-	full    budgetBuffer // every resource's diff
-	risky   budgetBuffer // destroyed and replaced resources' diffs
-	others  []changeSummary
-	drift   []driftEntry
-	outputs string
-	failed  []string // failed checks
-	streams []*StreamSummary
+	name        string
+	path        string
+	source      string
+	scan        *planScan
+	counts      map[diff.Action]int
+	total       Counts
+	shown       int
+	full        budgetBuffer    // every resource's diff
+	risky       budgetBuffer    // destroyed and replaced resources' diffs
+	others      []changeSummary // the first maxListed of them
+	othersCount int
+	drift       []driftEntry
+	outputs     string
+	failed      []string // failed checks
+	streams     []*StreamSummary
 	// The streams' part of the comment, in full and with failures only.
 	streamFull, streamCompact string
 	streamWarn                []string
@@ -275,7 +279,10 @@ func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChan
 		}
 		risky := isRisky(c.action)
 		if !risky {
-			s.others = append(s.others, c)
+			s.othersCount++
+			if len(s.others) < maxListed { // the reduced comment lists no more
+				s.others = append(s.others, c)
+			}
 		}
 		if s.full.limit == 0 || s.full.overflow && (!risky || s.risky.overflow) {
 			return nil
@@ -443,7 +450,7 @@ func omitted(sections []*planSection, level Level) int {
 	for _, s := range sections {
 		switch level {
 		case LevelReduced:
-			n += len(s.others)
+			n += s.othersCount
 			if s.risky.overflow {
 				n += s.riskyCount() - s.risky.items
 			}

@@ -328,14 +328,13 @@ func (s *planSection) body(level Level) string {
 		if s.risky.overflow {
 			fmt.Fprintf(&b, "_%d more destroyed or replaced resources are left out._\n\n", s.riskyCount()-s.risky.items)
 		}
-		if len(s.others) > 0 {
-			fmt.Fprintf(&b, "<details><summary>%d other changes (diffs left out)</summary>\n\n", len(s.others))
-			for i, c := range s.others {
-				if i == 500 {
-					fmt.Fprintf(&b, "- … and %d more\n", len(s.others)-i)
-					break
-				}
+		if s.othersCount > 0 {
+			fmt.Fprintf(&b, "<details><summary>%d other changes (diffs left out)</summary>\n\n", s.othersCount)
+			for _, c := range s.others {
 				fmt.Fprintf(&b, "- `%s` %s\n", strings.TrimSpace(Symbol(c.action)), codeSpan(c.address))
+			}
+			if s.othersCount > len(s.others) {
+				fmt.Fprintf(&b, "- … and %d more\n", s.othersCount-len(s.others))
 			}
 			b.WriteString("\n</details>\n\n")
 		}

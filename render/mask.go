@@ -1,6 +1,7 @@
 package render
 
 import (
+	"hash/maphash"
 	"regexp"
 	"sort"
 	"strconv"
@@ -22,14 +23,21 @@ const Masked = "(sensitive value)"
 //
 // It counts what it hides.
 type Masker struct {
-	secrets  []string
-	seen     map[string]bool
-	replacer *strings.Replacer // built on first use after Add
+	// patterns holds what to hide: each secret quoted as a value, and
+	// long secrets raw; lengths lists their distinct lengths, longest
+	// first, so a scan can try the longest match at each position.
+	patterns map[uint64]struct{} // hashes: a collision only masks more
+	seed     maphash.Seed
+	lengths  []int
+	lenSeen  map[int]bool
+	dirty    bool
 	Count    int
 }
 
 // NewMasker returns a masker with no known secrets.
-func NewMasker() *Masker { return &Masker{seen: map[string]bool{}} }
+func NewMasker() *Masker {
+	return &Masker{patterns: map[uint64]struct{}{}, seed: maphash.MakeSeed(), lenSeen: map[int]bool{}}
+}
 
 // minRawSecret is the shortest secret hidden wherever it appears; shorter
 // ones ("x", "on") are hidden only as whole quoted values, or the masking
@@ -38,34 +46,34 @@ const minRawSecret = 5
 
 // Add records a secret string.
 func (m *Masker) Add(s string) {
-	if s == "" || m.seen[s] {
+	if s == "" {
 		return
 	}
-	m.seen[s] = true
-	m.secrets = append(m.secrets, s)
-	m.replacer = nil
+	m.add(strconv.Quote(s))
+	if len(s) >= minRawSecret {
+		m.add(s)
+	}
 }
 
-// build makes one replacer for every secret, longest first so a secret
-// containing another is masked whole; it scans text once whatever the
-// number of secrets.
-func (m *Masker) build() *strings.Replacer {
-	if m.replacer != nil {
-		return m.replacer
+func (m *Masker) add(p string) {
+	m.patterns[maphash.String(m.seed, p)] = struct{}{}
+	if !m.lenSeen[len(p)] {
+		m.lenSeen[len(p)] = true
+		m.lengths = append(m.lengths, len(p))
+		m.dirty = true
 	}
-	sort.SliceStable(m.secrets, func(i, j int) bool { return len(m.secrets[i]) > len(m.secrets[j]) })
-	var pairs []string
-	for _, s := range m.secrets {
-		pairs = append(pairs, strconv.Quote(s), Masked)
-	}
-	for _, s := range m.secrets {
-		if len(s) >= minRawSecret {
-			pairs = append(pairs, s, Masked)
-		}
-	}
-	m.replacer = strings.NewReplacer(pairs...)
-	return m.replacer
 }
+
+func (m *Masker) sortedLengths() []int {
+	if m.dirty {
+		sort.Sort(sort.Reverse(sort.IntSlice(m.lengths)))
+		m.dirty = false
+	}
+	return m.lengths
+}
+
+// Secrets is how many strings the masker hides (quoted and raw forms).
+func (m *Masker) Secrets() int { return len(m.patterns) }
 
 // AddValue records every string inside a JSON value.
 func (m *Masker) AddValue(v any) {
@@ -120,11 +128,14 @@ var credentialPatterns = []struct {
 	{[]string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
 }
 
-// Mask hides every known secret and credential-shaped string in text.
+// Mask hides every known secret and credential-shaped string in text. It
+// scans text once, trying at each position the secrets' lengths, longest
+// first: time grows with the text and the number of distinct lengths, not
+// with the number of secrets.
 func (m *Masker) Mask(text string) string {
 	before := strings.Count(text, Masked)
-	if len(m.secrets) > 0 {
-		text = m.build().Replace(text)
+	if len(m.patterns) > 0 {
+		text = m.replaceSecrets(text)
 	}
 	for _, p := range credentialPatterns {
 		for _, h := range p.hints {
@@ -136,4 +147,35 @@ func (m *Masker) Mask(text string) string {
 	}
 	m.Count += strings.Count(text, Masked) - before
 	return text
+}
+
+func (m *Masker) replaceSecrets(text string) string {
+	lengths := m.sortedLengths()
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(text); {
+		matched := 0
+		for _, l := range lengths {
+			if i+l > len(text) {
+				continue
+			}
+			if _, ok := m.patterns[maphash.String(m.seed, text[i:i+l])]; ok {
+				matched = l
+				break
+			}
+		}
+		if matched == 0 {
+			i++
+			continue
+		}
+		b.WriteString(text[last:i])
+		b.WriteString(Masked)
+		i += matched
+		last = i
+	}
+	if last == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
 }
