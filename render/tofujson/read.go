@@ -146,6 +146,25 @@ func kindName(k jsontext.Kind) string {
 	return "'" + string(k) + "'"
 }
 
+// members walks an object: each is called with every member's name, and
+// must read (or skip) its value.
+func (r *reader) members(what string, each func(key string) error) error {
+	if err := r.expect('{', what); err != nil {
+		return err
+	}
+	for r.dec.PeekKind() != '}' {
+		tok, err := r.dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		if err := each(tok.String()); err != nil {
+			return err
+		}
+	}
+	_, err := r.dec.ReadToken()
+	return err
+}
+
 // small decodes a small value with encoding/json (numbers kept as text).
 func (r *reader) small(dst any, what string) error {
 	start := r.dec.InputOffset()
@@ -188,33 +207,22 @@ func readPlan(path string, in io.Reader, opts ReadOptions, visit Visitor) (*Plan
 }
 
 func (r *reader) plan(visit Visitor) (*Plan, error) {
-	if err := r.expect('{', "a plan"); err != nil {
-		return nil, err
-	}
 	p := &Plan{Sections: map[string]bool{}}
-	for {
-		if r.dec.PeekKind() == '}' {
-			break
-		}
-		tok, err := r.dec.ReadToken()
-		if err != nil {
-			return nil, err
-		}
-		key := tok.String()
+	err := r.members("a plan", func(key string) (err error) {
 		keyOffset := r.dec.InputOffset()
 		p.Sections[key] = true
 		switch key {
 		case "format_version":
 			var v any
 			if err := r.small(&v, key); err != nil {
-				return nil, err
+				return err
 			}
 			s, ok := v.(string)
 			if !ok {
-				return nil, errorAt(r.path, keyOffset, fmt.Sprintf("format_version must be a string, got %v", v))
+				return errorAt(r.path, keyOffset, fmt.Sprintf("format_version must be a string, got %v", v))
 			}
 			if err := checkPlanVersion(s); err != nil {
-				return nil, errorAt(r.path, keyOffset+1, err.Error())
+				return errorAt(r.path, keyOffset+1, err.Error())
 			}
 			p.FormatVersion = s
 		case "terraform_version":
@@ -222,12 +230,12 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 		case "variables":
 			err = r.small(&p.Variables, key)
 		case "output_changes":
-			err = r.small(&p.OutputChanges, key)
-			if err == nil {
-				for name, oc := range p.OutputChanges {
-					if _, aerr := ParseActions(oc.Actions); aerr != nil {
-						return nil, errorAt(r.path, keyOffset, fmt.Sprintf("output %q: %v", name, aerr))
-					}
+			if err = r.small(&p.OutputChanges, key); err != nil {
+				return err
+			}
+			for name, oc := range p.OutputChanges {
+				if _, aerr := ParseActions(oc.Actions); aerr != nil {
+					return errorAt(r.path, keyOffset, fmt.Sprintf("output %q: %v", name, aerr))
 				}
 			}
 		case "relevant_attributes":
@@ -247,11 +255,9 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 		default:
 			err = r.dec.SkipValue()
 		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if _, err := r.dec.ReadToken(); err != nil {
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	if err := r.trailing(); err != nil {
@@ -346,46 +352,24 @@ func (r *reader) startOf(off int64) int64 {
 }
 
 func (r *reader) resourceChange(rc *ResourceChange) error {
-	if err := r.expect('{', "a resource change"); err != nil {
-		return err
+	strs := map[string]*string{
+		"address": &rc.Address, "previous_address": &rc.PreviousAddress, "module_address": &rc.ModuleAddress,
+		"mode": &rc.Mode, "type": &rc.Type, "name": &rc.Name, "deposed": &rc.Deposed,
+		"provider_name": &rc.ProviderName, "action_reason": &rc.ActionReason,
 	}
-	for r.dec.PeekKind() != '}' {
-		tok, err := r.dec.ReadToken()
-		if err != nil {
-			return err
-		}
-		switch key := tok.String(); key {
-		case "address":
-			rc.Address, err = r.str(key)
-		case "previous_address":
-			rc.PreviousAddress, err = r.str(key)
-		case "module_address":
-			rc.ModuleAddress, err = r.str(key)
-		case "mode":
-			rc.Mode, err = r.str(key)
-		case "type":
-			rc.Type, err = r.str(key)
-		case "name":
-			rc.Name, err = r.str(key)
-		case "deposed":
-			rc.Deposed, err = r.str(key)
-		case "provider_name":
-			rc.ProviderName, err = r.str(key)
-		case "action_reason":
-			rc.ActionReason, err = r.str(key)
-		case "index":
+	return r.members("a resource change", func(key string) (err error) {
+		switch dst := strs[key]; {
+		case dst != nil:
+			*dst, err = r.str(key)
+		case key == "index":
 			rc.Index, err = rawValue(r.dec)
-		case "change":
+		case key == "change":
 			err = r.change(&rc.Change)
 		default:
 			err = r.dec.SkipValue()
 		}
-		if err != nil {
-			return err
-		}
-	}
-	_, err := r.dec.ReadToken()
-	return err
+		return err
+	})
 }
 
 func (r *reader) str(what string) (string, error) {
@@ -404,41 +388,30 @@ func (r *reader) change(c *Change) error {
 		_, err := r.dec.ReadToken()
 		return err
 	}
-	if err := r.expect('{', "a change"); err != nil {
-		return err
-	}
 	raw := &rawValues{}
 	if r.opts.Lazy {
 		c.raw = raw
 	}
-	// value reads one of the five values: raw when lazy, else decoded
-	// straight from the stream.
-	value := func(dst *[]byte, v *any) (err error) {
-		if r.opts.Lazy {
-			*dst, err = rawValue(r.dec)
-		} else {
-			*v, err = decodeAny(r.dec)
-		}
-		return err
+	// values are read raw when lazy, else decoded straight from the stream.
+	values := map[string]struct {
+		raw *[]byte
+		v   *any
+	}{
+		"before": {&raw.before, &c.Before}, "after": {&raw.after, &c.After}, "after_unknown": {&raw.afterUnknown, &c.AfterUnknown},
+		"before_sensitive": {&raw.beforeSensitive, &c.BeforeSensitive}, "after_sensitive": {&raw.afterSensitive, &c.AfterSensitive},
 	}
-	for r.dec.PeekKind() != '}' {
-		tok, err := r.dec.ReadToken()
-		if err != nil {
+	return r.members("a change", func(key string) (err error) {
+		if dst, ok := values[key]; ok {
+			if r.opts.Lazy {
+				*dst.raw, err = rawValue(r.dec)
+			} else {
+				*dst.v, err = decodeAny(r.dec)
+			}
 			return err
 		}
-		switch key := tok.String(); key {
+		switch key {
 		case "actions":
 			err = r.small(&c.Actions, key)
-		case "before":
-			err = value(&raw.before, &c.Before)
-		case "after":
-			err = value(&raw.after, &c.After)
-		case "after_unknown":
-			err = value(&raw.afterUnknown, &c.AfterUnknown)
-		case "before_sensitive":
-			err = value(&raw.beforeSensitive, &c.BeforeSensitive)
-		case "after_sensitive":
-			err = value(&raw.afterSensitive, &c.AfterSensitive)
 		case "replace_paths":
 			err = r.small(&c.ReplacePaths, key)
 		case "importing":
@@ -448,12 +421,8 @@ func (r *reader) change(c *Change) error {
 		default:
 			err = r.dec.SkipValue()
 		}
-		if err != nil {
-			return err
-		}
-	}
-	_, err := r.dec.ReadToken()
-	return err
+		return err
+	})
 }
 
 // checkPlanVersion accepts format_version 1.x.

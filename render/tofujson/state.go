@@ -111,68 +111,41 @@ func ReadStateFile(path string, visit *StateVisitor) (*State, error) {
 }
 
 func (r *reader) state(visit *StateVisitor) (*State, error) {
-	if err := r.expect('{', "a state"); err != nil {
-		return nil, err
-	}
 	s := &State{}
-	for r.dec.PeekKind() != '}' {
-		tok, err := r.dec.ReadToken()
-		if err != nil {
-			return nil, err
-		}
-		key := tok.String()
+	err := r.members("a state", func(key string) (err error) {
 		keyOffset := r.dec.InputOffset()
 		switch key {
 		case "format_version":
 			if s.FormatVersion, err = r.str(key); err == nil {
 				if verr := checkPlanVersion(s.FormatVersion); verr != nil {
-					return nil, errorAt(r.path, keyOffset+1, strings.Replace(verr.Error(), "plan format_version", "state format_version", 1))
+					return errorAt(r.path, keyOffset+1, strings.Replace(verr.Error(), "plan format_version", "state format_version", 1))
 				}
 			}
 		case "terraform_version":
 			s.TerraformVersion, err = r.str(key)
 		case "values":
-			err = r.stateValues(s, visit)
+			if r.dec.PeekKind() == 'n' {
+				_, err = r.dec.ReadToken()
+				return err
+			}
+			err = r.members("values", func(key string) error {
+				switch key {
+				case "outputs":
+					return r.small(&s.Outputs, "outputs")
+				case "root_module":
+					return r.module(s, visit)
+				}
+				return r.dec.SkipValue()
+			})
 		default:
 			err = r.dec.SkipValue()
 		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if _, err := r.dec.ReadToken(); err != nil {
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	return s, r.trailing()
-}
-
-func (r *reader) stateValues(s *State, visit *StateVisitor) error {
-	if r.dec.PeekKind() == 'n' {
-		_, err := r.dec.ReadToken()
-		return err
-	}
-	if err := r.expect('{', "values"); err != nil {
-		return err
-	}
-	for r.dec.PeekKind() != '}' {
-		tok, err := r.dec.ReadToken()
-		if err != nil {
-			return err
-		}
-		switch tok.String() {
-		case "outputs":
-			err = r.small(&s.Outputs, "outputs")
-		case "root_module":
-			err = r.module(s, visit)
-		default:
-			err = r.dec.SkipValue()
-		}
-		if err != nil {
-			return err
-		}
-	}
-	_, err := r.dec.ReadToken()
-	return err
 }
 
 // module streams a module's resources, then its child modules, depth
@@ -180,27 +153,20 @@ func (r *reader) stateValues(s *State, visit *StateVisitor) error {
 // stream too; a document the other way round is read all the same, its
 // children held until the resources are seen.
 func (r *reader) module(s *State, visit *StateVisitor) error {
-	if err := r.expect('{', "a module"); err != nil {
-		return err
-	}
 	if visit != nil && visit.Enter != nil {
 		visit.Enter()
 	}
 	var held [][]byte
 	seenResources := false
-	for r.dec.PeekKind() != '}' {
-		tok, err := r.dec.ReadToken()
-		if err != nil {
-			return err
-		}
-		switch tok.String() {
+	err := r.members("a module", func(key string) (err error) {
+		switch key {
 		case "resources":
 			seenResources = true
-			err = r.resources(s, visit)
+			return r.resources(s, visit)
 		case "child_modules":
 			if r.dec.PeekKind() == 'n' {
 				_, err = r.dec.ReadToken()
-				break
+				return err
 			}
 			if err = r.expect('[', "child_modules"); err != nil {
 				return err
@@ -220,14 +186,11 @@ func (r *reader) module(s *State, visit *StateVisitor) error {
 				held = append(held, raw)
 			}
 			_, err = r.dec.ReadToken()
-		default:
-			err = r.dec.SkipValue()
-		}
-		if err != nil {
 			return err
 		}
-	}
-	if _, err := r.dec.ReadToken(); err != nil {
+		return r.dec.SkipValue()
+	})
+	if err != nil {
 		return err
 	}
 	for _, raw := range held {
