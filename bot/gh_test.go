@@ -3,8 +3,11 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/planpr/planpr/bot/githubtest"
 )
@@ -150,5 +153,39 @@ func TestFileAtUsesBlobsForLargeFiles(t *testing.T) {
 	}
 	if _, found, err := c.FileAt(t.Context(), repo, "missing.hcl", "abc"); found || err != nil {
 		t.Errorf("missing: %v %v", found, err)
+	}
+}
+
+func TestRetryAfterRateLimitReset(t *testing.T) {
+	h := http.Header{}
+	h.Set("X-Ratelimit-Remaining", "0")
+	h.Set("X-Ratelimit-Reset", strconv.FormatInt(time.Now().Add(30*time.Second).Unix(), 10))
+	d, retry := retryAfter(&http.Response{StatusCode: 403, Header: h}, nil, time.Second)
+	if !retry || d < 25*time.Second || d > 31*time.Second {
+		t.Errorf("403 with x-ratelimit-reset: wait %v, retry %v", d, retry)
+	}
+	h429 := http.Header{}
+	h429.Set("Retry-After", "7")
+	if d, retry := retryAfter(&http.Response{StatusCode: 429, Header: h429}, nil, time.Second); !retry || d != 7*time.Second {
+		t.Errorf("429 Retry-After: %v %v", d, retry)
+	}
+	if _, retry := retryAfter(&http.Response{StatusCode: 404, Header: http.Header{}}, nil, time.Second); retry {
+		t.Error("404 retried")
+	}
+}
+
+func TestSyncLabelsAddsAndRemoves(t *testing.T) {
+	fake, c, _ := newFake(t, "t-write")
+	if err := syncLabels(t.Context(), c, repo, 4, true, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(fake.Labels(4), ","); got != "planpr:destroy,planpr:lock-alert" {
+		t.Errorf("labels %s", got)
+	}
+	if err := syncLabels(t.Context(), c, repo, 4, false, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(fake.Labels(4), ","); got != "planpr:lock-alert" {
+		t.Errorf("after the destroy went away: %s", got)
 	}
 }

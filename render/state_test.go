@@ -54,6 +54,18 @@ func TestStateGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "state-modules.md", md.Bytes())
+	kinds, err := tofujson.ReadSchemasFile("testdata/states/kinds-schemas.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all bytes.Buffer
+	if err := StateText(&all, "testdata/states/kinds.json", PlanOptions{Schemas: kinds}); err != nil {
+		t.Fatal(err)
+	}
+	// Every value kind and nesting mode: primitives (a number kept as
+	// written), map, set, list, tuple, object, dynamic, sensitive, nested
+	// attributes single/list/set/map, blocks single/group/list/set/map.
+	golden(t, "state-kinds.txt", all.Bytes())
 }
 
 func TestStateTextQuirks(t *testing.T) {
