@@ -88,10 +88,27 @@ type planScan struct {
 // summary.
 func scanPlan(path string, o PlanOptions, masker *Masker, each func(*tofujson.ResourceChange, changeSummary) error) (*planScan, error) {
 	s := &planScan{changesEmpty: true}
+	// Finding the sensitive strings means scanning marked values again:
+	// a second goroutine does it while this one reads on.
+	var secrets chan tofujson.SensitiveWork
+	var secretsDone chan error
+	if masker != nil {
+		secrets, secretsDone = make(chan tofujson.SensitiveWork, 256), make(chan error, 1)
+		go func() {
+			cache := tofujson.MaskCache{}
+			var first error
+			for w := range secrets {
+				if first == nil {
+					first = w.Run(cache, masker.Add)
+				}
+			}
+			secretsDone <- first
+		}()
+	}
 	p, err := tofujson.ReadPlan(path, tofujson.ReadOptions{Lazy: true}, func(section string, rc *tofujson.ResourceChange) error {
 		if masker != nil {
-			if err := rc.Change.Sensitive(masker.Add); err != nil {
-				return err
+			if w := rc.Change.SensitiveWork(); !w.Empty() {
+				secrets <- w
 			}
 		}
 		if section == tofujson.SectionDrift {
@@ -136,6 +153,12 @@ func scanPlan(path string, o PlanOptions, masker *Masker, each func(*tofujson.Re
 		}
 		return nil
 	})
+	if masker != nil {
+		close(secrets)
+		if serr := <-secretsDone; err == nil && serr != nil {
+			err = serr
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

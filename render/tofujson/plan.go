@@ -167,15 +167,53 @@ func (c *Change) Sensitive(add func(string)) error {
 		collectMarked(c.After, c.AfterSensitive, add)
 		return nil
 	}
+	return c.SensitiveWork().Run(nil, add)
+}
+
+// SensitiveWork is the part of a lazily read change that holds sensitive
+// values: the raw values whose mirrors mark something. It can be run
+// apart from the read, for example on another goroutine.
+type SensitiveWork struct {
+	values, masks [][]byte
+}
+
+// SensitiveWork returns what Sensitive would scan (nothing when no mirror
+// marks anything).
+func (c *Change) SensitiveWork() SensitiveWork {
+	var w SensitiveWork
+	if c.raw == nil {
+		return w
+	}
 	for _, p := range [][2][]byte{{c.raw.before, c.raw.beforeSensitive}, {c.raw.after, c.raw.afterSensitive}} {
-		if !bytes.Contains(p[1], []byte("true")) {
-			continue
+		if bytes.Contains(p[1], []byte("true")) {
+			w.values = append(w.values, p[0])
+			w.masks = append(w.masks, p[1])
 		}
-		mask, err := DecodeRaw(p[1])
-		if err != nil {
-			return err
+	}
+	return w
+}
+
+// Empty reports whether there is nothing to scan.
+func (w SensitiveWork) Empty() bool { return len(w.values) == 0 }
+
+// MaskCache remembers decoded sensitivity mirrors, which repeat across the
+// resources of a type.
+type MaskCache map[string]any
+
+// Run calls add with every marked string; cache may be nil.
+func (w SensitiveWork) Run(cache MaskCache, add func(string)) error {
+	for i, raw := range w.values {
+		mask, ok := cache[string(w.masks[i])]
+		if !ok {
+			var err error
+			if mask, err = DecodeRaw(w.masks[i]); err != nil {
+				return err
+			}
+			if cache != nil && len(cache) < 10000 {
+				cache[string(w.masks[i])] = mask
+			}
 		}
-		if err := MarkedStrings(p[0], mask, add); err != nil {
+		if err := MarkedStrings(raw, mask, add); err != nil {
 			return err
 		}
 	}
