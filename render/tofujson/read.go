@@ -351,16 +351,30 @@ func (r *reader) startOf(off int64) int64 {
 	return off
 }
 
+// resourceChangeStrings are the string members of a resource change.
+var resourceChangeStrings = map[string]func(*ResourceChange) *string{
+	"address": func(rc *ResourceChange) *string { return &rc.Address }, "previous_address": func(rc *ResourceChange) *string { return &rc.PreviousAddress },
+	"module_address": func(rc *ResourceChange) *string { return &rc.ModuleAddress }, "mode": func(rc *ResourceChange) *string { return &rc.Mode },
+	"type": func(rc *ResourceChange) *string { return &rc.Type }, "name": func(rc *ResourceChange) *string { return &rc.Name },
+	"deposed": func(rc *ResourceChange) *string { return &rc.Deposed }, "provider_name": func(rc *ResourceChange) *string { return &rc.ProviderName },
+	"action_reason": func(rc *ResourceChange) *string { return &rc.ActionReason },
+}
+
+// changeValues are the five values of a change: where a lazy read keeps
+// the raw JSON, and where an eager one decodes it.
+var changeValues = map[string]func(*Change, *rawValues) (*[]byte, *any){
+	"before":           func(c *Change, r *rawValues) (*[]byte, *any) { return &r.before, &c.Before },
+	"after":            func(c *Change, r *rawValues) (*[]byte, *any) { return &r.after, &c.After },
+	"after_unknown":    func(c *Change, r *rawValues) (*[]byte, *any) { return &r.afterUnknown, &c.AfterUnknown },
+	"before_sensitive": func(c *Change, r *rawValues) (*[]byte, *any) { return &r.beforeSensitive, &c.BeforeSensitive },
+	"after_sensitive":  func(c *Change, r *rawValues) (*[]byte, *any) { return &r.afterSensitive, &c.AfterSensitive },
+}
+
 func (r *reader) resourceChange(rc *ResourceChange) error {
-	strs := map[string]*string{
-		"address": &rc.Address, "previous_address": &rc.PreviousAddress, "module_address": &rc.ModuleAddress,
-		"mode": &rc.Mode, "type": &rc.Type, "name": &rc.Name, "deposed": &rc.Deposed,
-		"provider_name": &rc.ProviderName, "action_reason": &rc.ActionReason,
-	}
 	return r.members("a resource change", func(key string) (err error) {
-		switch dst := strs[key]; {
-		case dst != nil:
-			*dst, err = r.str(key)
+		switch field := resourceChangeStrings[key]; {
+		case field != nil:
+			*field(rc), err = r.str(key)
 		case key == "index":
 			rc.Index, err = rawValue(r.dec)
 		case key == "change":
@@ -392,20 +406,13 @@ func (r *reader) change(c *Change) error {
 	if r.opts.Lazy {
 		c.raw = raw
 	}
-	// values are read raw when lazy, else decoded straight from the stream.
-	values := map[string]struct {
-		raw *[]byte
-		v   *any
-	}{
-		"before": {&raw.before, &c.Before}, "after": {&raw.after, &c.After}, "after_unknown": {&raw.afterUnknown, &c.AfterUnknown},
-		"before_sensitive": {&raw.beforeSensitive, &c.BeforeSensitive}, "after_sensitive": {&raw.afterSensitive, &c.AfterSensitive},
-	}
 	return r.members("a change", func(key string) (err error) {
-		if dst, ok := values[key]; ok {
+		if field := changeValues[key]; field != nil {
+			rawDst, dst := field(c, raw)
 			if r.opts.Lazy {
-				*dst.raw, err = rawValue(r.dec)
+				*rawDst, err = rawValue(r.dec)
 			} else {
-				*dst.v, err = decodeAny(r.dec)
+				*dst, err = decodeAny(r.dec)
 			}
 			return err
 		}
