@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/tofujson"
@@ -158,14 +160,8 @@ func planText(w *bufio.Writer, path string, o PlanOptions, scan *planScan) error
 		} else {
 			w.WriteString(msgActions)
 		}
-		err := eachChange(path, o, config, tofujson.SectionChanges, func(rc *tofujson.ResourceChange, action diff.Action, block *tofujson.Block) {
-			s := changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode}
-			if !s.shown() {
-				return
-			}
-			if text := ResourceText(rc, action, diff.ForResource(&rc.Change, block, diff.Always()), CauseChange); text != "" {
-				w.WriteString("\n" + text + "\n")
-			}
+		err := renderChanges(path, o, config, func(text string) {
+			w.WriteString("\n" + text + "\n")
 		})
 		if err != nil {
 			return err
@@ -267,6 +263,92 @@ func (s *planScan) applyable() bool {
 		}
 	}
 	return false
+}
+
+// renderChanges renders the shown resource changes in document order,
+// decoding, diffing and formatting them on every core while one goroutine
+// reads the file; at most a bounded number are in flight, so memory stays a
+// few resources deep.
+func renderChanges(path string, o PlanOptions, config *configIndex, emit func(text string)) error {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	type job struct {
+		seq int
+		rc  tofujson.ResourceChange
+	}
+	type result struct {
+		seq  int
+		text string
+		err  error
+	}
+	jobs := make(chan job, 4*workers)
+	results := make(chan result, 4*workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				text, err := resourceChangeText(&j.rc, o, config)
+				results <- result{j.seq, text, err}
+			}
+		}()
+	}
+	// The writer puts results back in order.
+	var firstErr error
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		pending := map[int]result{}
+		next := 0
+		for r := range results {
+			pending[r.seq] = r
+			for {
+				p, ok := pending[next]
+				if !ok {
+					break
+				}
+				delete(pending, next)
+				next++
+				if p.err != nil && firstErr == nil {
+					firstErr = p.err
+				}
+				if firstErr == nil && p.text != "" {
+					emit(p.text)
+				}
+			}
+		}
+	}()
+	seq := 0
+	_, readErr := tofujson.ReadPlan(path, tofujson.ReadOptions{Lazy: true, Sections: []string{tofujson.SectionChanges}}, func(_ string, rc *tofujson.ResourceChange) error {
+		jobs <- job{seq, *rc}
+		seq++
+		return nil
+	})
+	close(jobs)
+	wg.Wait()
+	close(results)
+	<-written
+	if readErr != nil {
+		return readErr
+	}
+	return firstErr
+}
+
+// resourceChangeText is one resource's text, or "" when OpenTofu does not show it.
+func resourceChangeText(rc *tofujson.ResourceChange, o PlanOptions, config *configIndex) (string, error) {
+	action, _ := tofujson.ParseActions(rc.Change.Actions)
+	s := changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode}
+	if !s.shown() {
+		return "", nil
+	}
+	if err := rc.Change.Decode(); err != nil {
+		return "", err
+	}
+	block, err := o.schemaFor(rc, config)
+	if err != nil {
+		return "", err
+	}
+	return ResourceText(rc, action, diff.ForResource(&rc.Change, block, diff.Always()), CauseChange), nil
 }
 
 // eachChange streams one section of the plan with each change's action and
