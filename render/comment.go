@@ -38,6 +38,8 @@ type CommentOptions struct {
 	// FullText says where the unshortened text is, e.g. "the job summary".
 	FullText string
 	Locks    []*lockdiff.FileDiff
+
+	keepAll bool // keep every change's summary (the JSON summary lists them)
 }
 
 // Level is how far a comment had to be shortened to fit.
@@ -233,7 +235,7 @@ func newSection(p CommentPlan, o CommentOptions, masker *Masker) (*planSection, 
 	s := &planSection{name: p.Name, path: p.Path, source: firstNonEmpty(p.Source, p.Path)}
 	s.full.limit, s.risky.limit = o.MaxSize, o.MaxSize
 	if p.Path != "" {
-		scan, err := scanPlan(p.Path, o.PlanOptions, masker, s.renderChange(o))
+		scan, err := scanPlan(p.Path, o.PlanOptions, masker, s.renderChange(o), o.keepAll)
 		if err != nil {
 			return nil, err
 		}

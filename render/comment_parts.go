@@ -95,11 +95,8 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 	}
 	var destroys []string
 	for _, s := range sections {
-		for _, c := range s.scan.changes {
-			if !c.shown() || !isRisky(c.action) {
-				continue
-			}
-			risky++
+		risky += s.scan.stats.risky
+		for _, c := range s.scan.stats.riskyListed {
 			if len(destroys) < cap {
 				destroys = append(destroys, "- "+riskyLine(c, s, len(sections) > 1))
 			}
@@ -231,13 +228,7 @@ func shortenedNote(sections []*planSection, o CommentOptions, level Level) strin
 }
 
 func (s *planSection) riskyCount() int {
-	n := 0
-	for _, c := range s.scan.changes {
-		if c.shown() && isRisky(c.action) {
-			n++
-		}
-	}
-	return n
+	return s.scan.stats.risky
 }
 
 var actionRows = []struct {
@@ -295,18 +286,7 @@ func countsTable(sections []*planSection) string {
 }
 
 func (s *planSection) movesAndImports() string {
-	moved, imported := 0, 0
-	for _, c := range s.scan.changes {
-		if !c.shown() {
-			continue
-		}
-		if c.moved {
-			moved++
-		}
-		if c.importing {
-			imported++
-		}
-	}
+	moved, imported := s.scan.stats.moved, s.scan.stats.imported
 	var b strings.Builder
 	if moved > 0 {
 		fmt.Fprintf(&b, "| | move | %d |\n", moved)

@@ -72,7 +72,10 @@ func (s changeSummary) shown() bool {
 
 // planScan is the result of the first pass over a plan.
 type planScan struct {
-	plan     *tofujson.Plan
+	plan  *tofujson.Plan
+	stats changeStats
+	// changes lists every change, when the scan was asked to keep them
+	// (the JSON summary); the other outputs need only the stats.
 	changes  []changeSummary
 	hasDrift bool
 	drift    []tofujson.ResourceChange
@@ -86,7 +89,7 @@ type planScan struct {
 // every string the plan marks sensitive; each, when set, sees every
 // resource change (values still raw: call rc.Change.Decode) with its
 // summary.
-func scanPlan(path string, o PlanOptions, masker *Masker, each func(*tofujson.ResourceChange, changeSummary) error) (*planScan, error) {
+func scanPlan(path string, o PlanOptions, masker *Masker, each func(*tofujson.ResourceChange, changeSummary) error, keepAll bool) (*planScan, error) {
 	s := &planScan{changesEmpty: true}
 	// Finding the sensitive strings means scanning marked values again:
 	// a second goroutine does it while this one reads on.
@@ -121,7 +124,10 @@ func scanPlan(path string, o PlanOptions, masker *Masker, each func(*tofujson.Re
 		action, _ := tofujson.ParseActions(rc.Change.Actions)
 		sum := changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode,
 			address: rc.Address, previousAddress: rc.PreviousAddress, reason: rc.ActionReason, replacePaths: rc.Change.ReplacePaths}
-		s.changes = append(s.changes, sum)
+		s.stats.add(sum)
+		if keepAll {
+			s.changes = append(s.changes, sum)
+		}
 		if o.Schemas != nil { // a plan the schemas do not cover is an error
 			if _, err := o.schemaFor(rc, nil); err != nil {
 				return err
@@ -173,4 +179,54 @@ func scanPlan(path string, o PlanOptions, masker *Masker, each func(*tofujson.Re
 		}
 	}
 	return s, nil
+}
+
+// maxRiskyListed is how many destroyed or replaced resources the warnings
+// can name; the rest are counted.
+const maxRiskyListed = 200
+
+// changeStats are the counts a plan's outputs need, gathered as the plan
+// is read so that no list of every change is kept.
+type changeStats struct {
+	counts                 map[diff.Action]int
+	total                  Counts
+	shown, moved, imported int
+	risky                  int
+	riskyListed            []changeSummary
+	anyAction              bool // some change has an action, a move or an import
+}
+
+func (st *changeStats) add(c changeSummary) {
+	if c.action != diff.NoOp || c.moved || c.importing {
+		st.anyAction = true
+	}
+	if !c.shown() {
+		return
+	}
+	if st.counts == nil {
+		st.counts = map[diff.Action]int{}
+	}
+	st.shown++
+	if c.moved {
+		st.moved++
+	}
+	if c.importing {
+		st.imported++
+		st.total.Import++
+	}
+	if c.action == diff.Forget || c.action == diff.ForgetThenCreate {
+		st.total.Forget++
+	}
+	if c.action != diff.NoOp {
+		st.counts[c.action]++
+	}
+	if isRisky(c.action) {
+		st.risky++
+		if len(st.riskyListed) < maxRiskyListed {
+			st.riskyListed = append(st.riskyListed, c)
+		}
+	}
+	st.total.Add = st.counts[diff.Create] + st.counts[diff.DeleteThenCreate] + st.counts[diff.CreateThenDelete] + st.counts[diff.ForgetThenCreate]
+	st.total.Change = st.counts[diff.Update]
+	st.total.Destroy = st.counts[diff.Delete] + st.counts[diff.DeleteThenCreate] + st.counts[diff.CreateThenDelete]
 }

@@ -152,7 +152,7 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 	}{FormatVersion: "1.0", Plans: []PlanSummary{}}
 	masker := NewMasker()
 	for _, p := range plans {
-		s, err := newSection(p, CommentOptions{PlanOptions: o, MaxSize: 0}, masker)
+		s, err := newSection(p, CommentOptions{PlanOptions: o, MaxSize: 0, keepAll: true}, masker)
 		if err != nil {
 			return err
 		}

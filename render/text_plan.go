@@ -90,7 +90,7 @@ func PreparePlanText(path string, o PlanOptions) (*PreparedPlan, error) {
 	if o.Mode == "" {
 		o.Mode = ModeNormal
 	}
-	scan, err := scanPlan(path, o, nil, nil)
+	scan, err := scanPlan(path, o, nil, nil, false)
 	if err != nil {
 		return nil, err
 	}
@@ -180,28 +180,11 @@ func planText(w *bufio.Writer, path string, o PlanOptions, scan *planScan) error
 // tally counts the changes OpenTofu shows: per action, the "Plan:" line's
 // numbers, and how many are shown at all.
 func (s *planScan) tally() (map[diff.Action]int, Counts, int) {
-	counts := map[diff.Action]int{}
-	var total Counts
-	shown := 0
-	for _, c := range s.changes {
-		if !c.shown() {
-			continue
-		}
-		shown++
-		if c.importing {
-			total.Import++
-		}
-		if c.action == diff.Forget || c.action == diff.ForgetThenCreate {
-			total.Forget++
-		}
-		if c.action != diff.NoOp {
-			counts[c.action]++
-		}
+	counts := s.stats.counts
+	if counts == nil {
+		counts = map[diff.Action]int{}
 	}
-	total.Add = counts[diff.Create] + counts[diff.DeleteThenCreate] + counts[diff.CreateThenDelete] + counts[diff.ForgetThenCreate]
-	total.Change = counts[diff.Update]
-	total.Destroy = counts[diff.Delete] + counts[diff.DeleteThenCreate] + counts[diff.CreateThenDelete]
-	return counts, total, shown
+	return counts, s.stats.total, s.stats.shown
 }
 
 // noChangesText writes the "No changes." variants and reports whether the
@@ -252,10 +235,8 @@ func (s *planScan) applyable() bool {
 	if s.plan.Errored {
 		return false
 	}
-	for _, c := range s.changes {
-		if c.action != diff.NoOp || c.moved || c.importing {
-			return true
-		}
+	if s.stats.anyAction {
+		return true
 	}
 	for _, oc := range s.plan.OutputChanges {
 		if a, _ := tofujson.ParseActions(oc.Actions); a != diff.NoOp {
