@@ -30,6 +30,9 @@ type Masker struct {
 	seed     maphash.Seed
 	lengths  []int
 	lenSeen  map[int]bool
+	// prefixes marks the first two bytes of every pattern, so most
+	// positions of a text are passed over without hashing.
+	prefixes [1 << 16 / 64]uint64
 	dirty    bool
 	Count    int
 }
@@ -55,8 +58,12 @@ func (m *Masker) Add(s string) {
 	}
 }
 
+func prefix2(s string) uint16 { return uint16(s[0])<<8 | uint16(s[1]) }
+
 func (m *Masker) add(p string) {
 	m.patterns[maphash.String(m.seed, p)] = struct{}{}
+	k := prefix2(p) // every pattern has at least 3 bytes
+	m.prefixes[k/64] |= 1 << (k % 64)
 	if !m.lenSeen[len(p)] {
 		m.lenSeen[len(p)] = true
 		m.lengths = append(m.lengths, len(p))
@@ -154,6 +161,13 @@ func (m *Masker) replaceSecrets(text string) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(text); {
+		if i+1 >= len(text) {
+			break
+		}
+		if k := prefix2(text[i:]); m.prefixes[k/64]&(1<<(k%64)) == 0 {
+			i++
+			continue
+		}
 		matched := 0
 		for _, l := range lengths {
 			if i+l > len(text) {
