@@ -386,6 +386,48 @@ func (r *reader) resourceChange(rc *ResourceChange) error {
 	})
 }
 
+// strings reads an array of strings (or null).
+func (r *reader) strings(what string) ([]string, error) {
+	if r.dec.PeekKind() == 'n' {
+		_, err := r.dec.ReadToken()
+		return nil, err
+	}
+	if err := r.expect('[', what); err != nil {
+		return nil, err
+	}
+	var out []string
+	for r.dec.PeekKind() != ']' {
+		s, err := r.str(what)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	_, err := r.dec.ReadToken()
+	return out, err
+}
+
+// paths reads replace_paths: an array of attribute paths.
+func (r *reader) paths(dst *[][]any) error {
+	start := r.dec.InputOffset()
+	v, err := decodeAny(r.dec)
+	if err != nil || v == nil {
+		return err
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return errorAt(r.path, start, "replace_paths must be an array of paths")
+	}
+	for _, p := range list {
+		path, ok := p.([]any)
+		if !ok {
+			return errorAt(r.path, start, "replace_paths must be an array of paths")
+		}
+		*dst = append(*dst, path)
+	}
+	return nil
+}
+
 func (r *reader) str(what string) (string, error) {
 	s, err := readString(r.dec)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
@@ -418,9 +460,9 @@ func (r *reader) change(c *Change) error {
 		}
 		switch key {
 		case "actions":
-			err = r.small(&c.Actions, key)
+			c.Actions, err = r.strings(key)
 		case "replace_paths":
-			err = r.small(&c.ReplacePaths, key)
+			err = r.paths(&c.ReplacePaths)
 		case "importing":
 			err = r.small(&c.Importing, key)
 		case "generated_config":
