@@ -10,20 +10,25 @@ import (
 // fenced wraps body in a code fence longer than any backtick run inside
 // it, so no value can close the block early.
 func fenced(body, lang string) string {
+	fence := strings.Repeat("`", max(3, longestBacktickRun(body)+1))
+	if !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	return fence + lang + "\n" + body + fence + "\n"
+}
+
+// longestBacktickRun is the length of the longest run of backticks in s.
+func longestBacktickRun(s string) int {
 	longest, run := 0, 0
-	for _, r := range body {
-		if r == '`' {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
 			run++
 			longest = max(longest, run)
 		} else {
 			run = 0
 		}
 	}
-	fence := strings.Repeat("`", max(3, longest+1))
-	if !strings.HasSuffix(body, "\n") {
-		body += "\n"
-	}
-	return fence + lang + "\n" + body + fence + "\n"
+	return longest
 }
 
 // codeSpan is untrusted text as inline code: a backtick run longer than any
@@ -35,16 +40,7 @@ func codeSpan(s string) string {
 		}
 		return r
 	}, visible(s))
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	ticks := strings.Repeat("`", longest+1)
+	ticks := strings.Repeat("`", longestBacktickRun(s)+1)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") {
 		s = " " + s + " "
 	}

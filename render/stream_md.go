@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/planpr/planpr/render/diff"
@@ -231,13 +230,7 @@ func snippetText(d *tofujson.Diagnostic) string {
 
 // outputsBlock shows the stream's outputs; sensitive ones are masked.
 func outputsBlock(outputs map[string]tofujson.StreamOutput, masker *Masker) string {
-	names := make([]string, 0, len(outputs))
-	width := 0
-	for name := range outputs {
-		names = append(names, name)
-		width = max(width, len(attrName(name)))
-	}
-	sort.Strings(names)
+	names, width := namesAndWidth(outputs)
 	var b strings.Builder
 	for _, name := range names {
 		o := outputs[name]

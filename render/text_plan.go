@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 
@@ -410,15 +409,19 @@ func driftText(o PlanOptions, scan *planScan, outputsChanged bool, config *confi
 	return b.String(), nil
 }
 
-// outputsText renders the changed outputs, "" when none changed.
-func outputsText(changes map[string]tofujson.Change) string {
-	names := make([]string, 0, len(changes))
+// namesAndWidth sorts a map's names and measures the widest as shown.
+func namesAndWidth[T any](m map[string]T) ([]string, int) {
+	names := sortedKeys(m)
 	width := 0
-	for name := range changes {
-		names = append(names, name)
+	for _, name := range names {
 		width = max(width, len(attrName(name)))
 	}
-	sort.Strings(names)
+	return names, width
+}
+
+// outputsText renders the changed outputs, "" when none changed.
+func outputsText(changes map[string]tofujson.Change) string {
+	names, width := namesAndWidth(changes)
 	var lines []string
 	for _, name := range names {
 		c := changes[name]

@@ -45,16 +45,26 @@ func ReadPlanFile(path string, visit Visitor, sections ...string) (*Plan, error)
 
 // ReadPlan is ReadPlanFile with options.
 func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
-	f, err := os.Open(path)
+	f, br, err := openJSON(path)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
-	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<16)
-	if err := sniff(path, br); err != nil {
 		return nil, err
 	}
+	defer f.Close()
 	return readPlan(path, br, opts, visit)
+}
+
+// openJSON opens a JSON document, having checked that it starts like one.
+func openJSON(path string) (*os.File, *bufio.Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
+	}
+	br := bufio.NewReaderSize(f, 1<<16)
+	if err := sniff(path, br); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, br, nil
 }
 
 // sniff looks at the start of the input to give a helpful error for the

@@ -1,9 +1,7 @@
 package tofujson
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -56,15 +54,11 @@ type StateVisitor struct {
 // DocumentKind tells a plan ("plan") from a state ("state") by the
 // top-level names of a JSON document, reading it without decoding values.
 func DocumentKind(path string) (string, error) {
-	f, err := os.Open(path)
+	f, br, err := openJSON(path)
 	if err != nil {
-		return "", &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
-	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<16)
-	if err := sniff(path, br); err != nil {
 		return "", err
 	}
+	defer f.Close()
 	dec := jsontext.NewDecoder(br, jsontext.AllowDuplicateNames(true))
 	r := &reader{path: path, dec: dec}
 	if _, err := dec.ReadToken(); err != nil {
@@ -90,15 +84,11 @@ func DocumentKind(path string) (string, error) {
 
 // ReadStateFile reads a state document, streaming its resources.
 func ReadStateFile(path string, visit *StateVisitor) (*State, error) {
-	f, err := os.Open(path)
+	f, br, err := openJSON(path)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
-	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<16)
-	if err := sniff(path, br); err != nil {
 		return nil, err
 	}
+	defer f.Close()
 	r := &reader{path: path, dec: jsontext.NewDecoder(br, jsontext.AllowDuplicateNames(true))}
 	s, err := r.state(visit)
 	if err != nil {
