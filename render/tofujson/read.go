@@ -54,17 +54,19 @@ func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 }
 
 // openJSON opens a JSON document, having checked that it starts like one.
-func openJSON(path string) (*os.File, *bufio.Reader, error) {
+// The decoder reads the file directly: jsontext buffers on its own.
+func openJSON(path string) (*os.File, io.Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
 	}
-	br := bufio.NewReaderSize(f, 1<<16)
-	if err := sniff(path, br); err != nil {
+	head := make([]byte, 4096)
+	n, _ := f.ReadAt(head, 0)
+	if err := sniff(path, bufio.NewReader(bytes.NewReader(head[:n]))); err != nil {
 		f.Close()
 		return nil, nil, err
 	}
-	return f, br, nil
+	return f, f, nil
 }
 
 // sniff looks at the start of the input to give a helpful error for the

@@ -52,7 +52,8 @@ type StateVisitor struct {
 }
 
 // DocumentKind tells a plan ("plan") from a state ("state") by the
-// top-level names of a JSON document, reading it without decoding values.
+// top-level names of a JSON document. It stops at the first name that
+// decides, so it reads little of a large file.
 func DocumentKind(path string) (string, error) {
 	f, br, err := openJSON(path)
 	if err != nil {
@@ -64,20 +65,20 @@ func DocumentKind(path string) (string, error) {
 	if _, err := dec.ReadToken(); err != nil {
 		return "", r.fail(err)
 	}
-	keys := map[string]bool{}
 	for dec.PeekKind() == '"' {
 		tok, err := dec.ReadToken()
 		if err != nil {
 			return "", r.fail(err)
 		}
-		keys[tok.String()] = true
+		switch tok.String() {
+		case "planned_values", SectionChanges, SectionDrift, "output_changes", "prior_state", "configuration", "relevant_attributes":
+			return "plan", nil
+		case "values":
+			return "state", nil
+		}
 		if err := dec.SkipValue(); err != nil {
 			return "", r.fail(err)
 		}
-	}
-	planish := keys["planned_values"] || keys[SectionChanges] || keys["output_changes"] || keys[SectionDrift] || keys["prior_state"]
-	if keys["values"] && !planish {
-		return "state", nil
 	}
 	return "plan", nil
 }
