@@ -66,7 +66,9 @@ func DecodeRaw(raw []byte) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true))
+	// A bytes.Buffer lets jsontext parse raw in place instead of copying it
+	// into a growing buffer of its own.
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
 	return decodeAny(dec)
 }
 
@@ -100,7 +102,7 @@ func MarkedStrings(raw []byte, sensitive any, add func(string)) error {
 	if len(raw) == 0 || !anyTrue(sensitive) {
 		return nil
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(raw))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))
 	return walkMarked(dec, sensitive, add)
 }
 
