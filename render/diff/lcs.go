@@ -50,6 +50,22 @@ func walkSlice[T any](before, after []T, eq func(a, b T) bool, shouldDiff func(a
 // lcs is the longest common subsequence of xs and ys, with ties broken the
 // way OpenTofu's objchange package breaks them, so lists diff identically.
 func lcs[T any](xs, ys []T, eq func(a, b T) bool) []T {
+	// The walk back starts at the last elements and takes every equal pair
+	// it meets, so a common suffix always ends the result, and the table
+	// for what precedes it does not depend on it: only the rest needs one.
+	k := 0
+	for k < len(xs) && k < len(ys) && eq(xs[len(xs)-1-k], ys[len(ys)-1-k]) {
+		k++
+	}
+	if k == 0 {
+		return lcsTable(xs, ys, eq)
+	}
+	suffix := xs[len(xs)-k:]
+	head := lcsTable(xs[:len(xs)-k], ys[:len(ys)-k], eq)
+	return append(head[:len(head):len(head)], suffix...)
+}
+
+func lcsTable[T any](xs, ys []T, eq func(a, b T) bool) []T {
 	if len(xs) == 0 || len(ys) == 0 {
 		return nil
 	}
