@@ -27,6 +27,7 @@ func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node,
 		return ""
 	}
 	var b strings.Builder
+	b.Grow(4 << 10) // a typical resource prints a few KB; growing from zero copies it ~10 times
 	b.WriteString(resourceComment(rc, action, cause))
 	o := textOpts{showUnchanged: rc.Importing()}
 	if action == diff.Forget {
