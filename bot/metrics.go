@@ -54,18 +54,10 @@ func (m *metrics) write(w io.Writer, queueDepth, queueCap int, calls, errors int
 	for _, k := range keys {
 		fmt.Fprintf(w, "planpr_webhook_deliveries_total{event=%q,result=%q} %d\n", k[0], k[1], m.deliveries[k])
 	}
-	fmt.Fprintln(w, "# HELP planpr_queue_depth Jobs waiting for a worker.")
-	fmt.Fprintln(w, "# TYPE planpr_queue_depth gauge")
-	fmt.Fprintf(w, "planpr_queue_depth %d\n", queueDepth)
-	fmt.Fprintln(w, "# HELP planpr_queue_capacity Jobs the queue holds before answering 503.")
-	fmt.Fprintln(w, "# TYPE planpr_queue_capacity gauge")
-	fmt.Fprintf(w, "planpr_queue_capacity %d\n", queueCap)
-	fmt.Fprintln(w, "# HELP planpr_github_requests_total GitHub API requests sent (retries included).")
-	fmt.Fprintln(w, "# TYPE planpr_github_requests_total counter")
-	fmt.Fprintf(w, "planpr_github_requests_total %d\n", calls)
-	fmt.Fprintln(w, "# HELP planpr_github_errors_total GitHub API requests that failed (status 4xx/5xx or no answer).")
-	fmt.Fprintln(w, "# TYPE planpr_github_errors_total counter")
-	fmt.Fprintf(w, "planpr_github_errors_total %d\n", errors)
+	metric(w, "planpr_queue_depth", "gauge", "Jobs waiting for a worker.", int64(queueDepth))
+	metric(w, "planpr_queue_capacity", "gauge", "Jobs the queue holds before answering 503.", int64(queueCap))
+	metric(w, "planpr_github_requests_total", "counter", "GitHub API requests sent (retries included).", calls)
+	metric(w, "planpr_github_errors_total", "counter", "GitHub API requests that failed (status 4xx/5xx or no answer).", errors)
 	fmt.Fprintln(w, "# HELP planpr_job_duration_seconds Time to process a delivery's work.")
 	fmt.Fprintln(w, "# TYPE planpr_job_duration_seconds histogram")
 	for i, b := range m.buckets {
@@ -74,4 +66,9 @@ func (m *metrics) write(w io.Writer, queueDepth, queueCap int, calls, errors int
 	fmt.Fprintf(w, "planpr_job_duration_seconds_bucket{le=\"+Inf\"} %d\n", m.jobs)
 	fmt.Fprintf(w, "planpr_job_duration_seconds_sum %g\n", m.busy.Seconds())
 	fmt.Fprintf(w, "planpr_job_duration_seconds_count %d\n", m.jobs)
+}
+
+// metric writes one single-valued metric in the Prometheus text format.
+func metric(w io.Writer, name, kind, help string, value int64) {
+	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n%s %d\n", name, help, name, kind, name, value)
 }
