@@ -24,13 +24,7 @@ func TestListCommentsFollowsPagination(t *testing.T) {
 	if len(got) != 250 || got[249].Body != "comment 249" {
 		t.Errorf("got %d comments", len(got))
 	}
-	pages := 0
-	for _, l := range fake.Log() {
-		if strings.HasPrefix(l, "GET /repos/octo/infra/issues/7/comments") {
-			pages++
-		}
-	}
-	if pages != 3 {
+	if pages := countRequests(fake, "GET /repos/octo/infra/issues/7/comments"); pages != 3 {
 		t.Errorf("%d requests for 250 comments at 100 a page", pages)
 	}
 }

@@ -200,15 +200,9 @@ func TestServerReviewsLockFilesOnPullRequest(t *testing.T) {
 	a.deliver(t, "pull_request", "d-3", body, sign(body))
 	a.srv.Shutdown(t.Context())
 	if n, c := countKey(a.fake, 2, LockKey); n != 1 || !strings.Contains(c.Body, "sha=head2") {
-		t.Errorf("%d comments; the last is for %q", n, c.Body[:80])
+		t.Errorf("%d comments; the last: %.80q", n, c.Body)
 	}
-	creates := 0
-	for _, l := range a.fake.Log() {
-		if strings.HasPrefix(l, "POST /repos/Codertocat/Hello-World/issues/2/comments") {
-			creates++
-		}
-	}
-	if creates != 1 {
+	if creates := countRequests(a.fake, "POST /repos/Codertocat/Hello-World/issues/2/comments"); creates != 1 {
 		t.Errorf("%d comments created", creates)
 	}
 }
