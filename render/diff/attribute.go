@@ -26,7 +26,7 @@ func forNested(v value, nt *tofujson.NestedType) *Node {
 	if n, ok := checkSensitive(v, func(in value) *Node { return forNested(in, nt) }, Sensitive); ok {
 		return n
 	}
-	if n, ok := checkUnknown(v, allTrue(nt.Attributes), func(in value) *Node { return forNested(in, nt) }); ok {
+	if n, ok := checkUnknown(v, func() any { return allTrue(nt.Attributes) }, func(in value) *Node { return forNested(in, nt) }); ok {
 		return n
 	}
 	single := &tofujson.NestedType{Attributes: nt.Attributes, NestingMode: tofujson.NestingSingle}
@@ -55,7 +55,7 @@ func forType(v value, t cty.Type) *Node {
 	if n, ok := checkSensitive(v, func(in value) *Node { return forType(in, t) }, Sensitive); ok {
 		return n
 	}
-	if n, ok := checkUnknown(v, false, func(in value) *Node { return forType(in, t) }); ok {
+	if n, ok := checkUnknown(v, nil, func(in value) *Node { return forType(in, t) }); ok {
 		return n
 	}
 	switch {
@@ -121,8 +121,9 @@ func checkSensitive(v value, inner func(value) *Node, kind Kind) (*Node, bool) {
 
 // checkUnknown turns a value unknown after apply into an Unknown node. An
 // update shows the before value as if deleted, with its children marked
-// unknown (childUnknown) rather than deleted.
-func checkUnknown(v value, childUnknown any, inner func(value) *Node) (*Node, bool) {
+// unknown (the mirror childUnknown returns; nil for none) rather than
+// deleted.
+func checkUnknown(v value, childUnknown func() any, inner func(value) *Node) (*Node, bool) {
 	if !v.isUnknown() {
 		return nil, false
 	}
@@ -130,7 +131,10 @@ func checkUnknown(v value, childUnknown any, inner func(value) *Node) (*Node, bo
 	n := &Node{Kind: Unknown, Action: v.action(), Replace: v.replace.Matches()}
 	if v.before != nil {
 		before := v.asDelete()
-		before.unknown = childUnknown
+		before.unknown = false
+		if childUnknown != nil {
+			before.unknown = childUnknown()
+		}
 		n.Inner = inner(before)
 	}
 	return n, true

@@ -12,25 +12,13 @@ func forBlock(v value, b *tofujson.Block) *Node {
 	if n, ok := checkSensitive(v, func(in value) *Node { return forBlock(in, b) }, SensitiveBlock); ok {
 		return n
 	}
-	if n, ok := checkUnknown(v, allTrue(b.Attributes), func(in value) *Node { return forBlock(in, b) }); ok {
+	if n, ok := checkUnknown(v, func() any { return allTrue(b.Attributes) }, func(in value) *Node { return forBlock(in, b) }); ok {
 		return n
 	}
 	action := v.iterationAction()
 	m := v.asMap()
-	attrs := map[string]*Node{}
-
-	// Write-only attributes take the block's action, so the others go first.
-	var names, writeOnly []string
-	for name, a := range b.Attributes {
-		if a.WriteOnly {
-			writeOnly = append(writeOnly, name)
-		} else {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	sort.Strings(writeOnly)
-	for _, name := range append(names, writeOnly...) {
+	attrs := make(map[string]*Node, len(b.Attributes))
+	for _, name := range b.AttributeOrder() {
 		a := b.Attributes[name]
 		if n := blockAttribute(m.child(name), a, action); n != nil {
 			attrs[name] = n
@@ -49,7 +37,7 @@ func forBlock(v value, b *tofujson.Block) *Node {
 			AfterSensitive:  child.isAfterSensitive(),
 		}
 		bothNull := child.before == nil && child.after == nil
-		if n, ok := checkUnknown(child, allTrue(bt.Block.Attributes), func(in value) *Node { return forBlock(in, bt.Block) }); ok {
+		if n, ok := checkUnknown(child, func() any { return allTrue(bt.Block.Attributes) }, func(in value) *Node { return forBlock(in, bt.Block) }); ok {
 			if n.Action == NoOp && bothNull {
 				continue
 			}

@@ -8,7 +8,7 @@ func forDynamic(v value) *Node {
 	if n, ok := checkSensitive(v, forDynamic, Sensitive); ok {
 		return n
 	}
-	if n, ok := checkUnknown(v, false, forDynamic); ok {
+	if n, ok := checkUnknown(v, nil, forDynamic); ok {
 		return n
 	}
 	return forJSON(v)

@@ -48,11 +48,20 @@ func (p *pathMatcher) Matches() bool {
 
 func (p *pathMatcher) MatchesPartial() bool { return len(p.paths) > 0 }
 
+// noPaths matches nothing, like every matcher below one that does not.
+var noPaths = &pathMatcher{}
+
 func (p *pathMatcher) Key(key string) Matcher {
+	if len(p.paths) == 0 {
+		return noPaths
+	}
 	return p.child(func(step any) bool { s, ok := step.(string); return ok && s == key })
 }
 
 func (p *pathMatcher) Index(i int) Matcher {
+	if len(p.paths) == 0 {
+		return noPaths
+	}
 	return p.child(func(step any) bool { n, ok := indexOf(step); return ok && n == i })
 }
 

@@ -3,6 +3,8 @@ package diff
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/planpr/planpr/render/tofujson"
 )
 
 // evaluated is a string value classified the way OpenTofu's renderer sees
@@ -21,12 +23,7 @@ func evaluate(x any) evaluated {
 		return evaluated{text: "null", null: true}
 	}
 	if strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[") {
-		dec := json.NewDecoder(strings.NewReader(s))
-		dec.UseNumber()
-		var j any
-		// Like OpenTofu, one JSON value at the start is enough: trailing
-		// text after it is ignored.
-		if err := dec.Decode(&j); err == nil {
+		if j, ok := decodeJSONText(s); ok {
 			return evaluated{text: s, json: j, isJSON: true}
 		}
 	}
@@ -34,6 +31,25 @@ func evaluate(x any) evaluated {
 		return evaluated{text: strings.TrimSpace(s), multiline: true}
 	}
 	return evaluated{text: s}
+}
+
+// decodeJSONText decodes the JSON value a string starts with. Like
+// OpenTofu, one JSON value at the start is enough: trailing text after it
+// is ignored.
+func decodeJSONText(s string) (any, bool) {
+	// jsontext is quick, and stricter than encoding/json (invalid UTF-8 and
+	// lone surrogates are errors): what it accepts, encoding/json decodes
+	// the same way.
+	if j, err := tofujson.DecodeRaw([]byte(s)); err == nil {
+		return j, true
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var j any
+	if err := dec.Decode(&j); err != nil {
+		return nil, false
+	}
+	return j, true
 }
 
 // newString builds the node for a string value changing by action.

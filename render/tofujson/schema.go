@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -35,6 +37,30 @@ type Schema struct {
 type Block struct {
 	Attributes map[string]*Attribute `json:"attributes"`
 	BlockTypes map[string]*BlockType `json:"block_types"`
+
+	orderOnce sync.Once
+	order     []string
+}
+
+// AttributeOrder is the order a block's attributes are diffed in: by name,
+// write-only attributes last (they take the block's action, so the others
+// must be known first). It is computed once; the block must not change
+// afterwards.
+func (b *Block) AttributeOrder() []string {
+	b.orderOnce.Do(func() {
+		var names, writeOnly []string
+		for name, a := range b.Attributes {
+			if a.WriteOnly {
+				writeOnly = append(writeOnly, name)
+			} else {
+				names = append(names, name)
+			}
+		}
+		sort.Strings(names)
+		sort.Strings(writeOnly)
+		b.order = append(names, writeOnly...)
+	})
+	return b.order
 }
 
 // Nesting modes of nested blocks and nested attribute types.
