@@ -235,7 +235,7 @@ func newSection(p CommentPlan, o CommentOptions, masker *Masker) (*planSection, 
 	s := &planSection{name: p.Name, path: p.Path, source: firstNonEmpty(p.Source, p.Path)}
 	s.full.limit, s.risky.limit = o.MaxSize, o.MaxSize
 	if p.Path != "" {
-		scan, err := scanPlan(p.Path, o.PlanOptions, masker, s.renderChange(o), o.keepAll)
+		scan, err := scanPlan(p.Path, o.PlanOptions, scanOptions{masker: masker, each: s.renderChange(o), keepAll: o.keepAll})
 		if err != nil {
 			return nil, err
 		}

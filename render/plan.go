@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/tofujson"
@@ -84,12 +85,25 @@ type planScan struct {
 	changesEmpty bool
 }
 
+// scanOptions say what a first pass does besides counting.
+type scanOptions struct {
+	// masker, when set, collects every string the plan marks sensitive.
+	masker *Masker
+	// each, when set, sees every resource change with its summary. Its
+	// values are still raw (call rc.Change.Decode), or absent with
+	// skipValues.
+	each func(*tofujson.ResourceChange, changeSummary) error
+	// keepAll keeps every change's summary (the JSON summary lists them).
+	keepAll bool
+	// skipValues checks the resource changes' values without keeping
+	// them: a later pass reads each change again from its Span.
+	skipValues bool
+}
+
 // scanPlan is the first pass over a plan: it counts and lists the changes
-// without decoding their values, unless asked. With a masker it collects
-// every string the plan marks sensitive; each, when set, sees every
-// resource change (values still raw: call rc.Change.Decode) with its
-// summary.
-func scanPlan(path string, o PlanOptions, masker *Masker, each func(*tofujson.ResourceChange, changeSummary) error, keepAll bool) (*planScan, error) {
+// without decoding their values, unless it must.
+func scanPlan(path string, o PlanOptions, so scanOptions) (*planScan, error) {
+	masker, each, keepAll := so.masker, so.each, so.keepAll
 	s := &planScan{changesEmpty: true}
 	// Finding the sensitive strings means scanning marked values again:
 	// a second goroutine does it while this one reads on.
@@ -108,7 +122,14 @@ func scanPlan(path string, o PlanOptions, masker *Masker, each func(*tofujson.Re
 			secretsDone <- first
 		}()
 	}
-	p, err := tofujson.ReadPlan(path, tofujson.ReadOptions{Lazy: true}, func(section string, rc *tofujson.ResourceChange) error {
+	ropts := tofujson.ReadOptions{Lazy: true}
+	var values *spanValues
+	if so.skipValues {
+		ropts.SkipValues = []string{tofujson.SectionChanges}
+		values = &spanValues{path: path}
+		defer values.close()
+	}
+	p, err := tofujson.ReadPlan(path, ropts, func(section string, rc *tofujson.ResourceChange) error {
 		if masker != nil {
 			if w := rc.Change.SensitiveWork(); !w.Empty() {
 				secrets <- w
@@ -142,7 +163,8 @@ func scanPlan(path string, o PlanOptions, masker *Masker, each func(*tofujson.Re
 				s.changesEmpty = false
 			default:
 				// Only the diff tells whether an update changes anything.
-				if err := rc.Change.Decode(); err != nil {
+				rc, err := values.decode(rc)
+				if err != nil {
 					return err
 				}
 				block, err := o.schemaFor(rc, nil)
@@ -179,6 +201,40 @@ func scanPlan(path string, o PlanOptions, masker *Masker, each func(*tofujson.Re
 		}
 	}
 	return s, nil
+}
+
+// spanValues decodes, for a pass that skipped them, the values of the few
+// changes the pass itself must diff.
+type spanValues struct {
+	path string
+	f    *os.File
+	cr   *tofujson.ChangeReader
+	rc   tofujson.ResourceChange
+}
+
+// decode returns rc with its values decoded: rc itself when the pass kept
+// them raw (v is nil), or a copy read again from the file.
+func (v *spanValues) decode(rc *tofujson.ResourceChange) (*tofujson.ResourceChange, error) {
+	if v == nil {
+		return rc, rc.Change.Decode()
+	}
+	if v.cr == nil {
+		f, err := os.Open(v.path)
+		if err != nil {
+			return nil, &tofujson.InputError{File: v.path, Msg: err.Error()}
+		}
+		v.f, v.cr = f, tofujson.NewChangeReader(v.path, f)
+	}
+	if err := v.cr.Read(rc.Span, &v.rc); err != nil {
+		return nil, err
+	}
+	return &v.rc, nil
+}
+
+func (v *spanValues) close() {
+	if v.f != nil {
+		v.f.Close()
+	}
 }
 
 // maxRiskyListed is how many destroyed or replaced resources the warnings

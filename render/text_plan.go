@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/tofujson"
@@ -67,7 +65,7 @@ func (c Counts) line() string {
 
 // PlanText writes the plan at path exactly as `tofu show -no-color` prints
 // it (given the plan's schemas). It reads the file more than once so that no
-// more than one resource is held in memory at a time.
+// more than a few resources are held in memory at a time.
 func PlanText(w io.Writer, path string, o PlanOptions) error {
 	pt, err := PreparePlanText(path, o)
 	if err != nil {
@@ -76,39 +74,60 @@ func PlanText(w io.Writer, path string, o PlanOptions) error {
 	return pt.Write(w)
 }
 
-// PreparedPlan is a plan read once and checked, ready to print.
+// PreparedPlan is a plan read once and checked, ready to print. Its
+// resources are already being rendered; call Write, or Close to give up.
 type PreparedPlan struct {
 	path string
 	o    PlanOptions
 	scan *planScan
+	pipe *textPipeline
 }
 
 // PreparePlanText reads and checks the plan (the first pass), so that
-// every input can be checked before anything is printed.
+// every input can be checked before anything is printed. The changes it
+// will print start rendering on the other cores as the pass meets them.
 func PreparePlanText(path string, o PlanOptions) (*PreparedPlan, error) {
 	if o.Mode == "" {
 		o.Mode = ModeNormal
 	}
-	scan, err := scanPlan(path, o, nil, nil, false)
+	pipe, err := newTextPipeline(path, o)
 	if err != nil {
 		return nil, err
 	}
-	return &PreparedPlan{path: path, o: o, scan: scan}, nil
+	scan, err := scanPlan(path, o, scanOptions{skipValues: true, each: func(rc *tofujson.ResourceChange, sum changeSummary) error {
+		if sum.shown() {
+			pipe.add(rc.Span)
+		}
+		return nil
+	}})
+	if err != nil {
+		pipe.stop()
+		return nil, err
+	}
+	pipe.read(indexConfiguration(scan.plan.Configuration))
+	return &PreparedPlan{path: path, o: o, scan: scan, pipe: pipe}, nil
 }
 
 // Write prints the plan, streaming its resources.
 func (pt *PreparedPlan) Write(w io.Writer) error {
+	defer pt.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
-	if err := planText(bw, pt.path, pt.o, pt.scan); err != nil {
+	if err := planText(bw, pt.o, pt.scan, pt.pipe); err != nil {
 		return err
 	}
 	return bw.Flush()
 }
 
-func planText(w *bufio.Writer, path string, o PlanOptions, scan *planScan) error {
+// Close stops rendering a plan that will not be written; it is safe to
+// call more than once, and after Write.
+func (pt *PreparedPlan) Close() {
+	pt.pipe.stop()
+}
+
+func planText(w *bufio.Writer, o PlanOptions, scan *planScan, pipe *textPipeline) error {
 	var err error
 	p := scan.plan
-	config := indexConfiguration(p.Configuration)
+	config := pipe.config
 	if o.Schemas == nil {
 		w.WriteString(approximateNote + "\n")
 	}
@@ -154,15 +173,15 @@ func planText(w *bufio.Writer, path string, o PlanOptions, scan *planScan) error
 		}
 	}
 	if shown > 0 {
+		if err := pipe.failed(); err != nil {
+			return err // nothing printed yet
+		}
 		if p.Errored {
 			w.WriteString(msgActionsErrored)
 		} else {
 			w.WriteString(msgActions)
 		}
-		err := renderChanges(path, o, config, func(text string) {
-			w.WriteString("\n" + text + "\n")
-		})
-		if err != nil {
+		if err := pipe.writeTo(w); err != nil {
 			return err
 		}
 		w.WriteString(total.line())
@@ -245,75 +264,6 @@ func (s *planScan) applyable() bool {
 	return false
 }
 
-// renderChanges renders the shown resource changes in document order,
-// decoding, diffing and formatting them on every core while one goroutine
-// reads the file; at most a bounded number are in flight, so memory stays a
-// few resources deep.
-func renderChanges(path string, o PlanOptions, config *configIndex, emit func(text string)) error {
-	workers := max(1, runtime.GOMAXPROCS(0))
-	type job struct {
-		seq int
-		rc  tofujson.ResourceChange
-	}
-	type result struct {
-		seq  int
-		text string
-		err  error
-	}
-	jobs := make(chan job, 4*workers)
-	results := make(chan result, 4*workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				text, err := resourceChangeText(&j.rc, o, config)
-				results <- result{j.seq, text, err}
-			}
-		}()
-	}
-	// The writer puts results back in order.
-	var firstErr error
-	written := make(chan struct{})
-	go func() {
-		defer close(written)
-		pending := map[int]result{}
-		next := 0
-		for r := range results {
-			pending[r.seq] = r
-			for {
-				p, ok := pending[next]
-				if !ok {
-					break
-				}
-				delete(pending, next)
-				next++
-				if p.err != nil && firstErr == nil {
-					firstErr = p.err
-				}
-				if firstErr == nil && p.text != "" {
-					emit(p.text)
-				}
-			}
-		}
-	}()
-	seq := 0
-	_, readErr := tofujson.ReadPlan(path, tofujson.ReadOptions{Lazy: true, Sections: []string{tofujson.SectionChanges}}, func(_ string, rc *tofujson.ResourceChange) error {
-		jobs <- job{seq, *rc}
-		seq++
-		return nil
-	})
-	close(jobs)
-	wg.Wait()
-	close(results)
-	<-written
-	if readErr != nil {
-		return readErr
-	}
-	return firstErr
-}
-
 // resourceChangeText is one resource's text, or "" when OpenTofu does not show it.
 func resourceChangeText(rc *tofujson.ResourceChange, o PlanOptions, config *configIndex) (string, error) {
 	action, _ := tofujson.ParseActions(rc.Change.Actions)
@@ -329,21 +279,6 @@ func resourceChangeText(rc *tofujson.ResourceChange, o PlanOptions, config *conf
 		return "", err
 	}
 	return ResourceText(rc, action, diff.ForResource(&rc.Change, block, diff.Always()), CauseChange), nil
-}
-
-// eachChange streams one section of the plan with each change's action and
-// schema block.
-func eachChange(path string, o PlanOptions, config *configIndex, section string, fn func(*tofujson.ResourceChange, diff.Action, *tofujson.Block)) error {
-	_, err := tofujson.ReadPlanFile(path, func(sec string, rc *tofujson.ResourceChange) error {
-		action, _ := tofujson.ParseActions(rc.Change.Actions)
-		block, err := o.schemaFor(rc, config)
-		if err != nil {
-			return err
-		}
-		fn(rc, action, block)
-		return nil
-	}, section)
-	return err
 }
 
 // driftEntry is one drifted resource as OpenTofu would show it.

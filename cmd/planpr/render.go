@@ -103,6 +103,13 @@ Flags:
 		// Check every input first, then stream: nothing is printed for a
 		// bad input, and memory stays one resource deep.
 		var prepared []*render.PreparedPlan
+		defer func() {
+			for _, pt := range prepared {
+				if pt != nil {
+					pt.Close()
+				}
+			}
+		}()
 		for _, p := range plans {
 			if p.Path == "" {
 				prepared = append(prepared, nil)

@@ -54,6 +54,10 @@ type ResourceChange struct {
 	ProviderName    string          `json:"provider_name"`
 	Change          Change          `json:"change"`
 	ActionReason    string          `json:"action_reason"`
+
+	// Span is where the change lies in the plan file, set when it was read
+	// from one.
+	Span Span `json:"-"`
 }
 
 // Moved reports whether the resource instance moved to a new address.

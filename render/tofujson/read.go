@@ -32,6 +32,10 @@ type ReadOptions struct {
 	Sections []string
 	// Lazy leaves each change's values raw until Change.Decode.
 	Lazy bool
+	// SkipValues names sections whose changes' values are skipped: checked
+	// but neither kept nor decoded. A ChangeReader reads them later from
+	// the change's Span.
+	SkipValues []string
 }
 
 // ReadPlanFile reads a plan JSON document in one pass, streaming every
@@ -105,6 +109,8 @@ type reader struct {
 	path string
 	dec  *jsontext.Decoder
 	opts ReadOptions
+	// skipValues is set while reading a section named in opts.SkipValues.
+	skipValues bool
 }
 
 // fail turns a decoding error into a located InputError.
@@ -321,6 +327,8 @@ func (r *reader) changes(section string, visit Visitor) error {
 	if err := r.expect('[', section); err != nil {
 		return err
 	}
+	r.skipValues = slices.Contains(r.opts.SkipValues, section)
+	defer func() { r.skipValues = false }()
 	var rc ResourceChange
 	for r.dec.PeekKind() != ']' {
 		start := r.dec.InputOffset()
@@ -328,10 +336,11 @@ func (r *reader) changes(section string, visit Visitor) error {
 		if err := r.resourceChange(&rc); err != nil {
 			return err
 		}
+		rc.Span = Span{Start: start, End: r.dec.InputOffset()}
 		if _, err := ParseActions(rc.Change.Actions); err != nil {
 			return errorAt(r.path, r.startOf(start), fmt.Sprintf("%s %s: %v", section, rc.Address, err))
 		}
-		if !r.opts.Lazy {
+		if !r.opts.Lazy && !r.skipValues {
 			if err := rc.Change.Decode(); err != nil {
 				return err
 			}
@@ -457,15 +466,18 @@ func (r *reader) change(c *Change) error {
 		return err
 	}
 	raw := &rawValues{}
-	if r.opts.Lazy {
+	if r.opts.Lazy && !r.skipValues {
 		c.raw = raw
 	}
 	return r.members("a change", func(key string) (err error) {
 		if field := changeValues[key]; field != nil {
 			rawDst, dst := field(c, raw)
-			if r.opts.Lazy {
+			switch {
+			case r.skipValues:
+				err = r.dec.SkipValue()
+			case r.opts.Lazy:
 				*rawDst, err = rawValue(r.dec)
-			} else {
+			default:
 				*dst, err = decodeAny(r.dec)
 			}
 			return err

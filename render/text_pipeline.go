@@ -1,0 +1,193 @@
+package render
+
+import (
+	"bufio"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// heldTextLimit bounds the text a pipeline renders ahead of its output:
+// while the first pass is still reading, finished resources wait in
+// memory, and the workers pause once this much is waiting.
+var heldTextLimit = 16 << 20 // a variable so that tests can make it tiny
+
+// textPipeline renders a plan's shown resource changes on every core while
+// the first pass is still reading the plan. The pass hands over each
+// change's Span as it meets it; workers read the change again on their own,
+// values and all, diff and format it. Finished text is put back in
+// document order and held until the plan's header has been written (the
+// header needs the whole first pass), then streamed.
+type textPipeline struct {
+	path string
+	o    PlanOptions
+	f    *os.File
+
+	mu   sync.Mutex
+	cond *sync.Cond
+	wg   sync.WaitGroup
+
+	spans    []tofujson.Span // from the first pass, in document order
+	readDone bool            // no more spans will come
+	config   *configIndex    // needed without schemas; set after the first pass
+	ready    bool            // workers may start: schemas given, or config set
+
+	next    int            // the next span to hand to a worker
+	done    map[int]string // finished out of order, by index
+	emitted int            // how many texts went out in order
+	held    []string       // texts in order, waiting for the output
+	heldLen int
+	out     *bufio.Writer // set once the header is written
+	err     error
+	stopped bool
+
+	closeOnce sync.Once
+}
+
+// newTextPipeline starts the workers; they wait for spans.
+func newTextPipeline(path string, o PlanOptions) (*textPipeline, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &tofujson.InputError{File: path, Msg: err.Error()}
+	}
+	p := &textPipeline{path: path, o: o, f: f, done: map[int]string{}, ready: o.Schemas != nil}
+	p.cond = sync.NewCond(&p.mu)
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		p.wg.Add(1)
+		go p.work()
+	}
+	return p, nil
+}
+
+// add queues one shown change; the first pass calls it in document order.
+func (p *textPipeline) add(span tofujson.Span) {
+	p.mu.Lock()
+	p.spans = append(p.spans, span)
+	p.mu.Unlock()
+	p.cond.Signal()
+}
+
+// read ends the first pass: every span is known, and so is the
+// configuration that guides rendering without schemas.
+func (p *textPipeline) read(config *configIndex) {
+	p.mu.Lock()
+	p.readDone, p.config, p.ready = true, config, true
+	p.mu.Unlock()
+	p.cond.Broadcast()
+}
+
+// maxAhead bounds how far workers run ahead of the oldest unfinished
+// change, so one huge resource cannot leave the rest piling up.
+func maxAhead() int { return 16 * max(1, runtime.GOMAXPROCS(0)) }
+
+// take waits for a change to render; ok is false when there is no more.
+func (p *textPipeline) take() (i int, span tofujson.Span, config *configIndex, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for {
+		switch {
+		case p.stopped || p.err != nil:
+			return 0, span, nil, false
+		case p.ready && p.next < len(p.spans) && p.next < p.emitted+maxAhead() && (p.out != nil || p.heldLen < heldTextLimit):
+			i = p.next
+			p.next++
+			return i, p.spans[i], p.config, true
+		case p.readDone && p.next >= len(p.spans):
+			return 0, span, nil, false
+		}
+		p.cond.Wait()
+	}
+}
+
+// work renders changes until none are left.
+func (p *textPipeline) work() {
+	defer p.wg.Done()
+	cr := tofujson.NewChangeReader(p.path, p.f)
+	var rc tofujson.ResourceChange
+	for {
+		i, span, config, ok := p.take()
+		if !ok {
+			return
+		}
+		text, err := p.render(cr, span, &rc, config)
+		p.finish(i, text, err)
+	}
+}
+
+func (p *textPipeline) render(cr *tofujson.ChangeReader, span tofujson.Span, rc *tofujson.ResourceChange, config *configIndex) (string, error) {
+	if err := cr.Read(span, rc); err != nil {
+		return "", err
+	}
+	return resourceChangeText(rc, p.o, config)
+}
+
+// finish records a change's text and sends out whatever is now in order.
+func (p *textPipeline) finish(i int, text string, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	defer p.cond.Broadcast()
+	if err != nil {
+		if p.err == nil {
+			p.err = err
+		}
+		return
+	}
+	p.done[i] = text
+	for {
+		t, ok := p.done[p.emitted]
+		if !ok {
+			return
+		}
+		delete(p.done, p.emitted)
+		p.emitted++
+		if t == "" {
+			continue
+		}
+		if p.out != nil {
+			writeResource(p.out, t)
+		} else {
+			p.held = append(p.held, t)
+			p.heldLen += len(t)
+		}
+	}
+}
+
+func writeResource(w *bufio.Writer, text string) {
+	w.WriteByte('\n')
+	w.WriteString(text)
+	w.WriteByte('\n')
+}
+
+// writeTo streams every change's text to w after what is held, and
+// returns once all are written.
+func (p *textPipeline) writeTo(w *bufio.Writer) error {
+	p.mu.Lock()
+	for _, t := range p.held {
+		writeResource(w, t)
+	}
+	p.held, p.heldLen, p.out = nil, 0, w
+	p.mu.Unlock()
+	p.cond.Broadcast()
+	p.wg.Wait()
+	return p.err
+}
+
+// failed returns the first error a worker met so far.
+func (p *textPipeline) failed() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// stop ends the workers, writing nothing more; it is safe to call again.
+func (p *textPipeline) stop() {
+	p.mu.Lock()
+	p.stopped = true
+	p.held = nil
+	p.mu.Unlock()
+	p.cond.Broadcast()
+	p.wg.Wait()
+	p.closeOnce.Do(func() { p.f.Close() })
+}

@@ -1,0 +1,102 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// manyChangesPlan writes a plan of n created resources, each with a
+// multi-line string, so their texts differ in size and finish out of order.
+func manyChangesPlan(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`{"format_version":"1.2","resource_changes":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n  ")
+		}
+		body := strings.Repeat(fmt.Sprintf(`line %d\n`, i), 1+i%17)
+		fmt.Fprintf(&b, `{"address":"null_resource.r%d","mode":"managed","type":"null_resource","name":"r%d","provider_name":"registry.opentofu.org/hashicorp/null","change":{"actions":["create"],"before":null,"after":{"text":"%s","n":%d},"after_unknown":{"id":true},"before_sensitive":false,"after_sensitive":{}}}`, i, i, body, i)
+	}
+	b.WriteString(`]}`)
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestPlanTextPipelineKeepsOrderWhateverItHolds(t *testing.T) {
+	path := manyChangesPlan(t, 300)
+	render := func(limit int) string {
+		saved := heldTextLimit
+		heldTextLimit = limit
+		defer func() { heldTextLimit = saved }()
+		var out bytes.Buffer
+		if err := PlanText(&out, path, PlanOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	held := render(1 << 30) // everything waits for the header
+	paused := render(1)     // workers pause after every resource
+	if held != paused {
+		t.Fatal("the output depends on how much text the pipeline holds")
+	}
+	last := -1
+	for i := range 300 {
+		at := strings.Index(held, fmt.Sprintf("# null_resource.r%d will be created\n", i))
+		if at <= last {
+			t.Fatalf("resource %d is missing or out of order", i)
+		}
+		last = at
+	}
+	if !strings.Contains(held, "Plan: 300 to add, 0 to change, 0 to destroy.") {
+		t.Error("no Plan: line for the 300 resources")
+	}
+}
+
+func TestPreparedPlanCloseStopsTheWorkers(t *testing.T) {
+	path := manyChangesPlan(t, 200)
+	before := runtime.NumGoroutine()
+	saved := heldTextLimit
+	heldTextLimit = 1 // the workers are waiting for Write
+	defer func() { heldTextLimit = saved }()
+	pt, err := PreparePlanText(path, PlanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt.Close()
+	pt.Close() // a second Close is harmless
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after Close, %d before", n, before)
+	}
+}
+
+func TestPlanTextBadLaterInputPrintsNothing(t *testing.T) {
+	path := manyChangesPlan(t, 50)
+	data, _ := os.ReadFile(path)
+	// Valid resources first, then a syntax error near the end.
+	bad := bytes.Replace(data, []byte(`]}`), []byte(`],"errored":tru}`), 1)
+	if err := os.WriteFile(path, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err := PlanText(&out, path, PlanOptions{})
+	if err == nil || !strings.Contains(err.Error(), path+":50:") || !strings.Contains(err.Error(), "invalid JSON") {
+		t.Fatalf("error = %v, want one located in %s", err, path)
+	}
+	if out.Len() > 0 {
+		t.Errorf("printed %d bytes before failing", out.Len())
+	}
+}

@@ -1,0 +1,63 @@
+package tofujson
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Span is the byte range of one resource change in a plan file. It may
+// start with the comma and spaces that separate it from the previous one.
+type Span struct {
+	Start, End int64
+}
+
+// A ChangeReader decodes resource changes by their Spans, values and all,
+// reading each from the file on its own: a pass that skipped the values
+// (ReadOptions.SkipValues) leaves the rest to readers that can run on
+// other goroutines. It reuses its buffer and decoder, so each goroutine
+// needs its own.
+type ChangeReader struct {
+	path string
+	f    io.ReaderAt
+	buf  []byte
+	dec  *jsontext.Decoder
+}
+
+// NewChangeReader reads the plan at path through f, which must be that file.
+func NewChangeReader(path string, f io.ReaderAt) *ChangeReader {
+	return &ChangeReader{path: path, f: f, dec: jsontext.NewDecoder(bytes.NewReader(nil))}
+}
+
+// Read decodes the resource change at span into rc. The values are the
+// reader's own, safe to keep after the next Read.
+func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
+	n := int(span.End - span.Start)
+	if n <= 0 {
+		return errorAt(cr.path, span.Start, "no resource change here")
+	}
+	if cap(cr.buf) < n {
+		cr.buf = make([]byte, n)
+	}
+	buf := cr.buf[:n]
+	if _, err := cr.f.ReadAt(buf, span.Start); err != nil {
+		return &InputError{File: cr.path, Msg: fmt.Sprintf("reading the resource change at byte %d again: %v", span.Start, err)}
+	}
+	data := bytes.TrimLeft(buf, " \t\r\n")
+	if len(data) > 0 && data[0] == ',' {
+		data = bytes.TrimLeft(data[1:], " \t\r\n")
+	}
+	lead := len(buf) - len(data)
+	// A bytes.Buffer lets jsontext parse the bytes in place.
+	cr.dec.Reset(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
+	r := &reader{path: cr.path, dec: cr.dec}
+	*rc = ResourceChange{}
+	if err := r.resourceChange(rc); err != nil {
+		// The first pass checked these bytes: the file changed under us.
+		return errorAt(cr.path, span.Start+int64(lead), fmt.Sprintf("the resource change no longer reads as it did (was the file changed while planpr read it?): %v", err))
+	}
+	rc.Span = span
+	return nil
+}
