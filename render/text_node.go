@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/planpr/planpr/render/diff"
@@ -49,14 +50,67 @@ func Symbol(a diff.Action) string {
 	return "   "
 }
 
+// symbols are Symbol with the space that follows it, by action.
+var symbols = func() (s [diff.ForgetThenCreate + 1]string) {
+	for a := range s {
+		s[a] = Symbol(diff.Action(a)) + " "
+	}
+	return s
+}()
+
 func (o textOpts) sym(a diff.Action) string {
 	if o.hideSymbols {
 		return ""
 	}
+	if int(a) < len(symbols) {
+		return symbols[a]
+	}
 	return Symbol(a) + " "
 }
 
-func ind(n int) string { return strings.Repeat("    ", n) }
+// indents holds the indentation of the levels most documents reach.
+var indents = func() (s [16]string) {
+	for i := range s {
+		s[i] = strings.Repeat("    ", i)
+	}
+	return s
+}()
+
+func ind(n int) string {
+	if n < len(indents) {
+		return indents[n]
+	}
+	return strings.Repeat("    ", n)
+}
+
+// writeAll writes the pieces of one line without joining them first.
+func writeAll(b *strings.Builder, parts ...string) {
+	for _, p := range parts {
+		b.WriteString(p)
+	}
+}
+
+// writePadded writes s left-aligned in width columns, like %-*s.
+func writePadded(b *strings.Builder, s string, width int) {
+	b.WriteString(s)
+	for n := utf8.RuneCountInString(s); n < width; n++ {
+		b.WriteByte(' ')
+	}
+}
+
+// writeQuoted writes strconv.Quote(s), without building it when s needs
+// no escaping (printable ASCII, no quote or backslash).
+func writeQuoted(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			b.WriteString(strconv.Quote(s))
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
+}
 
 func nullSuffix(a diff.Action, o textOpts) string {
 	if !o.overrideNullSuffix && a == diff.Delete {
@@ -180,8 +234,11 @@ func warnings(n *diff.Node, k int) []string {
 }
 
 func writeWarnings(b *strings.Builder, n *diff.Node, k int) {
+	if n.Kind != diff.Sensitive && n.Kind != diff.SensitiveBlock {
+		return
+	}
 	for _, w := range warnings(n, k) {
-		b.WriteString(ind(k) + w + "\n")
+		writeAll(b, ind(k), w, "\n")
 	}
 }
 
@@ -199,17 +256,30 @@ func primitiveText(x any) string {
 	return fmt.Sprint(x)
 }
 
+// writePrimitive writes primitiveText(x).
+func writePrimitive(b *strings.Builder, x any) {
+	if s, ok := x.(string); ok {
+		writeQuoted(b, s)
+		return
+	}
+	b.WriteString(primitiveText(x))
+}
+
 func textPrimitive(b *strings.Builder, n *diff.Node, o textOpts) {
 	switch n.Action {
 	case diff.Create:
-		b.WriteString(primitiveText(n.After) + forces(n.Replace, o))
+		writePrimitive(b, n.After)
 	case diff.Delete:
-		b.WriteString(primitiveText(n.Before) + nullSuffix(n.Action, o) + forces(n.Replace, o))
+		writePrimitive(b, n.Before)
+		b.WriteString(nullSuffix(n.Action, o))
 	case diff.NoOp:
-		b.WriteString(primitiveText(n.Before) + forces(n.Replace, o))
+		writePrimitive(b, n.Before)
 	default:
-		b.WriteString(primitiveText(n.Before) + " -> " + primitiveText(n.After) + forces(n.Replace, o))
+		writePrimitive(b, n.Before)
+		b.WriteString(" -> ")
+		writePrimitive(b, n.After)
 	}
+	b.WriteString(forces(n.Replace, o))
 }
 
 func textString(b *strings.Builder, n *diff.Node, k int, o textOpts) {
@@ -217,24 +287,28 @@ func textString(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	case diff.JSONEncoded:
 		textJSONString(b, n, k, o)
 	case diff.Heredoc:
-		b.WriteString("<<-EOT" + forces(n.Replace, o) + "\n")
+		writeAll(b, "<<-EOT", forces(n.Replace, o), "\n")
 		for _, l := range n.Str.Lines {
-			b.WriteString(ind(k+1) + o.sym(l.Action) + l.Text + "\n")
+			writeAll(b, ind(k+1), o.sym(l.Action), l.Text, "\n")
 		}
-		b.WriteString(ind(k) + o.sym(diff.NoOp) + "EOT" + nullSuffix(n.Action, o))
+		writeAll(b, ind(k), o.sym(diff.NoOp), "EOT", nullSuffix(n.Action, o))
 	default:
 		switch n.Action {
 		case diff.Create, diff.NoOp:
-			b.WriteString(primitiveText(n.After) + forces(n.Replace, o))
+			writePrimitive(b, n.After)
 		case diff.Delete:
 			if n.Before == nil {
-				b.WriteString("null" + forces(n.Replace, o))
-				return
+				b.WriteString("null")
+				break
 			}
-			b.WriteString(primitiveText(n.Before) + nullSuffix(n.Action, o) + forces(n.Replace, o))
+			writePrimitive(b, n.Before)
+			b.WriteString(nullSuffix(n.Action, o))
 		default:
-			b.WriteString(primitiveText(n.Before) + " -> " + primitiveText(n.After) + forces(n.Replace, o))
+			writePrimitive(b, n.Before)
+			b.WriteString(" -> ")
+			writePrimitive(b, n.After)
 		}
+		b.WriteString(forces(n.Replace, o))
 	}
 }
 
@@ -253,23 +327,23 @@ func textJSONString(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	} else {
 		rep = forces(n.Replace, o)
 	}
-	var inner strings.Builder
-	textNode(&inner, n.Str.JSON, k+1, jo)
-	rendered := inner.String()
 	if n.Action == diff.Create || n.Action == diff.Delete {
 		action = diff.NoOp
 	}
+	var inner strings.Builder
+	textNode(&inner, n.Str.JSON, k+1, jo)
+	rendered := inner.String()
 	if strings.Contains(rendered, "\n") {
-		b.WriteString("jsonencode(" + ws + "\n" + ind(k+1) + o.sym(action) + rendered + rep + "\n" +
-			ind(k) + o.sym(diff.NoOp) + ")" + nullSuffix(n.Action, o))
+		writeAll(b, "jsonencode(", ws, "\n", ind(k+1), o.sym(action), rendered, rep, "\n",
+			ind(k), o.sym(diff.NoOp), ")", nullSuffix(n.Action, o))
 		return
 	}
-	b.WriteString("jsonencode(" + rendered + ")" + ws + rep)
+	writeAll(b, "jsonencode(", rendered, ")", ws, rep)
 }
 
 func textList(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	if len(n.Elements) == 0 {
-		b.WriteString("[]" + nullSuffix(n.Action, o) + forces(n.Replace, o))
+		writeAll(b, "[]", nullSuffix(n.Action, o), forces(n.Replace, o))
 		return
 	}
 	elemOpts := o.clone()
@@ -280,7 +354,7 @@ func textList(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 
 	var pending []*diff.Node // unchanged elements not yet shown
 	renderNext := false
-	b.WriteString("[" + forces(n.Replace, o) + "\n")
+	writeAll(b, "[", forces(n.Replace, o), "\n")
 	for _, e := range n.Elements {
 		if e.Action == diff.NoOp && !renderNext && !o.showUnchanged {
 			pending = append(pending, e)
@@ -290,15 +364,15 @@ func textList(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 		eo := elemOpts
 		if context {
 			if len(pending) > 1 {
-				b.WriteString(ind(k+1) + eo.sym(diff.NoOp) + unchanged("element", len(pending)-1) + "\n")
+				writeAll(b, ind(k+1), eo.sym(diff.NoOp), unchanged("element", len(pending)-1), "\n")
 			}
 			if len(pending) > 0 {
 				last := pending[len(pending)-1]
-				b.WriteString(ind(k+1) + unchangedOpts.sym(last.Action))
+				writeAll(b, ind(k+1), unchangedOpts.sym(last.Action))
 				textNode(b, last, k+1, unchangedOpts)
 				b.WriteString(",\n")
 			}
-			pending = nil
+			pending = pending[:0]
 			if e.Action == diff.NoOp {
 				eo = unchangedOpts
 			} else {
@@ -306,49 +380,49 @@ func textList(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 			}
 		}
 		writeWarnings(b, e, k+1)
-		b.WriteString(ind(k+1) + eo.sym(e.Action))
+		writeAll(b, ind(k+1), eo.sym(e.Action))
 		textNode(b, e, k+1, eo)
 		b.WriteString(",\n")
 	}
 	if len(pending) > 0 {
-		b.WriteString(ind(k+1) + o.sym(diff.NoOp) + unchanged("element", len(pending)) + "\n")
+		writeAll(b, ind(k+1), o.sym(diff.NoOp), unchanged("element", len(pending)), "\n")
 	}
-	b.WriteString(ind(k) + o.sym(diff.NoOp) + "]" + nullSuffix(n.Action, o))
+	writeAll(b, ind(k), o.sym(diff.NoOp), "]", nullSuffix(n.Action, o))
 }
 
 func textSet(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	self := n.Replace && !n.Nested
 	children := n.Replace && n.Nested
 	if len(n.Elements) == 0 {
-		b.WriteString("[]" + nullSuffix(n.Action, o) + forces(self, o))
+		writeAll(b, "[]", nullSuffix(n.Action, o), forces(self, o))
 		return
 	}
 	eo := o.clone()
 	eo.overrideNullSuffix = true
 	eo.overrideForces = children
 	hidden := 0
-	b.WriteString("[" + forces(self, o) + "\n")
+	writeAll(b, "[", forces(self, o), "\n")
 	for _, e := range n.Elements {
 		if e.Action == diff.NoOp && !o.showUnchanged {
 			hidden++
 			continue
 		}
 		writeWarnings(b, e, k+1)
-		b.WriteString(ind(k+1) + eo.sym(e.Action))
+		writeAll(b, ind(k+1), eo.sym(e.Action))
 		textNode(b, e, k+1, eo)
 		b.WriteString(",\n")
 	}
 	if hidden > 0 {
-		b.WriteString(ind(k+1) + o.sym(diff.NoOp) + unchanged("element", hidden) + "\n")
+		writeAll(b, ind(k+1), o.sym(diff.NoOp), unchanged("element", hidden), "\n")
 	}
-	b.WriteString(ind(k) + o.sym(diff.NoOp) + "]" + nullSuffix(n.Action, o))
+	writeAll(b, ind(k), o.sym(diff.NoOp), "]", nullSuffix(n.Action, o))
 }
 
 func textMap(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	self := n.Replace && !n.Nested
 	children := n.Replace && n.Nested
 	if len(n.Children) == 0 {
-		b.WriteString("{}" + nullSuffix(n.Action, o) + forces(self, o))
+		writeAll(b, "{}", nullSuffix(n.Action, o), forces(self, o))
 		return
 	}
 	keys := sortedKeys(n.Children)
@@ -356,13 +430,13 @@ func textMap(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	width := 0
 	for i, key := range keys {
 		quoted[i] = strconv.Quote(key)
-		width = max(width, len(quoted[i]))
+		width = max(width, utf8.RuneCountInString(quoted[i]))
 	}
 	eo := o.clone()
 	eo.overrideNullSuffix = n.Action == diff.Delete || n.Nested
 	eo.overrideForces = children
 	hidden := 0
-	b.WriteString("{" + forces(self, o) + "\n")
+	writeAll(b, "{", forces(self, o), "\n")
 	for i, key := range keys {
 		e := n.Children[key]
 		if e.Action == diff.NoOp && !o.showUnchanged {
@@ -370,22 +444,23 @@ func textMap(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 			continue
 		}
 		writeWarnings(b, e, k+1)
-		comma := ""
-		if e.Kind == diff.Object {
-			comma = ","
-		}
+		writeAll(b, ind(k+1), eo.sym(e.Action))
 		if n.Nested {
-			fmt.Fprintf(b, "%s%s%s = ", ind(k+1), eo.sym(e.Action), quoted[i])
+			b.WriteString(quoted[i])
 		} else {
-			fmt.Fprintf(b, "%s%s%-*s = ", ind(k+1), eo.sym(e.Action), width, quoted[i])
+			writePadded(b, quoted[i], width)
 		}
+		b.WriteString(" = ")
 		textNode(b, e, k+1, eo)
-		b.WriteString(comma + "\n")
+		if e.Kind == diff.Object {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
 	}
 	if hidden > 0 {
-		b.WriteString(ind(k+1) + o.sym(diff.NoOp) + unchanged("element", hidden) + "\n")
+		writeAll(b, ind(k+1), o.sym(diff.NoOp), unchanged("element", hidden), "\n")
 	}
-	b.WriteString(ind(k) + o.sym(diff.NoOp) + "}" + nullSuffix(n.Action, o))
+	writeAll(b, ind(k), o.sym(diff.NoOp), "}", nullSuffix(n.Action, o))
 }
 
 // textAttributes writes the sorted attribute lines of an object or block
@@ -396,7 +471,7 @@ func textAttributes(b *strings.Builder, attrs map[string]*diff.Node, k int, o, a
 	width := 0
 	for i, key := range keys {
 		names[i] = attrName(key)
-		width = max(width, len(names[i]))
+		width = max(width, utf8.RuneCountInString(names[i]))
 	}
 	hidden := 0
 	for i, key := range keys {
@@ -410,35 +485,37 @@ func textAttributes(b *strings.Builder, attrs map[string]*diff.Node, k int, o, a
 			continue
 		}
 		writeWarnings(b, a, k+1)
-		fmt.Fprintf(b, "%s%s%-*s = ", ind(k+1), lo.sym(a.Action), width, names[i])
+		writeAll(b, ind(k+1), lo.sym(a.Action))
+		writePadded(b, names[i], width)
+		b.WriteString(" = ")
 		textNode(b, a, k+1, lo)
-		b.WriteString("\n")
+		b.WriteByte('\n')
 	}
 	return hidden
 }
 
 func textObject(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	if len(n.Children) == 0 {
-		b.WriteString("{}" + nullSuffix(n.Action, o) + forces(n.Replace, o))
+		writeAll(b, "{}", nullSuffix(n.Action, o), forces(n.Replace, o))
 		return
 	}
 	ao := o.clone()
 	ao.overrideNullSuffix = !n.Nested
-	b.WriteString("{" + forces(n.Replace, o) + "\n")
+	writeAll(b, "{", forces(n.Replace, o), "\n")
 	if hidden := textAttributes(b, n.Children, k, o, ao); hidden > 0 {
-		b.WriteString(ind(k+1) + o.sym(diff.NoOp) + unchanged("attribute", hidden) + "\n")
+		writeAll(b, ind(k+1), o.sym(diff.NoOp), unchanged("attribute", hidden), "\n")
 	}
-	b.WriteString(ind(k) + o.sym(diff.NoOp) + "}" + nullSuffix(n.Action, o))
+	writeAll(b, ind(k), o.sym(diff.NoOp), "}", nullSuffix(n.Action, o))
 }
 
 func textBlock(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	if len(n.Attrs) == 0 && len(n.Blocks) == 0 {
-		b.WriteString("{}" + forces(n.Replace, o))
+		writeAll(b, "{}", forces(n.Replace, o))
 		return
 	}
-	b.WriteString("{" + forces(n.Replace, o) + "\n")
+	writeAll(b, "{", forces(n.Replace, o), "\n")
 	if hidden := textAttributes(b, n.Attrs, k, o, o.clone()); hidden > 0 {
-		b.WriteString(ind(k+1) + o.sym(diff.NoOp) + unchanged("attribute", hidden) + "\n")
+		writeAll(b, ind(k+1), o.sym(diff.NoOp), unchanged("attribute", hidden), "\n")
 	}
 	hiddenBlocks := 0
 	for _, g := range n.Blocks {
@@ -449,25 +526,26 @@ func textBlock(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 				continue
 			}
 			if !shown && len(n.Attrs) > 0 {
-				b.WriteString("\n")
+				b.WriteByte('\n')
 			}
 			shown = true
 			bo := o.clone()
 			bo.overrideForces = g.Replace
-			mapKey := ""
-			if g.Mode == "map" {
-				mapKey = " " + strconv.Quote(g.Keys[i])
-			}
 			writeWarnings(b, item, k+1)
-			b.WriteString(ind(k+1) + bo.sym(item.Action) + attrName(g.Name) + mapKey + " ")
+			writeAll(b, ind(k+1), bo.sym(item.Action), attrName(g.Name))
+			if g.Mode == "map" {
+				b.WriteByte(' ')
+				writeQuoted(b, g.Keys[i])
+			}
+			b.WriteByte(' ')
 			textNode(b, item, k+1, bo)
-			b.WriteString("\n")
+			b.WriteByte('\n')
 		}
 	}
 	if hiddenBlocks > 0 {
-		b.WriteString("\n" + ind(k+1) + o.sym(diff.NoOp) + unchanged("block", hiddenBlocks) + "\n")
+		writeAll(b, "\n", ind(k+1), o.sym(diff.NoOp), unchanged("block", hiddenBlocks), "\n")
 	}
-	b.WriteString(ind(k) + o.sym(diff.NoOp) + "}")
+	writeAll(b, ind(k), o.sym(diff.NoOp), "}")
 }
 
 func sortedKeys[T any](m map[string]T) []string {
