@@ -69,7 +69,75 @@ func DecodeRaw(raw []byte) (any, error) {
 	// A bytes.Buffer lets jsontext parse raw in place instead of copying it
 	// into a growing buffer of its own.
 	dec := jsontext.NewDecoder(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
-	return decodeAny(dec)
+	return decodeIn(dec, string(raw))
+}
+
+// decodeIn is decodeAny for a decoder reading src (from its start) out of
+// memory. Strings that need no unescaping, object names and numbers are
+// taken as substrings of src instead of being allocated one by one: a
+// plan's values are mostly such strings.
+func decodeIn(dec *jsontext.Decoder, src string) (any, error) {
+	switch dec.PeekKind() {
+	case '"':
+		return stringIn(dec, src)
+	case '0':
+		raw, err := dec.ReadValue()
+		if err != nil {
+			return nil, err
+		}
+		end := int(dec.InputOffset())
+		return json.Number(src[end-len(raw) : end]), nil
+	case '{':
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, err
+		}
+		m := map[string]any{}
+		for dec.PeekKind() != '}' {
+			key, err := stringIn(dec, src)
+			if err != nil {
+				return nil, err
+			}
+			v, err := decodeIn(dec, src)
+			if err != nil {
+				return nil, err
+			}
+			m[key] = v
+		}
+		_, err := dec.ReadToken()
+		return m, err
+	case '[':
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, err
+		}
+		s := []any{}
+		for dec.PeekKind() != ']' {
+			v, err := decodeIn(dec, src)
+			if err != nil {
+				return nil, err
+			}
+			s = append(s, v)
+		}
+		_, err := dec.ReadToken()
+		return s, err
+	}
+	return decodeAny(dec) // literals, and the errors of bad input
+}
+
+// stringIn reads a string (or object name) as decodeIn does.
+func stringIn(dec *jsontext.Decoder, src string) (string, error) {
+	raw, err := dec.ReadValue()
+	if err != nil {
+		return "", err
+	}
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", fmt.Errorf("got %s, want a string", raw.Kind())
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		end := int(dec.InputOffset())
+		return src[end-len(raw)+1 : end-1], nil
+	}
+	b, err := jsontext.AppendUnquote(nil, raw)
+	return string(b), err
 }
 
 // rawValue reads one value's bytes, copied (the decoder reuses its buffer).

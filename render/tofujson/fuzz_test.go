@@ -1,9 +1,13 @@
 package tofujson
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // FuzzReadPlan checks that no input makes the plan reader panic: every
@@ -59,6 +63,31 @@ func FuzzReadStream(f *testing.F) {
 			if _, ok := err.(*InputError); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
+		}
+	})
+}
+
+// FuzzDecodeRaw checks that decoding from memory, which takes strings as
+// substrings of the input, gives exactly what the streaming decoder gives.
+func FuzzDecodeRaw(f *testing.F) {
+	for _, seed := range []string{
+		`{"a":"b","c\n":"d\"e","n":-1.5e3,"l":[true,false,null,"x",{}],"u":"\u00e9\ud83d\ude00"}`,
+		`"plain"`, `"esc\\aped\/"`, `12`, `[]`, `{"dup":1,"dup":2}`, `{"a":[1,2,{"b":"c"}]} trailing`,
+		`"\ud800"`, "\"bad \xff utf8\"", `{"a":}`, `[1,`, `{"k":"v"`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return // an absent value: DecodeRaw returns nil by design
+		}
+		got, err := DecodeRaw(data)
+		want, werr := decodeAny(jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true)))
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("DecodeRaw error %v, streaming error %v", err, werr)
+		}
+		if err == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("DecodeRaw = %#v, streaming = %#v", got, want)
 		}
 	})
 }

@@ -52,7 +52,8 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 	lead := len(buf) - len(data)
 	// A bytes.Buffer lets jsontext parse the bytes in place.
 	cr.dec.Reset(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
-	r := &reader{path: cr.path, dec: cr.dec}
+	// One copy of the change as a string holds every string of its values.
+	r := &reader{path: cr.path, dec: cr.dec, src: string(data)}
 	*rc = ResourceChange{}
 	if err := r.resourceChange(rc); err != nil {
 		// The first pass checked these bytes: the file changed under us.
