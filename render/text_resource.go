@@ -27,7 +27,9 @@ func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node,
 		return ""
 	}
 	var b strings.Builder
-	b.Grow(4 << 10) // a typical resource prints a few KB; growing from zero copies it ~10 times
+	// The text is usually a little shorter than the change's JSON: sized
+	// so, the builder rarely grows (each growth copies it all).
+	b.Grow(max(1<<10, int(rc.Span.End-rc.Span.Start)))
 	b.WriteString(resourceComment(rc, action, cause))
 	o := textOpts{showUnchanged: rc.Importing()}
 	if action == diff.Forget {

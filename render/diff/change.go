@@ -118,14 +118,20 @@ func (m mapValue) allKeys() []string {
 }
 
 func unionKeys(ms ...map[string]any) []string {
-	seen := map[string]bool{}
-	var keys []string
+	n := 0
 	for _, m := range ms {
+		n = max(n, len(m))
+	}
+	keys := make([]string, 0, n)
+	for i, m := range ms {
+	next:
 		for k := range m {
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
+			for _, earlier := range ms[:i] {
+				if _, ok := earlier[k]; ok {
+					continue next // already listed
+				}
 			}
+			keys = append(keys, k)
 		}
 	}
 	return keys

@@ -52,9 +52,12 @@ func decodeJSONText(s string) (any, bool) {
 	return j, true
 }
 
+// plainString is the StringDiff of every plain string; nothing changes it.
+var plainString = &StringDiff{Form: Plain}
+
 // newString builds the node for a string value changing by action.
 func newString(before, after any, action Action, replace bool) *Node {
-	n := &Node{Kind: String, Before: before, After: after, Action: action, Replace: replace, Str: &StringDiff{}}
+	n := &Node{Kind: String, Before: before, After: after, Action: action, Replace: replace, Str: plainString}
 	switch action {
 	case Create, NoOp:
 		ev := evaluate(after)
@@ -100,7 +103,7 @@ func heredoc(text string) *StringDiff {
 }
 
 func lineDiff(before, after []string) []Line {
-	var out []Line
+	out := make([]Line, 0, max(len(before), len(after)))
 	never := func(string, string) bool { return false }
 	same := func(a, b string) bool { return a == b }
 	walkSlice(before, after, same, never, func(bi, ai int) {

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -136,8 +139,76 @@ func stringIn(dec *jsontext.Decoder, src string) (string, error) {
 		end := int(dec.InputOffset())
 		return src[end-len(raw)+1 : end-1], nil
 	}
-	b, err := jsontext.AppendUnquote(nil, raw)
-	return string(b), err
+	b, ok := unescape(make([]byte, 0, len(raw)-2), raw[1:len(raw)-1])
+	if !ok {
+		var err error
+		if b, err = jsontext.AppendUnquote(b[:0], raw); err != nil {
+			return "", err
+		}
+	}
+	if len(b) == 0 {
+		return "", nil
+	}
+	// b is never written again: let the string share it, as
+	// strings.Builder does, rather than copy it.
+	return unsafe.String(unsafe.SliceData(b), len(b)), nil
+}
+
+// unescape appends the text of a JSON string's body, which the decoder has
+// already checked. It handles the escapes plans are made of, and returns
+// false for surrogate pairs (and anything else), which
+// jsontext.AppendUnquote then decodes.
+func unescape(dst, body []byte) ([]byte, bool) {
+	for {
+		i := bytes.IndexByte(body, '\\')
+		if i < 0 {
+			return append(dst, body...), true
+		}
+		dst = append(dst, body[:i]...)
+		if i+1 >= len(body) {
+			return dst, false
+		}
+		c := body[i+1]
+		body = body[i+2:]
+		switch c {
+		case '"', '\\', '/':
+			dst = append(dst, c)
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			if len(body) < 4 {
+				return dst, false
+			}
+			var r rune
+			for _, h := range body[:4] {
+				switch {
+				case h >= '0' && h <= '9':
+					r = r<<4 | rune(h-'0')
+				case h >= 'a' && h <= 'f':
+					r = r<<4 | rune(h-'a'+10)
+				case h >= 'A' && h <= 'F':
+					r = r<<4 | rune(h-'A'+10)
+				default:
+					return dst, false
+				}
+			}
+			if utf16.IsSurrogate(r) {
+				return dst, false
+			}
+			dst = utf8.AppendRune(dst, r)
+			body = body[4:]
+		default:
+			return dst, false
+		}
+	}
 }
 
 // rawValue reads one value's bytes, copied (the decoder reuses its buffer).
