@@ -142,8 +142,8 @@ func shouldDiffMultiline(a, b any) bool {
 	return false
 }
 
-// equalJSON is reflect.DeepEqual for decoded JSON values, with fast paths
-// for the scalars that make up most of them.
+// equalJSON is reflect.DeepEqual for decoded JSON values, written out for
+// the types decoding produces.
 func equalJSON(a, b any) bool {
 	switch x := a.(type) {
 	case string:
@@ -157,6 +157,29 @@ func equalJSON(a, b any) bool {
 		return ok && x == y
 	case nil:
 		return b == nil
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !equalJSON(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
+			return false
+		}
+		for i := range x {
+			if !equalJSON(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
 	}
 	return reflect.DeepEqual(a, b)
 }

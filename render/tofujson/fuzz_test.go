@@ -91,3 +91,28 @@ func FuzzDecodeRaw(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTrusted checks the decoder for checked input: on any input it ends
+// without panicking, and on a resource change jsontext accepts it decodes
+// exactly what the checking reader decodes (or declines, leaving it to
+// that reader).
+func FuzzTrusted(f *testing.F) {
+	f.Add([]byte(`{"address":"a.b","index":"k","change":{"actions":["update"],"before":{"s":"x\"y\\u0026","n":[1,-2.5e3,true,null]},"after":{"s":"\ud83d\ude00"},"replace_paths":[["s"]],"importing":{"ID":"i-1","identity":{"k":[1]}}}}`))
+	f.Add([]byte(`{"change":null,"mode":null,"unknown":[{"a":"]}"},"\\"]}`))
+	f.Add([]byte(`{"change":{"after":"\\\"","after_unknown":{"a":"\"}"}}}`))
+	f.Add([]byte(`{"address":"a","change":{"before":{"a":}}}`))
+	f.Add([]byte(`{"address":"a\"`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got ResourceChange
+		terr := (&trusted{src: string(data)}).resourceChange(&got)
+		dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
+		r := &reader{path: "fuzz", dec: dec}
+		var want ResourceChange
+		if err := r.resourceChange(&want); err != nil || terr != nil {
+			return
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("trusted decoded\n%#v\nthe checking reader\n%#v", got, want)
+		}
+	})
+}

@@ -24,6 +24,7 @@ type ChangeReader struct {
 	f    io.ReaderAt
 	buf  []byte
 	dec  *jsontext.Decoder
+	t    trusted
 }
 
 // NewChangeReader reads the plan at path through f, which must be that file.
@@ -50,10 +51,19 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 		data = bytes.TrimLeft(data[1:], " \t\r\n")
 	}
 	lead := len(buf) - len(data)
+	// One copy of the change as a string holds every string of its values.
+	src := string(data)
+	cr.t.src, cr.t.pos = src, 0
+	*rc = ResourceChange{}
+	if err := cr.t.resourceChange(rc); err == nil {
+		rc.Span = span
+		return nil
+	}
+	// Not what the first pass read: decode it again, checking everything,
+	// to say what is wrong (or to decode what trusted leaves to jsontext).
 	// A bytes.Buffer lets jsontext parse the bytes in place.
 	cr.dec.Reset(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
-	// One copy of the change as a string holds every string of its values.
-	r := &reader{path: cr.path, dec: cr.dec, src: string(data)}
+	r := &reader{path: cr.path, dec: cr.dec, src: src}
 	*rc = ResourceChange{}
 	if err := r.resourceChange(rc); err != nil {
 		// The first pass checked these bytes: the file changed under us.

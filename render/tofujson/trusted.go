@@ -1,0 +1,383 @@
+package tofujson
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"unsafe"
+)
+
+// trusted decodes JSON that jsontext has already checked: the first pass
+// over a plan validates every byte, so reading a change again from its span
+// need not. It takes strings without escapes, object names and numbers as
+// substrings of src. On input that is not valid JSON after all (the file
+// changed between the passes) it returns errTrusted, never panics, and the
+// caller decodes again with jsontext to report the problem.
+type trusted struct {
+	src string
+	pos int
+	// Stacks of the objects' members and arrays' elements being read.
+	members []member
+	elems   []any
+}
+
+type member struct {
+	name  string
+	value any
+}
+
+var errTrusted = errors.New("not the JSON the first pass read")
+
+func (t *trusted) space() {
+	for t.pos < len(t.src) {
+		switch t.src[t.pos] {
+		case ' ', '\t', '\n', '\r':
+			t.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek skips space and returns the next byte, 0 at the end.
+func (t *trusted) peek() byte {
+	t.space()
+	if t.pos >= len(t.src) {
+		return 0
+	}
+	return t.src[t.pos]
+}
+
+// consume skips space and the given byte, reporting whether it was there.
+func (t *trusted) consume(c byte) bool {
+	if t.peek() != c {
+		return false
+	}
+	t.pos++
+	return true
+}
+
+// value decodes one value as decodeAny would.
+func (t *trusted) value() (any, error) {
+	switch t.peek() {
+	case '"':
+		return t.str()
+	case '{':
+		t.pos++
+		// Members collect on a stack shared by every level, so the map is
+		// made once at its final size.
+		base := len(t.members)
+		defer func() { t.members = t.members[:base] }()
+		if !t.consume('}') {
+			for {
+				k, err := t.name()
+				if err != nil {
+					return nil, err
+				}
+				v, err := t.value()
+				if err != nil {
+					return nil, err
+				}
+				t.members = append(t.members, member{k, v})
+				if t.consume(',') {
+					continue
+				}
+				if t.consume('}') {
+					break
+				}
+				return nil, errTrusted
+			}
+		}
+		m := make(map[string]any, len(t.members)-base)
+		for _, mb := range t.members[base:] {
+			m[mb.name] = mb.value
+		}
+		return m, nil
+	case '[':
+		t.pos++
+		base := len(t.elems)
+		defer func() { t.elems = t.elems[:base] }()
+		if !t.consume(']') {
+			for {
+				v, err := t.value()
+				if err != nil {
+					return nil, err
+				}
+				t.elems = append(t.elems, v)
+				if t.consume(',') {
+					continue
+				}
+				if t.consume(']') {
+					break
+				}
+				return nil, errTrusted
+			}
+		}
+		return append(make([]any, 0, len(t.elems)-base), t.elems[base:]...), nil
+	case 't':
+		return true, t.literal("true")
+	case 'f':
+		return false, t.literal("false")
+	case 'n':
+		return nil, t.literal("null")
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		start := t.pos
+		for t.pos < len(t.src) && strings.IndexByte("+-0123456789.eE", t.src[t.pos]) >= 0 {
+			t.pos++
+		}
+		return json.Number(t.src[start:t.pos]), nil
+	}
+	return nil, errTrusted
+}
+
+func (t *trusted) literal(word string) error {
+	if !strings.HasPrefix(t.src[t.pos:], word) {
+		return errTrusted
+	}
+	t.pos += len(word)
+	return nil
+}
+
+// name reads an object member's name and the colon after it.
+func (t *trusted) name() (string, error) {
+	if t.peek() != '"' {
+		return "", errTrusted
+	}
+	k, err := t.str()
+	if err != nil || !t.consume(':') {
+		return "", errTrusted
+	}
+	return k, nil
+}
+
+// str reads a string; the next byte is its opening quote.
+func (t *trusted) str() (string, error) {
+	body, escaped, err := t.strBody()
+	if err != nil || !escaped {
+		return body, err
+	}
+	b, ok := unescape(make([]byte, 0, len(body)), unsafe.Slice(unsafe.StringData(body), len(body)))
+	if !ok {
+		return "", errTrusted // a surrogate pair: let jsontext decode it
+	}
+	if len(b) == 0 {
+		return "", nil
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b)), nil
+}
+
+// strBody finds a string's body, still escaped when escaped is set.
+func (t *trusted) strBody() (body string, escaped bool, err error) {
+	start := t.pos + 1
+	p, q := start, -1 // p: where to look on; q: the next quote from p
+	for {
+		if q < p {
+			if p > len(t.src) {
+				return "", false, errTrusted
+			}
+			if q = strings.IndexByte(t.src[p:], '"'); q < 0 {
+				return "", false, errTrusted
+			}
+			q += p
+		}
+		b := strings.IndexByte(t.src[p:q], '\\')
+		if b < 0 {
+			t.pos = q + 1
+			return t.src[start:q], escaped, nil
+		}
+		// Step over the escape and the character it escapes, which may be
+		// the quote at q.
+		escaped = true
+		p += b + 2
+	}
+}
+
+// skip steps over one value without decoding it.
+func (t *trusted) skip() error {
+	switch t.peek() {
+	case '"':
+		_, _, err := t.strBody()
+		return err
+	case '{', '[':
+		depth := 0
+		for t.pos < len(t.src) {
+			switch t.src[t.pos] {
+			case '"':
+				if _, _, err := t.strBody(); err != nil {
+					return err
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					t.pos++
+					return nil
+				}
+			}
+			t.pos++
+		}
+		return errTrusted
+	}
+	_, err := t.value()
+	return err
+}
+
+// raw steps over one value and returns its text.
+func (t *trusted) raw() (string, error) {
+	t.space()
+	start := t.pos
+	if err := t.skip(); err != nil {
+		return "", err
+	}
+	return t.src[start:t.pos], nil
+}
+
+// stringOrNull reads a string member as the reader's str does: null is "".
+func (t *trusted) stringOrNull() (string, error) {
+	switch t.peek() {
+	case '"':
+		return t.str()
+	case 'n':
+		return "", t.literal("null")
+	}
+	return "", errTrusted
+}
+
+// object calls each with every member's name; each reads the value.
+func (t *trusted) object(each func(key string) error) error {
+	if !t.consume('{') {
+		return errTrusted
+	}
+	if t.consume('}') {
+		return nil
+	}
+	for {
+		k, err := t.name()
+		if err != nil {
+			return err
+		}
+		if err := each(k); err != nil {
+			return err
+		}
+		if t.consume(',') {
+			continue
+		}
+		if t.consume('}') {
+			return nil
+		}
+		return errTrusted
+	}
+}
+
+// resourceChange decodes a resource change as reader.resourceChange does,
+// values and all.
+func (t *trusted) resourceChange(rc *ResourceChange) error {
+	return t.object(func(key string) (err error) {
+		switch field := resourceChangeStrings[key]; {
+		case field != nil:
+			*field(rc), err = t.stringOrNull()
+		case key == "index":
+			var raw string
+			raw, err = t.raw()
+			rc.Index = json.RawMessage(raw)
+		case key == "change":
+			err = t.change(&rc.Change)
+		default:
+			err = t.skip()
+		}
+		return err
+	})
+}
+
+func (t *trusted) change(c *Change) error {
+	if t.peek() == 'n' {
+		return t.literal("null")
+	}
+	return t.object(func(key string) (err error) {
+		if field := changeValues[key]; field != nil {
+			_, dst := field(c, &rawValues{})
+			*dst, err = t.value()
+			return err
+		}
+		switch key {
+		case "actions":
+			c.Actions, err = t.strings()
+		case "replace_paths":
+			var v any
+			if v, err = t.value(); err == nil && v != nil {
+				list, ok := v.([]any)
+				if !ok {
+					return errTrusted
+				}
+				for _, p := range list {
+					path, ok := p.([]any)
+					if !ok {
+						return errTrusted
+					}
+					c.ReplacePaths = append(c.ReplacePaths, path)
+				}
+			}
+		case "importing":
+			err = t.importing(&c.Importing)
+		case "generated_config":
+			c.GeneratedConfig, err = t.stringOrNull()
+		default:
+			err = t.skip()
+		}
+		return err
+	})
+}
+
+func (t *trusted) strings() ([]string, error) {
+	if t.peek() == 'n' {
+		return nil, t.literal("null")
+	}
+	if !t.consume('[') {
+		return nil, errTrusted
+	}
+	var out []string
+	if t.consume(']') {
+		return out, nil
+	}
+	for {
+		s, err := t.stringOrNull()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+		if t.consume(',') {
+			continue
+		}
+		if t.consume(']') {
+			return out, nil
+		}
+		return nil, errTrusted
+	}
+}
+
+// importing decodes "importing" as encoding/json fills *Importing.
+func (t *trusted) importing(dst **Importing) error {
+	if t.peek() == 'n' {
+		return t.literal("null")
+	}
+	imp := &Importing{}
+	err := t.object(func(key string) (err error) {
+		// encoding/json, which reads this in the first pass, matches
+		// names regardless of case.
+		switch {
+		case strings.EqualFold(key, "id"):
+			imp.ID, err = t.stringOrNull()
+		case strings.EqualFold(key, "identity"):
+			var raw string
+			raw, err = t.raw()
+			imp.Identity = json.RawMessage(raw)
+		default:
+			err = t.skip()
+		}
+		return err
+	})
+	*dst = imp
+	return err
+}
