@@ -180,3 +180,32 @@ func BenchmarkSummary(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadSpans decodes 1,000 resource changes again from their
+// spans, as the text path's workers do after the first pass.
+func BenchmarkReadSpans(b *testing.B) {
+	plan, schemas := benchPlan(b)
+	var spans []tofujson.Span
+	if _, err := scanPlan(plan, PlanOptions{Schemas: schemas}, scanOptions{skipValues: true, each: func(rc *tofujson.ResourceChange, _ changeSummary) error {
+		spans = append(spans, rc.Span)
+		return nil
+	}}); err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Open(plan)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	b.SetBytes(spans[len(spans)-1].End - spans[0].Start)
+	b.ReportAllocs()
+	cr := tofujson.NewChangeReader(plan, f)
+	var rc tofujson.ResourceChange
+	for b.Loop() {
+		for _, s := range spans {
+			if err := cr.Read(s, &rc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"unicode/utf16"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -165,49 +163,11 @@ func unescape(dst, body []byte) ([]byte, bool) {
 			return append(dst, body...), true
 		}
 		dst = append(dst, body[:i]...)
-		if i+1 >= len(body) {
+		n, ok := appendEscape(&dst, unsafe.String(unsafe.SliceData(body[i:]), len(body)-i))
+		if !ok {
 			return dst, false
 		}
-		c := body[i+1]
-		body = body[i+2:]
-		switch c {
-		case '"', '\\', '/':
-			dst = append(dst, c)
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			if len(body) < 4 {
-				return dst, false
-			}
-			var r rune
-			for _, h := range body[:4] {
-				switch {
-				case h >= '0' && h <= '9':
-					r = r<<4 | rune(h-'0')
-				case h >= 'a' && h <= 'f':
-					r = r<<4 | rune(h-'a'+10)
-				case h >= 'A' && h <= 'F':
-					r = r<<4 | rune(h-'A'+10)
-				default:
-					return dst, false
-				}
-			}
-			if utf16.IsSurrogate(r) {
-				return dst, false
-			}
-			dst = utf8.AppendRune(dst, r)
-			body = body[4:]
-		default:
-			return dst, false
-		}
+		body = body[i+n:]
 	}
 }
 

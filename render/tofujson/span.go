@@ -53,7 +53,7 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 	lead := len(buf) - len(data)
 	// One copy of the change as a string holds every string of its values.
 	src := string(data)
-	cr.t.src, cr.t.pos = src, 0
+	cr.t.reset(src)
 	*rc = ResourceChange{}
 	if err := cr.t.resourceChange(rc); err == nil {
 		rc.Span = span

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -16,9 +18,16 @@ import (
 type trusted struct {
 	src string
 	pos int
-	// Stacks of the objects' members and arrays' elements being read.
+	// Stacks of the objects' members and arrays' elements being read
+	// (left longer than they should after an error: reset restores them).
 	members []member
 	elems   []any
+}
+
+// reset starts on a new input, keeping the stacks' memory.
+func (t *trusted) reset(src string) {
+	t.src, t.pos = src, 0
+	t.members, t.elems = t.members[:0], t.elems[:0]
 }
 
 type member struct {
@@ -67,7 +76,6 @@ func (t *trusted) value() (any, error) {
 		// Members collect on a stack shared by every level, so the map is
 		// made once at its final size.
 		base := len(t.members)
-		defer func() { t.members = t.members[:base] }()
 		if !t.consume('}') {
 			for {
 				k, err := t.name()
@@ -92,11 +100,11 @@ func (t *trusted) value() (any, error) {
 		for _, mb := range t.members[base:] {
 			m[mb.name] = mb.value
 		}
+		t.members = t.members[:base]
 		return m, nil
 	case '[':
 		t.pos++
 		base := len(t.elems)
-		defer func() { t.elems = t.elems[:base] }()
 		if !t.consume(']') {
 			for {
 				v, err := t.value()
@@ -113,7 +121,9 @@ func (t *trusted) value() (any, error) {
 				return nil, errTrusted
 			}
 		}
-		return append(make([]any, 0, len(t.elems)-base), t.elems[base:]...), nil
+		s := append(make([]any, 0, len(t.elems)-base), t.elems[base:]...)
+		t.elems = t.elems[:base]
+		return s, nil
 	case 't':
 		return true, t.literal("true")
 	case 'f':
@@ -152,23 +162,144 @@ func (t *trusted) name() (string, error) {
 
 // str reads a string; the next byte is its opening quote.
 func (t *trusted) str() (string, error) {
-	body, escaped, err := t.strBody()
-	if err != nil || !escaped {
-		return body, err
+	start := t.pos + 1
+	// Most strings are short and plain: a loop beats IndexByte's setup.
+	for i := start; i < len(t.src) && i < start+32; i++ {
+		switch t.src[i] {
+		case '"':
+			t.pos = i + 1
+			return t.src[start:i], nil
+		case '\\':
+			return t.unescaped(start)
+		}
 	}
-	b, ok := unescape(make([]byte, 0, len(body)), unsafe.Slice(unsafe.StringData(body), len(body)))
-	if !ok {
-		return "", errTrusted // a surrogate pair: let jsontext decode it
+	end := strings.IndexByte(t.src[start:], '"')
+	if end < 0 {
+		return "", errTrusted
 	}
-	if len(b) == 0 {
-		return "", nil
+	end += start
+	if strings.IndexByte(t.src[start:end], '\\') >= 0 {
+		return t.unescaped(start)
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b)), nil
+	t.pos = end + 1
+	return t.src[start:end], nil
+}
+
+// unescaped decodes the string whose body starts at start, escapes and
+// all, in one pass.
+func (t *trusted) unescaped(start int) (string, error) {
+	src := t.src
+	// Unescaped text is never longer than the body, which ends at the
+	// first quote with no backslash before it (nearly always: an escaped
+	// backslash just before the quote makes this an underestimate).
+	size := 0
+	for {
+		q := strings.IndexByte(src[start+size:], '"')
+		if q < 0 {
+			return "", errTrusted
+		}
+		size += q
+		if src[start+size-1] != '\\' {
+			break
+		}
+		size++
+	}
+	b := make([]byte, 0, size)
+	run := start // the start of the plain bytes not yet copied
+	for i := start; i < len(src); {
+		switch c := src[i]; c {
+		case '"':
+			b = append(b, src[run:i]...)
+			t.pos = i + 1
+			if len(b) == 0 {
+				return "", nil
+			}
+			return unsafe.String(unsafe.SliceData(b), len(b)), nil
+		case '\\':
+			b = append(b, src[run:i]...)
+			n, ok := appendEscape(&b, src[i:])
+			if !ok {
+				return "", errTrusted // a surrogate pair: let jsontext decode it
+			}
+			i += n
+			run = i
+		default:
+			i++
+		}
+	}
+	return "", errTrusted
+}
+
+// appendEscape decodes the escape at the start of s, reporting its length.
+func appendEscape(b *[]byte, s string) (int, bool) {
+	if len(s) < 2 {
+		return 0, false
+	}
+	switch c := s[1]; c {
+	case '"', '\\', '/':
+		*b = append(*b, c)
+	case 'b':
+		*b = append(*b, '\b')
+	case 'f':
+		*b = append(*b, '\f')
+	case 'n':
+		*b = append(*b, '\n')
+	case 'r':
+		*b = append(*b, '\r')
+	case 't':
+		*b = append(*b, '\t')
+	case 'u':
+		if len(s) < 6 {
+			return 0, false
+		}
+		r, ok := hex4(s[2:6])
+		if !ok || utf16.IsSurrogate(r) {
+			return 0, false
+		}
+		*b = utf8.AppendRune(*b, r)
+		return 6, true
+	default:
+		return 0, false
+	}
+	return 2, true
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func hex4(s string) (rune, bool) {
+	var r rune
+	for i := range 4 {
+		h := s[i]
+		switch {
+		case h >= '0' && h <= '9':
+			r = r<<4 | rune(h-'0')
+		case h >= 'a' && h <= 'f':
+			r = r<<4 | rune(h-'a'+10)
+		case h >= 'A' && h <= 'F':
+			r = r<<4 | rune(h-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
 
 // strBody finds a string's body, still escaped when escaped is set.
 func (t *trusted) strBody() (body string, escaped bool, err error) {
 	start := t.pos + 1
+	for i := start; i < len(t.src) && i < start+32; i++ {
+		switch t.src[i] {
+		case '"':
+			t.pos = i + 1
+			return t.src[start:i], false, nil
+		case '\\':
+			return t.escapedBody(start)
+		}
+	}
+	return t.escapedBody(start)
+}
+
+// escapedBody is strBody for long strings and strings with escapes.
+func (t *trusted) escapedBody(start int) (body string, escaped bool, err error) {
 	p, q := start, -1 // p: where to look on; q: the next quote from p
 	for {
 		if q < p {
