@@ -82,20 +82,29 @@ func (p *textPipeline) read(config *configIndex) {
 // change, so one huge resource cannot leave the rest piling up.
 func maxAhead() int { return 16 * max(1, runtime.GOMAXPROCS(0)) }
 
-// take waits for a change to render; ok is false when there is no more.
-func (p *textPipeline) take() (i int, span tofujson.Span, config *configIndex, ok bool) {
+// batchSize is how many consecutive changes a worker takes at once: they
+// are read from the file together, and the lock is taken less often.
+const batchSize = 8
+
+// take waits for changes to render: the spans from index first on, none
+// when there is no more work.
+func (p *textPipeline) take() (first int, spans []tofujson.Span, config *configIndex) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for {
-		switch {
-		case p.stopped || p.err != nil:
-			return 0, span, nil, false
-		case p.ready && p.next < len(p.spans) && p.next < p.emitted+maxAhead() && (p.out != nil || p.heldLen < heldTextLimit):
-			i = p.next
+		if p.stopped || p.err != nil {
+			return 0, nil, nil
+		}
+		first = p.next
+		for p.ready && p.next < len(p.spans) && p.next-first < batchSize && p.next < p.emitted+maxAhead() &&
+			(p.out != nil || p.heldLen < heldTextLimit) {
 			p.next++
-			return i, p.spans[i], p.config, true
-		case p.readDone && p.next >= len(p.spans):
-			return 0, span, nil, false
+		}
+		if p.next > first {
+			return first, p.spans[first:p.next], p.config
+		}
+		if p.readDone && p.next >= len(p.spans) {
+			return 0, nil, nil
 		}
 		p.cond.Wait()
 	}
@@ -106,13 +115,22 @@ func (p *textPipeline) work() {
 	defer p.wg.Done()
 	cr := tofujson.NewChangeReader(p.path, p.f)
 	var rc tofujson.ResourceChange
+	texts := make([]string, 0, batchSize)
 	for {
-		i, span, config, ok := p.take()
-		if !ok {
+		first, spans, config := p.take()
+		if len(spans) == 0 {
 			return
 		}
-		text, err := p.render(cr, span, &rc, config)
-		p.finish(i, text, err)
+		texts = texts[:0]
+		var err error
+		for _, span := range spans {
+			var text string
+			if text, err = p.render(cr, span, &rc, config); err != nil {
+				break
+			}
+			texts = append(texts, text)
+		}
+		p.finish(first, texts, err)
 	}
 }
 
@@ -123,8 +141,9 @@ func (p *textPipeline) render(cr *tofujson.ChangeReader, span tofujson.Span, rc 
 	return resourceChangeText(rc, p.o, config)
 }
 
-// finish records a change's text and sends out whatever is now in order.
-func (p *textPipeline) finish(i int, text string, err error) {
+// finish records the texts of the changes from index first on, or the
+// error that stopped them, and sends out whatever is now in order.
+func (p *textPipeline) finish(first int, texts []string, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	defer p.cond.Broadcast()
@@ -134,7 +153,9 @@ func (p *textPipeline) finish(i int, text string, err error) {
 		}
 		return
 	}
-	p.done[i] = text
+	for i, t := range texts {
+		p.done[first+i] = t
+	}
 	for {
 		t, ok := p.done[p.emitted]
 		if !ok {

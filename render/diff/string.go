@@ -40,7 +40,7 @@ func decodeJSONText(s string) (any, bool) {
 	// jsontext is quick, and stricter than encoding/json (invalid UTF-8 and
 	// lone surrogates are errors): what it accepts, encoding/json decodes
 	// the same way.
-	if j, err := tofujson.DecodeRaw([]byte(s)); err == nil {
+	if j, err := tofujson.DecodeString(s); err == nil {
 		return j, true
 	}
 	dec := json.NewDecoder(strings.NewReader(s))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -67,10 +68,32 @@ func DecodeRaw(raw []byte) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
+	return decodeMemory(raw, string(raw))
+}
+
+// DecodeString decodes the JSON value at the start of s (what follows it
+// is not read), with the same results as DecodeRaw.
+func DecodeString(s string) (any, error) {
+	if s == "" {
+		return nil, nil
+	}
+	return decodeMemory([]byte(s), s)
+}
+
+// decoders are reused: a jsontext.Decoder is large to allocate for the
+// small values decoded from memory.
+var decoders = sync.Pool{New: func() any { return jsontext.NewDecoder(bytes.NewReader(nil)) }}
+
+// decodeMemory decodes raw, whose text src also holds.
+func decodeMemory(raw []byte, src string) (any, error) {
+	dec := decoders.Get().(*jsontext.Decoder)
+	defer decoders.Put(dec)
 	// A bytes.Buffer lets jsontext parse raw in place instead of copying it
 	// into a growing buffer of its own.
-	dec := jsontext.NewDecoder(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
-	return decodeIn(dec, string(raw))
+	dec.Reset(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
+	v, err := decodeIn(dec, src)
+	dec.Reset(bytes.NewReader(nil)) // let go of raw
+	return v, err
 }
 
 // decodeIn is decodeAny for a decoder reading src (from its start) out of

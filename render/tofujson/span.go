@@ -22,14 +22,41 @@ type Span struct {
 type ChangeReader struct {
 	path string
 	f    io.ReaderAt
-	buf  []byte
-	dec  *jsontext.Decoder
-	t    trusted
+	// buf holds the bytes of the file from offset at: changes read in
+	// order come from one read.
+	buf []byte
+	at  int64
+	dec *jsontext.Decoder
+	t   trusted
 }
+
+// readAhead is how much a ChangeReader reads at once: a few changes.
+const readAhead = 64 << 10
 
 // NewChangeReader reads the plan at path through f, which must be that file.
 func NewChangeReader(path string, f io.ReaderAt) *ChangeReader {
 	return &ChangeReader{path: path, f: f, dec: jsontext.NewDecoder(bytes.NewReader(nil))}
+}
+
+// bytes returns n bytes of the file from off, reading ahead when they are
+// not already in buf.
+func (cr *ChangeReader) bytes(off int64, n int) ([]byte, error) {
+	if off >= cr.at && off+int64(n) <= cr.at+int64(len(cr.buf)) {
+		return cr.buf[off-cr.at:][:n], nil
+	}
+	size := max(n, readAhead)
+	if cap(cr.buf) < size {
+		cr.buf = make([]byte, size)
+	}
+	got, err := cr.f.ReadAt(cr.buf[:size], off)
+	cr.buf, cr.at = cr.buf[:got], off
+	if got < n {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	return cr.buf[:n], nil
 }
 
 // Read decodes the resource change at span into rc. The values are the
@@ -39,11 +66,8 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 	if n <= 0 {
 		return errorAt(cr.path, span.Start, "no resource change here")
 	}
-	if cap(cr.buf) < n {
-		cr.buf = make([]byte, n)
-	}
-	buf := cr.buf[:n]
-	if _, err := cr.f.ReadAt(buf, span.Start); err != nil {
+	buf, err := cr.bytes(span.Start, n)
+	if err != nil {
 		return &InputError{File: cr.path, Msg: fmt.Sprintf("reading the resource change at byte %d again: %v", span.Start, err)}
 	}
 	data := bytes.TrimLeft(buf, " \t\r\n")
