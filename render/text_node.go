@@ -3,7 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -90,22 +90,41 @@ func writeAll(b *strings.Builder, parts ...string) {
 	}
 }
 
+// spaces pads names to a column.
+var spaces = strings.Repeat(" ", 128)
+
 // writePadded writes s left-aligned in width columns, like %-*s.
 func writePadded(b *strings.Builder, s string, width int) {
 	b.WriteString(s)
-	for n := utf8.RuneCountInString(s); n < width; n++ {
-		b.WriteByte(' ')
+	for pad := width - utf8.RuneCountInString(s); pad > 0; pad -= len(spaces) {
+		b.WriteString(spaces[:min(pad, len(spaces))])
 	}
+}
+
+// quotedWidth is the width of strconv.Quote(s) in runes.
+func quotedWidth(s string) int {
+	if plainASCII(s) {
+		return len(s) + 2
+	}
+	return utf8.RuneCountInString(strconv.Quote(s))
+}
+
+// plainASCII reports whether strconv.Quote(s) is s in quotes.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // writeQuoted writes strconv.Quote(s), without building it when s needs
 // no escaping (printable ASCII, no quote or backslash).
 func writeQuoted(b *strings.Builder, s string) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			b.WriteString(strconv.Quote(s))
-			return
-		}
+	if !plainASCII(s) {
+		b.WriteString(strconv.Quote(s))
+		return
 	}
 	b.WriteByte('"')
 	b.WriteString(s)
@@ -126,11 +145,17 @@ func forces(replace bool, o textOpts) string {
 	return ""
 }
 
-func unchanged(keyword string, n int) string {
-	if n == 1 {
-		return fmt.Sprintf("# (%d unchanged %s hidden)", n, keyword)
+// writeUnchanged writes the line that stands for n hidden values: its
+// indent and symbol column, then "# (n unchanged keywords hidden)".
+func writeUnchanged(b *strings.Builder, prefix, sym, keyword string, n int) {
+	var num [20]byte
+	writeAll(b, prefix, sym, "# (")
+	b.Write(strconv.AppendInt(num[:0], int64(n), 10))
+	writeAll(b, " unchanged ", keyword)
+	if n != 1 {
+		b.WriteByte('s')
 	}
-	return fmt.Sprintf("# (%d unchanged %ss hidden)", n, keyword)
+	b.WriteString(" hidden)\n")
 }
 
 // attrName prints a key as an HCL identifier, or quoted (Go-style, as
@@ -330,15 +355,59 @@ func textJSONString(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	if n.Action == diff.Create || n.Action == diff.Delete {
 		action = diff.NoOp
 	}
-	var inner strings.Builder
-	textNode(&inner, n.Str.JSON, k+1, jo)
-	rendered := inner.String()
-	if strings.Contains(rendered, "\n") {
-		writeAll(b, "jsonencode(", ws, "\n", ind(k+1), o.sym(action), rendered, rep, "\n",
-			ind(k), o.sym(diff.NoOp), ")", nullSuffix(n.Action, o))
+	// The JSON goes on lines of its own when it spans lines. Which it does
+	// is known before rendering it, so it is written in place.
+	start := b.Len()
+	multiline := spansLines(n.Str.JSON)
+	if multiline {
+		writeAll(b, "jsonencode(", ws, "\n", ind(k+1), o.sym(action))
+	} else {
+		b.WriteString("jsonencode(")
+	}
+	inner := b.Len()
+	textNode(b, n.Str.JSON, k+1, jo)
+	if strings.Contains(b.String()[inner:], "\n") != multiline {
+		// spansLines guessed wrong: rewrite this value the slow way.
+		whole, rendered := b.String()[:start], b.String()[inner:]
+		b.Reset()
+		b.WriteString(whole)
+		multiline = !multiline
+		if multiline {
+			writeAll(b, "jsonencode(", ws, "\n", ind(k+1), o.sym(action))
+		} else {
+			b.WriteString("jsonencode(")
+		}
+		b.WriteString(rendered)
+	}
+	if multiline {
+		writeAll(b, rep, "\n", ind(k), o.sym(diff.NoOp), ")", nullSuffix(n.Action, o))
 		return
 	}
-	writeAll(b, "jsonencode(", rendered, ")", ws, rep)
+	writeAll(b, ")", ws, rep)
+}
+
+// spansLines predicts whether a JSON value's text has a line break:
+// non-empty objects and lists do, and so do the strings shown as heredocs
+// (textJSONString checks the prediction).
+func spansLines(n *diff.Node) bool {
+	switch n.Kind {
+	case diff.Object, diff.Map:
+		return len(n.Children) > 0
+	case diff.List, diff.Set:
+		return len(n.Elements) > 0
+	case diff.String:
+		switch n.Str.Form {
+		case diff.Heredoc:
+			return true
+		case diff.JSONEncoded:
+			return spansLines(n.Str.JSON)
+		}
+	case diff.TypeChange:
+		return spansLines(n.From) || spansLines(n.To)
+	case diff.Unknown:
+		return n.Action != diff.Create && n.Inner != nil && spansLines(n.Inner)
+	}
+	return false
 }
 
 func textList(b *strings.Builder, n *diff.Node, k int, o textOpts) {
@@ -364,7 +433,7 @@ func textList(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 		eo := elemOpts
 		if context {
 			if len(pending) > 1 {
-				writeAll(b, ind(k+1), eo.sym(diff.NoOp), unchanged("element", len(pending)-1), "\n")
+				writeUnchanged(b, ind(k+1), eo.sym(diff.NoOp), "element", len(pending)-1)
 			}
 			if len(pending) > 0 {
 				last := pending[len(pending)-1]
@@ -385,7 +454,7 @@ func textList(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 		b.WriteString(",\n")
 	}
 	if len(pending) > 0 {
-		writeAll(b, ind(k+1), o.sym(diff.NoOp), unchanged("element", len(pending)), "\n")
+		writeUnchanged(b, ind(k+1), o.sym(diff.NoOp), "element", len(pending))
 	}
 	writeAll(b, ind(k), o.sym(diff.NoOp), "]", nullSuffix(n.Action, o))
 }
@@ -413,7 +482,7 @@ func textSet(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 		b.WriteString(",\n")
 	}
 	if hidden > 0 {
-		writeAll(b, ind(k+1), o.sym(diff.NoOp), unchanged("element", hidden), "\n")
+		writeUnchanged(b, ind(k+1), o.sym(diff.NoOp), "element", hidden)
 	}
 	writeAll(b, ind(k), o.sym(diff.NoOp), "]", nullSuffix(n.Action, o))
 }
@@ -425,19 +494,18 @@ func textMap(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 		writeAll(b, "{}", nullSuffix(n.Action, o), forces(self, o))
 		return
 	}
-	keys := sortedKeys(n.Children)
-	quoted := make([]string, len(keys))
+	var keysBuf [32]string
+	keys := appendSortedKeys(keysBuf[:0], n.Children)
 	width := 0
-	for i, key := range keys {
-		quoted[i] = strconv.Quote(key)
-		width = max(width, utf8.RuneCountInString(quoted[i]))
+	for _, key := range keys {
+		width = max(width, quotedWidth(key))
 	}
 	eo := o.clone()
 	eo.overrideNullSuffix = n.Action == diff.Delete || n.Nested
 	eo.overrideForces = children
 	hidden := 0
 	writeAll(b, "{", forces(self, o), "\n")
-	for i, key := range keys {
+	for _, key := range keys {
 		e := n.Children[key]
 		if e.Action == diff.NoOp && !o.showUnchanged {
 			hidden++
@@ -445,10 +513,9 @@ func textMap(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 		}
 		writeWarnings(b, e, k+1)
 		writeAll(b, ind(k+1), eo.sym(e.Action))
-		if n.Nested {
-			b.WriteString(quoted[i])
-		} else {
-			writePadded(b, quoted[i], width)
+		writeQuoted(b, key)
+		if !n.Nested {
+			writePadded(b, "", width-quotedWidth(key))
 		}
 		b.WriteString(" = ")
 		textNode(b, e, k+1, eo)
@@ -458,7 +525,7 @@ func textMap(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 		b.WriteByte('\n')
 	}
 	if hidden > 0 {
-		writeAll(b, ind(k+1), o.sym(diff.NoOp), unchanged("element", hidden), "\n")
+		writeUnchanged(b, ind(k+1), o.sym(diff.NoOp), "element", hidden)
 	}
 	writeAll(b, ind(k), o.sym(diff.NoOp), "}", nullSuffix(n.Action, o))
 }
@@ -466,12 +533,13 @@ func textMap(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 // textAttributes writes the sorted attribute lines of an object or block
 // and returns how many unchanged ones it hid.
 func textAttributes(b *strings.Builder, attrs map[string]*diff.Node, k int, o, ao textOpts) int {
-	keys := sortedKeys(attrs)
-	names := make([]string, len(keys))
+	var keysBuf, namesBuf [32]string
+	keys := appendSortedKeys(keysBuf[:0], attrs)
+	names := namesBuf[:0]
 	width := 0
-	for i, key := range keys {
-		names[i] = attrName(key)
-		width = max(width, utf8.RuneCountInString(names[i]))
+	for _, key := range keys {
+		names = append(names, attrName(key))
+		width = max(width, utf8.RuneCountInString(names[len(names)-1]))
 	}
 	hidden := 0
 	for i, key := range keys {
@@ -503,7 +571,7 @@ func textObject(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	ao.overrideNullSuffix = !n.Nested
 	writeAll(b, "{", forces(n.Replace, o), "\n")
 	if hidden := textAttributes(b, n.Children, k, o, ao); hidden > 0 {
-		writeAll(b, ind(k+1), o.sym(diff.NoOp), unchanged("attribute", hidden), "\n")
+		writeUnchanged(b, ind(k+1), o.sym(diff.NoOp), "attribute", hidden)
 	}
 	writeAll(b, ind(k), o.sym(diff.NoOp), "}", nullSuffix(n.Action, o))
 }
@@ -515,7 +583,7 @@ func textBlock(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	}
 	writeAll(b, "{", forces(n.Replace, o), "\n")
 	if hidden := textAttributes(b, n.Attrs, k, o, o.clone()); hidden > 0 {
-		writeAll(b, ind(k+1), o.sym(diff.NoOp), unchanged("attribute", hidden), "\n")
+		writeUnchanged(b, ind(k+1), o.sym(diff.NoOp), "attribute", hidden)
 	}
 	hiddenBlocks := 0
 	for _, g := range n.Blocks {
@@ -543,16 +611,23 @@ func textBlock(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 		}
 	}
 	if hiddenBlocks > 0 {
-		writeAll(b, "\n", ind(k+1), o.sym(diff.NoOp), unchanged("block", hiddenBlocks), "\n")
+		b.WriteByte('\n')
+		writeUnchanged(b, ind(k+1), o.sym(diff.NoOp), "block", hiddenBlocks)
 	}
 	writeAll(b, ind(k), o.sym(diff.NoOp), "}")
 }
 
 func sortedKeys[T any](m map[string]T) []string {
-	keys := make([]string, 0, len(m))
+	return appendSortedKeys(make([]string, 0, len(m)), m)
+}
+
+// appendSortedKeys appends a map's keys to dst, sorted; with a dst on the
+// caller's stack, small maps need no allocation.
+func appendSortedKeys[T any](dst []string, m map[string]T) []string {
+	start := len(dst)
 	for key := range m {
-		keys = append(keys, key)
+		dst = append(dst, key)
 	}
-	sort.Strings(keys)
-	return keys
+	slices.Sort(dst[start:])
+	return dst
 }

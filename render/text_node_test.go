@@ -131,3 +131,23 @@ func TestValidIdentifierMatchesHCL(t *testing.T) {
 		}
 	}
 }
+
+// The JSON of a jsonencode() value is written in place on the strength of
+// spansLines' guess; a guess that turns out wrong must not change the text.
+func TestTextJSONStringWhateverTheLineGuess(t *testing.T) {
+	jsonString := func(inner *diff.Node) *diff.Node {
+		return &diff.Node{Kind: diff.String, Action: diff.Create, Str: &diff.StringDiff{Form: diff.JSONEncoded, JSON: inner}}
+	}
+	// spansLines says a Block fits on one line (JSON has no blocks), but
+	// this one does not.
+	block := &diff.Node{Kind: diff.Block, Action: diff.Create, Attrs: map[string]*diff.Node{"a": num(diff.Create, "", "1")}}
+	got := "x = " + text(jsonString(block), textOpts{})
+	want := "x = jsonencode(\n        {\n          + a = 1\n        }\n    )"
+	if got != want {
+		t.Errorf("multi-line value guessed single-line:\n%s\nwant\n%s", got, want)
+	}
+	// And a primitive, correctly guessed, stays on the line.
+	if got, want := text(jsonString(num(diff.Create, "", "2")), textOpts{}), "jsonencode(2)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -30,7 +30,7 @@ func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node,
 	// The text is usually a little shorter than the change's JSON: sized
 	// so, the builder rarely grows (each growth copies it all).
 	b.Grow(max(1<<10, int(rc.Span.End-rc.Span.Start)))
-	b.WriteString(resourceComment(rc, action, cause))
+	writeResourceComment(&b, rc, action, cause)
 	o := textOpts{showUnchanged: rc.Importing()}
 	if action == diff.Forget {
 		o.hideSymbols = true
@@ -40,13 +40,13 @@ func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node,
 	if rc.Mode != "managed" {
 		kind = "data"
 	}
-	fmt.Fprintf(&b, "%s %s \"%s\" \"%s\" ", Symbol(action), kind, rc.Type, rc.Name)
+	writeAll(&b, Symbol(action), " ", kind, " \"", rc.Type, "\" \"", rc.Name, "\" ")
 	textNode(&b, n, 0, o)
 	return b.String()
 }
 
-func resourceComment(rc *tofujson.ResourceChange, action diff.Action, cause Cause) string {
-	var b strings.Builder
+// writeResourceComment writes the comment lines above a resource.
+func writeResourceComment(b *strings.Builder, rc *tofujson.ResourceChange, action diff.Action, cause Cause) {
 	addr := rc.Address
 	if rc.Deposed != "" {
 		addr += " (deposed object " + rc.Deposed + ")"
@@ -59,9 +59,9 @@ func resourceComment(rc *tofujson.ResourceChange, action diff.Action, cause Caus
 	var printedMoved bool
 	switch action {
 	case diff.Create:
-		b.WriteString("  # " + addr + " will be created")
+		writeAll(b, "  # ", addr, " will be created")
 	case diff.Read:
-		b.WriteString("  # " + addr + " will be read during apply")
+		writeAll(b, "  # ", addr, " will be read during apply")
 		switch rc.ActionReason {
 		case "read_because_config_unknown":
 			b.WriteString("\n  # (config refers to values not yet known)")
@@ -72,9 +72,9 @@ func resourceComment(rc *tofujson.ResourceChange, action diff.Action, cause Caus
 		}
 	case diff.Update:
 		if cause == CauseDrift {
-			b.WriteString("  # " + addr + " has changed")
+			writeAll(b, "  # ", addr, " has changed")
 		} else {
-			b.WriteString("  # " + addr + " will be updated in-place")
+			writeAll(b, "  # ", addr, " will be updated in-place")
 		}
 	case diff.DeleteThenCreate, diff.CreateThenDelete, diff.ForgetThenCreate:
 		b.WriteString(replaceComment(addr, rc.ActionReason))
@@ -84,14 +84,14 @@ func resourceComment(rc *tofujson.ResourceChange, action diff.Action, cause Caus
 		}
 	case diff.Delete:
 		if cause == CauseDrift {
-			b.WriteString("  # " + addr + " has been deleted")
+			writeAll(b, "  # ", addr, " has been deleted")
 		} else {
-			b.WriteString("  # " + addr + " will be destroyed")
+			writeAll(b, "  # ", addr, " will be destroyed")
 		}
 		b.WriteString(deleteReason(rc))
 		leftOver()
 	case diff.Forget:
-		b.WriteString("  # " + addr + " will be removed from the OpenTofu state but will not be destroyed")
+		writeAll(b, "  # ", addr, " will be removed from the OpenTofu state but will not be destroyed")
 		switch rc.ActionReason {
 		case "forgot_because_lifecycle_destroy_in_state":
 			b.WriteString(" \n (because lifecycle.destroy = false was configured before this resource was removed from the configuration)")
@@ -102,10 +102,10 @@ func resourceComment(rc *tofujson.ResourceChange, action diff.Action, cause Caus
 	case diff.NoOp:
 		switch {
 		case rc.Moved():
-			b.WriteString("  # " + rc.PreviousAddress + " has moved to " + addr)
+			writeAll(b, "  # ", rc.PreviousAddress, " has moved to ", addr)
 			printedMoved = true
 		case rc.Importing():
-			b.WriteString("  # " + addr + " will be imported")
+			writeAll(b, "  # ", addr, " will be imported")
 			if rc.Change.GeneratedConfig != "" {
 				b.WriteString("\n  # (config will be generated)")
 			}
@@ -113,18 +113,18 @@ func resourceComment(rc *tofujson.ResourceChange, action diff.Action, cause Caus
 	}
 	b.WriteString("\n")
 	if rc.Moved() && !printedMoved {
-		b.WriteString("  # (moved from " + rc.PreviousAddress + ")\n")
+		writeAll(b, "  # (moved from ", rc.PreviousAddress, ")\n")
 	}
 	if imp := rc.Change.Importing; imp != nil {
 		switch {
 		case imp.ID != "":
-			b.WriteString("  # (imported from \"" + imp.ID + "\")\n")
+			writeAll(b, "  # (imported from \"", imp.ID, "\")\n")
 		case len(imp.Identity) > 0 && string(imp.Identity) != "null":
 			var out bytes.Buffer
 			if err := json.Indent(&out, imp.Identity, "  # ", "  "); err != nil {
-				b.WriteString("  # imported using resource identity \"" + string(imp.Identity) + "\"\n")
+				writeAll(b, "  # imported using resource identity \"", string(imp.Identity), "\"\n")
 			} else {
-				b.WriteString("  # imported using resource identity: " + out.String() + "\n")
+				writeAll(b, "  # imported using resource identity: ", out.String(), "\n")
 			}
 		default:
 			b.WriteString("  # (will be imported first)\n")
@@ -133,7 +133,6 @@ func resourceComment(rc *tofujson.ResourceChange, action diff.Action, cause Caus
 	if rc.Importing() && (action == diff.CreateThenDelete || action == diff.DeleteThenCreate) {
 		b.WriteString("  # Warning: this will destroy the imported resource\n")
 	}
-	return b.String()
 }
 
 func replaceComment(addr, reason string) string {
