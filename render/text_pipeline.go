@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"runtime"
 	"sync"
@@ -185,6 +186,10 @@ func writeResource(w *bufio.Writer, text string) {
 // returns once all are written.
 func (p *textPipeline) writeTo(w *bufio.Writer) error {
 	p.mu.Lock()
+	if p.stopped {
+		p.mu.Unlock()
+		return errors.New("render: the prepared plan was closed before it was written")
+	}
 	for _, t := range p.held {
 		writeResource(w, t)
 	}

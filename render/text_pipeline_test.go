@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -74,6 +75,9 @@ func TestPreparedPlanCloseStopsTheWorkers(t *testing.T) {
 	}
 	pt.Close()
 	pt.Close() // a second Close is harmless
+	if err := pt.Write(io.Discard); err == nil {
+		t.Error("a closed plan was written without an error (its resources would be missing)")
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
