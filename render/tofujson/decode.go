@@ -12,56 +12,7 @@ import (
 
 // decodeAny reads one JSON value as generic Go values: map[string]any,
 // []any, string, json.Number (the number's text as written), bool, nil.
-func decodeAny(dec *jsontext.Decoder) (any, error) {
-	tok, err := dec.ReadToken()
-	if err != nil {
-		return nil, err
-	}
-	return decodeFrom(dec, tok)
-}
-
-func decodeFrom(dec *jsontext.Decoder, tok jsontext.Token) (any, error) {
-	switch tok.Kind() {
-	case 'n':
-		return nil, nil
-	case 't':
-		return true, nil
-	case 'f':
-		return false, nil
-	case '"':
-		return tok.String(), nil
-	case '0':
-		return json.Number(tok.String()), nil
-	case '{':
-		m := map[string]any{}
-		for dec.PeekKind() != '}' {
-			k, err := dec.ReadToken()
-			if err != nil {
-				return nil, err
-			}
-			key := k.String() // a token is only valid until the next read
-			v, err := decodeAny(dec)
-			if err != nil {
-				return nil, err
-			}
-			m[key] = v
-		}
-		_, err := dec.ReadToken()
-		return m, err
-	case '[':
-		s := []any{}
-		for dec.PeekKind() != ']' {
-			v, err := decodeAny(dec)
-			if err != nil {
-				return nil, err
-			}
-			s = append(s, v)
-		}
-		_, err := dec.ReadToken()
-		return s, err
-	}
-	return nil, fmt.Errorf("unexpected %v", tok.Kind())
-}
+func decodeAny(dec *jsontext.Decoder) (any, error) { return decodeIn(dec, "") }
 
 // DecodeRaw decodes a raw JSON value held in memory.
 func DecodeRaw(raw []byte) (any, error) {
@@ -96,10 +47,10 @@ func decodeMemory(raw []byte, src string) (any, error) {
 	return v, err
 }
 
-// decodeIn is decodeAny for a decoder reading src (from its start) out of
-// memory. Strings that need no unescaping, object names and numbers are
-// taken as substrings of src instead of being allocated one by one: a
-// plan's values are mostly such strings.
+// decodeIn is decodeAny for a decoder reading src from its start, when
+// src is not "": strings that need no unescaping, object names and numbers
+// are then taken as substrings of src instead of being allocated one by
+// one, and a plan's values are mostly such strings.
 func decodeIn(dec *jsontext.Decoder, src string) (any, error) {
 	switch dec.PeekKind() {
 	case '"':
@@ -108,6 +59,9 @@ func decodeIn(dec *jsontext.Decoder, src string) (any, error) {
 		raw, err := dec.ReadValue()
 		if err != nil {
 			return nil, err
+		}
+		if src == "" {
+			return json.Number(raw), nil
 		}
 		end := int(dec.InputOffset())
 		return json.Number(src[end-len(raw) : end]), nil
@@ -144,7 +98,20 @@ func decodeIn(dec *jsontext.Decoder, src string) (any, error) {
 		_, err := dec.ReadToken()
 		return s, err
 	}
-	return decodeAny(dec) // literals, and the errors of bad input
+	// Literals, and whatever error bad input gives.
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return nil, err
+	}
+	switch tok.Kind() {
+	case 'n':
+		return nil, nil
+	case 't':
+		return true, nil
+	case 'f':
+		return false, nil
+	}
+	return nil, fmt.Errorf("unexpected %v", tok.Kind())
 }
 
 // stringIn reads a string (or object name) as decodeIn does.
@@ -157,6 +124,9 @@ func stringIn(dec *jsontext.Decoder, src string) (string, error) {
 		return "", fmt.Errorf("got %s, want a string", raw.Kind())
 	}
 	if bytes.IndexByte(raw, '\\') < 0 {
+		if src == "" {
+			return string(raw[1 : len(raw)-1]), nil
+		}
 		end := int(dec.InputOffset())
 		return src[end-len(raw)+1 : end-1], nil
 	}

@@ -113,8 +113,7 @@ type reader struct {
 	opts ReadOptions
 	// skipValues is set while reading a section named in opts.SkipValues.
 	skipValues bool
-	// src is the whole input, when it is held in memory: values are then
-	// decoded with decodeIn.
+	// src is the whole input, when it is held in memory (see decodeIn).
 	src string
 }
 
@@ -482,10 +481,8 @@ func (r *reader) change(c *Change) error {
 				err = r.dec.SkipValue()
 			case r.opts.Lazy:
 				*rawDst, err = rawValue(r.dec)
-			case r.src != "":
-				*dst, err = decodeIn(r.dec, r.src)
 			default:
-				*dst, err = decodeAny(r.dec)
+				*dst, err = decodeIn(r.dec, r.src)
 			}
 			return err
 		}
