@@ -13,9 +13,12 @@ type value struct {
 	relevant                      Matcher
 }
 
-func (v value) isUnknown() bool         { b, _ := v.unknown.(bool); return b }
-func (v value) isBeforeSensitive() bool { b, _ := v.beforeSensitive.(bool); return b }
-func (v value) isAfterSensitive() bool  { b, _ := v.afterSensitive.(bool); return b }
+func (v value) isUnknown() bool         { return isTrue(v.unknown) }
+func (v value) isBeforeSensitive() bool { return isTrue(v.beforeSensitive) }
+func (v value) isAfterSensitive() bool  { return isTrue(v.afterSensitive) }
+
+// isTrue reads a mark of a metadata mirror: only true marks.
+func isTrue(mark any) bool { b, _ := mark.(bool); return b }
 
 // action guesses the action for a leaf value from its two sides.
 func (v value) action() Action {

@@ -84,14 +84,17 @@ func setElements(v value, compute func(value) *Node) ([]*Node, Action) {
 	taken := make([]bool, len(s.after))
 	for i := range s.before {
 		matchOf[i] = -1
+		bs, _ := at(s.beforeSensitive, i)
 		for j := range s.after {
 			if taken[j] {
 				continue
 			}
-			c := s.child(i, j)
+			// What s.child(i, j) would tell, without building it.
+			as, _ := at(s.afterSensitive, j)
+			u, _ := at(s.unknown, j)
 			// No break: OpenTofu marks every equal after element as taken
 			// and keeps the last as the match.
-			if equalJSON(c.before, c.after) && c.isBeforeSensitive() == c.isAfterSensitive() && !c.isUnknown() {
+			if equalJSON(s.before[i], s.after[j]) && isTrue(bs) == isTrue(as) && !isTrue(u) {
 				matchOf[i] = j
 				taken[j] = true
 			}
