@@ -6,5 +6,7 @@
 //
 // Values inside a plan (before, after, after_unknown, …) are decoded as
 // generic JSON with numbers kept as json.Number, so they print exactly as
-// written.
+// written. A pass over a large plan may keep them raw (ReadOptions.Lazy) or
+// skip them (ReadOptions.SkipValues); a ChangeReader then decodes a change
+// again from its Span, on any goroutine, trusting bytes the pass checked.
 package tofujson
