@@ -27,9 +27,10 @@ func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node,
 		return ""
 	}
 	var b strings.Builder
-	// The text is usually a little shorter than the change's JSON: sized
-	// so, the builder rarely grows (each growth copies it all).
-	b.Grow(max(1<<10, int(rc.Span.End-rc.Span.Start)))
+	// The text is usually a little shorter than the change's JSON, and an
+	// update's up to a quarter longer: sized so, the builder rarely grows
+	// (each growth copies it all). Measured on generated plans.
+	b.Grow(max(1<<10, int(rc.Span.End-rc.Span.Start)*5/4))
 	writeResourceComment(&b, rc, action, cause)
 	o := textOpts{showUnchanged: rc.Importing()}
 	if action == diff.Forget {
