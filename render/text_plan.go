@@ -77,7 +77,6 @@ func PlanText(w io.Writer, path string, o PlanOptions) error {
 // PreparedPlan is a plan read once and checked, ready to print. Its
 // resources are already being rendered; call Write, or Close to give up.
 type PreparedPlan struct {
-	path string
 	o    PlanOptions
 	scan *planScan
 	pipe *textPipeline
@@ -105,7 +104,7 @@ func PreparePlanText(path string, o PlanOptions) (*PreparedPlan, error) {
 		return nil, err
 	}
 	pipe.read(indexConfiguration(scan.plan.Configuration))
-	return &PreparedPlan{path: path, o: o, scan: scan, pipe: pipe}, nil
+	return &PreparedPlan{o: o, scan: scan, pipe: pipe}, nil
 }
 
 // Write prints the plan, streaming its resources.
