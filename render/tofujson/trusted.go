@@ -72,29 +72,16 @@ func (t *trusted) value() (any, error) {
 	case '"':
 		return t.str()
 	case '{':
-		t.pos++
 		// Members collect on a stack shared by every level, so the map is
 		// made once at its final size.
 		base := len(t.members)
-		if !t.consume('}') {
-			for {
-				k, err := t.name()
-				if err != nil {
-					return nil, err
-				}
-				v, err := t.value()
-				if err != nil {
-					return nil, err
-				}
-				t.members = append(t.members, member{k, v})
-				if t.consume(',') {
-					continue
-				}
-				if t.consume('}') {
-					break
-				}
-				return nil, errTrusted
-			}
+		err := t.object(func(k string) error {
+			v, err := t.value()
+			t.members = append(t.members, member{k, v})
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
 		m := make(map[string]any, len(t.members)-base)
 		for _, mb := range t.members[base:] {
@@ -283,42 +270,26 @@ func hex4(s string) (rune, bool) {
 	return r, true
 }
 
-// strBody finds a string's body, still escaped when escaped is set.
-func (t *trusted) strBody() (body string, escaped bool, err error) {
-	start := t.pos + 1
-	for i := start; i < len(t.src) && i < start+32; i++ {
-		switch t.src[i] {
-		case '"':
-			t.pos = i + 1
-			return t.src[start:i], false, nil
-		case '\\':
-			return t.escapedBody(start)
-		}
-	}
-	return t.escapedBody(start)
-}
-
-// escapedBody is strBody for long strings and strings with escapes.
-func (t *trusted) escapedBody(start int) (body string, escaped bool, err error) {
-	p, q := start, -1 // p: where to look on; q: the next quote from p
+// skipString steps over a string; the next byte is its opening quote.
+func (t *trusted) skipString() error {
+	p, q := t.pos+1, -1 // p: where to look on; q: the next quote from p
 	for {
 		if q < p {
 			if p > len(t.src) {
-				return "", false, errTrusted
+				return errTrusted
 			}
 			if q = strings.IndexByte(t.src[p:], '"'); q < 0 {
-				return "", false, errTrusted
+				return errTrusted
 			}
 			q += p
 		}
 		b := strings.IndexByte(t.src[p:q], '\\')
 		if b < 0 {
 			t.pos = q + 1
-			return t.src[start:q], escaped, nil
+			return nil
 		}
 		// Step over the escape and the character it escapes, which may be
 		// the quote at q.
-		escaped = true
 		p += b + 2
 	}
 }
@@ -327,14 +298,13 @@ func (t *trusted) escapedBody(start int) (body string, escaped bool, err error) 
 func (t *trusted) skip() error {
 	switch t.peek() {
 	case '"':
-		_, _, err := t.strBody()
-		return err
+		return t.skipString()
 	case '{', '[':
 		depth := 0
 		for t.pos < len(t.src) {
 			switch t.src[t.pos] {
 			case '"':
-				if _, _, err := t.strBody(); err != nil {
+				if err := t.skipString(); err != nil {
 					return err
 				}
 				continue
