@@ -33,7 +33,9 @@ type textPipeline struct {
 	spans    []tofujson.Span // from the first pass, in document order
 	readDone bool            // no more spans will come
 	config   *configIndex    // needed without schemas; set after the first pass
-	ready    bool            // workers may start: schemas given, or config set
+	// maxAhead bounds how far workers run ahead of the oldest unfinished
+	// change, so one huge resource cannot leave the rest piling up.
+	maxAhead int
 
 	next    int            // the next span to hand to a worker
 	done    map[int]string // finished out of order, by index
@@ -53,9 +55,10 @@ func newTextPipeline(path string, o PlanOptions) (*textPipeline, error) {
 	if err != nil {
 		return nil, &tofujson.InputError{File: path, Msg: err.Error()}
 	}
-	p := &textPipeline{path: path, o: o, f: f, done: map[int]string{}, ready: o.Schemas != nil}
+	workers := max(1, runtime.GOMAXPROCS(0))
+	p := &textPipeline{path: path, o: o, f: f, done: map[int]string{}, maxAhead: 16 * workers}
 	p.cond = sync.NewCond(&p.mu)
-	for range max(1, runtime.GOMAXPROCS(0)) {
+	for range workers {
 		p.wg.Add(1)
 		go p.work()
 	}
@@ -74,14 +77,14 @@ func (p *textPipeline) add(span tofujson.Span) {
 // configuration that guides rendering without schemas.
 func (p *textPipeline) read(config *configIndex) {
 	p.mu.Lock()
-	p.readDone, p.config, p.ready = true, config, true
+	p.readDone, p.config = true, config
 	p.mu.Unlock()
 	p.cond.Broadcast()
 }
 
-// maxAhead bounds how far workers run ahead of the oldest unfinished
-// change, so one huge resource cannot leave the rest piling up.
-func maxAhead() int { return 16 * max(1, runtime.GOMAXPROCS(0)) }
+// ready reports whether workers may render: without schemas they need the
+// configuration, which only the end of the first pass brings.
+func (p *textPipeline) ready() bool { return p.o.Schemas != nil || p.readDone }
 
 // batchSize is how many consecutive changes a worker takes at once: they
 // are read from the file together, and the lock is taken less often.
@@ -97,7 +100,7 @@ func (p *textPipeline) take() (first int, spans []tofujson.Span, config *configI
 			return 0, nil, nil
 		}
 		first = p.next
-		for p.ready && p.next < len(p.spans) && p.next-first < batchSize && p.next < p.emitted+maxAhead() &&
+		for p.ready() && p.next < len(p.spans) && p.next-first < batchSize && p.next < p.emitted+p.maxAhead &&
 			(p.out != nil || p.heldLen < heldTextLimit) {
 			p.next++
 		}
