@@ -494,19 +494,17 @@ func textMap(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 		writeAll(b, "{}", nullSuffix(n.Action, o), forces(self, o))
 		return
 	}
-	var keysBuf [32]string
-	keys := appendSortedKeys(keysBuf[:0], n.Children)
 	width := 0
-	for _, key := range keys {
-		width = max(width, quotedWidth(key))
+	for _, c := range n.Children {
+		width = max(width, quotedWidth(c.Name))
 	}
 	eo := o.clone()
 	eo.overrideNullSuffix = n.Action == diff.Delete || n.Nested
 	eo.overrideForces = children
 	hidden := 0
 	writeAll(b, "{", forces(self, o), "\n")
-	for _, key := range keys {
-		e := n.Children[key]
+	for _, c := range n.Children {
+		key, e := c.Name, c.Node
 		if e.Action == diff.NoOp && !o.showUnchanged {
 			hidden++
 			continue
@@ -532,18 +530,17 @@ func textMap(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 
 // textAttributes writes the sorted attribute lines of an object or block
 // and returns how many unchanged ones it hid.
-func textAttributes(b *strings.Builder, attrs map[string]*diff.Node, k int, o, ao textOpts) int {
-	var keysBuf, namesBuf [32]string
-	keys := appendSortedKeys(keysBuf[:0], attrs)
+func textAttributes(b *strings.Builder, attrs []diff.Field, k int, o, ao textOpts) int {
+	var namesBuf [32]string
 	names := namesBuf[:0]
 	width := 0
-	for _, key := range keys {
-		names = append(names, attrName(key))
+	for _, f := range attrs {
+		names = append(names, attrName(f.Name))
 		width = max(width, utf8.RuneCountInString(names[len(names)-1]))
 	}
 	hidden := 0
-	for i, key := range keys {
-		a := attrs[key]
+	for i, f := range attrs {
+		key, a := f.Name, f.Node
 		lo := ao
 		if isImportant(key) {
 			lo = ao.clone()
@@ -618,16 +615,10 @@ func textBlock(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 }
 
 func sortedKeys[T any](m map[string]T) []string {
-	return appendSortedKeys(make([]string, 0, len(m)), m)
-}
-
-// appendSortedKeys appends a map's keys to dst, sorted; with a dst on the
-// caller's stack, small maps need no allocation.
-func appendSortedKeys[T any](dst []string, m map[string]T) []string {
-	start := len(dst)
+	keys := make([]string, 0, len(m))
 	for key := range m {
-		dst = append(dst, key)
+		keys = append(keys, key)
 	}
-	slices.Sort(dst[start:])
-	return dst
+	slices.Sort(keys)
+	return keys
 }

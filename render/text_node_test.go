@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,16 +32,16 @@ func num(a diff.Action, before, after string) *diff.Node {
 }
 
 func TestTextBlockByHand(t *testing.T) {
-	tree := &diff.Node{Kind: diff.Block, Action: diff.Update, Attrs: map[string]*diff.Node{
+	tree := &diff.Node{Kind: diff.Block, Action: diff.Update, Attrs: fields(map[string]*diff.Node{
 		"id":        str(diff.NoOp, "i-1", "i-1"),
 		"size":      num(diff.Update, "1", "2"),
 		"unchanged": str(diff.NoOp, "x", "x"),
 		"gone":      str(diff.Delete, "old", nil),
 		"secret":    {Kind: diff.Sensitive, Action: diff.Update, Inner: str(diff.NoOp, "s", "s"), AfterSensitive: true},
 		"weird key": {Kind: diff.Unknown, Action: diff.Create},
-	}, Blocks: []*diff.BlockGroup{{Name: "disk", Mode: "list", Items: []*diff.Node{
-		{Kind: diff.Block, Action: diff.Create, Attrs: map[string]*diff.Node{"gb": num(diff.Create, "", "10")}, Replace: true},
-		{Kind: diff.Block, Action: diff.NoOp, Attrs: map[string]*diff.Node{"gb": num(diff.NoOp, "5", "5")}},
+	}), Blocks: []*diff.BlockGroup{{Name: "disk", Mode: "list", Items: []*diff.Node{
+		{Kind: diff.Block, Action: diff.Create, Attrs: fields(map[string]*diff.Node{"gb": num(diff.Create, "", "10")}), Replace: true},
+		{Kind: diff.Block, Action: diff.NoOp, Attrs: fields(map[string]*diff.Node{"gb": num(diff.NoOp, "5", "5")})},
 	}}}}
 	want := `{
       - gone        = "old" -> null
@@ -95,24 +96,24 @@ func TestTextHeredocAndJSONString(t *testing.T) {
 		t.Errorf("heredoc got %q, want %q", got, want)
 	}
 	j := &diff.Node{Kind: diff.String, Action: diff.Create, After: `{"a":1}`, Str: &diff.StringDiff{Form: diff.JSONEncoded,
-		JSON: &diff.Node{Kind: diff.Object, Action: diff.Create, Children: map[string]*diff.Node{"a": num(diff.Create, "", "1")}}}}
+		JSON: &diff.Node{Kind: diff.Object, Action: diff.Create, Children: fields(map[string]*diff.Node{"a": num(diff.Create, "", "1")})}}}
 	if got, want := text(j, textOpts{}), "jsonencode(\n        {\n          + a = 1\n        }\n    )"; got != want {
 		t.Errorf("jsonencode got %q, want %q", got, want)
 	}
 }
 
 func TestTextMapQuotesAndAlignsKeys(t *testing.T) {
-	m := &diff.Node{Kind: diff.Map, Action: diff.Update, Children: map[string]*diff.Node{
+	m := &diff.Node{Kind: diff.Map, Action: diff.Update, Children: fields(map[string]*diff.Node{
 		"a":    str(diff.Delete, "x", nil),
 		"long": str(diff.Create, nil, "y"),
-	}}
+	})}
 	if got, want := text(m, textOpts{}), "{\n      - \"a\"    = \"x\" -> null\n      + \"long\" = \"y\"\n    }"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
 func TestTextForgetHidesSymbols(t *testing.T) {
-	b := &diff.Node{Kind: diff.Block, Action: diff.Delete, Attrs: map[string]*diff.Node{"id": str(diff.Delete, "i-1", nil)}}
+	b := &diff.Node{Kind: diff.Block, Action: diff.Delete, Attrs: fields(map[string]*diff.Node{"id": str(diff.Delete, "i-1", nil)})}
 	if got, want := text(b, textOpts{hideSymbols: true, overrideNullSuffix: true}), "{\n    id = \"i-1\"\n}"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -140,7 +141,7 @@ func TestTextJSONStringWhateverTheLineGuess(t *testing.T) {
 	}
 	// spansLines says a Block fits on one line (JSON has no blocks), but
 	// this one does not.
-	block := &diff.Node{Kind: diff.Block, Action: diff.Create, Attrs: map[string]*diff.Node{"a": num(diff.Create, "", "1")}}
+	block := &diff.Node{Kind: diff.Block, Action: diff.Create, Attrs: fields(map[string]*diff.Node{"a": num(diff.Create, "", "1")})}
 	got := "x = " + text(jsonString(block), textOpts{})
 	want := "x = jsonencode(\n        {\n          + a = 1\n        }\n    )"
 	if got != want {
@@ -150,4 +151,14 @@ func TestTextJSONStringWhateverTheLineGuess(t *testing.T) {
 	if got, want := text(jsonString(num(diff.Create, "", "2")), textOpts{}), "jsonencode(2)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+}
+
+// fields lists a node's children in the order diff gives them: by name.
+func fields(m map[string]*diff.Node) []diff.Field {
+	out := make([]diff.Field, 0, len(m))
+	for name, n := range m {
+		out = append(out, diff.Field{Name: name, Node: n})
+	}
+	slices.SortFunc(out, func(a, b diff.Field) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }

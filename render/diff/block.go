@@ -1,7 +1,9 @@
 package diff
 
 import (
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -17,13 +19,17 @@ func forBlock(v value, b *tofujson.Block) *Node {
 	}
 	action := v.iterationAction()
 	m := v.asMap()
-	attrs := make(map[string]*Node, len(b.Attributes))
+	attrs := make([]Field, 0, len(b.Attributes))
 	for _, name := range b.AttributeOrder() {
 		a := b.Attributes[name]
 		if n := blockAttribute(m.child(name), a, action); n != nil {
-			attrs[name] = n
+			attrs = append(attrs, Field{name, n})
 			action = fold(action, n.Action)
 		}
+	}
+	// Write-only attributes were diffed last; they are shown in name order.
+	if !slices.IsSortedFunc(attrs, compareFields) {
+		slices.SortFunc(attrs, compareFields)
 	}
 
 	var groups []*BlockGroup
@@ -56,11 +62,11 @@ func forBlock(v value, b *tofujson.Block) *Node {
 			g.Items, groupAction = indexPaired(child, elem)
 		case tofujson.NestingMap:
 			cm := child.asMap()
-			var items map[string]*Node
+			var items []Field
 			items, groupAction = mapChildren(cm, cm.explicitKeys(), func(in value) *Node { return elem(relevantOrNoOp(in)) })
-			g.Keys = sortedKeys(items)
-			for _, k := range g.Keys {
-				g.Items = append(g.Items, items[k])
+			for _, f := range items {
+				g.Keys = append(g.Keys, f.Name)
+				g.Items = append(g.Items, f.Node)
 			}
 		default: // single, group
 			n := elem(child)
@@ -96,6 +102,8 @@ func blockAttribute(v value, a *tofujson.Attribute, blockAction Action) *Node {
 	}
 	return n
 }
+
+func compareFields(a, b Field) int { return strings.Compare(a.Name, b.Name) }
 
 func sortedKeys[T any](m map[string]T) []string {
 	keys := make([]string, 0, len(m))

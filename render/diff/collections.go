@@ -1,12 +1,14 @@
 package diff
 
+import "slices"
+
 // objectChildren diffs each attribute of an object (or nested object)
 // whose attributes are described by attrs. Attributes null on both sides
 // are dropped entirely.
-func objectChildren[T any](v value, attrs map[string]T, compute func(value, T, Action) *Node) (map[string]*Node, Action) {
+func objectChildren[T any](v value, attrs map[string]T, compute func(value, T, Action) *Node) ([]Field, Action) {
 	m := v.asMap()
 	action := v.iterationAction()
-	out := map[string]*Node{}
+	out := make([]Field, 0, len(attrs))
 	for _, name := range sortedKeys(attrs) {
 		c := relevantOrNoOp(m.child(name))
 		c.beforeExplicit, c.afterExplicit = false, false
@@ -14,14 +16,14 @@ func objectChildren[T any](v value, attrs map[string]T, compute func(value, T, A
 		if n.Action == NoOp && c.before == nil && c.after == nil {
 			continue
 		}
-		out[name] = n
+		out = append(out, Field{name, n})
 		action = fold(action, n.Action)
 	}
 	return out, action
 }
 
-// mapChildren diffs each key of a map.
-func mapChildren(m mapValue, keys []string, compute func(value) *Node) (map[string]*Node, Action) {
+// mapChildren diffs each key of a map, in sorted order; it sorts keys.
+func mapChildren(m mapValue, keys []string, compute func(value) *Node) ([]Field, Action) {
 	action := NoOp
 	switch {
 	case m.before != nil && m.after == nil:
@@ -29,10 +31,11 @@ func mapChildren(m mapValue, keys []string, compute func(value) *Node) (map[stri
 	case m.before == nil && m.after != nil:
 		action = Create
 	}
-	out := make(map[string]*Node, len(keys))
-	for _, k := range keys {
+	slices.Sort(keys)
+	out := make([]Field, len(keys))
+	for i, k := range keys {
 		n := compute(m.child(k))
-		out[k] = n
+		out[i] = Field{k, n}
 		action = fold(action, n.Action)
 	}
 	return out, action

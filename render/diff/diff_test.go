@@ -45,10 +45,10 @@ func TestBlockDropsNullAttributesAndTreatsEmptyStringAsNull(t *testing.T) {
 	if n.Kind != Block || n.Action != NoOp {
 		t.Fatalf("got kind %v action %v", n.Kind, n.Action)
 	}
-	if _, ok := n.Attrs["a"]; ok {
+	if n.Field("a") != nil {
 		t.Error(`"" -> null kept attribute a; both count as null in blocks`)
 	}
-	if len(n.Attrs) != 1 || n.Attrs["c"].Action != NoOp {
+	if len(n.Attrs) != 1 || n.Field("c").Action != NoOp {
 		t.Errorf("attrs = %v", n.Attrs)
 	}
 }
@@ -56,7 +56,7 @@ func TestBlockDropsNullAttributesAndTreatsEmptyStringAsNull(t *testing.T) {
 func TestListUsesLongestCommonSubsequence(t *testing.T) {
 	b := block(map[string]cty.Type{"l": cty.List(cty.Number)})
 	n := ForResource(change(t, `{"l":[1,2,3,4,5,6]}`, `{"l":[1,2,9,4,5,6,7]}`, `{}`, `{}`, `{}`), b, Always())
-	l := n.Attrs["l"]
+	l := n.Field("l")
 	var got []string
 	for _, e := range l.Elements {
 		got = append(got, e.Action.String())
@@ -74,7 +74,7 @@ func TestSetMatchesEqualElements(t *testing.T) {
 	b := block(map[string]cty.Type{"s": cty.Set(cty.String)})
 	n := ForResource(change(t, `{"s":["a","b","c"]}`, `{"s":["c","d","a"]}`, `{}`, `{}`, `{}`), b, Always())
 	var got []string
-	for _, e := range n.Attrs["s"].Elements {
+	for _, e := range n.Field("s").Elements {
 		v := e.Before
 		if v == nil {
 			v = e.After
@@ -90,7 +90,7 @@ func TestSetMatchesEqualElements(t *testing.T) {
 func TestSensitiveValuesAreWrappedAndStatusChangesAreUpdates(t *testing.T) {
 	b := block(map[string]cty.Type{"p": cty.String, "q": cty.String})
 	n := ForResource(change(t, `{"p":"x","q":"y"}`, `{"p":"x","q":"y"}`, `{}`, `{"p":true}`, `{"p":true,"q":true}`), b, Always())
-	p, q := n.Attrs["p"], n.Attrs["q"]
+	p, q := n.Field("p"), n.Field("q")
 	if p.Kind != Sensitive || p.Action != NoOp {
 		t.Errorf("p: kind %v action %v, want an unchanged sensitive value", p.Kind, p.Action)
 	}
@@ -102,7 +102,7 @@ func TestSensitiveValuesAreWrappedAndStatusChangesAreUpdates(t *testing.T) {
 func TestUnknownAfterApply(t *testing.T) {
 	b := block(map[string]cty.Type{"id": cty.String, "arn": cty.String})
 	n := ForResource(change(t, `{"id":"i-1"}`, `{}`, `{"id":true,"arn":true}`, `{}`, `{}`), b, Always())
-	id, arn := n.Attrs["id"], n.Attrs["arn"]
+	id, arn := n.Field("id"), n.Field("arn")
 	if id.Kind != Unknown || id.Action != Update || id.Inner == nil || id.Inner.Before != "i-1" {
 		t.Errorf("id = %+v, want an update from i-1 to unknown", id)
 	}
@@ -116,8 +116,8 @@ func TestReplacePathsMarkTheAttribute(t *testing.T) {
 	c := change(t, `{"ami":"a","size":"s"}`, `{"ami":"b","size":"m"}`, `{}`, `{}`, `{}`)
 	c.ReplacePaths = [][]any{{"ami"}}
 	n := ForResource(c, b, Always())
-	if !n.Attrs["ami"].Replace || n.Attrs["size"].Replace || n.Replace {
-		t.Errorf("replace flags: ami %v size %v block %v", n.Attrs["ami"].Replace, n.Attrs["size"].Replace, n.Replace)
+	if !n.Field("ami").Replace || n.Field("size").Replace || n.Replace {
+		t.Errorf("replace flags: ami %v size %v block %v", n.Field("ami").Replace, n.Field("size").Replace, n.Replace)
 	}
 }
 
@@ -125,8 +125,8 @@ func TestRelevantAttributesHideOtherDrift(t *testing.T) {
 	b := block(map[string]cty.Type{"a": cty.String, "b": cty.String})
 	rel := Relevant([]tofujson.ResourceAttr{{Resource: "x.y", Attr: []any{"a"}}, {Resource: "other", Attr: []any{"b"}}}, "x.y")
 	n := ForResource(change(t, `{"a":"1","b":"1"}`, `{"a":"2","b":"2"}`, `{}`, `{}`, `{}`), b, rel)
-	if n.Attrs["a"].Action != Update || n.Attrs["b"].Action != NoOp {
-		t.Errorf("a %v, b %v: only a is relevant", n.Attrs["a"].Action, n.Attrs["b"].Action)
+	if n.Field("a").Action != Update || n.Field("b").Action != NoOp {
+		t.Errorf("a %v, b %v: only a is relevant", n.Field("a").Action, n.Field("b").Action)
 	}
 	if Relevant(nil, "x.y") != nil {
 		t.Error("no relevant attributes should mean no drift shown")
@@ -136,12 +136,12 @@ func TestRelevantAttributesHideOtherDrift(t *testing.T) {
 func TestJSONStringsAreDiffedAsJSON(t *testing.T) {
 	b := block(map[string]cty.Type{"doc": cty.String})
 	n := ForResource(change(t, `{"doc":"{\"a\":1,\"b\":[1]}"}`, `{"doc":"{\"a\":2, \"b\":[1]}"}`, `{}`, `{}`, `{}`), b, Always())
-	d := n.Attrs["doc"]
-	if d.Str.Form != JSONEncoded || d.Str.JSON.Kind != Object || d.Str.JSON.Children["a"].Action != Update || d.Str.JSON.Children["b"].Action != NoOp {
+	d := n.Field("doc")
+	if d.Str.Form != JSONEncoded || d.Str.JSON.Kind != Object || d.Str.JSON.Field("a").Action != Update || d.Str.JSON.Field("b").Action != NoOp {
 		t.Errorf("doc = %+v / %+v", d, d.Str)
 	}
 	ws := ForResource(change(t, `{"doc":"{\"a\":1}"}`, `{"doc":"{ \"a\": 1 }"}`, `{}`, `{}`, `{}`), b, Always())
-	if !ws.Attrs["doc"].Str.Whitespace {
+	if !ws.Field("doc").Str.Whitespace {
 		t.Error("a formatting-only JSON change is not marked as whitespace")
 	}
 }
@@ -169,8 +169,8 @@ func TestNestedBlocksAndWriteOnly(t *testing.T) {
 		},
 	}
 	n := ForResource(change(t, `{"name":"a","rule":[{"port":80}],"cfg":{}}`, `{"name":"b","rule":[{"port":80},{"port":443}],"cfg":{"k":{"v":"x"}}}`, `{}`, `{}`, `{}`), b, Always())
-	if n.Attrs["secret"].Kind != WriteOnly || n.Attrs["secret"].Action != Update {
-		t.Errorf("write-only attribute = %+v, want it to take the block's update", n.Attrs["secret"])
+	if n.Field("secret").Kind != WriteOnly || n.Field("secret").Action != Update {
+		t.Errorf("write-only attribute = %+v, want it to take the block's update", n.Field("secret"))
 	}
 	if len(n.Blocks) != 2 || n.Blocks[0].Name != "cfg" || n.Blocks[1].Name != "rule" {
 		t.Fatalf("blocks not sorted by name: %+v", n.Blocks)

@@ -1,6 +1,11 @@
 package diff
 
-import "github.com/planpr/planpr/render/tofujson"
+import (
+	"slices"
+	"strings"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
 
 // Action is what happens to a value; nested values only use NoOp, Create,
 // Update and Delete.
@@ -70,11 +75,11 @@ type Node struct {
 	// the same collections of plain attribute types.
 	Nested bool
 
-	// Map and Object.
-	Children map[string]*Node
+	// Map and Object, sorted by name.
+	Children []Field
 
-	// Block.
-	Attrs  map[string]*Node
+	// Block: Attrs sorted by name.
+	Attrs  []Field
 	Blocks []*BlockGroup // sorted by name
 
 	// Sensitive, SensitiveBlock, Unknown.
@@ -83,6 +88,27 @@ type Node struct {
 
 	// TypeChange.
 	From, To *Node
+}
+
+// Field is one named child of a Node: a map element, an object attribute
+// or a block attribute. Nodes keep their fields sorted by name (in byte
+// order), the order they are shown in.
+type Field struct {
+	Name string
+	Node *Node
+}
+
+// Field returns the Attrs or Children entry with the given name, or nil.
+func (n *Node) Field(name string) *Node {
+	fields := n.Children
+	if n.Kind == Block {
+		fields = n.Attrs
+	}
+	i, found := slices.BinarySearchFunc(fields, name, func(f Field, name string) int { return strings.Compare(f.Name, name) })
+	if !found {
+		return nil
+	}
+	return fields[i].Node
 }
 
 // BlockGroup is every block of one nested block type inside a Block.
