@@ -192,29 +192,34 @@ func (t *trusted) unescaped(start int) (string, error) {
 		size++
 	}
 	b := make([]byte, 0, size)
-	run := start // the start of the plain bytes not yet copied
-	for i := start; i < len(src); {
-		switch c := src[i]; c {
-		case '"':
-			b = append(b, src[run:i]...)
-			t.pos = i + 1
+	// Copy the runs between escapes whole: q is the next quote, which ends
+	// the string unless an escape before it swallows it.
+	q := -1
+	for i := start; ; {
+		if q < i {
+			q = strings.IndexByte(src[i:], '"')
+			if q < 0 {
+				return "", errTrusted
+			}
+			q += i
+		}
+		e := strings.IndexByte(src[i:q], '\\')
+		if e < 0 {
+			b = append(b, src[i:q]...)
+			t.pos = q + 1
 			if len(b) == 0 {
 				return "", nil
 			}
 			return unsafe.String(unsafe.SliceData(b), len(b)), nil
-		case '\\':
-			b = append(b, src[run:i]...)
-			n, ok := appendEscape(&b, src[i:])
-			if !ok {
-				return "", errTrusted // a surrogate pair: let jsontext decode it
-			}
-			i += n
-			run = i
-		default:
-			i++
 		}
+		e += i
+		b = append(b, src[i:e]...)
+		n, ok := appendEscape(&b, src[e:])
+		if !ok {
+			return "", errTrusted // a surrogate pair: let jsontext decode it
+		}
+		i = e + n
 	}
-	return "", errTrusted
 }
 
 // appendEscape decodes the escape at the start of s, reporting its length.
