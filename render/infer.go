@@ -74,8 +74,9 @@ func (c *configIndex) lookup(rc *tofujson.ResourceChange) map[string]any {
 func inferBlock(rc *tofujson.ResourceChange, config *configIndex) *tofujson.Block {
 	b := inferFrom([]any{rc.Change.Before, rc.Change.After}, config.lookup(rc))
 	// Attributes unknown until apply appear only in after_unknown.
-	if unknown, ok := rc.Change.AfterUnknown.(map[string]any); ok {
-		for key := range unknown {
+	if unknown, ok := rc.Change.AfterUnknown.(tofujson.Object); ok {
+		for _, m := range unknown {
+			key := m.Name
 			if b.Attributes[key] == nil && b.BlockTypes[key] == nil {
 				b.Attributes[key] = &tofujson.Attribute{Type: cty.DynamicPseudoType}
 			}
@@ -89,8 +90,8 @@ func inferBlock(rc *tofujson.ResourceChange, config *configIndex) *tofujson.Bloc
 func inferFrom(values []any, exprs map[string]any) *tofujson.Block {
 	b := &tofujson.Block{Attributes: map[string]*tofujson.Attribute{}, BlockTypes: map[string]*tofujson.BlockType{}}
 	for _, v := range values {
-		m, _ := v.(map[string]any)
-		for key, child := range m {
+		for _, m := range tofujson.AsObject(v) {
+			key, child := m.Name, m.Value
 			if _, done := b.Attributes[key]; done {
 				continue
 			}
@@ -103,7 +104,7 @@ func inferFrom(values []any, exprs map[string]any) *tofujson.Block {
 				continue
 			}
 			mode := tofujson.NestingList
-			if _, single := child.(map[string]any); single {
+			if _, single := child.(tofujson.Object); single {
 				mode = tofujson.NestingSingle
 			}
 			var nestedExprs map[string]any
@@ -120,12 +121,11 @@ func inferFrom(values []any, exprs map[string]any) *tofujson.Block {
 // list of objects: the shapes a nested block can have in plan JSON.
 func blockShaped(values []any, key string) bool {
 	for _, v := range values {
-		m, _ := v.(map[string]any)
-		switch c := m[key].(type) {
-		case nil, map[string]any:
+		switch c := tofujson.AsObject(v).Value(key).(type) {
+		case nil, tofujson.Object:
 		case []any:
 			for _, e := range c {
-				if _, ok := e.(map[string]any); !ok {
+				if _, ok := e.(tofujson.Object); !ok {
 					return false
 				}
 			}
@@ -139,9 +139,8 @@ func blockShaped(values []any, key string) bool {
 func elementsOf(values []any, key string) []any {
 	var out []any
 	for _, v := range values {
-		m, _ := v.(map[string]any)
-		switch c := m[key].(type) {
-		case map[string]any:
+		switch c := tofujson.AsObject(v).Value(key).(type) {
+		case tofujson.Object:
 			out = append(out, c)
 		case []any:
 			out = append(out, c...)
@@ -156,8 +155,8 @@ const approximateNote = "# planpr: rendered without provider schemas (pass --sch
 func valuesOf(values []any, key string) []any {
 	var out []any
 	for _, v := range values {
-		if m, ok := v.(map[string]any); ok {
-			out = append(out, m[key])
+		if m, ok := v.(tofujson.Object); ok {
+			out = append(out, m.Value(key))
 		}
 	}
 	return out
@@ -170,7 +169,7 @@ func valuesOf(values []any, key string) []any {
 func inferType(values []any) cty.Type {
 	var kind jsonShape
 	var elems []any
-	var objects []map[string]any
+	var objects []tofujson.Object
 	for _, v := range values {
 		k := shapeOf(v)
 		if k == shapeNull {
@@ -183,7 +182,7 @@ func inferType(values []any) cty.Type {
 		switch c := v.(type) {
 		case []any:
 			elems = append(elems, c...)
-		case map[string]any:
+		case tofujson.Object:
 			objects = append(objects, c)
 		}
 	}
@@ -200,9 +199,9 @@ func inferType(values []any) cty.Type {
 		var all []any
 		keys := map[string][]any{}
 		for _, o := range objects {
-			for k, v := range o {
-				keys[k] = append(keys[k], v)
-				all = append(all, v)
+			for _, m := range o {
+				keys[m.Name] = append(keys[m.Name], m.Value)
+				all = append(all, m.Value)
 			}
 		}
 		if et := inferType(all); et.IsPrimitiveType() {
@@ -238,7 +237,7 @@ func shapeOf(v any) jsonShape {
 		return shapeBool
 	case []any:
 		return shapeArray
-	case map[string]any:
+	case tofujson.Object:
 		return shapeObject
 	}
 	return shapeNull

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/planpr/planpr/render/tofujson"
 )
 
 // Masked is what a hidden value reads, as in OpenTofu.
@@ -83,43 +85,11 @@ func (m *Masker) sortedLengths() []int {
 func (m *Masker) Secrets() int { return len(m.patterns) }
 
 // AddValue records every string inside a JSON value.
-func (m *Masker) AddValue(v any) {
-	switch x := v.(type) {
-	case string:
-		m.Add(x)
-	case []any:
-		for _, e := range x {
-			m.AddValue(e)
-		}
-	case map[string]any:
-		for _, e := range x {
-			m.AddValue(e)
-		}
-	}
-}
+func (m *Masker) AddValue(v any) { tofujson.Strings(v, m.Add) }
 
 // AddMarked records the strings of value that the sensitivity mirror marks
 // sensitive (true at a node marks everything below it).
-func (m *Masker) AddMarked(value, sensitive any) {
-	switch s := sensitive.(type) {
-	case bool:
-		if s {
-			m.AddValue(value)
-		}
-	case map[string]any:
-		v, _ := value.(map[string]any)
-		for k, sub := range s {
-			m.AddMarked(v[k], sub)
-		}
-	case []any:
-		v, _ := value.([]any)
-		for i, sub := range s {
-			if i < len(v) {
-				m.AddMarked(v[i], sub)
-			}
-		}
-	}
-}
+func (m *Masker) AddMarked(value, sensitive any) { tofujson.CollectMarked(value, sensitive, m.Add) }
 
 // credentialPatterns find credential-shaped strings; each runs only on
 // text containing one of its hints, since regular expressions are slow.

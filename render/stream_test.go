@@ -46,7 +46,7 @@ func TestReadStreamApplyMessages(t *testing.T) {
 		t.Fatalf("applies = %+v", s.Applies)
 	}
 	web, db := s.Applies[0], s.Applies[1]
-	if web.Status != "complete" || web.IDValue != "i-1" || web.Elapsed != 12 || len(web.Provisioners) != 1 || len(web.Provisioners[0].Output) != 2 {
+	if web.Status != "complete" || web.IDValue != "i-1" || web.Elapsed != 12 || len(web.Provisioners) != 1 || len(web.Provisioners[0].Output) != 3 {
 		t.Errorf("web = %+v", web)
 	}
 	if db.Status != "errored" || db.Action != "delete" || !db.Provisioners[0].Errored || len(db.Diagnostics) != 1 {
@@ -133,7 +133,7 @@ func TestStreamSensitiveOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"markdown": md.String(), "json": js.String(), "text": txt.String()} {
-		if strings.Contains(out, "s3cr3t-db-pass") || strings.Contains(out, "ghp_x1Y2") {
+		if strings.Contains(out, "s3cr3t-db-pass") || strings.Contains(out, "ghp_x1Y2") || strings.Contains(out, "n3st3d-t0ken-77") {
 			t.Errorf("%s shows a secret", name)
 		}
 	}

@@ -140,12 +140,13 @@ func checkUnknown(v value, childUnknown func() any, inner func(value) *Node) (*N
 	return n, true
 }
 
-func allTrue[T any](m map[string]T) map[string]any {
-	out := make(map[string]any, len(m))
+// allTrue is an unknown mirror marking every attribute unknown.
+func allTrue[T any](m map[string]T) tofujson.Object {
+	out := make(tofujson.Object, 0, len(m))
 	for k := range m {
-		out[k] = true
+		out = append(out, tofujson.Member{Name: k, Value: true})
 	}
-	return out
+	return tofujson.Sorted(out)
 }
 
 // relevantOrNoOp shows values outside the relevant attributes (drift) as

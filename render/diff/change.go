@@ -1,5 +1,11 @@
 package diff
 
+import (
+	"slices"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
+
 // value is one point of a change being walked: the before and after values
 // with their metadata mirrors (unknown, sensitive), and the path matchers
 // for replacement and relevance.
@@ -95,16 +101,16 @@ func (v value) asMap() mapValue {
 }
 
 type mapValue struct {
-	before, after, unknown, beforeSensitive, afterSensitive map[string]any
+	before, after, unknown, beforeSensitive, afterSensitive tofujson.Object
 	replace, relevant                                       Matcher
 }
 
 func (m mapValue) child(key string) value {
-	b, bok := m.before[key]
-	a, aok := m.after[key]
+	b, bok := m.before.Get(key)
+	a, aok := m.after.Get(key)
 	return value{
 		before: b, after: a, beforeExplicit: bok, afterExplicit: aok,
-		unknown: m.unknown[key], beforeSensitive: m.beforeSensitive[key], afterSensitive: m.afterSensitive[key],
+		unknown: m.unknown.Value(key), beforeSensitive: m.beforeSensitive.Value(key), afterSensitive: m.afterSensitive.Value(key),
 		replace: m.replace.Key(key), relevant: m.relevant.Key(key),
 	}
 }
@@ -120,21 +126,24 @@ func (m mapValue) allKeys() []string {
 	return unionKeys(m.before, m.after, m.unknown, m.afterSensitive, m.beforeSensitive)
 }
 
-func unionKeys(ms ...map[string]any) []string {
+// unionKeys merges the objects' names, sorted.
+func unionKeys(objects ...tofujson.Object) []string {
 	n := 0
-	for _, m := range ms {
-		n = max(n, len(m))
+	for _, o := range objects {
+		n = max(n, len(o))
 	}
 	keys := make([]string, 0, n)
-	for i, m := range ms {
-	next:
-		for k := range m {
-			for _, earlier := range ms[:i] {
-				if _, ok := earlier[k]; ok {
-					continue next // already listed
-				}
+	for _, o := range objects {
+		if len(keys) == 0 {
+			for _, m := range o {
+				keys = append(keys, m.Name)
 			}
-			keys = append(keys, k)
+			continue
+		}
+		for _, m := range o {
+			if i, found := slices.BinarySearch(keys, m.Name); !found {
+				keys = slices.Insert(keys, i, m.Name)
+			}
 		}
 	}
 	return keys
@@ -180,5 +189,5 @@ func at(xs []any, i int) (any, bool) {
 	return xs[i], true
 }
 
-func toMap(x any) map[string]any { m, _ := x.(map[string]any); return m }
-func toSlice(x any) []any        { s, _ := x.([]any); return s }
+func toMap(x any) tofujson.Object { return tofujson.AsObject(x) }
+func toSlice(x any) []any         { s, _ := x.([]any); return s }

@@ -1,7 +1,5 @@
 package diff
 
-import "slices"
-
 // objectChildren diffs each attribute of an object (or nested object)
 // whose attributes are described by attrs. Attributes null on both sides
 // are dropped entirely.
@@ -22,7 +20,7 @@ func objectChildren[T any](v value, attrs map[string]T, compute func(value, T, A
 	return out, action
 }
 
-// mapChildren diffs each key of a map, in sorted order; it sorts keys.
+// mapChildren diffs each key of a map; keys must be sorted.
 func mapChildren(m mapValue, keys []string, compute func(value) *Node) ([]Field, Action) {
 	action := NoOp
 	switch {
@@ -31,7 +29,6 @@ func mapChildren(m mapValue, keys []string, compute func(value) *Node) ([]Field,
 	case m.before == nil && m.after != nil:
 		action = Create
 	}
-	slices.Sort(keys)
 	out := make([]Field, len(keys))
 	for i, k := range keys {
 		n := compute(m.child(k))

@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -15,10 +14,8 @@ func decode(t *testing.T, s string) any {
 	if s == "" {
 		return nil
 	}
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := tofujson.DecodeString(s)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return v

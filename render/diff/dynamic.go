@@ -1,6 +1,10 @@
 package diff
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
 
 // forDynamic diffs a value whose type the schema does not give (outputs,
 // "dynamic" attributes): the shape of the JSON decides.
@@ -35,7 +39,7 @@ func kindOf(x any) jsonKind {
 		return jsonString
 	case []any:
 		return jsonArray
-	case map[string]any:
+	case tofujson.Object:
 		return jsonObject
 	}
 	return jsonNull

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
+
+	"github.com/planpr/planpr/render/tofujson"
 )
 
 // walkSlice steps through two slices along their longest common
@@ -157,14 +159,13 @@ func equalJSON(a, b any) bool {
 		return ok && x == y
 	case nil:
 		return b == nil
-	case map[string]any:
-		y, ok := b.(map[string]any)
+	case tofujson.Object:
+		y, ok := b.(tofujson.Object)
 		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
 			return false
 		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !equalJSON(xv, yv) {
+		for i := range x {
+			if x[i].Name != y[i].Name || !equalJSON(x[i].Value, y[i].Value) {
 				return false
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/planpr/planpr/render/tofujson"
 )
 
 // The common-suffix shortcut must choose exactly the subsequence the full
@@ -38,9 +40,10 @@ func TestLCSSuffixShortcutMatchesTable(t *testing.T) {
 func TestEqualJSONIsDeepEqual(t *testing.T) {
 	values := []any{
 		nil, true, false, "a", "", json.Number("1"), json.Number("1.0"),
-		map[string]any{}, map[string]any(nil), map[string]any{"a": nil}, map[string]any{"b": nil},
-		map[string]any{"a": []any{"x", json.Number("2")}}, map[string]any{"a": []any{"x", json.Number("3")}},
-		[]any{}, []any(nil), []any{nil}, []any{map[string]any{"k": true}}, []any{map[string]any{"k": false}},
+		tofujson.Object{}, tofujson.Object(nil), tofujson.Object{{Name: "a"}}, tofujson.Object{{Name: "b"}},
+		tofujson.Object{{Name: "a"}, {Name: "b", Value: true}},
+		tofujson.Object{{Name: "a", Value: []any{"x", json.Number("2")}}}, tofujson.Object{{Name: "a", Value: []any{"x", json.Number("3")}}},
+		[]any{}, []any(nil), []any{nil}, []any{tofujson.Object{{Name: "k", Value: true}}}, []any{tofujson.Object{{Name: "k", Value: false}}},
 		3.5,
 	}
 	for _, a := range values {

@@ -49,7 +49,7 @@ func decodeJSONText(s string) (any, bool) {
 	if err := dec.Decode(&j); err != nil {
 		return nil, false
 	}
-	return j, true
+	return tofujson.Objects(j), true
 }
 
 // plainString is the StringDiff of every plain string; nothing changes it.

@@ -10,8 +10,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// decodeAny reads one JSON value as generic Go values: map[string]any,
-// []any, string, json.Number (the number's text as written), bool, nil.
+// decodeAny reads one JSON value as generic Go values: Object, []any,
+// string, json.Number (the number's text as written), bool, nil.
 func decodeAny(dec *jsontext.Decoder) (any, error) { return decodeIn(dec, "") }
 
 // DecodeRaw decodes a raw JSON value held in memory.
@@ -52,6 +52,19 @@ func decodeMemory(raw []byte, src string) (any, error) {
 // are then taken as substrings of src instead of being allocated one by
 // one, and a plan's values are mostly such strings.
 func decodeIn(dec *jsontext.Decoder, src string) (any, error) {
+	stack := memberStacks.Get().(*[]Member)
+	v, err := decodeWith(dec, src, stack)
+	clear((*stack)[:cap(*stack)]) // let go of the values
+	*stack = (*stack)[:0]
+	memberStacks.Put(stack)
+	return v, err
+}
+
+// memberStacks hold the members of the objects being read, shared by every
+// level, so that each Object is made once at its final size.
+var memberStacks = sync.Pool{New: func() any { return new([]Member) }}
+
+func decodeWith(dec *jsontext.Decoder, src string, stack *[]Member) (any, error) {
 	switch dec.PeekKind() {
 	case '"':
 		return stringIn(dec, src)
@@ -69,27 +82,29 @@ func decodeIn(dec *jsontext.Decoder, src string) (any, error) {
 		if _, err := dec.ReadToken(); err != nil {
 			return nil, err
 		}
-		m := map[string]any{}
+		base := len(*stack)
 		for dec.PeekKind() != '}' {
 			key, err := stringIn(dec, src)
 			if err != nil {
 				return nil, err
 			}
-			v, err := decodeIn(dec, src)
+			v, err := decodeWith(dec, src, stack)
 			if err != nil {
 				return nil, err
 			}
-			m[key] = v
+			*stack = append(*stack, Member{key, v})
 		}
+		o := newObject((*stack)[base:])
+		*stack = (*stack)[:base]
 		_, err := dec.ReadToken()
-		return m, err
+		return o, err
 	case '[':
 		if _, err := dec.ReadToken(); err != nil {
 			return nil, err
 		}
 		s := []any{}
 		for dec.PeekKind() != ']' {
-			v, err := decodeIn(dec, src)
+			v, err := decodeWith(dec, src, stack)
 			if err != nil {
 				return nil, err
 			}
@@ -202,9 +217,9 @@ func anyTrue(mask any) bool {
 	switch m := mask.(type) {
 	case bool:
 		return m
-	case map[string]any:
-		for _, v := range m {
-			if anyTrue(v) {
+	case Object:
+		for _, mb := range m {
+			if anyTrue(mb.Value) {
 				return true
 			}
 		}
@@ -231,13 +246,13 @@ func walkMarked(dec *jsontext.Decoder, mask any, add func(string)) error {
 	}
 	switch tok.Kind() {
 	case '{':
-		m, _ := mask.(map[string]any)
+		m := AsObject(mask)
 		for dec.PeekKind() != '}' {
 			k, err := dec.ReadToken()
 			if err != nil {
 				return err
 			}
-			if err := walkMarked(dec, m[k.String()], add); err != nil {
+			if err := walkMarked(dec, m.Value(k.String()), add); err != nil {
 				return err
 			}
 		}
@@ -265,21 +280,6 @@ func allStrings(dec *jsontext.Decoder, add func(string)) error {
 	if err != nil {
 		return err
 	}
-	var walk func(any)
-	walk = func(x any) {
-		switch t := x.(type) {
-		case string:
-			add(t)
-		case []any:
-			for _, e := range t {
-				walk(e)
-			}
-		case map[string]any:
-			for _, e := range t {
-				walk(e)
-			}
-		}
-	}
-	walk(v)
+	Strings(v, add)
 	return nil
 }

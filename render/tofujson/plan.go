@@ -232,12 +232,12 @@ func collectMarked(value, sensitive any, add func(string)) {
 	switch s := sensitive.(type) {
 	case bool:
 		if s {
-			collectStrings(value, add)
+			Strings(value, add)
 		}
-	case map[string]any:
-		v, _ := value.(map[string]any)
-		for k, sub := range s {
-			collectMarked(v[k], sub, add)
+	case Object:
+		v := AsObject(value)
+		for _, m := range s {
+			collectMarked(v.Value(m.Name), m.Value, add)
 		}
 	case []any:
 		v, _ := value.([]any)
@@ -245,21 +245,6 @@ func collectMarked(value, sensitive any, add func(string)) {
 			if i < len(v) {
 				collectMarked(v[i], sub, add)
 			}
-		}
-	}
-}
-
-func collectStrings(x any, add func(string)) {
-	switch t := x.(type) {
-	case string:
-		add(t)
-	case []any:
-		for _, e := range t {
-			collectStrings(e, add)
-		}
-	case map[string]any:
-		for _, e := range t {
-			collectStrings(e, add)
 		}
 	}
 }

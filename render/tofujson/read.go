@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -203,6 +204,7 @@ func (r *reader) small(dst any, what string) error {
 		}
 		return errorAt(r.path, start, fmt.Sprintf("invalid %s: %v", what, err))
 	}
+	objectsIn(reflect.ValueOf(dst))
 	return nil
 }
 

@@ -51,7 +51,7 @@ func TestReadPlanKeepsNumbersAsWritten(t *testing.T) {
 	var n any
 	_, err := ReadPlanFile(path, func(_ string, rc *ResourceChange) error {
 		if rc.Address == "a.c" {
-			n = rc.Change.After.(map[string]any)["n"]
+			n = rc.Change.After.(Object).Value("n")
 		}
 		return nil
 	})

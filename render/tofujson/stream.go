@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -227,6 +228,7 @@ func readStream(path string, r io.Reader, visit func(*Message) error) (*StreamIn
 			}
 			return nil, &InputError{File: path, Line: lineNo, Column: 1, Msg: fmt.Sprintf("%s: %q (expected one message a line from `tofu plan -json`, `tofu apply -json` or `tofu test -json`)", what, clip(string(trimmed), 60))}
 		}
+		objectsIn(reflect.ValueOf(&m))
 		m.Line = lineNo
 		if info.UI == "" {
 			if m.Type != "version" {

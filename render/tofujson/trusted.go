@@ -20,7 +20,7 @@ type trusted struct {
 	pos int
 	// Stacks of the objects' members and arrays' elements being read
 	// (left longer than they should after an error: reset restores them).
-	members []member
+	members []Member
 	elems   []any
 }
 
@@ -28,11 +28,6 @@ type trusted struct {
 func (t *trusted) reset(src string) {
 	t.src, t.pos = src, 0
 	t.members, t.elems = t.members[:0], t.elems[:0]
-}
-
-type member struct {
-	name  string
-	value any
 }
 
 var errTrusted = errors.New("not the JSON the first pass read")
@@ -72,23 +67,20 @@ func (t *trusted) value() (any, error) {
 	case '"':
 		return t.str()
 	case '{':
-		// Members collect on a stack shared by every level, so the map is
-		// made once at its final size.
+		// Members collect on a stack shared by every level, so the object
+		// is made once at its final size.
 		base := len(t.members)
 		err := t.object(func(k string) error {
 			v, err := t.value()
-			t.members = append(t.members, member{k, v})
+			t.members = append(t.members, Member{k, v})
 			return err
 		})
 		if err != nil {
 			return nil, err
 		}
-		m := make(map[string]any, len(t.members)-base)
-		for _, mb := range t.members[base:] {
-			m[mb.name] = mb.value
-		}
+		o := newObject(t.members[base:])
 		t.members = t.members[:base]
-		return m, nil
+		return o, nil
 	case '[':
 		t.pos++
 		base := len(t.elems)

@@ -1,0 +1,165 @@
+package tofujson
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// Object is a decoded JSON object: its members sorted by name (in byte
+// order), each name once. Decoding makes even an empty object non-nil, so a
+// nil Object means "not an object".
+//
+// A sorted slice rather than a map: plans hold millions of small objects,
+// which are made once, read a few times in name order, and dropped. A
+// slice is one allocation with no hashing, and its members come out in the
+// order they are shown.
+type Object []Member
+
+// Member is one name and value of an Object.
+type Member struct {
+	Name  string
+	Value any
+}
+
+// Get returns the value of the named member.
+func (o Object) Get(name string) (any, bool) {
+	lo, hi := 0, len(o)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if o[h].Name < name {
+			lo = h + 1
+		} else {
+			hi = h
+		}
+	}
+	if lo < len(o) && o[lo].Name == name {
+		return o[lo].Value, true
+	}
+	return nil, false
+}
+
+// Value returns the value of the named member, nil when there is none.
+func (o Object) Value(name string) any {
+	v, _ := o.Get(name)
+	return v
+}
+
+// AsObject returns x as an Object, nil when x is not one.
+func AsObject(x any) Object {
+	o, _ := x.(Object)
+	return o
+}
+
+// newObject makes an Object of members read in document order.
+func newObject(members []Member) Object {
+	o := make(Object, len(members))
+	copy(o, members)
+	return Sorted(o)
+}
+
+// Sorted sorts o's members by name in place, keeping the last of repeated
+// names (as a map would), and returns what is left. OpenTofu writes names
+// sorted, so decoding rarely needs to sort.
+func Sorted(o Object) Object {
+	if sortedUnique(o) {
+		return o
+	}
+	slices.SortStableFunc(o, compareMembers)
+	out := o[:0]
+	for i, m := range o {
+		if i+1 < len(o) && o[i+1].Name == m.Name {
+			continue // a later value for the same name follows
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func sortedUnique(o Object) bool {
+	for i := 1; i < len(o); i++ {
+		if o[i-1].Name >= o[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+func compareMembers(a, b Member) int { return strings.Compare(a.Name, b.Name) }
+
+// Strings calls add with every string inside a decoded JSON value.
+func Strings(x any, add func(string)) {
+	switch t := x.(type) {
+	case string:
+		add(t)
+	case []any:
+		for _, e := range t {
+			Strings(e, add)
+		}
+	case Object:
+		for _, m := range t {
+			Strings(m.Value, add)
+		}
+	}
+}
+
+// Objects returns a value decoded by encoding/json as this package decodes
+// it: every map[string]any inside becomes an Object (slices are changed in
+// place).
+func Objects(x any) any {
+	switch t := x.(type) {
+	case map[string]any:
+		o := make(Object, 0, len(t))
+		for name, v := range t {
+			o = append(o, Member{name, Objects(v)})
+		}
+		return Sorted(o)
+	case []any:
+		for i, e := range t {
+			t[i] = Objects(e)
+		}
+	}
+	return x
+}
+
+// objectsIn applies Objects to every interface value inside what encoding/json
+// filled: struct fields, map and slice elements, through pointers.
+func objectsIn(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			objectsIn(v.Elem())
+		}
+	case reflect.Interface:
+		switch x := v.Interface().(type) {
+		case map[string]any:
+			v.Set(reflect.ValueOf(Objects(x)))
+		case []any:
+			Objects(x)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				objectsIn(v.Field(i))
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		switch v.Type().Elem().Kind() {
+		case reflect.Interface, reflect.Struct, reflect.Pointer, reflect.Map, reflect.Slice, reflect.Array:
+		default:
+			return // bytes (json.RawMessage), strings, numbers
+		}
+		for i := range v.Len() {
+			objectsIn(v.Index(i))
+		}
+	case reflect.Map:
+		iter := v.MapRange()
+		for iter.Next() {
+			// Map elements cannot be changed in place: copy, fix, store.
+			e := reflect.New(iter.Value().Type()).Elem()
+			e.Set(iter.Value())
+			objectsIn(e)
+			v.SetMapIndex(iter.Key(), e)
+		}
+	}
+}
