@@ -574,12 +574,12 @@ func textObject(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 }
 
 func textBlock(b *strings.Builder, n *diff.Node, k int, o textOpts) {
-	if len(n.Attrs) == 0 && len(n.Blocks) == 0 {
+	if len(n.Children) == 0 && len(n.Blocks) == 0 {
 		writeAll(b, "{}", forces(n.Replace, o))
 		return
 	}
 	writeAll(b, "{", forces(n.Replace, o), "\n")
-	if hidden := textAttributes(b, n.Attrs, k, o, o.clone()); hidden > 0 {
+	if hidden := textAttributes(b, n.Children, k, o, o.clone()); hidden > 0 {
 		writeUnchanged(b, ind(k+1), o.sym(diff.NoOp), "attribute", hidden)
 	}
 	hiddenBlocks := 0
@@ -590,7 +590,7 @@ func textBlock(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 				hiddenBlocks++
 				continue
 			}
-			if !shown && len(n.Attrs) > 0 {
+			if !shown && len(n.Children) > 0 {
 				b.WriteByte('\n')
 			}
 			shown = true

@@ -32,7 +32,7 @@ func num(a diff.Action, before, after string) *diff.Node {
 }
 
 func TestTextBlockByHand(t *testing.T) {
-	tree := &diff.Node{Kind: diff.Block, Action: diff.Update, Attrs: fields(map[string]*diff.Node{
+	tree := &diff.Node{Kind: diff.Block, Action: diff.Update, Children: fields(map[string]*diff.Node{
 		"id":        str(diff.NoOp, "i-1", "i-1"),
 		"size":      num(diff.Update, "1", "2"),
 		"unchanged": str(diff.NoOp, "x", "x"),
@@ -40,8 +40,8 @@ func TestTextBlockByHand(t *testing.T) {
 		"secret":    {Kind: diff.Sensitive, Action: diff.Update, Inner: str(diff.NoOp, "s", "s"), AfterSensitive: true},
 		"weird key": {Kind: diff.Unknown, Action: diff.Create},
 	}), Blocks: []*diff.BlockGroup{{Name: "disk", Mode: "list", Items: []*diff.Node{
-		{Kind: diff.Block, Action: diff.Create, Attrs: fields(map[string]*diff.Node{"gb": num(diff.Create, "", "10")}), Replace: true},
-		{Kind: diff.Block, Action: diff.NoOp, Attrs: fields(map[string]*diff.Node{"gb": num(diff.NoOp, "5", "5")})},
+		{Kind: diff.Block, Action: diff.Create, Children: fields(map[string]*diff.Node{"gb": num(diff.Create, "", "10")}), Replace: true},
+		{Kind: diff.Block, Action: diff.NoOp, Children: fields(map[string]*diff.Node{"gb": num(diff.NoOp, "5", "5")})},
 	}}}}
 	want := `{
       - gone        = "old" -> null
@@ -113,7 +113,7 @@ func TestTextMapQuotesAndAlignsKeys(t *testing.T) {
 }
 
 func TestTextForgetHidesSymbols(t *testing.T) {
-	b := &diff.Node{Kind: diff.Block, Action: diff.Delete, Attrs: fields(map[string]*diff.Node{"id": str(diff.Delete, "i-1", nil)})}
+	b := &diff.Node{Kind: diff.Block, Action: diff.Delete, Children: fields(map[string]*diff.Node{"id": str(diff.Delete, "i-1", nil)})}
 	if got, want := text(b, textOpts{hideSymbols: true, overrideNullSuffix: true}), "{\n    id = \"i-1\"\n}"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -141,7 +141,7 @@ func TestTextJSONStringWhateverTheLineGuess(t *testing.T) {
 	}
 	// spansLines says a Block fits on one line (JSON has no blocks), but
 	// this one does not.
-	block := &diff.Node{Kind: diff.Block, Action: diff.Create, Attrs: fields(map[string]*diff.Node{"a": num(diff.Create, "", "1")})}
+	block := &diff.Node{Kind: diff.Block, Action: diff.Create, Children: fields(map[string]*diff.Node{"a": num(diff.Create, "", "1")})}
 	got := "x = " + text(jsonString(block), textOpts{})
 	want := "x = jsonencode(\n        {\n          + a = 1\n        }\n    )"
 	if got != want {

@@ -81,7 +81,7 @@ func forBlock(v value, b *tofujson.Block) *Node {
 		action = fold(action, groupAction)
 	}
 	sort.Slice(groups, func(i, j int) bool { return groups[i].Name < groups[j].Name })
-	return &Node{Kind: Block, Attrs: attrs, Blocks: groups, Action: action, Replace: v.replace.Matches()}
+	return &Node{Kind: Block, Children: attrs, Blocks: groups, Action: action, Replace: v.replace.Matches()}
 }
 
 // blockAttribute diffs one attribute of a block, or returns nil when it is

@@ -45,8 +45,8 @@ func TestBlockDropsNullAttributesAndTreatsEmptyStringAsNull(t *testing.T) {
 	if n.Field("a") != nil {
 		t.Error(`"" -> null kept attribute a; both count as null in blocks`)
 	}
-	if len(n.Attrs) != 1 || n.Field("c").Action != NoOp {
-		t.Errorf("attrs = %v", n.Attrs)
+	if len(n.Children) != 1 || n.Field("c").Action != NoOp {
+		t.Errorf("attrs = %v", n.Children)
 	}
 }
 

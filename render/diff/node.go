@@ -41,7 +41,8 @@ const (
 	Map
 	// Object: Children by attribute name.
 	Object
-	// Block: a resource body or nested block: Attrs and Blocks.
+	// Block: a resource body or nested block: Children (its attributes)
+	// and Blocks.
 	Block
 	// Sensitive: a masked value; Inner is the diff it hides.
 	Sensitive
@@ -57,11 +58,18 @@ const (
 	WriteOnly
 )
 
-// Node is one value in the diff tree.
+// Node is one value in the diff tree. Trees have a node per value of a
+// plan, so the small fields are packed together at the start.
 type Node struct {
 	Kind    Kind
 	Action  Action
 	Replace bool // this value is the one forcing the resource to be replaced
+	// Nested is set on List, Set, Map and Object nodes made from nested
+	// attribute types (nested_type), which render slightly differently from
+	// the same collections of plain attribute types.
+	Nested bool
+	// Sensitive, SensitiveBlock: which sides are sensitive.
+	BeforeSensitive, AfterSensitive bool
 
 	// Primitive and String: the values (String's are string or nil).
 	Before, After any
@@ -70,21 +78,14 @@ type Node struct {
 
 	// List and Set.
 	Elements []*Node
-	// Nested is set on List, Set, Map and Object nodes made from nested
-	// attribute types (nested_type), which render slightly differently from
-	// the same collections of plain attribute types.
-	Nested bool
 
-	// Map and Object, sorted by name.
+	// Map, Object, and Block (its attributes): sorted by name.
 	Children []Field
-
-	// Block: Attrs sorted by name.
-	Attrs  []Field
+	// Block.
 	Blocks []*BlockGroup // sorted by name
 
 	// Sensitive, SensitiveBlock, Unknown.
-	Inner                           *Node
-	BeforeSensitive, AfterSensitive bool
+	Inner *Node
 
 	// TypeChange.
 	From, To *Node
@@ -98,17 +99,13 @@ type Field struct {
 	Node *Node
 }
 
-// Field returns the Attrs or Children entry with the given name, or nil.
+// Field returns the child with the given name, or nil.
 func (n *Node) Field(name string) *Node {
-	fields := n.Children
-	if n.Kind == Block {
-		fields = n.Attrs
-	}
-	i, found := slices.BinarySearchFunc(fields, name, func(f Field, name string) int { return strings.Compare(f.Name, name) })
+	i, found := slices.BinarySearchFunc(n.Children, name, func(f Field, name string) int { return strings.Compare(f.Name, name) })
 	if !found {
 		return nil
 	}
-	return fields[i].Node
+	return n.Children[i].Node
 }
 
 // BlockGroup is every block of one nested block type inside a Block.
