@@ -27,10 +27,7 @@ func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node,
 		return ""
 	}
 	var b strings.Builder
-	// The text is usually a little shorter than the change's JSON, and an
-	// update's up to a quarter longer: sized so, the builder rarely grows
-	// (each growth copies it all). Measured on generated plans.
-	b.Grow(max(1<<10, int(rc.Span.End-rc.Span.Start)*5/4))
+	b.Grow(textSizeHint(rc.Span, action))
 	writeResourceComment(&b, rc, action, cause)
 	o := textOpts{showUnchanged: rc.Importing()}
 	if action == diff.Forget {
@@ -44,6 +41,23 @@ func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node,
 	writeAll(&b, Symbol(action), " ", kind, " \"", rc.Type, "\" \"", rc.Name, "\" ")
 	textNode(&b, n, 0, o)
 	return b.String()
+}
+
+// textSizeHint guesses the length of a change's text from its JSON, so
+// that the builder rarely grows (each growth copies it all) and holds little
+// unused: creations and deletions show every value and come out a quarter
+// longer than their JSON; updates and replacements hide what is unchanged
+// and print no "before" for the values that are, about two thirds of it.
+// Measured on generated plans.
+func textSizeHint(span tofujson.Span, action diff.Action) int {
+	n := int(span.End - span.Start)
+	switch action {
+	case diff.Create, diff.Delete, diff.Forget:
+		n = n * 13 / 10
+	default:
+		n = n * 4 / 5
+	}
+	return max(1<<10, n)
 }
 
 // writeResourceComment writes the comment lines above a resource.
