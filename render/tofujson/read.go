@@ -480,7 +480,10 @@ func (r *reader) change(c *Change) error {
 			rawDst, dst := field(c, raw)
 			switch {
 			case r.skipValues:
-				err = r.dec.SkipValue()
+				// ReadValue checks a value as SkipValue does, but in one
+				// pass over its bytes rather than token by token: faster
+				// for these values of a few kilobytes.
+				_, err = r.dec.ReadValue()
 			case r.opts.Lazy:
 				*rawDst, err = rawValue(r.dec)
 			default:
