@@ -2,6 +2,7 @@ package diff
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -94,36 +95,67 @@ func (v value) asCreate() value {
 // asMap views the value as an object or map.
 func (v value) asMap() mapValue {
 	return mapValue{
-		before: toMap(v.before), after: toMap(v.after), unknown: toMap(v.unknown),
-		beforeSensitive: toMap(v.beforeSensitive), afterSensitive: toMap(v.afterSensitive),
+		before: cursor{o: toMap(v.before)}, after: cursor{o: toMap(v.after)}, unknown: cursor{o: toMap(v.unknown)},
+		beforeSensitive: cursor{o: toMap(v.beforeSensitive)}, afterSensitive: cursor{o: toMap(v.afterSensitive)},
 		replace: v.replace, relevant: v.relevant,
 	}
 }
 
 type mapValue struct {
-	before, after, unknown, beforeSensitive, afterSensitive tofujson.Object
+	before, after, unknown, beforeSensitive, afterSensitive cursor
 	replace, relevant                                       Matcher
 }
 
-func (m mapValue) child(key string) value {
-	b, bok := m.before.Get(key)
-	a, aok := m.after.Get(key)
+// child is the value at key. Keys asked for in order (as schemas and
+// sorted keys give them) are found by stepping forward through each side.
+func (m *mapValue) child(key string) value {
+	b, bok := m.before.get(key)
+	a, aok := m.after.get(key)
+	u, _ := m.unknown.get(key)
+	bs, _ := m.beforeSensitive.get(key)
+	as, _ := m.afterSensitive.get(key)
 	return value{
 		before: b, after: a, beforeExplicit: bok, afterExplicit: aok,
-		unknown: m.unknown.Value(key), beforeSensitive: m.beforeSensitive.Value(key), afterSensitive: m.afterSensitive.Value(key),
+		unknown: u, beforeSensitive: bs, afterSensitive: as,
 		replace: m.replace.Key(key), relevant: m.relevant.Key(key),
 	}
 }
 
+// cursor looks names up in an Object, stepping forward from the last name
+// found: a walk in name order costs one pass over the members.
+type cursor struct {
+	o  tofujson.Object
+	at int // o[:at] are named before the last name asked for
+}
+
+func (c *cursor) get(name string) (any, bool) {
+	o, i := c.o, c.at
+	if i > 0 && o[i-1].Name >= name {
+		// Asked out of order: find the place again.
+		i, _ = slices.BinarySearchFunc(o[:i], name, func(m tofujson.Member, name string) int { return strings.Compare(m.Name, name) })
+	}
+	for ; i < len(o); i++ {
+		if o[i].Name == name { // the usual case, and quicker to test than <
+			c.at = i
+			return o[i].Value, true
+		}
+		if o[i].Name > name {
+			break
+		}
+	}
+	c.at = i
+	return nil, false
+}
+
 // explicitKeys are the keys of the before and after values.
 func (m mapValue) explicitKeys() []string {
-	return unionKeys(m.before, m.after)
+	return unionKeys(m.before.o, m.after.o)
 }
 
 // allKeys also includes keys that only the unknown or sensitive mirrors
 // mention.
 func (m mapValue) allKeys() []string {
-	return unionKeys(m.before, m.after, m.unknown, m.afterSensitive, m.beforeSensitive)
+	return unionKeys(m.before.o, m.after.o, m.unknown.o, m.afterSensitive.o, m.beforeSensitive.o)
 }
 
 // unionKeys merges the objects' names, sorted.

@@ -24,9 +24,9 @@ func objectChildren[T any](v value, attrs map[string]T, compute func(value, T, A
 func mapChildren(m mapValue, keys []string, compute func(value) *Node) ([]Field, Action) {
 	action := NoOp
 	switch {
-	case m.before != nil && m.after == nil:
+	case m.before.o != nil && m.after.o == nil:
 		action = Delete
-	case m.before == nil && m.after != nil:
+	case m.before.o == nil && m.after.o != nil:
 		action = Create
 	}
 	out := make([]Field, len(keys))
