@@ -94,10 +94,9 @@ func newString(before, after any, action Action, replace bool) *Node {
 }
 
 func heredoc(text string) *StringDiff {
-	lines := strings.Split(text, "\n")
-	sd := &StringDiff{Form: Heredoc, Lines: make([]Line, len(lines))}
-	for i, l := range lines {
-		sd.Lines[i] = Line{Action: NoOp, Text: l}
+	sd := &StringDiff{Form: Heredoc, Lines: make([]Line, 0, strings.Count(text, "\n")+1)}
+	for l := range strings.SplitSeq(text, "\n") {
+		sd.Lines = append(sd.Lines, Line{Action: NoOp, Text: l})
 	}
 	return sd
 }
