@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -207,6 +208,19 @@ func readString(dec *jsontext.Decoder) (string, error) {
 // sensitivity mirror marks sensitive, walking only the marked parts.
 func MarkedStrings(raw []byte, sensitive any, add func(string)) error {
 	if len(raw) == 0 || !anyTrue(sensitive) {
+		return nil
+	}
+	// The raw values come from the first pass, which checked them: walk
+	// them with the trusted decoder, and with jsontext only if that fails
+	// (it then reports what is wrong). Strings are handed over only once
+	// the walk has succeeded, so none is seen twice.
+	var t trusted
+	t.reset(unsafe.String(unsafe.SliceData(raw), len(raw)))
+	var found []string
+	if err := t.marked(sensitive, &found); err == nil {
+		for _, f := range found {
+			add(strings.Clone(f)) // f points into raw
+		}
 		return nil
 	}
 	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -113,6 +114,32 @@ func FuzzTrusted(f *testing.F) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("trusted decoded\n%#v\nthe checking reader\n%#v", got, want)
+		}
+	})
+}
+
+// FuzzMarkedStrings: on values jsontext accepts, the trusted walk finds
+// exactly the strings the jsontext walk finds, in the same order; on
+// anything else MarkedStrings still never panics.
+func FuzzMarkedStrings(f *testing.F) {
+	f.Add([]byte(`{"a":"s1","b":{"c":["x","y\"z"],"d":"n"},"e":[{"f":"s2"},{"f":"s3"}]}`), []byte(`{"a":true,"b":{"c":[false,true]},"e":[{"f":true}]}`))
+	f.Add([]byte(`["a",{"k":"\u00e9\ud83d\ude00"},3,null]`), []byte(`[true,{"k":true},true,true]`))
+	f.Add([]byte(`{"a":{"b":"c"}}`), []byte(`{"a":true}`))
+	f.Add([]byte(`{"a":"x","a":"y"}`), []byte(`{"a":{"b":true}}`))
+	f.Fuzz(func(t *testing.T, raw, maskJSON []byte) {
+		mask, err := DecodeRaw(maskJSON)
+		if err != nil {
+			return
+		}
+		var got []string
+		gerr := MarkedStrings(raw, mask, func(s string) { got = append(got, s) })
+		if !jsontext.Value(raw).IsValid(jsontext.AllowDuplicateNames(true)) {
+			return
+		}
+		var want []string
+		werr := walkMarked(jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true)), mask, func(s string) { want = append(want, s) })
+		if (gerr == nil) != (werr == nil) || !slices.Equal(got, want) {
+			t.Fatalf("MarkedStrings found %q (%v), the jsontext walk %q (%v)", got, gerr, want, werr)
 		}
 	})
 }

@@ -344,6 +344,47 @@ func (t *trusted) stringOrNull() (string, error) {
 }
 
 // object calls each with every member's name; each reads the value.
+// marked collects the strings of the next value that the sensitivity
+// mirror marks, as walkMarked does with jsontext.
+func (t *trusted) marked(mask any, found *[]string) error {
+	if !anyTrue(mask) {
+		return t.skip()
+	}
+	if b, ok := mask.(bool); ok && b {
+		v, err := t.value()
+		Strings(v, func(s string) { *found = append(*found, s) })
+		return err
+	}
+	switch t.peek() {
+	case '{':
+		m := AsObject(mask)
+		return t.object(func(k string) error { return t.marked(m.Value(k), found) })
+	case '[':
+		s, _ := mask.([]any)
+		t.pos++
+		if t.consume(']') {
+			return nil
+		}
+		for i := 0; ; i++ {
+			var sub any
+			if i < len(s) {
+				sub = s[i]
+			}
+			if err := t.marked(sub, found); err != nil {
+				return err
+			}
+			if t.consume(',') {
+				continue
+			}
+			if t.consume(']') {
+				return nil
+			}
+			return errTrusted
+		}
+	}
+	return t.skip() // a scalar under a structured mask: not marked
+}
+
 func (t *trusted) object(each func(key string) error) error {
 	if !t.consume('{') {
 		return errTrusted
