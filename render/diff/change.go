@@ -2,7 +2,6 @@ package diff
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -94,9 +93,10 @@ func (v value) asCreate() value {
 
 // asMap views the value as an object or map.
 func (v value) asMap() mapValue {
+	side := func(x any) cursor { return cursor{o: tofujson.AsObject(x)} }
 	return mapValue{
-		before: cursor{o: toMap(v.before)}, after: cursor{o: toMap(v.after)}, unknown: cursor{o: toMap(v.unknown)},
-		beforeSensitive: cursor{o: toMap(v.beforeSensitive)}, afterSensitive: cursor{o: toMap(v.afterSensitive)},
+		before: side(v.before), after: side(v.after), unknown: side(v.unknown),
+		beforeSensitive: side(v.beforeSensitive), afterSensitive: side(v.afterSensitive),
 		replace: v.replace, relevant: v.relevant,
 	}
 }
@@ -132,7 +132,7 @@ func (c *cursor) get(name string) (any, bool) {
 	o, i := c.o, c.at
 	if i > 0 && o[i-1].Name >= name {
 		// Asked out of order: find the place again.
-		i, _ = slices.BinarySearchFunc(o[:i], name, func(m tofujson.Member, name string) int { return strings.Compare(m.Name, name) })
+		i, _ = o[:i].Index(name)
 	}
 	for ; i < len(o); i++ {
 		if o[i].Name == name { // the usual case, and quicker to test than <
@@ -148,13 +148,13 @@ func (c *cursor) get(name string) (any, bool) {
 }
 
 // explicitKeys are the keys of the before and after values.
-func (m mapValue) explicitKeys() []string {
+func (m *mapValue) explicitKeys() []string {
 	return unionKeys(m.before.o, m.after.o)
 }
 
 // allKeys also includes keys that only the unknown or sensitive mirrors
 // mention.
-func (m mapValue) allKeys() []string {
+func (m *mapValue) allKeys() []string {
 	return unionKeys(m.before.o, m.after.o, m.unknown.o, m.afterSensitive.o, m.beforeSensitive.o)
 }
 
@@ -221,5 +221,4 @@ func at(xs []any, i int) (any, bool) {
 	return xs[i], true
 }
 
-func toMap(x any) tofujson.Object { return tofujson.AsObject(x) }
-func toSlice(x any) []any         { s, _ := x.([]any); return s }
+func toSlice(x any) []any { s, _ := x.([]any); return s }

@@ -24,19 +24,15 @@ type Member struct {
 
 // Get returns the value of the named member.
 func (o Object) Get(name string) (any, bool) {
-	lo, hi := 0, len(o)
-	for lo < hi {
-		h := int(uint(lo+hi) >> 1)
-		if o[h].Name < name {
-			lo = h + 1
-		} else {
-			hi = h
-		}
-	}
-	if lo < len(o) && o[lo].Name == name {
-		return o[lo].Value, true
+	if i, ok := o.Index(name); ok {
+		return o[i].Value, true
 	}
 	return nil, false
+}
+
+// Index finds the named member: its index, or where it would be inserted.
+func (o Object) Index(name string) (int, bool) {
+	return slices.BinarySearchFunc(o, name, func(m Member, name string) int { return strings.Compare(m.Name, name) })
 }
 
 // Value returns the value of the named member, nil when there is none.
