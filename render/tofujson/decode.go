@@ -55,9 +55,11 @@ func decodeMemory(raw []byte, src string) (any, error) {
 func decodeIn(dec *jsontext.Decoder, src string) (any, error) {
 	stack := memberStacks.Get().(*[]Member)
 	v, err := decodeWith(dec, src, stack)
-	clear((*stack)[:cap(*stack)]) // let go of the values
-	*stack = (*stack)[:0]
-	memberStacks.Put(stack)
+	if cap(*stack) <= 1024 { // a stack grown by a huge object is let go
+		clear((*stack)[:cap(*stack)]) // and so are the values it held
+		*stack = (*stack)[:0]
+		memberStacks.Put(stack)
+	}
 	return v, err
 }
 
