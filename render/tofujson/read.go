@@ -176,17 +176,46 @@ func (r *reader) members(what string, each func(key string) error) error {
 		return err
 	}
 	for r.dec.PeekKind() != '}' {
-		tok, err := r.dec.ReadToken()
+		key, err := r.name()
 		if err != nil {
 			return err
 		}
-		if err := each(tok.String()); err != nil {
+		if err := each(key); err != nil {
 			return err
 		}
 	}
 	_, err := r.dec.ReadToken()
 	return err
 }
+
+// name reads an object member's name. The names plans are made of come
+// from a table: a plan has tens of them per resource, and making each
+// anew was a good part of what the first pass allocates.
+func (r *reader) name() (string, error) {
+	raw, err := r.dec.ReadValue()
+	if err != nil {
+		return "", err
+	}
+	if name, ok := knownNames[string(raw)]; ok {
+		return name, nil
+	}
+	name, err := jsontext.AppendUnquote(nil, raw)
+	return string(name), err
+}
+
+// knownNames maps the quoted names of plan objects to their text.
+var knownNames = func() map[string]string {
+	m := map[string]string{}
+	for _, name := range []string{
+		"address", "previous_address", "module_address", "mode", "type", "name", "index", "deposed",
+		"provider_name", "action_reason", "change", "actions", "before", "after", "after_unknown",
+		"before_sensitive", "after_sensitive", "replace_paths", "importing", "generated_config",
+		"id", "identity", "unknown", "before_identity", "after_identity",
+	} {
+		m[strconv.Quote(name)] = name
+	}
+	return m
+}()
 
 // small decodes a small value with encoding/json (numbers kept as text).
 func (r *reader) small(dst any, what string) error {
