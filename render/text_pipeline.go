@@ -58,9 +58,12 @@ func newTextPipeline(path string, o PlanOptions) (*textPipeline, error) {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	p := &textPipeline{path: path, o: o, f: f, done: map[int]string{}, maxAhead: 16 * workers}
 	p.cond = sync.NewCond(&p.mu)
-	for range workers {
+	for i := range workers {
 		p.wg.Add(1)
-		go p.work()
+		// The first pass needs a core of its own: sharing one, it finishes
+		// later, and so does the header that the held texts wait for.
+		// One worker waits for it to end (unless it is the only one).
+		go p.work(i > 0 || workers == 1)
 	}
 	return p, nil
 }
@@ -91,8 +94,9 @@ func (p *textPipeline) ready() bool { return p.o.Schemas != nil || p.readDone }
 const batchSize = 8
 
 // take waits for changes to render: the spans from index first on, none
-// when there is no more work.
-func (p *textPipeline) take() (first int, spans []tofujson.Span, config *configIndex) {
+// when there is no more work. Workers that are not early start only once
+// the first pass has ended.
+func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, config *configIndex) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for {
@@ -100,7 +104,7 @@ func (p *textPipeline) take() (first int, spans []tofujson.Span, config *configI
 			return 0, nil, nil
 		}
 		first = p.next
-		for p.ready() && p.next < len(p.spans) && p.next-first < batchSize && p.next < p.emitted+p.maxAhead &&
+		for p.ready() && (early || p.readDone) && p.next < len(p.spans) && p.next-first < batchSize && p.next < p.emitted+p.maxAhead &&
 			(p.out != nil || p.heldLen < heldTextLimit) {
 			p.next++
 		}
@@ -115,13 +119,13 @@ func (p *textPipeline) take() (first int, spans []tofujson.Span, config *configI
 }
 
 // work renders changes until none are left.
-func (p *textPipeline) work() {
+func (p *textPipeline) work(early bool) {
 	defer p.wg.Done()
 	cr := tofujson.NewChangeReader(p.path, p.f)
 	var rc tofujson.ResourceChange
 	texts := make([]string, 0, batchSize)
 	for {
-		first, spans, config := p.take()
+		first, spans, config := p.take(early)
 		if len(spans) == 0 {
 			return
 		}
