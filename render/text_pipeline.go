@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -123,6 +124,7 @@ func (p *textPipeline) work(early bool) {
 	defer p.wg.Done()
 	cr := tofujson.NewChangeReader(p.path, p.f)
 	var rc tofujson.ResourceChange
+	var nodes diff.Arena
 	texts := make([]string, 0, batchSize)
 	for {
 		first, spans, config := p.take(early)
@@ -133,7 +135,7 @@ func (p *textPipeline) work(early bool) {
 		var err error
 		for _, span := range spans {
 			var text string
-			if text, err = p.render(cr, span, &rc, config); err != nil {
+			if text, err = p.render(cr, span, &rc, config, &nodes); err != nil {
 				break
 			}
 			texts = append(texts, text)
@@ -142,11 +144,11 @@ func (p *textPipeline) work(early bool) {
 	}
 }
 
-func (p *textPipeline) render(cr *tofujson.ChangeReader, span tofujson.Span, rc *tofujson.ResourceChange, config *configIndex) (string, error) {
+func (p *textPipeline) render(cr *tofujson.ChangeReader, span tofujson.Span, rc *tofujson.ResourceChange, config *configIndex, nodes *diff.Arena) (string, error) {
 	if err := cr.Read(span, rc); err != nil {
 		return "", err
 	}
-	return resourceChangeText(rc, p.o, config)
+	return resourceChangeText(rc, p.o, config, nodes)
 }
 
 // finish records the texts of the changes from index first on, or the

@@ -264,7 +264,7 @@ func (s *planScan) applyable() bool {
 }
 
 // resourceChangeText is one resource's text, or "" when OpenTofu does not show it.
-func resourceChangeText(rc *tofujson.ResourceChange, o PlanOptions, config *configIndex) (string, error) {
+func resourceChangeText(rc *tofujson.ResourceChange, o PlanOptions, config *configIndex, nodes *diff.Arena) (string, error) {
 	action, _ := tofujson.ParseActions(rc.Change.Actions)
 	s := changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode}
 	if !s.shown() {
@@ -277,7 +277,9 @@ func resourceChangeText(rc *tofujson.ResourceChange, o PlanOptions, config *conf
 	if err != nil {
 		return "", err
 	}
-	return ResourceText(rc, action, diff.ForResource(&rc.Change, block, diff.Always()), CauseChange), nil
+	text := ResourceText(rc, action, nodes.ForResource(&rc.Change, block, diff.Always()), CauseChange)
+	nodes.Reset() // the text is all that is kept of the tree
+	return text, nil
 }
 
 // driftEntry is one drifted resource as OpenTofu would show it.

@@ -13,7 +13,7 @@ func forAttribute(v value, attr *tofujson.Attribute, parentAction Action) *Node 
 		if parentAction == NoOp && v.replace.Matches() {
 			parentAction = Update
 		}
-		return &Node{Kind: WriteOnly, Action: parentAction, Replace: v.replace.Matches()}
+		return v.nodes.new(Node{Kind: WriteOnly, Action: parentAction, Replace: v.replace.Matches()})
 	}
 	if attr.NestedType != nil {
 		return forNested(v, attr.NestedType)
@@ -34,19 +34,19 @@ func forNested(v value, nt *tofujson.NestedType) *Node {
 	switch nt.NestingMode {
 	case tofujson.NestingList:
 		elems, action := indexPaired(v, elem)
-		return &Node{Kind: List, Nested: true, Elements: elems, Action: action, Replace: v.replace.Matches()}
+		return v.nodes.new(Node{Kind: List, Nested: true, Elements: elems, Action: action, Replace: v.replace.Matches()})
 	case tofujson.NestingSet:
 		elems, action := setElements(v, elem)
-		return &Node{Kind: Set, Nested: true, Elements: elems, Action: action, Replace: v.replace.Matches()}
+		return v.nodes.new(Node{Kind: Set, Nested: true, Elements: elems, Action: action, Replace: v.replace.Matches()})
 	case tofujson.NestingMap:
 		m := v.asMap()
 		children, action := mapChildren(m, m.explicitKeys(), func(in value) *Node {
 			return elem(relevantOrNoOp(in))
 		})
-		return &Node{Kind: Map, Nested: true, Children: children, Action: action, Replace: v.replace.Matches()}
+		return v.nodes.new(Node{Kind: Map, Nested: true, Children: children, Action: action, Replace: v.replace.Matches()})
 	default: // single, group
 		children, action := objectChildren(v, nt.Attributes, forAttribute)
-		return &Node{Kind: Object, Nested: true, Children: children, Action: action, Replace: v.replace.Matches()}
+		return v.nodes.new(Node{Kind: Object, Nested: true, Children: children, Action: action, Replace: v.replace.Matches()})
 	}
 }
 
@@ -62,24 +62,24 @@ func forType(v value, t cty.Type) *Node {
 	case t == cty.NilType || t == cty.DynamicPseudoType:
 		return forDynamic(v)
 	case t == cty.String:
-		return newString(v.before, v.after, v.action(), v.replace.Matches())
+		return newString(v.before, v.after, v.action(), v.replace.Matches(), v.nodes)
 	case t.IsPrimitiveType():
-		return &Node{Kind: Primitive, Before: v.before, After: v.after, Action: v.action(), Replace: v.replace.Matches()}
+		return v.nodes.new(Node{Kind: Primitive, Before: v.before, After: v.after, Action: v.action(), Replace: v.replace.Matches()})
 	case t.IsObjectType():
 		children, action := objectChildren(v, t.AttributeTypes(), func(in value, et cty.Type, _ Action) *Node { return forType(in, et) })
-		return &Node{Kind: Object, Children: children, Action: action, Replace: v.replace.Matches()}
+		return v.nodes.new(Node{Kind: Object, Children: children, Action: action, Replace: v.replace.Matches()})
 	case t.IsMapType():
 		m := v.asMap()
 		et := t.ElementType()
 		children, action := mapChildren(m, m.allKeys(), func(in value) *Node { return forType(relevantOrNoOp(in), et) })
-		return &Node{Kind: Map, Children: children, Action: action, Replace: v.replace.Matches()}
+		return v.nodes.new(Node{Kind: Map, Children: children, Action: action, Replace: v.replace.Matches()})
 	case t.IsListType():
 		et := t.ElementType()
 		s := v.asSlice()
 		elems, action := lcsPaired(s, func(a, b any) bool {
 			return et.IsObjectType() || shouldDiffMultiline(a, b)
 		}, func(in value) *Node { return forType(in, et) })
-		return &Node{Kind: List, Elements: elems, Action: action, Replace: v.replace.Matches()}
+		return v.nodes.new(Node{Kind: List, Elements: elems, Action: action, Replace: v.replace.Matches()})
 	case t.IsTupleType():
 		ets := t.TupleElementTypes()
 		s := v.asSlice()
@@ -90,11 +90,11 @@ func forType(v value, t cty.Type) *Node {
 			elems = append(elems, e)
 			action = fold(action, e.Action)
 		}
-		return &Node{Kind: List, Elements: elems, Action: action, Replace: v.replace.Matches()}
+		return v.nodes.new(Node{Kind: List, Elements: elems, Action: action, Replace: v.replace.Matches()})
 	case t.IsSetType():
 		et := t.ElementType()
 		elems, action := setElements(v, func(in value) *Node { return forType(in, et) })
-		return &Node{Kind: Set, Elements: elems, Action: action, Replace: v.replace.Matches()}
+		return v.nodes.new(Node{Kind: Set, Elements: elems, Action: action, Replace: v.replace.Matches()})
 	}
 	// Capsule types never appear in provider schemas; show the value as JSON.
 	return forDynamic(v)
@@ -116,7 +116,7 @@ func checkSensitive(v value, inner func(value) *Node, kind Kind) (*Node, bool) {
 	if action == NoOp && bs != as && !nullNoOp {
 		action = Update
 	}
-	return &Node{Kind: kind, Inner: in, BeforeSensitive: bs, AfterSensitive: as, Action: action, Replace: v.replace.Matches()}, true
+	return v.nodes.new(Node{Kind: kind, Inner: in, BeforeSensitive: bs, AfterSensitive: as, Action: action, Replace: v.replace.Matches()}), true
 }
 
 // checkUnknown turns a value unknown after apply into an Unknown node. An
@@ -128,7 +128,7 @@ func checkUnknown(v value, childUnknown func() any, inner func(value) *Node) (*N
 		return nil, false
 	}
 	v.afterExplicit = true
-	n := &Node{Kind: Unknown, Action: v.action(), Replace: v.replace.Matches()}
+	n := v.nodes.new(Node{Kind: Unknown, Action: v.action(), Replace: v.replace.Matches()})
 	if v.before != nil {
 		before := v.asDelete()
 		before.unknown = false

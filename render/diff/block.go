@@ -49,7 +49,7 @@ func forBlock(v value, b *tofujson.Block) *Node {
 			}
 			g.Mode = tofujson.NestingSingle
 			g.Items = []*Node{n}
-			g.maskItems()
+			g.maskItems(v.nodes)
 			groups = append(groups, g)
 			continue
 		}
@@ -76,12 +76,12 @@ func forBlock(v value, b *tofujson.Block) *Node {
 		if groupAction == NoOp && bothNull {
 			continue
 		}
-		g.maskItems()
+		g.maskItems(v.nodes)
 		groups = append(groups, g)
 		action = fold(action, groupAction)
 	}
 	sort.Slice(groups, func(i, j int) bool { return groups[i].Name < groups[j].Name })
-	return &Node{Kind: Block, Children: attrs, Blocks: groups, Action: action, Replace: v.replace.Matches()}
+	return v.nodes.new(Node{Kind: Block, Children: attrs, Blocks: groups, Action: action, Replace: v.replace.Matches()})
 }
 
 // blockAttribute diffs one attribute of a block, or returns nil when it is
@@ -115,7 +115,7 @@ func sortedKeys[T any](m map[string]T) []string {
 }
 
 // maskItems hides each block of a group that is sensitive as a whole.
-func (g *BlockGroup) maskItems() {
+func (g *BlockGroup) maskItems(nodes *Arena) {
 	for i, item := range g.Items {
 		creating := item.Action == Create && g.AfterSensitive
 		deleting := item.Action == Delete && g.BeforeSensitive
@@ -127,7 +127,7 @@ func (g *BlockGroup) maskItems() {
 		if action == NoOp && g.BeforeSensitive != g.AfterSensitive {
 			action = Update
 		}
-		g.Items[i] = &Node{Kind: SensitiveBlock, Inner: item, BeforeSensitive: g.BeforeSensitive,
-			AfterSensitive: g.AfterSensitive, Action: action, Replace: item.Replace}
+		g.Items[i] = nodes.new(Node{Kind: SensitiveBlock, Inner: item, BeforeSensitive: g.BeforeSensitive,
+			AfterSensitive: g.AfterSensitive, Action: action, Replace: item.Replace})
 	}
 }

@@ -17,6 +17,7 @@ type value struct {
 	afterSensitive                any
 	replace                       Matcher
 	relevant                      Matcher
+	nodes                         *Arena // where the nodes of the tree come from
 }
 
 func (v value) isUnknown() bool         { return isTrue(v.unknown) }
@@ -71,7 +72,7 @@ func (v value) asNoOp() value {
 		beforeExplicit: v.beforeExplicit, afterExplicit: v.beforeExplicit,
 		unknown:         false,
 		beforeSensitive: v.beforeSensitive, afterSensitive: v.beforeSensitive,
-		replace: v.replace, relevant: v.relevant,
+		replace: v.replace, relevant: v.relevant, nodes: v.nodes,
 	}
 }
 
@@ -79,7 +80,7 @@ func (v value) asDelete() value {
 	return value{
 		before: v.before, beforeExplicit: v.beforeExplicit,
 		beforeSensitive: v.beforeSensitive,
-		replace:         v.replace, relevant: v.relevant,
+		replace:         v.replace, relevant: v.relevant, nodes: v.nodes,
 	}
 }
 
@@ -87,7 +88,7 @@ func (v value) asCreate() value {
 	return value{
 		after: v.after, afterExplicit: v.afterExplicit,
 		unknown: v.unknown, afterSensitive: v.afterSensitive,
-		replace: v.replace, relevant: v.relevant,
+		replace: v.replace, relevant: v.relevant, nodes: v.nodes,
 	}
 }
 
@@ -97,13 +98,14 @@ func (v value) asMap() mapValue {
 	return mapValue{
 		before: side(v.before), after: side(v.after), unknown: side(v.unknown),
 		beforeSensitive: side(v.beforeSensitive), afterSensitive: side(v.afterSensitive),
-		replace: v.replace, relevant: v.relevant,
+		replace: v.replace, relevant: v.relevant, nodes: v.nodes,
 	}
 }
 
 type mapValue struct {
 	before, after, unknown, beforeSensitive, afterSensitive cursor
 	replace, relevant                                       Matcher
+	nodes                                                   *Arena
 }
 
 // child is the value at key. Keys asked for in order (as schemas and
@@ -117,7 +119,7 @@ func (m *mapValue) child(key string) value {
 	return value{
 		before: b, after: a, beforeExplicit: bok, afterExplicit: aok,
 		unknown: u, beforeSensitive: bs, afterSensitive: as,
-		replace: m.replace.Key(key), relevant: m.relevant.Key(key),
+		replace: m.replace.Key(key), relevant: m.relevant.Key(key), nodes: m.nodes,
 	}
 }
 
@@ -186,13 +188,14 @@ func (v value) asSlice() sliceValue {
 	return sliceValue{
 		before: toSlice(v.before), after: toSlice(v.after), unknown: toSlice(v.unknown),
 		beforeSensitive: toSlice(v.beforeSensitive), afterSensitive: toSlice(v.afterSensitive),
-		replace: v.replace, relevant: v.relevant,
+		replace: v.replace, relevant: v.relevant, nodes: v.nodes,
 	}
 }
 
 type sliceValue struct {
 	before, after, unknown, beforeSensitive, afterSensitive []any
 	replace, relevant                                       Matcher
+	nodes                                                   *Arena
 }
 
 // child pairs before[bi] with after[ai]; an index out of range means that
@@ -210,7 +213,7 @@ func (s sliceValue) child(bi, ai int) value {
 	return value{
 		before: b, after: a, beforeExplicit: bok, afterExplicit: aok,
 		unknown: u, beforeSensitive: bs, afterSensitive: as,
-		replace: s.replace.Index(idx), relevant: s.relevant.Index(idx),
+		replace: s.replace.Index(idx), relevant: s.relevant.Index(idx), nodes: s.nodes,
 	}
 }
 

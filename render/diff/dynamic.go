@@ -54,11 +54,11 @@ func forJSON(v value) *Node {
 	}
 	if v.isUnknown() {
 		if v.before == nil {
-			return &Node{Kind: Unknown, Action: Create}
+			return v.nodes.new(Node{Kind: Unknown, Action: Create})
 		}
 		before := v.asDelete()
 		before.unknown = false
-		return &Node{Kind: Unknown, Action: Update, Inner: forJSON(before)}
+		return v.nodes.new(Node{Kind: Unknown, Action: Update, Inner: forJSON(before)})
 	}
 	bk, ak := kindOf(v.before), kindOf(v.after)
 	deleted := ak == jsonNull && !v.afterExplicit
@@ -70,7 +70,7 @@ func forJSON(v value) *Node {
 		}
 		return jsonOfKind(v, k)
 	}
-	return &Node{Kind: TypeChange, Action: Update, From: jsonOfKind(v.asDelete(), bk), To: jsonOfKind(v.asCreate(), ak)}
+	return v.nodes.new(Node{Kind: TypeChange, Action: Update, From: jsonOfKind(v.asDelete(), bk), To: jsonOfKind(v.asCreate(), ak)})
 }
 
 func jsonOfKind(v value, k jsonKind) *Node {
@@ -78,13 +78,13 @@ func jsonOfKind(v value, k jsonKind) *Node {
 	case jsonObject:
 		m := v.asMap()
 		children, action := mapChildren(m, m.allKeys(), func(in value) *Node { return forJSON(relevantOrNoOp(in)) })
-		return &Node{Kind: Object, Children: children, Action: action}
+		return v.nodes.new(Node{Kind: Object, Children: children, Action: action})
 	case jsonArray:
 		s := v.asSlice()
 		elems, action := lcsPaired(s, func(a, b any) bool {
 			return (kindOf(a) == jsonObject && kindOf(b) == jsonObject) || shouldDiffMultiline(a, b)
 		}, forJSON)
-		return &Node{Kind: List, Elements: elems, Action: action}
+		return v.nodes.new(Node{Kind: List, Elements: elems, Action: action})
 	}
 	action := Update
 	beforeMissing := v.before == nil && !v.beforeExplicit
@@ -98,7 +98,7 @@ func jsonOfKind(v value, k jsonKind) *Node {
 		action = NoOp
 	}
 	if k == jsonString {
-		return newString(v.before, v.after, action, false)
+		return newString(v.before, v.after, action, false, v.nodes)
 	}
-	return &Node{Kind: Primitive, Before: v.before, After: v.after, Action: action}
+	return v.nodes.new(Node{Kind: Primitive, Before: v.before, After: v.after, Action: action})
 }

@@ -56,16 +56,16 @@ func decodeJSONText(s string) (any, bool) {
 var plainString = &StringDiff{Form: Plain}
 
 // newString builds the node for a string value changing by action.
-func newString(before, after any, action Action, replace bool) *Node {
-	n := &Node{Kind: String, Before: before, After: after, Action: action, Replace: replace, Str: plainString}
+func newString(before, after any, action Action, replace bool, nodes *Arena) *Node {
+	n := nodes.new(Node{Kind: String, Before: before, After: after, Action: action, Replace: replace, Str: plainString})
 	switch action {
 	case Create, NoOp:
 		ev := evaluate(after)
 		switch {
 		case ev.isJSON && action == NoOp:
-			n.Str = jsonEncoded(ev.json, ev.json, action)
+			n.Str = jsonEncoded(ev.json, ev.json, action, nodes)
 		case ev.isJSON:
-			n.Str = jsonEncoded(nil, ev.json, action)
+			n.Str = jsonEncoded(nil, ev.json, action, nodes)
 		case ev.multiline:
 			n.Str = heredoc(ev.text)
 		}
@@ -74,7 +74,7 @@ func newString(before, after any, action Action, replace bool) *Node {
 		switch {
 		case ev.null:
 		case ev.isJSON:
-			n.Str = jsonEncoded(ev.json, nil, action)
+			n.Str = jsonEncoded(ev.json, nil, action, nodes)
 		case ev.multiline:
 			n.Str = heredoc(ev.text)
 		}
@@ -82,10 +82,10 @@ func newString(before, after any, action Action, replace bool) *Node {
 		eb, ea := evaluate(before), evaluate(after)
 		switch {
 		case eb.isJSON && ea.isJSON:
-			n.Str = jsonEncoded(eb.json, ea.json, action)
+			n.Str = jsonEncoded(eb.json, ea.json, action, nodes)
 		case eb.isJSON || ea.isJSON:
-			return &Node{Kind: TypeChange, Action: action, Replace: replace,
-				From: newString(before, nil, Delete, false), To: newString(nil, after, Create, false)}
+			return nodes.new(Node{Kind: TypeChange, Action: action, Replace: replace,
+				From: newString(before, nil, Delete, false, nodes), To: newString(nil, after, Create, false, nodes)})
 		case eb.multiline || ea.multiline:
 			n.Str = &StringDiff{Form: Heredoc, Lines: lineDiff(strings.Split(eb.text, "\n"), strings.Split(ea.text, "\n"))}
 		}
@@ -119,12 +119,12 @@ func lineDiff(before, after []string) []Line {
 }
 
 // jsonEncoded diffs the decoded JSON of a string attribute.
-func jsonEncoded(before, after any, action Action) *StringDiff {
+func jsonEncoded(before, after any, action Action, nodes *Arena) *StringDiff {
 	j := forJSON(value{
 		before: before, after: after,
 		beforeExplicit: action != Create, afterExplicit: action != Delete,
 		unknown: false, beforeSensitive: false, afterSensitive: false,
-		replace: Paths(nil, false), relevant: Always(),
+		replace: Paths(nil, false), relevant: Always(), nodes: nodes,
 	})
 	return &StringDiff{Form: JSONEncoded, JSON: j, Whitespace: j.Action == NoOp && action == Update}
 }

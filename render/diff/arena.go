@@ -1,0 +1,61 @@
+package diff
+
+import "github.com/planpr/planpr/render/tofujson"
+
+// Arena hands out the Nodes of one tree at a time from memory it keeps: a
+// renderer done with a tree calls Reset and builds the next one in the
+// same memory, instead of leaving every node to the garbage collector (a
+// plan has a node per value). A nil *Arena allocates each Node on its own.
+type Arena struct {
+	blocks [][]Node
+	block  int // the block being filled
+	used   int // how many of its nodes are handed out
+}
+
+// arenaBlock is how many Nodes an Arena allocates at once; arenaKeep is
+// how many blocks it keeps across Reset (a huge tree's are let go).
+const (
+	arenaBlock = 256
+	arenaKeep  = 16
+)
+
+// ForResource is ForResource with the tree's nodes taken from a.
+func (a *Arena) ForResource(c *tofujson.Change, block *tofujson.Block, relevant Matcher) *Node {
+	v := changeValue(c, relevant)
+	v.nodes = a
+	return forBlock(v, block)
+}
+
+// Reset takes back every Node handed out: the trees made of them must not
+// be used any more.
+func (a *Arena) Reset() {
+	for i := 0; i < len(a.blocks) && i <= a.block; i++ {
+		n := arenaBlock
+		if i == a.block {
+			n = a.used
+		}
+		clear(a.blocks[i][:n]) // let go of the values the nodes held
+	}
+	if len(a.blocks) > arenaKeep {
+		a.blocks = a.blocks[:arenaKeep]
+	}
+	a.block, a.used = 0, 0
+}
+
+// new returns a Node holding n.
+func (a *Arena) new(n Node) *Node {
+	if a == nil {
+		p := new(Node)
+		*p = n
+		return p
+	}
+	if a.block == len(a.blocks) {
+		a.blocks = append(a.blocks, make([]Node, arenaBlock))
+	}
+	p := &a.blocks[a.block][a.used]
+	*p = n
+	if a.used++; a.used == arenaBlock {
+		a.block, a.used = a.block+1, 0
+	}
+	return p
+}
