@@ -127,18 +127,22 @@ func (m *mapValue) child(key string) value {
 // found: a walk in name order costs one pass over the members.
 type cursor struct {
 	o  tofujson.Object
-	at int // o[:at] are named before the last name asked for
+	at int // o[:at] are named at or before the last name asked for
 }
 
 func (c *cursor) get(name string) (any, bool) {
 	o, i := c.o, c.at
+	if i < len(o) && o[i].Name == name { // the next member: the usual case
+		c.at = i + 1
+		return o[i].Value, true
+	}
 	if i > 0 && o[i-1].Name >= name {
-		// Asked out of order: find the place again.
+		// Asked again or out of order: find the place again.
 		i, _ = o[:i].Index(name)
 	}
 	for ; i < len(o); i++ {
-		if o[i].Name == name { // the usual case, and quicker to test than <
-			c.at = i
+		if o[i].Name == name {
+			c.at = i + 1
 			return o[i].Value, true
 		}
 		if o[i].Name > name {
