@@ -19,7 +19,8 @@ const (
 	arenaKeep  = 16
 )
 
-// ForResource is ForResource with the tree's nodes taken from a.
+// ForResource is ForResource with the tree's nodes taken from a (nil: each
+// allocated on its own).
 func (a *Arena) ForResource(c *tofujson.Change, block *tofujson.Block, relevant Matcher) *Node {
 	v := changeValue(c, relevant)
 	v.nodes = a
@@ -29,6 +30,9 @@ func (a *Arena) ForResource(c *tofujson.Change, block *tofujson.Block, relevant 
 // Reset takes back every Node handed out: the trees made of them must not
 // be used any more.
 func (a *Arena) Reset() {
+	if a == nil {
+		return
+	}
 	for i := 0; i < len(a.blocks) && i <= a.block; i++ {
 		n := arenaBlock
 		if i == a.block {

@@ -9,7 +9,7 @@ import (
 // limits which attributes count as changed (drift); pass Always() for
 // planned changes.
 func ForResource(c *tofujson.Change, block *tofujson.Block, relevant Matcher) *Node {
-	return forBlock(changeValue(c, relevant), block)
+	return (*Arena)(nil).ForResource(c, block, relevant)
 }
 
 // ForOutput diffs an output value change.
