@@ -167,15 +167,15 @@ func valuesOf(values []any, key string) []any {
 // other objects for objects, whose null attributes OpenTofu hides. Where
 // the values disagree the type is dynamic and the JSON's shape decides.
 func inferType(values []any) cty.Type {
-	var kind jsonShape
+	var kind tofujson.ValueKind
 	var elems []any
 	var objects []tofujson.Object
 	for _, v := range values {
-		k := shapeOf(v)
-		if k == shapeNull {
+		k := tofujson.KindOf(v)
+		if k == tofujson.KindNull {
 			continue
 		}
-		if kind != shapeNull && k != kind {
+		if kind != tofujson.KindNull && k != kind {
 			return cty.DynamicPseudoType
 		}
 		kind = k
@@ -187,15 +187,15 @@ func inferType(values []any) cty.Type {
 		}
 	}
 	switch kind {
-	case shapeString:
+	case tofujson.KindString:
 		return cty.String
-	case shapeNumber:
+	case tofujson.KindNumber:
 		return cty.Number
-	case shapeBool:
+	case tofujson.KindBool:
 		return cty.Bool
-	case shapeArray:
+	case tofujson.KindArray:
 		return cty.List(inferType(elems))
-	case shapeObject:
+	case tofujson.KindObject:
 		var all []any
 		keys := map[string][]any{}
 		for _, o := range objects {
@@ -214,31 +214,4 @@ func inferType(values []any) cty.Type {
 		return cty.Object(attrs)
 	}
 	return cty.DynamicPseudoType
-}
-
-type jsonShape uint8
-
-const (
-	shapeNull jsonShape = iota
-	shapeString
-	shapeNumber
-	shapeBool
-	shapeArray
-	shapeObject
-)
-
-func shapeOf(v any) jsonShape {
-	switch v.(type) {
-	case string:
-		return shapeString
-	case json.Number, float64:
-		return shapeNumber
-	case bool:
-		return shapeBool
-	case []any:
-		return shapeArray
-	case tofujson.Object:
-		return shapeObject
-	}
-	return shapeNull
 }

@@ -1,10 +1,6 @@
 package diff
 
-import (
-	"encoding/json"
-
-	"github.com/planpr/planpr/render/tofujson"
-)
+import "github.com/planpr/planpr/render/tofujson"
 
 // forDynamic diffs a value whose type the schema does not give (outputs,
 // "dynamic" attributes): the shape of the JSON decides.
@@ -16,33 +12,6 @@ func forDynamic(v value) *Node {
 		return n
 	}
 	return forJSON(v)
-}
-
-type jsonKind uint8
-
-const (
-	jsonNull jsonKind = iota
-	jsonBool
-	jsonNumber
-	jsonString
-	jsonArray
-	jsonObject
-)
-
-func kindOf(x any) jsonKind {
-	switch x.(type) {
-	case bool:
-		return jsonBool
-	case json.Number, float64:
-		return jsonNumber
-	case string:
-		return jsonString
-	case []any:
-		return jsonArray
-	case tofujson.Object:
-		return jsonObject
-	}
-	return jsonNull
 }
 
 // forJSON diffs two generic JSON values. Nothing below this point can
@@ -60,12 +29,12 @@ func forJSON(v value) *Node {
 		before.unknown = false
 		return v.nodes.new(Node{Kind: Unknown, Action: Update, Inner: forJSON(before)})
 	}
-	bk, ak := kindOf(v.before), kindOf(v.after)
-	deleted := ak == jsonNull && !v.afterExplicit
-	created := bk == jsonNull && !v.beforeExplicit
+	bk, ak := tofujson.KindOf(v.before), tofujson.KindOf(v.after)
+	deleted := ak == tofujson.KindNull && !v.afterExplicit
+	created := bk == tofujson.KindNull && !v.beforeExplicit
 	if bk == ak || created || deleted {
 		k := bk
-		if k == jsonNull {
+		if k == tofujson.KindNull {
 			k = ak
 		}
 		return jsonOfKind(v, k)
@@ -73,16 +42,16 @@ func forJSON(v value) *Node {
 	return v.nodes.new(Node{Kind: TypeChange, Action: Update, From: jsonOfKind(v.asDelete(), bk), To: jsonOfKind(v.asCreate(), ak)})
 }
 
-func jsonOfKind(v value, k jsonKind) *Node {
+func jsonOfKind(v value, k tofujson.ValueKind) *Node {
 	switch k {
-	case jsonObject:
+	case tofujson.KindObject:
 		m := v.asMap()
 		children, action := mapChildren(m, m.allKeys(), func(in value) *Node { return forJSON(relevantOrNoOp(in)) })
 		return v.nodes.new(Node{Kind: Object, Children: children, Action: action})
-	case jsonArray:
+	case tofujson.KindArray:
 		s := v.asSlice()
 		elems, action := lcsPaired(s, func(a, b any) bool {
-			return (kindOf(a) == jsonObject && kindOf(b) == jsonObject) || shouldDiffMultiline(a, b)
+			return (tofujson.KindOf(a) == tofujson.KindObject && tofujson.KindOf(b) == tofujson.KindObject) || shouldDiffMultiline(a, b)
 		}, forJSON)
 		return v.nodes.new(Node{Kind: List, Elements: elems, Action: action})
 	}
@@ -97,7 +66,7 @@ func jsonOfKind(v value, k jsonKind) *Node {
 	case equalJSON(v.before, v.after):
 		action = NoOp
 	}
-	if k == jsonString {
+	if k == tofujson.KindString {
 		return newString(v.before, v.after, action, false, v.nodes)
 	}
 	return v.nodes.new(Node{Kind: Primitive, Before: v.before, After: v.after, Action: action})
