@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"io"
 	"os"
 	"os/exec"
@@ -18,13 +19,15 @@ var (
 	benchErr  error
 )
 
-// benchPlan generates (once) a 1,000-resource plan with testdata/genplan.
+// benchPlan generates (once) a plan with testdata/genplan: 1,000 resource
+// changes, or as many as PLANPR_BENCH_N says.
 func benchPlan(b *testing.B) (plan string, schemas *tofujson.Schemas) {
 	b.Helper()
 	benchOnce.Do(func() {
 		benchDir, benchErr = os.MkdirTemp("", "planpr-bench-")
 		if benchErr == nil {
-			out, err := exec.Command("go", "run", "../testdata/genplan", "-n", "1000", "-o", benchDir).CombinedOutput()
+			n := cmp.Or(os.Getenv("PLANPR_BENCH_N"), "1000")
+			out, err := exec.Command("go", "run", "../testdata/genplan", "-n", n, "-o", benchDir).CombinedOutput()
 			if err != nil {
 				benchErr = &tofujson.InputError{File: "genplan", Msg: string(out)}
 			}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -28,7 +29,7 @@ func stateResourceText(r *tofujson.StateResource, o PlanOptions) (string, error)
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
+	var b bytes.Buffer
 	switch {
 	case r.DeposedKey != "":
 		fmt.Fprintf(&b, "# %s: (deposed object %s)\n", r.Address, r.DeposedKey)
@@ -55,7 +56,7 @@ func stateOutputText(name string, out tofujson.StateOutput) string {
 	} else {
 		n = diff.ForOutput(c)
 	}
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteString(name + " = ")
 	textNode(&b, n, 0, stateOpts)
 	return b.String()

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -241,7 +242,7 @@ func outputsBlock(outputs map[string]tofujson.StreamOutput, masker *Masker) stri
 		case o.Value == nil && o.Action != "":
 			value = "(" + o.Action + ")"
 		default:
-			var vb strings.Builder
+			var vb bytes.Buffer
 			c := tofujson.Change{Before: o.Value, After: o.Value}
 			textNode(&vb, diff.ForValue(&c), 0, textOpts{showUnchanged: true, hideSymbols: true})
 			value = vb.String()

@@ -1,12 +1,14 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/planpr/planpr/render/diff"
@@ -83,8 +85,17 @@ func ind(n int) string {
 	return strings.Repeat("    ", n)
 }
 
+// ownString is what b holds, as a string that shares b's bytes: b must
+// not be written to again.
+func ownString(b *bytes.Buffer) string {
+	if b.Len() == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b.Bytes()), b.Len())
+}
+
 // writeAll writes the pieces of one line without joining them first.
-func writeAll(b *strings.Builder, parts ...string) {
+func writeAll(b *bytes.Buffer, parts ...string) {
 	for _, p := range parts {
 		b.WriteString(p)
 	}
@@ -94,7 +105,7 @@ func writeAll(b *strings.Builder, parts ...string) {
 var spaces = strings.Repeat(" ", 128)
 
 // writePadded writes s left-aligned in width columns, like %-*s.
-func writePadded(b *strings.Builder, s string, width int) {
+func writePadded(b *bytes.Buffer, s string, width int) {
 	b.WriteString(s)
 	for pad := width - utf8.RuneCountInString(s); pad > 0; pad -= len(spaces) {
 		b.WriteString(spaces[:min(pad, len(spaces))])
@@ -121,7 +132,7 @@ func plainASCII(s string) bool {
 
 // writeQuoted writes strconv.Quote(s), without building it when s needs
 // no escaping (printable ASCII, no quote or backslash).
-func writeQuoted(b *strings.Builder, s string) {
+func writeQuoted(b *bytes.Buffer, s string) {
 	if !plainASCII(s) {
 		b.WriteString(strconv.Quote(s))
 		return
@@ -147,7 +158,7 @@ func forces(replace bool, o textOpts) string {
 
 // writeUnchanged writes the line that stands for n hidden values: its
 // indent and symbol column, then "# (n unchanged keywords hidden)".
-func writeUnchanged(b *strings.Builder, prefix, sym, keyword string, n int) {
+func writeUnchanged(b *bytes.Buffer, prefix, sym, keyword string, n int) {
 	var num [20]byte
 	writeAll(b, prefix, sym, "# (")
 	b.Write(strconv.AppendInt(num[:0], int64(n), 10))
@@ -190,7 +201,7 @@ func validIdentifier(s string) bool {
 func isImportant(name string) bool { return name == "id" || name == "name" || name == "tags" }
 
 // textNode renders one node at an indent level, as OpenTofu's RenderHuman.
-func textNode(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+func textNode(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
 	switch n.Kind {
 	case diff.Primitive:
 		textPrimitive(b, n, o)
@@ -258,7 +269,7 @@ func warnings(n *diff.Node, k int) []string {
 	return []string{w}
 }
 
-func writeWarnings(b *strings.Builder, n *diff.Node, k int) {
+func writeWarnings(b *bytes.Buffer, n *diff.Node, k int) {
 	if n.Kind != diff.Sensitive && n.Kind != diff.SensitiveBlock {
 		return
 	}
@@ -282,7 +293,7 @@ func primitiveText(x any) string {
 }
 
 // writePrimitive writes primitiveText(x).
-func writePrimitive(b *strings.Builder, x any) {
+func writePrimitive(b *bytes.Buffer, x any) {
 	if s, ok := x.(string); ok {
 		writeQuoted(b, s)
 		return
@@ -290,7 +301,7 @@ func writePrimitive(b *strings.Builder, x any) {
 	b.WriteString(primitiveText(x))
 }
 
-func textPrimitive(b *strings.Builder, n *diff.Node, o textOpts) {
+func textPrimitive(b *bytes.Buffer, n *diff.Node, o textOpts) {
 	switch n.Action {
 	case diff.Create:
 		writePrimitive(b, n.After)
@@ -307,7 +318,7 @@ func textPrimitive(b *strings.Builder, n *diff.Node, o textOpts) {
 	b.WriteString(forces(n.Replace, o))
 }
 
-func textString(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+func textString(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
 	switch n.Str.Form {
 	case diff.JSONEncoded:
 		textJSONString(b, n, k, o)
@@ -337,7 +348,7 @@ func textString(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	}
 }
 
-func textJSONString(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+func textJSONString(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
 	jo := o.clone()
 	jo.overrideNullSuffix = true
 	action := n.Action
@@ -366,11 +377,10 @@ func textJSONString(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	}
 	inner := b.Len()
 	textNode(b, n.Str.JSON, k+1, jo)
-	if strings.Contains(b.String()[inner:], "\n") != multiline {
+	if bytes.Contains(b.Bytes()[inner:], []byte{'\n'}) != multiline {
 		// spansLines guessed wrong: rewrite this value the slow way.
-		whole, rendered := b.String()[:start], b.String()[inner:]
-		b.Reset()
-		b.WriteString(whole)
+		rendered := string(b.Bytes()[inner:])
+		b.Truncate(start)
 		multiline = !multiline
 		if multiline {
 			writeAll(b, "jsonencode(", ws, "\n", ind(k+1), o.sym(action))
@@ -410,7 +420,7 @@ func spansLines(n *diff.Node) bool {
 	return false
 }
 
-func textList(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+func textList(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
 	if len(n.Elements) == 0 {
 		writeAll(b, "[]", nullSuffix(n.Action, o), forces(n.Replace, o))
 		return
@@ -459,7 +469,7 @@ func textList(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	writeAll(b, ind(k), o.sym(diff.NoOp), "]", nullSuffix(n.Action, o))
 }
 
-func textSet(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+func textSet(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
 	self := n.Replace && !n.Nested
 	children := n.Replace && n.Nested
 	if len(n.Elements) == 0 {
@@ -487,7 +497,7 @@ func textSet(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	writeAll(b, ind(k), o.sym(diff.NoOp), "]", nullSuffix(n.Action, o))
 }
 
-func textMap(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+func textMap(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
 	self := n.Replace && !n.Nested
 	children := n.Replace && n.Nested
 	if len(n.Children) == 0 {
@@ -530,7 +540,7 @@ func textMap(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 
 // textAttributes writes the sorted attribute lines of an object or block
 // and returns how many unchanged ones it hid.
-func textAttributes(b *strings.Builder, attrs []diff.Field, k int, o, ao textOpts) int {
+func textAttributes(b *bytes.Buffer, attrs []diff.Field, k int, o, ao textOpts) int {
 	var namesBuf [32]string
 	names := namesBuf[:0]
 	width := 0
@@ -559,7 +569,7 @@ func textAttributes(b *strings.Builder, attrs []diff.Field, k int, o, ao textOpt
 	return hidden
 }
 
-func textObject(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+func textObject(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
 	if len(n.Children) == 0 {
 		writeAll(b, "{}", nullSuffix(n.Action, o), forces(n.Replace, o))
 		return
@@ -573,7 +583,7 @@ func textObject(b *strings.Builder, n *diff.Node, k int, o textOpts) {
 	writeAll(b, ind(k), o.sym(diff.NoOp), "}", nullSuffix(n.Action, o))
 }
 
-func textBlock(b *strings.Builder, n *diff.Node, k int, o textOpts) {
+func textBlock(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
 	if len(n.Children) == 0 && len(n.Blocks) == 0 {
 		writeAll(b, "{}", forces(n.Replace, o))
 		return

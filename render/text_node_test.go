@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -11,7 +12,7 @@ import (
 )
 
 func text(n *diff.Node, o textOpts) string {
-	var b strings.Builder
+	var b bytes.Buffer
 	textNode(&b, n, 0, o)
 	return b.String()
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"os"
 	"runtime"
@@ -38,12 +39,13 @@ type textPipeline struct {
 	// change, so one huge resource cannot leave the rest piling up.
 	maxAhead int
 
-	next    int            // the next span to hand to a worker
-	done    map[int]string // finished out of order, by index
-	emitted int            // how many texts went out in order
-	held    []string       // texts in order, waiting for the output
+	next    int               // the next span to hand to a worker
+	done    map[int]textBatch // finished out of order, by first index
+	emitted int               // how many changes' texts went out in order
+	held    []*bytes.Buffer   // texts in order, waiting for the output
 	heldLen int
-	out     *bufio.Writer // set once the header is written
+	free    []*bytes.Buffer // written out, for workers to fill again
+	out     *bufio.Writer   // set once the header is written
 	err     error
 	stopped bool
 
@@ -57,7 +59,7 @@ func newTextPipeline(path string, o PlanOptions) (*textPipeline, error) {
 		return nil, &tofujson.InputError{File: path, Msg: err.Error()}
 	}
 	workers := max(1, runtime.GOMAXPROCS(0))
-	p := &textPipeline{path: path, o: o, f: f, done: map[int]string{}, maxAhead: 16 * workers}
+	p := &textPipeline{path: path, o: o, f: f, done: map[int]textBatch{}, maxAhead: 16 * workers}
 	p.cond = sync.NewCond(&p.mu)
 	for i := range workers {
 		p.wg.Add(1)
@@ -94,15 +96,15 @@ func (p *textPipeline) ready() bool { return p.o.Schemas != nil || p.readDone }
 // are read from the file together, and the lock is taken less often.
 const batchSize = 8
 
-// take waits for changes to render: the spans from index first on, none
-// when there is no more work. Workers that are not early start only once
+// take waits for changes to render: the spans from index first on and a
+// buffer for their text, none when there is no more work. Workers that are not early start only once
 // the first pass has ended.
-func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, config *configIndex) {
+func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, config *configIndex, buf *bytes.Buffer) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for {
 		if p.stopped || p.err != nil {
-			return 0, nil, nil
+			return 0, nil, nil, nil
 		}
 		first = p.next
 		for p.ready() && (early || p.readDone) && p.next < len(p.spans) && p.next-first < batchSize && p.next < p.emitted+p.maxAhead &&
@@ -110,10 +112,16 @@ func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, confi
 			p.next++
 		}
 		if p.next > first {
-			return first, p.spans[first:p.next], p.config
+			if n := len(p.free); n > 0 {
+				buf = p.free[n-1]
+				p.free = p.free[:n-1]
+			} else {
+				buf = new(bytes.Buffer)
+			}
+			return first, p.spans[first:p.next], p.config, buf
 		}
 		if p.readDone && p.next >= len(p.spans) {
-			return 0, nil, nil
+			return 0, nil, nil, nil
 		}
 		p.cond.Wait()
 	}
@@ -125,35 +133,37 @@ func (p *textPipeline) work(early bool) {
 	cr := tofujson.NewChangeReader(p.path, p.f)
 	var rc tofujson.ResourceChange
 	var nodes diff.Arena
-	texts := make([]string, 0, batchSize)
 	for {
-		first, spans, config := p.take(early)
+		first, spans, config, buf := p.take(early)
 		if len(spans) == 0 {
 			return
 		}
-		texts = texts[:0]
+		// Texts come out about as long as their JSON (see textSizeHint):
+		// one growth for the batch rather than a few per change.
+		buf.Grow(int(spans[len(spans)-1].End - spans[0].Start))
 		var err error
 		for _, span := range spans {
-			var text string
-			if text, err = p.render(cr, span, &rc, config, &nodes); err != nil {
+			if err = cr.Read(span, &rc); err != nil {
 				break
 			}
-			texts = append(texts, text)
+			if err = writeChangeText(buf, &rc, p.o, config, &nodes); err != nil {
+				break
+			}
 		}
-		p.finish(first, texts, err)
+		p.finish(textBatch{first: first, n: len(spans), text: buf}, err)
 	}
 }
 
-func (p *textPipeline) render(cr *tofujson.ChangeReader, span tofujson.Span, rc *tofujson.ResourceChange, config *configIndex, nodes *diff.Arena) (string, error) {
-	if err := cr.Read(span, rc); err != nil {
-		return "", err
-	}
-	return resourceChangeText(rc, p.o, config, nodes)
+// textBatch is the text of n consecutive changes from index first on, as
+// written out. Its buffer is reused once the text is written.
+type textBatch struct {
+	first, n int
+	text     *bytes.Buffer
 }
 
-// finish records the texts of the changes from index first on, or the
-// error that stopped them, and sends out whatever is now in order.
-func (p *textPipeline) finish(first int, texts []string, err error) {
+// finish records a worker's batch, or the error that stopped it, and sends
+// out whatever is now in order.
+func (p *textPipeline) finish(batch textBatch, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	defer p.cond.Broadcast()
@@ -163,33 +173,35 @@ func (p *textPipeline) finish(first int, texts []string, err error) {
 		}
 		return
 	}
-	for i, t := range texts {
-		p.done[first+i] = t
-	}
+	p.done[batch.first] = batch
 	for {
-		t, ok := p.done[p.emitted]
+		b, ok := p.done[p.emitted]
 		if !ok {
 			return
 		}
 		delete(p.done, p.emitted)
-		p.emitted++
-		if t == "" {
-			continue
-		}
+		p.emitted += b.n
 		if p.out != nil {
-			writeResource(p.out, t)
+			p.out.Write(b.text.Bytes())
+			p.recycle(b.text)
 		} else {
-			p.held = append(p.held, t)
-			p.heldLen += len(t)
+			p.held = append(p.held, b.text)
+			p.heldLen += b.text.Len()
 		}
 	}
 }
 
-func writeResource(w *bufio.Writer, text string) {
-	w.WriteByte('\n')
-	w.WriteString(text)
-	w.WriteByte('\n')
+// recycle keeps a written buffer for a later batch, unless enough are
+// kept or it grew large for one huge resource; p.mu is held.
+func (p *textPipeline) recycle(b *bytes.Buffer) {
+	if len(p.free) < 2*p.maxAhead/batchSize && b.Cap() <= maxRecycled {
+		b.Reset()
+		p.free = append(p.free, b)
+	}
 }
+
+// maxRecycled is the largest buffer kept for reuse.
+const maxRecycled = 1 << 20
 
 // writeTo streams every change's text to w after what is held, and
 // returns once all are written.
@@ -199,8 +211,9 @@ func (p *textPipeline) writeTo(w *bufio.Writer) error {
 		p.mu.Unlock()
 		return errors.New("render: the prepared plan was closed before it was written")
 	}
-	for _, t := range p.held {
-		writeResource(w, t)
+	for _, b := range p.held {
+		w.Write(b.Bytes())
+		p.recycle(b)
 	}
 	p.held, p.heldLen, p.out = nil, 0, w
 	p.mu.Unlock()

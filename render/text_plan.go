@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -263,23 +264,26 @@ func (s *planScan) applyable() bool {
 	return false
 }
 
-// resourceChangeText is one resource's text, or "" when OpenTofu does not show it.
-func resourceChangeText(rc *tofujson.ResourceChange, o PlanOptions, config *configIndex, nodes *diff.Arena) (string, error) {
+// writeChangeText writes one resource's text as the plan shows it, between
+// blank lines, or nothing when OpenTofu does not show it.
+func writeChangeText(b *bytes.Buffer, rc *tofujson.ResourceChange, o PlanOptions, config *configIndex, nodes *diff.Arena) error {
 	action, _ := tofujson.ParseActions(rc.Change.Actions)
 	s := changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode}
 	if !s.shown() {
-		return "", nil
+		return nil
 	}
 	if err := rc.Change.Decode(); err != nil {
-		return "", err
+		return err
 	}
 	block, err := o.schemaFor(rc, config)
 	if err != nil {
-		return "", err
+		return err
 	}
-	text := ResourceText(rc, action, nodes.ForResource(&rc.Change, block, diff.Always()), CauseChange)
+	b.WriteByte('\n')
+	writeResourceText(b, rc, action, nodes.ForResource(&rc.Change, block, diff.Always()), CauseChange)
+	b.WriteByte('\n')
 	nodes.Reset() // the text is all that is kept of the tree
-	return text, nil
+	return nil
 }
 
 // driftEntry is one drifted resource as OpenTofu would show it.
@@ -365,7 +369,7 @@ func outputsText(changes map[string]tofujson.Change) string {
 		if n.Action == diff.NoOp {
 			continue
 		}
-		var b strings.Builder
+		var b bytes.Buffer
 		fmt.Fprintf(&b, "%s %-*s = ", Symbol(n.Action), width, attrName(name))
 		textNode(&b, n, 0, textOpts{})
 		lines = append(lines, b.String())

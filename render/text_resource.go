@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/tofujson"
@@ -23,12 +22,23 @@ const (
 // comment lines, then the resource line and its body. It returns "" for a
 // change OpenTofu does not print (a plain no-op).
 func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node, cause Cause) string {
-	if action == diff.NoOp && !rc.Moved() && !rc.Importing() {
+	if !resourceShown(rc, action) {
 		return ""
 	}
-	var b strings.Builder
+	var b bytes.Buffer
 	b.Grow(textSizeHint(rc.Span, action))
-	writeResourceComment(&b, rc, action, cause)
+	writeResourceText(&b, rc, action, n, cause)
+	return ownString(&b)
+}
+
+// resourceShown reports whether OpenTofu prints a resource change at all.
+func resourceShown(rc *tofujson.ResourceChange, action diff.Action) bool {
+	return action != diff.NoOp || rc.Moved() || rc.Importing()
+}
+
+// writeResourceText writes ResourceText to b, for a change that is shown.
+func writeResourceText(b *bytes.Buffer, rc *tofujson.ResourceChange, action diff.Action, n *diff.Node, cause Cause) {
+	writeResourceComment(b, rc, action, cause)
 	o := textOpts{showUnchanged: rc.Importing()}
 	if action == diff.Forget {
 		o.hideSymbols = true
@@ -38,9 +48,8 @@ func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node,
 	if rc.Mode != "managed" {
 		kind = "data"
 	}
-	writeAll(&b, Symbol(action), " ", kind, " \"", rc.Type, "\" \"", rc.Name, "\" ")
-	textNode(&b, n, 0, o)
-	return b.String()
+	writeAll(b, Symbol(action), " ", kind, " \"", rc.Type, "\" \"", rc.Name, "\" ")
+	textNode(b, n, 0, o)
 }
 
 // textSizeHint guesses the length of a change's text from its JSON, so
@@ -61,7 +70,7 @@ func textSizeHint(span tofujson.Span, action diff.Action) int {
 }
 
 // writeResourceComment writes the comment lines above a resource.
-func writeResourceComment(b *strings.Builder, rc *tofujson.ResourceChange, action diff.Action, cause Cause) {
+func writeResourceComment(b *bytes.Buffer, rc *tofujson.ResourceChange, action diff.Action, cause Cause) {
 	addr := rc.Address
 	if rc.Deposed != "" {
 		addr += " (deposed object " + rc.Deposed + ")"
