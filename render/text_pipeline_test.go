@@ -13,7 +13,8 @@ import (
 )
 
 // manyChangesPlan writes a plan of n created resources, each with a
-// multi-line string, so their texts differ in size and finish out of order.
+// multi-line string, so their texts differ in size and finish out of order,
+// and another string with an escape.
 func manyChangesPlan(t *testing.T, n int) string {
 	t.Helper()
 	var b strings.Builder
@@ -23,7 +24,7 @@ func manyChangesPlan(t *testing.T, n int) string {
 			b.WriteString(",\n  ")
 		}
 		body := strings.Repeat(fmt.Sprintf(`line %d\n`, i), 1+i%17)
-		fmt.Fprintf(&b, `{"address":"null_resource.r%d","mode":"managed","type":"null_resource","name":"r%d","provider_name":"registry.opentofu.org/hashicorp/null","change":{"actions":["create"],"before":null,"after":{"text":"%s","n":%d},"after_unknown":{"id":true},"before_sensitive":false,"after_sensitive":{}}}`, i, i, body, i)
+		fmt.Fprintf(&b, `{"address":"null_resource.r%d","mode":"managed","type":"null_resource","name":"r%d","provider_name":"registry.opentofu.org/hashicorp/null","change":{"actions":["create"],"before":null,"after":{"text":"%s","n":%d,"note":"tab\\there %d"},"after_unknown":{"id":true},"before_sensitive":false,"after_sensitive":{}}}`, i, i, body, i, i)
 	}
 	b.WriteString(`]}`)
 	path := filepath.Join(t.TempDir(), "plan.json")
@@ -60,6 +61,31 @@ func TestPlanTextPipelineKeepsOrderWhateverItHolds(t *testing.T) {
 	}
 	if !strings.Contains(held, "Plan: 300 to add, 0 to change, 0 to destroy.") {
 		t.Error("no Plan: line for the 300 resources")
+	}
+}
+
+// The workers read changes into memory they reuse: nothing of a change may
+// outlive the next, or the text would change with it.
+func TestPlanTextDoesNotDependOnReusedMemory(t *testing.T) {
+	path := manyChangesPlan(t, 600) // several read-aheads per worker
+	render := func(reuse bool) string {
+		saved := reuseChangeMemory
+		reuseChangeMemory = reuse
+		defer func() { reuseChangeMemory = saved }()
+		var out bytes.Buffer
+		if err := PlanText(&out, path, PlanOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	reused, fresh := render(true), render(false)
+	if reused != fresh {
+		t.Fatal("the text differs when the workers reuse their memory")
+	}
+	for _, i := range []int{0, 16, 599} {
+		if !strings.Contains(fresh, fmt.Sprintf("line %d\n", i)) {
+			t.Errorf("resource %d's text is missing", i)
+		}
 	}
 }
 

@@ -96,7 +96,7 @@ func FuzzDecodeRaw(f *testing.F) {
 // FuzzTrusted checks the decoder for checked input: on any input it ends
 // without panicking, and on a resource change jsontext accepts it decodes
 // exactly what the checking reader decodes (or declines, leaving it to
-// that reader).
+// that reader), whether or not its strings go to a slab.
 func FuzzTrusted(f *testing.F) {
 	f.Add([]byte(`{"address":"a.b","index":"k","change":{"actions":["update"],"before":{"s":"x\"y\\u0026","n":[1,-2.5e3,true,null]},"after":{"s":"\ud83d\ude00"},"replace_paths":[["s"]],"importing":{"ID":"i-1","identity":{"k":[1]}}}}`))
 	f.Add([]byte(`{"change":null,"mode":null,"unknown":[{"a":"]}"},"\\"]}`))
@@ -104,8 +104,16 @@ func FuzzTrusted(f *testing.F) {
 	f.Add([]byte(`{"address":"a","change":{"before":{"a":}}}`))
 	f.Add([]byte(`{"address":"a\"`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var got ResourceChange
+		var got, slabbed ResourceChange
 		terr := (&trusted{src: string(data)}).resourceChange(&got)
+		// With a slab (a reader reusing its memory), and one already used,
+		// the strings must come out the same.
+		slab := &textSlab{}
+		slab.keep(append(slab.take(3), "old"...))
+		serr := (&trusted{src: string(data), slab: slab}).resourceChange(&slabbed)
+		if (serr == nil) != (terr == nil) || !reflect.DeepEqual(slabbed, got) {
+			t.Fatalf("with a slab, trusted decoded\n%#v (%v)\nwithout\n%#v (%v)", slabbed, serr, got, terr)
+		}
 		dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
 		r := &reader{path: "fuzz", dec: dec}
 		var want ResourceChange

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -28,6 +30,8 @@ type ChangeReader struct {
 	at  int64
 	dec *jsontext.Decoder
 	t   trusted
+	// reuse is set by ReuseMemory.
+	reuse bool
 }
 
 // readAhead is how much a ChangeReader reads at once: a few changes.
@@ -36,6 +40,18 @@ const readAhead = 64 << 10
 // NewChangeReader reads the plan at path through f, which must be that file.
 func NewChangeReader(path string, f io.ReaderAt) *ChangeReader {
 	return &ChangeReader{path: path, f: f, dec: jsontext.NewDecoder(bytes.NewReader(nil))}
+}
+
+// ReuseMemory makes the reader decode every change into memory it keeps
+// for the next: the values of a change it reads (Before, After, their
+// unknown and sensitive mirrors, ReplacePaths) are then valid only until
+// its next Read. The resource change's names, address and actions are
+// still its own. For callers that are done with each change before they
+// read the next, like the text pipeline: they spare a fresh copy of every
+// change and of its escaped strings.
+func (cr *ChangeReader) ReuseMemory() {
+	cr.reuse = true
+	cr.t.slab = &textSlab{}
 }
 
 // bytes returns n bytes of the file from off, reading ahead when they are
@@ -75,11 +91,19 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 		data = bytes.TrimLeft(data[1:], " \t\r\n")
 	}
 	lead := len(buf) - len(data)
-	// One copy of the change as a string holds every string of its values.
-	src := string(data)
+	// One copy of the change as a string holds every string of its values;
+	// reusing memory, the read buffer itself does.
+	var src string
+	if cr.reuse {
+		src = unsafe.String(unsafe.SliceData(data), len(data))
+		cr.t.slab.reset()
+	} else {
+		src = string(data)
+	}
 	cr.t.reset(src)
 	*rc = ResourceChange{}
 	if err := cr.t.resourceChange(rc); err == nil {
+		cr.own(rc)
 		rc.Span = span
 		return nil
 	}
@@ -93,6 +117,25 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 		// The first pass checked these bytes: the file changed under us.
 		return errorAt(cr.path, span.Start+int64(lead), fmt.Sprintf("the resource change no longer reads as it did (was the file changed while planpr read it?): %v", err))
 	}
+	cr.own(rc)
 	rc.Span = span
 	return nil
+}
+
+// own copies the strings of rc other than its values out of the read
+// buffer, when the reader reuses it: callers keep addresses and names.
+func (cr *ChangeReader) own(rc *ResourceChange) {
+	if !cr.reuse {
+		return
+	}
+	for _, s := range []*string{&rc.Address, &rc.PreviousAddress, &rc.ModuleAddress, &rc.Mode, &rc.Type,
+		&rc.Name, &rc.Deposed, &rc.ProviderName, &rc.ActionReason, &rc.Change.GeneratedConfig} {
+		*s = strings.Clone(*s)
+	}
+	for i := range rc.Change.Actions {
+		rc.Change.Actions[i] = strings.Clone(rc.Change.Actions[i])
+	}
+	if rc.Change.Importing != nil {
+		rc.Change.Importing.ID = strings.Clone(rc.Change.Importing.ID)
+	}
 }

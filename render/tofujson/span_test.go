@@ -1,9 +1,12 @@
 package tofujson
 
 import (
+	"fmt"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestChangeReaderReadsWhatAPassSkipped(t *testing.T) {
@@ -64,5 +67,103 @@ func TestChangeReaderNamesTheFileWhenItChanged(t *testing.T) {
 	}
 	if ie, ok := err.(*InputError); !ok || ie.File != path || ie.Line == 0 {
 		t.Errorf("error %v does not locate the problem in %s", err, path)
+	}
+}
+
+// escapedChangesPlan is a plan of n changes whose values hold escaped
+// strings, longer in all than a ChangeReader reads ahead.
+func escapedChangesPlan(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`{"format_version":"1.2","resource_changes":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		text := strings.Repeat(fmt.Sprintf(`step \"%d\"\n`, i), 1+i%23)
+		fmt.Fprintf(&b, `{"address":"null_resource.r%d","mode":"managed","type":"null_resource","name":"r%d","provider_name":"p","change":{"actions":["update"],"before":{"text":"%s","tags":{"k\u00e9":"v%d"}},"after":{"text":"%s\t","list":["a\\b","%d"]},"after_unknown":{},"before_sensitive":{},"after_sensitive":{}}}`,
+			i, i, text, i, text, i)
+	}
+	b.WriteString("]}")
+	if b.Len() < 4*readAhead {
+		t.Fatalf("the plan is %d bytes: too short to make the reader read ahead again", b.Len())
+	}
+	return writeFile(t, "plan.json", b.String())
+}
+
+func TestChangeReaderReusingMemoryReadsTheSame(t *testing.T) {
+	path := escapedChangesPlan(t, 500)
+	var spans []Span
+	if _, err := ReadPlan(path, ReadOptions{SkipValues: []string{SectionChanges}}, func(_ string, rc *ResourceChange) error {
+		spans = append(spans, rc.Span)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fresh, reusing := NewChangeReader(path, f), NewChangeReader(path, f)
+	reusing.ReuseMemory()
+	var kept []ResourceChange
+	for i, span := range spans {
+		var want, got ResourceChange
+		if err := fresh.Read(span, &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := reusing.Read(span, &got); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("change %d reusing memory:\n%+v\nwant\n%+v", i, got, want)
+		}
+		kept = append(kept, got)
+	}
+	// Names, addresses and actions are the caller's to keep.
+	for i, rc := range kept {
+		if rc.Address != fmt.Sprintf("null_resource.r%d", i) || rc.Name != fmt.Sprintf("r%d", i) ||
+			rc.Type != "null_resource" || rc.ProviderName != "p" || len(rc.Change.Actions) != 1 || rc.Change.Actions[0] != "update" {
+			t.Fatalf("change %d changed once later ones were read: %q %q %q %q %q", i, rc.Address, rc.Name, rc.Type, rc.ProviderName, rc.Change.Actions)
+		}
+	}
+}
+
+func TestTextSlab(t *testing.T) {
+	var s textSlab
+	str := func(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+	a := append(s.take(5), "hello"...)
+	s.keep(a)
+	b := append(s.take(5), "world"...)
+	s.keep(b)
+	if str(a) != "hello" || str(b) != "world" {
+		t.Fatalf("kept texts overlap: %q %q", a, b)
+	}
+	// Text that outgrows its room moves out of the slab and is not kept
+	// there: the next take must not hand out what it overwrote.
+	c := append(s.take(2), "longer than two"...)
+	s.keep(c)
+	d := append(s.take(3), "abc"...)
+	s.keep(d)
+	if str(a) != "hello" || str(b) != "world" || str(c) != "longer than two" || str(d) != "abc" {
+		t.Fatalf("texts overwritten: %q %q %q %q", a, b, c, d)
+	}
+	if big := s.take(slabChunk); cap(big) != slabChunk || len(s.chunks) != 1 {
+		t.Errorf("a long string took slab space: cap %d, %d chunks", cap(big), len(s.chunks))
+	}
+	// A full chunk starts another; reset starts over in the first.
+	for range 3 * slabChunk / 1000 {
+		s.keep(append(s.take(1000), strings.Repeat("x", 1000)...))
+	}
+	if s.n < 3 {
+		t.Fatalf("%d chunks in use after filling three", s.n)
+	}
+	chunks := len(s.chunks)
+	s.reset()
+	e := append(s.take(5), "again"...)
+	s.keep(e)
+	if unsafe.SliceData(e) != unsafe.SliceData(s.chunks[0][:1]) || len(s.chunks) != chunks {
+		t.Error("reset did not reuse the first chunk")
 	}
 }

@@ -22,6 +22,8 @@ type trusted struct {
 	// (left longer than they should after an error: reset restores them).
 	members []Member
 	elems   []any
+	// slab, when set, holds unescaped strings (see ChangeReader.ReuseMemory).
+	slab *textSlab
 }
 
 // reset starts on a new input, keeping the stacks' memory.
@@ -183,7 +185,12 @@ func (t *trusted) unescaped(start int) (string, error) {
 		}
 		size++
 	}
-	b := make([]byte, 0, size)
+	var b []byte
+	if t.slab != nil {
+		b = t.slab.take(size)
+	} else {
+		b = make([]byte, 0, size)
+	}
 	// Copy the runs between escapes whole: q is the next quote, which ends
 	// the string unless an escape before it swallows it.
 	q := -1
@@ -199,6 +206,9 @@ func (t *trusted) unescaped(start int) (string, error) {
 		if e < 0 {
 			b = append(b, src[i:q]...)
 			t.pos = q + 1
+			if t.slab != nil {
+				t.slab.keep(b)
+			}
 			if len(b) == 0 {
 				return "", nil
 			}
