@@ -170,20 +170,28 @@ type StreamInfo struct {
 }
 
 // IsStream reports whether the file starts like a UI stream: its first
-// line is a "version" message.
+// line is a "version" message. It reads no more than such a line can be:
+// `tofu show -json` writes a plan as one line, hundreds of megabytes long.
 func IsStream(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	first, _ := bufio.NewReader(f).ReadString('\n')
+	first, err := bufio.NewReaderSize(f, maxVersionLine).ReadSlice('\n')
+	if err != nil && err != io.EOF {
+		return false // longer than a version message, or unreadable
+	}
 	var m struct {
 		Type string `json:"type"`
 		UI   string `json:"ui"`
 	}
-	return json.Unmarshal([]byte(first), &m) == nil && m.Type == "version" && m.UI != ""
+	return json.Unmarshal(first, &m) == nil && m.Type == "version" && m.UI != ""
 }
+
+// maxVersionLine bounds the first line of a stream: the version message
+// is a couple of hundred bytes.
+const maxVersionLine = 4 << 10
 
 // ReadStreamFile reads a UI stream, one message a line, calling visit for
 // each. The first line must be the version message with ui major version 1.
