@@ -245,7 +245,7 @@ func writePlan(path string, n int, r *rand.Rand) error {
 	w.WriteString(`],"resource_changes":[`)
 	for i := 0; i < n; i++ {
 		if i > 0 {
-			w.WriteString(",\n")
+			w.WriteString(",")
 		}
 		enc(change(r, i))
 	}
@@ -269,6 +269,7 @@ func writePlan(path string, n int, r *rand.Rand) error {
 		addr, _, _ := address(i*20 + 7)
 		enc(map[string]any{"resource": addr, "attribute": []any{"size"}})
 	}
-	w.WriteString(`],"errored":false}`)
+	// One line, as `tofu show -json` writes it.
+	w.WriteString(`],"errored":false}` + "\n")
 	return w.Flush()
 }
