@@ -31,7 +31,20 @@ func (s *textSlab) take(size int) []byte {
 	return c[len(c):len(c):cap(c)][:0:size]
 }
 
-// keep marks the text of b, from take, as used.
+// room is take for text of unknown length: all the free space of the
+// current chunk, at least min bytes of it.
+func (s *textSlab) room(min int) []byte {
+	b := s.take(min)
+	if s.n > 0 {
+		c := s.chunks[s.n-1]
+		if free := c[len(c):cap(c)]; len(free) >= min && unsafe.SliceData(free) == unsafe.SliceData(b[:min]) {
+			return free[:0]
+		}
+	}
+	return b
+}
+
+// keep marks the text of b, from take or room, as used.
 func (s *textSlab) keep(b []byte) {
 	if s.n == 0 || len(b) == 0 {
 		return

@@ -170,42 +170,47 @@ func (t *trusted) str() (string, error) {
 // all, in one pass.
 func (t *trusted) unescaped(start int) (string, error) {
 	src := t.src
-	// Unescaped text is never longer than the body, which ends at the
-	// first quote with no backslash before it (nearly always: an escaped
-	// backslash just before the quote makes this an underestimate).
-	size := 0
-	for {
-		q := strings.IndexByte(src[start+size:], '"')
-		if q < 0 {
-			return "", errTrusted
-		}
-		size += q
-		if src[start+size-1] != '\\' {
-			break
-		}
-		size++
-	}
 	var b []byte
 	if t.slab != nil {
-		b = t.slab.take(size)
+		b = t.slab.room(4 << 10)
 	} else {
+		size, err := t.unescapedSize(start)
+		if err != nil {
+			return "", err
+		}
 		b = make([]byte, 0, size)
 	}
-	// Copy the runs between escapes whole: q is the next quote, which ends
-	// the string unless an escape before it swallows it.
-	q := -1
+	// Copy the runs between escapes whole. In text (a newline a line)
+	// they are long, and IndexByte finds their ends: q caches the next
+	// quote, which ends the string unless an escape swallows it. In JSON
+	// text, escaped quotes come every few bytes, and looking at the bytes
+	// one by one is quicker.
+	q, dense := -1, start < len(src) && (src[start] == '{' || src[start] == '[')
 	for i := start; ; {
-		if q < i {
-			q = strings.IndexByte(src[i:], '"')
-			if q < 0 {
-				return "", errTrusted
+		j := i
+		if dense {
+			for j < len(src) && src[j] != '\\' && src[j] != '"' {
+				j++
 			}
-			q += i
+		} else {
+			if q < j {
+				if q = strings.IndexByte(src[j:], '"'); q < 0 {
+					return "", errTrusted
+				}
+				q += j
+			}
+			if e := strings.IndexByte(src[j:q], '\\'); e >= 0 {
+				j += e
+			} else {
+				j = q
+			}
 		}
-		e := strings.IndexByte(src[i:q], '\\')
-		if e < 0 {
-			b = append(b, src[i:q]...)
-			t.pos = q + 1
+		if j >= len(src) {
+			return "", errTrusted
+		}
+		b = append(b, src[i:j]...)
+		if src[j] == '"' {
+			t.pos = j + 1
 			if t.slab != nil {
 				t.slab.keep(b)
 			}
@@ -214,13 +219,53 @@ func (t *trusted) unescaped(start int) (string, error) {
 			}
 			return unsafe.String(unsafe.SliceData(b), len(b)), nil
 		}
-		e += i
-		b = append(b, src[i:e]...)
-		n, ok := appendEscape(&b, src[e:])
+		// The escapes escaped JSON and text are made of, without a call.
+		if j+1 < len(src) {
+			switch c := src[j+1]; c {
+			case '"', '\\', '/':
+				b = append(b, c)
+				i = j + 2
+				continue
+			case 'n':
+				b = append(b, '\n')
+				i = j + 2
+				continue
+			case 'u':
+				// encoding/json writes &, < and > as \u0026, \u003c, \u003e.
+				if j+6 <= len(src) {
+					if r, ok := hex4(src[j+2 : j+6]); ok && r < utf8.RuneSelf {
+						b = append(b, byte(r))
+						i = j + 6
+						continue
+					}
+				}
+			}
+		}
+		n, ok := appendEscape(&b, src[j:])
 		if !ok {
 			return "", errTrusted // a surrogate pair: let jsontext decode it
 		}
-		i = e + n
+		i = j + n
+	}
+}
+
+// unescapedSize bounds the length of the string whose body starts at
+// start once unescaped: it is never longer than the body, which ends at
+// the first quote with no backslash before it (nearly always: an escaped
+// backslash just before the quote makes this an underestimate, and
+// append grows the text).
+func (t *trusted) unescapedSize(start int) (int, error) {
+	src, size := t.src, 0
+	for {
+		q := strings.IndexByte(src[start+size:], '"')
+		if q < 0 {
+			return 0, errTrusted
+		}
+		size += q
+		if src[start+size-1] != '\\' {
+			return size, nil
+		}
+		size++
 	}
 }
 

@@ -1,0 +1,38 @@
+package tofujson
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func benchStrings() []string {
+	var lines []string
+	for k := 0; k < 40; k++ {
+		lines = append(lines, fmt.Sprintf("echo 'step %d of instance %d' && systemctl restart app-%d", k, 7, k))
+	}
+	policy := `{"Statement":[{"Action":["s3:GetObject","s3:ListBucket"],"Effect":"Allow","Resource":"arn:aws:s3:::bucket-7/*"},{"Action":"s3:DeleteObject","Effect":"Deny","Resource":"*"}],"Version":"2012-10-17"}`
+	var out []string
+	for _, s := range []string{strings.Join(lines, "\n") + "\n", policy} {
+		q, _ := json.Marshal(s)
+		out = append(out, string(q))
+	}
+	return out
+}
+
+func BenchmarkUnescapeHeredoc(b *testing.B) { benchUnescape(b, benchStrings()[0]) }
+func BenchmarkUnescapeJSON(b *testing.B)    { benchUnescape(b, benchStrings()[1]) }
+
+func benchUnescape(b *testing.B, q string) {
+	var t trusted
+	t.slab = &textSlab{}
+	b.SetBytes(int64(len(q)))
+	for b.Loop() {
+		t.slab.reset()
+		t.reset(q)
+		if _, err := t.str(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
