@@ -52,6 +52,7 @@ func NewChangeReader(path string, f io.ReaderAt) *ChangeReader {
 func (cr *ChangeReader) ReuseMemory() {
 	cr.reuse = true
 	cr.t.slab = &textSlab{}
+	cr.t.boxes.reuse()
 }
 
 // bytes returns n bytes of the file from off, reading ahead when they are
@@ -97,6 +98,7 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 	if cr.reuse {
 		src = unsafe.String(unsafe.SliceData(data), len(data))
 		cr.t.slab.reset()
+		cr.t.boxes.reset()
 	} else {
 		src = string(data)
 	}

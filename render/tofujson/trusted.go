@@ -24,6 +24,8 @@ type trusted struct {
 	elems   []any
 	// slab, when set, holds unescaped strings (see ChangeReader.ReuseMemory).
 	slab *textSlab
+	// boxes hold the values that interfaces point to.
+	boxes boxes
 }
 
 // reset starts on a new input, keeping the stacks' memory.
@@ -67,7 +69,11 @@ func (t *trusted) consume(c byte) bool {
 func (t *trusted) value() (any, error) {
 	switch t.peek() {
 	case '"':
-		return t.str()
+		s, err := t.str()
+		if err != nil {
+			return nil, err
+		}
+		return t.boxes.string(s), nil
 	case '{':
 		// Members collect on a stack shared by every level, so the object
 		// is made once at its final size.
@@ -82,7 +88,7 @@ func (t *trusted) value() (any, error) {
 		}
 		o := newObject(t.members[base:])
 		t.members = t.members[:base]
-		return o, nil
+		return t.boxes.object(o), nil
 	case '[':
 		t.pos++
 		base := len(t.elems)
@@ -104,7 +110,7 @@ func (t *trusted) value() (any, error) {
 		}
 		s := append(make([]any, 0, len(t.elems)-base), t.elems[base:]...)
 		t.elems = t.elems[:base]
-		return s, nil
+		return t.boxes.array(s), nil
 	case 't':
 		return true, t.literal("true")
 	case 'f':
@@ -116,7 +122,7 @@ func (t *trusted) value() (any, error) {
 		for t.pos < len(t.src) && strings.IndexByte("+-0123456789.eE", t.src[t.pos]) >= 0 {
 			t.pos++
 		}
-		return json.Number(t.src[start:t.pos]), nil
+		return t.boxes.number(json.Number(t.src[start:t.pos])), nil
 	}
 	return nil, errTrusted
 }
