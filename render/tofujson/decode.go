@@ -53,34 +53,45 @@ func decodeMemory(raw []byte, src string) (any, error) {
 // are then taken as substrings of src instead of being allocated one by
 // one, and a plan's values are mostly such strings.
 func decodeIn(dec *jsontext.Decoder, src string) (any, error) {
-	stack := memberStacks.Get().(*[]Member)
-	v, err := decodeWith(dec, src, stack)
-	if cap(*stack) <= 1024 { // a stack grown by a huge object is let go
-		clear((*stack)[:cap(*stack)]) // and so are the values it held
-		*stack = (*stack)[:0]
-		memberStacks.Put(stack)
+	st := decodeStates.Get().(*decodeState)
+	v, err := decodeWith(dec, src, st)
+	if cap(st.stack) <= 1024 { // a stack grown by a huge object is let go
+		clear(st.stack[:cap(st.stack)]) // and so are the values it held
+		st.stack = st.stack[:0]
+		decodeStates.Put(st)
 	}
 	return v, err
 }
 
-// memberStacks hold the members of the objects being read, shared by every
-// level, so that each Object is made once at its final size.
-var memberStacks = sync.Pool{New: func() any { return new([]Member) }}
+// decodeState is what decoding a value needs besides the decoder.
+type decodeState struct {
+	// stack holds the members of the objects being read, shared by every
+	// level, so that each Object is made once at its final size.
+	stack []Member
+	boxes boxes
+}
 
-func decodeWith(dec *jsontext.Decoder, src string, stack *[]Member) (any, error) {
+var decodeStates = sync.Pool{New: func() any { return new(decodeState) }}
+
+func decodeWith(dec *jsontext.Decoder, src string, st *decodeState) (any, error) {
+	stack := &st.stack
 	switch dec.PeekKind() {
 	case '"':
-		return stringIn(dec, src)
+		s, err := stringIn(dec, src)
+		if err != nil {
+			return nil, err
+		}
+		return st.boxes.string(s), nil
 	case '0':
 		raw, err := dec.ReadValue()
 		if err != nil {
 			return nil, err
 		}
 		if src == "" {
-			return json.Number(raw), nil
+			return st.boxes.number(json.Number(raw)), nil
 		}
 		end := int(dec.InputOffset())
-		return json.Number(src[end-len(raw) : end]), nil
+		return st.boxes.number(json.Number(src[end-len(raw) : end])), nil
 	case '{':
 		if _, err := dec.ReadToken(); err != nil {
 			return nil, err
@@ -91,7 +102,7 @@ func decodeWith(dec *jsontext.Decoder, src string, stack *[]Member) (any, error)
 			if err != nil {
 				return nil, err
 			}
-			v, err := decodeWith(dec, src, stack)
+			v, err := decodeWith(dec, src, st)
 			if err != nil {
 				return nil, err
 			}
@@ -100,21 +111,21 @@ func decodeWith(dec *jsontext.Decoder, src string, stack *[]Member) (any, error)
 		o := newObject((*stack)[base:])
 		*stack = (*stack)[:base]
 		_, err := dec.ReadToken()
-		return o, err
+		return st.boxes.object(o), err
 	case '[':
 		if _, err := dec.ReadToken(); err != nil {
 			return nil, err
 		}
 		s := []any{}
 		for dec.PeekKind() != ']' {
-			v, err := decodeWith(dec, src, stack)
+			v, err := decodeWith(dec, src, st)
 			if err != nil {
 				return nil, err
 			}
 			s = append(s, v)
 		}
 		_, err := dec.ReadToken()
-		return s, err
+		return st.boxes.array(s), err
 	}
 	// Literals, and whatever error bad input gives.
 	tok, err := dec.ReadToken()
