@@ -20,10 +20,9 @@ func forBlock(v value, b *tofujson.Block) *Node {
 	action := v.iterationAction()
 	m := v.asMap()
 	attrs := make([]Field, 0, len(b.Attributes))
-	for _, name := range b.AttributeOrder() {
-		a := b.Attributes[name]
-		if n := blockAttribute(m.child(name), a, action); n != nil {
-			attrs = append(attrs, Field{name, n})
+	for _, a := range b.AttributeOrder() {
+		if n := blockAttribute(m.child(a.Name), a.Attribute, action); n != nil {
+			attrs = append(attrs, Field{a.Name, n})
 			action = fold(action, n.Action)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -39,25 +39,32 @@ type Block struct {
 	BlockTypes map[string]*BlockType `json:"block_types"`
 
 	orderOnce sync.Once
-	order     []string
+	order     []NamedAttribute
+}
+
+// NamedAttribute is an attribute of a block with its name.
+type NamedAttribute struct {
+	Name string
+	*Attribute
 }
 
 // AttributeOrder is the order a block's attributes are diffed in: by name,
 // write-only attributes last (they take the block's action, so the others
 // must be known first). It is computed once; the block must not change
 // afterwards.
-func (b *Block) AttributeOrder() []string {
+func (b *Block) AttributeOrder() []NamedAttribute {
 	b.orderOnce.Do(func() {
-		var names, writeOnly []string
+		var names, writeOnly []NamedAttribute
 		for name, a := range b.Attributes {
 			if a.WriteOnly {
-				writeOnly = append(writeOnly, name)
+				writeOnly = append(writeOnly, NamedAttribute{name, a})
 			} else {
-				names = append(names, name)
+				names = append(names, NamedAttribute{name, a})
 			}
 		}
-		sort.Strings(names)
-		sort.Strings(writeOnly)
+		byName := func(a, b NamedAttribute) int { return strings.Compare(a.Name, b.Name) }
+		slices.SortFunc(names, byName)
+		slices.SortFunc(writeOnly, byName)
 		b.order = append(names, writeOnly...)
 	})
 	return b.order
