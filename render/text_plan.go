@@ -279,8 +279,14 @@ func writeChangeText(b *bytes.Buffer, rc *tofujson.ResourceChange, o PlanOptions
 	if err != nil {
 		return err
 	}
+	var tree *diff.Node
+	if hidesUnchanged(rc, action) {
+		tree = nodes.ForResourceHidingUnchanged(&rc.Change, block, diff.Always(), isImportant)
+	} else {
+		tree = nodes.ForResource(&rc.Change, block, diff.Always())
+	}
 	b.WriteByte('\n')
-	writeResourceText(b, rc, action, nodes.ForResource(&rc.Change, block, diff.Always()), CauseChange)
+	writeResourceText(b, rc, action, tree, CauseChange)
 	b.WriteByte('\n')
 	nodes.Reset() // the text is all that is kept of the tree
 	return nil

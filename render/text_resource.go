@@ -36,6 +36,18 @@ func resourceShown(rc *tofujson.ResourceChange, action diff.Action) bool {
 	return action != diff.NoOp || rc.Moved() || rc.Importing()
 }
 
+// hidesUnchanged reports whether ResourceText hides the attributes and
+// blocks of a change that do not change (isImportant ones aside): in
+// updates and replacements, unless the resource is being imported. Their
+// trees need not be built (diff.Arena.ForResourceHidingUnchanged).
+func hidesUnchanged(rc *tofujson.ResourceChange, action diff.Action) bool {
+	switch action {
+	case diff.Update, diff.DeleteThenCreate, diff.CreateThenDelete:
+		return !rc.Importing()
+	}
+	return false
+}
+
 // writeResourceText writes ResourceText to b, for a change that is shown.
 func writeResourceText(b *bytes.Buffer, rc *tofujson.ResourceChange, action diff.Action, n *diff.Node, cause Cause) {
 	writeResourceComment(b, rc, action, cause)

@@ -10,6 +10,10 @@ type Arena struct {
 	blocks [][]Node
 	block  int // the block being filled
 	used   int // how many of its nodes are handed out
+	// hiding is set while ForResourceHidingUnchanged builds a tree; shown
+	// names the attributes it builds all the same.
+	hiding bool
+	shown  func(attribute string) bool
 }
 
 // arenaBlock is how many Nodes an Arena allocates at once; arenaKeep is
@@ -26,6 +30,27 @@ func (a *Arena) ForResource(c *tofujson.Change, block *tofujson.Block, relevant 
 	v.nodes = a
 	return forBlock(v, block)
 }
+
+// ForResourceHidingUnchanged is ForResource for a renderer that hides
+// what does not change, as OpenTofu's does in an update or a replacement
+// (but not in an import): block attributes and nested blocks that do not
+// change come back as Unchanged nodes, without the trees below them,
+// except the attributes that shown says are always shown (OpenTofu's
+// id, name and tags), which are built in full. a must not be nil.
+func (a *Arena) ForResourceHidingUnchanged(c *tofujson.Change, block *tofujson.Block, relevant Matcher, shown func(attribute string) bool) *Node {
+	a.hiding, a.shown = true, shown
+	defer func() { a.hiding, a.shown = false, nil }()
+	return a.ForResource(c, block, relevant)
+}
+
+// hides reports whether the attribute (or nested block, "" for one) is
+// left unbuilt when it does not change.
+func (a *Arena) hides(attribute string) bool {
+	return a != nil && a.hiding && (attribute == "" || !a.shown(attribute))
+}
+
+// unchangedNode stands for a value that does not change, unbuilt.
+func (a *Arena) unchangedNode() *Node { return a.new(Node{Kind: Unchanged, Action: NoOp}) }
 
 // Reset takes back every Node handed out: the trees made of them must not
 // be used any more.

@@ -21,7 +21,7 @@ func forBlock(v value, b *tofujson.Block) *Node {
 	m := v.asMap()
 	attrs := make([]Field, 0, len(b.Attributes))
 	for _, a := range b.AttributeOrder() {
-		if n := blockAttribute(m.child(a.Name), a.Attribute, action); n != nil {
+		if n := blockAttribute(m.child(a.Name), a.Name, a.Attribute, action); n != nil {
 			attrs = append(attrs, Field{a.Name, n})
 			action = fold(action, n.Action)
 		}
@@ -53,7 +53,12 @@ func forBlock(v value, b *tofujson.Block) *Node {
 			continue
 		}
 		var groupAction Action
-		elem := func(in value) *Node { return forBlock(in, bt.Block) }
+		elem := func(in value) *Node {
+			if v.nodes.hides("") && in.unchanged() {
+				return v.nodes.unchangedNode()
+			}
+			return forBlock(in, bt.Block)
+		}
 		switch bt.NestingMode {
 		case tofujson.NestingSet:
 			g.Items, groupAction = setElements(child, elem)
@@ -85,7 +90,7 @@ func forBlock(v value, b *tofujson.Block) *Node {
 
 // blockAttribute diffs one attribute of a block, or returns nil when it is
 // null on both sides (such attributes are neither shown nor counted).
-func blockAttribute(v value, a *tofujson.Attribute, blockAction Action) *Node {
+func blockAttribute(v value, name string, a *tofujson.Attribute, blockAction Action) *Node {
 	v = relevantOrNoOp(v)
 	// The legacy SDK cannot store null strings, so "" means null in blocks.
 	if s, ok := v.before.(string); ok && s == "" {
@@ -95,6 +100,12 @@ func blockAttribute(v value, a *tofujson.Attribute, blockAction Action) *Node {
 		v.after = nil
 	}
 	v.beforeExplicit, v.afterExplicit = false, false
+	if !a.WriteOnly && v.nodes.hides(name) && v.unchanged() {
+		if v.before == nil && v.after == nil {
+			return nil
+		}
+		return v.nodes.unchangedNode()
+	}
 	n := forAttribute(v, a, blockAction)
 	if n.Action == NoOp && v.before == nil && v.after == nil && !a.WriteOnly {
 		return nil

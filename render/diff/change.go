@@ -27,6 +27,14 @@ func (v value) isAfterSensitive() bool  { return isTrue(v.afterSensitive) }
 // isTrue reads a mark of a metadata mirror: only true marks.
 func isTrue(mark any) bool { b, _ := mark.(bool); return b }
 
+// unchanged reports whether v diffs to NoOp all the way down: the same
+// values on both sides, present on both or neither, marked sensitive
+// alike, nothing unknown, and no replace path through it.
+func (v value) unchanged() bool {
+	return v.beforeExplicit == v.afterExplicit && !tofujson.AnyTrue(v.unknown) && !v.replace.MatchesPartial() &&
+		equalJSON(v.beforeSensitive, v.afterSensitive) && equalJSON(v.before, v.after)
+}
+
 // action guesses the action for a leaf value from its two sides.
 func (v value) action() Action {
 	if v.before == nil && !v.beforeExplicit && (v.after != nil || v.afterExplicit) {

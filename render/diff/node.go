@@ -56,6 +56,10 @@ const (
 	TypeChange
 	// WriteOnly: an attribute whose value is never stored.
 	WriteOnly
+	// Unchanged: a block attribute or nested block that does not change,
+	// its tree left unbuilt (see Arena.ForResourceHidingUnchanged). Its
+	// Action is NoOp; there is nothing in it to show.
+	Unchanged
 )
 
 // Node is one value in the diff tree. Trees have a node per value of a

@@ -220,7 +220,7 @@ func readString(dec *jsontext.Decoder) (string, error) {
 // MarkedStrings calls add with every string of the raw JSON value that the
 // sensitivity mirror marks sensitive, walking only the marked parts.
 func MarkedStrings(raw []byte, sensitive any, add func(string)) error {
-	if len(raw) == 0 || !anyTrue(sensitive) {
+	if len(raw) == 0 || !AnyTrue(sensitive) {
 		return nil
 	}
 	// The raw values come from the first pass, which checked them: walk
@@ -240,19 +240,21 @@ func MarkedStrings(raw []byte, sensitive any, add func(string)) error {
 	return walkMarked(dec, sensitive, add)
 }
 
-func anyTrue(mask any) bool {
+// AnyTrue reports whether a metadata mirror (after_unknown,
+// before_sensitive, after_sensitive) marks anything at all.
+func AnyTrue(mask any) bool {
 	switch m := mask.(type) {
 	case bool:
 		return m
 	case Object:
 		for _, mb := range m {
-			if anyTrue(mb.Value) {
+			if AnyTrue(mb.Value) {
 				return true
 			}
 		}
 	case []any:
 		for _, v := range m {
-			if anyTrue(v) {
+			if AnyTrue(v) {
 				return true
 			}
 		}
@@ -261,7 +263,7 @@ func anyTrue(mask any) bool {
 }
 
 func walkMarked(dec *jsontext.Decoder, mask any, add func(string)) error {
-	if !anyTrue(mask) {
+	if !AnyTrue(mask) {
 		return dec.SkipValue()
 	}
 	if b, ok := mask.(bool); ok && b {

@@ -408,7 +408,7 @@ func (t *trusted) stringOrNull() (string, error) {
 // marked collects the strings of the next value that the sensitivity
 // mirror marks, as walkMarked does with jsontext.
 func (t *trusted) marked(mask any, found *[]string) error {
-	if !anyTrue(mask) {
+	if !AnyTrue(mask) {
 		return t.skip()
 	}
 	if b, ok := mask.(bool); ok && b {

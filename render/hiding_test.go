@@ -1,0 +1,73 @@
+package render
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// The text pipeline builds the trees of updates and replacements without
+// what they hide. For every such change of the conformance plans, the
+// example and a generated plan, with schemas and without, the text must
+// be what the whole tree gives.
+func TestHidingUnchangedChangesNoText(t *testing.T) {
+	type input struct{ plan, schemas string }
+	var inputs []input
+	dirs, _ := filepath.Glob("../../shared/conformance/equivalence/*")
+	for _, d := range dirs {
+		inputs = append(inputs, input{filepath.Join(d, "plan.json"), filepath.Join(d, "schemas.json")})
+	}
+	inputs = append(inputs, input{"../testdata/example/plan.json", "../testdata/example/schemas.json"})
+	gen := t.TempDir()
+	if out, err := exec.Command("go", "run", "../testdata/genplan", "-n", "300", "-o", gen).CombinedOutput(); err != nil {
+		t.Fatalf("genplan: %v\n%s", err, out)
+	}
+	inputs = append(inputs, input{filepath.Join(gen, "plan.json"), filepath.Join(gen, "schemas.json")})
+
+	checked := 0
+	var nodes diff.Arena
+	for _, in := range inputs {
+		if _, err := os.Stat(in.plan); err != nil {
+			continue
+		}
+		schemas, err := tofujson.ReadSchemasFile(in.schemas)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := tofujson.ReadPlanFile(in.plan, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		config := indexConfiguration(p.Configuration)
+		for _, o := range []PlanOptions{{Schemas: schemas}, {}} {
+			_, err := tofujson.ReadPlanFile(in.plan, func(_ string, rc *tofujson.ResourceChange) error {
+				action, _ := tofujson.ParseActions(rc.Change.Actions)
+				if !hidesUnchanged(rc, action) {
+					return nil
+				}
+				block, err := o.schemaFor(rc, config)
+				if err != nil {
+					return err
+				}
+				want := ResourceText(rc, action, diff.ForResource(&rc.Change, block, diff.Always()), CauseChange)
+				got := ResourceText(rc, action, nodes.ForResourceHidingUnchanged(&rc.Change, block, diff.Always(), isImportant), CauseChange)
+				nodes.Reset()
+				if got != want {
+					t.Errorf("%s, %s (schemas: %v): hiding what is unchanged changed the text:\n%s\nwant\n%s", in.plan, rc.Address, o.Schemas != nil, got, want)
+				}
+				checked++
+				return nil
+			}, tofujson.SectionChanges)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if checked < 300 {
+		t.Errorf("only %d changes checked", checked)
+	}
+}
