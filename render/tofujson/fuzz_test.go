@@ -90,6 +90,13 @@ func FuzzDecodeRaw(f *testing.F) {
 		if err == nil && !reflect.DeepEqual(got, want) {
 			t.Fatalf("DecodeRaw = %#v, streaming = %#v", got, want)
 		}
+		// DecodeString takes a shortcut through the trusted decoder for
+		// text jsontext checks whole; what it decodes must not change.
+		got, err = DecodeString(string(data))
+		want, werr = decodeMemory(data, string(data))
+		if (err == nil) != (werr == nil) || (err == nil && !reflect.DeepEqual(got, want)) {
+			t.Fatalf("DecodeString = %#v (%v), decoding token by token = %#v (%v)", got, err, want, werr)
+		}
 	})
 }
 

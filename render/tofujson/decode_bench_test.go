@@ -36,3 +36,14 @@ func benchUnescape(b *testing.B, q string) {
 		}
 	}
 }
+
+func BenchmarkDecodeStringPolicy(b *testing.B) {
+	s := `{"Statement":[{"Action":["s3:GetObject","s3:ListBucket"],"Effect":"Allow","Resource":"arn:aws:s3:::bucket-7/*"},{"Action":"s3:DeleteObject","Effect":"Deny","Resource":"*"}],"Version":"2012-10-17"}`
+	b.SetBytes(int64(len(s)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeString(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
