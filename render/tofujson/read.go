@@ -55,6 +55,10 @@ func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if m, ok := mapFile(f); ok {
+		defer unmapFile(m)
+		return readMapped(path, m, opts, visit)
+	}
 	return readPlan(path, br, opts, visit)
 }
 
@@ -116,6 +120,10 @@ type reader struct {
 	skipValues bool
 	// src is the whole input, when it is held in memory (see decodeIn).
 	src string
+	// mapped is the mapped file being read, if it is; dropped is how much
+	// of it has been given back (see readMapped).
+	mapped  []byte
+	dropped int64
 }
 
 // fail turns a decoding error into a located InputError.
@@ -247,8 +255,14 @@ func firstNonEmpty(xs ...string) string {
 }
 
 func readPlan(path string, in io.Reader, opts ReadOptions, visit Visitor) (*Plan, error) {
+	return readPlanFrom(path, in, nil, opts, visit)
+}
+
+// readPlanFrom is readPlan; mapped, when set, is the mapped file that in
+// reads.
+func readPlanFrom(path string, in io.Reader, mapped []byte, opts ReadOptions, visit Visitor) (*Plan, error) {
 	// Plans from tofu have no duplicate names; not checking saves time.
-	r := &reader{path: path, dec: jsontext.NewDecoder(in, jsontext.AllowDuplicateNames(true)), opts: opts}
+	r := &reader{path: path, dec: jsontext.NewDecoder(in, jsontext.AllowDuplicateNames(true)), opts: opts, mapped: mapped}
 	p, err := r.plan(visit)
 	if err != nil {
 		return nil, r.fail(err)
@@ -385,6 +399,7 @@ func (r *reader) changes(section string, visit Visitor) error {
 				return err
 			}
 		}
+		r.drop(rc.Span.End)
 	}
 	_, err := r.dec.ReadToken()
 	return err

@@ -1,0 +1,42 @@
+package tofujson
+
+import (
+	"bytes"
+	"os"
+	"runtime/debug"
+)
+
+// A plan is read fastest from memory: jsontext then parses it in place,
+// instead of copying it piece by piece into a buffer of its own. Where the
+// platform can map the file (see mapFile), ReadPlan does so. The pass
+// gives back the pages it has read as it goes (dropMapped), so the plan
+// never counts whole against the process's memory.
+
+// droppedEvery is how far the pass reads before it gives pages back.
+const droppedEvery = 4 << 20
+
+// readMapped is readPlan over the file mapped in m.
+func readMapped(path string, m []byte, opts ReadOptions, visit Visitor) (p *Plan, err error) {
+	// Memory that a file no longer has (cut short while mapped) faults:
+	// make that a panic of this goroutine, and the panic an error.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			p, err = nil, &InputError{File: path, Msg: "the file changed while planpr read it (was it cut short?)"}
+		}
+	}()
+	return readPlanFrom(path, bytes.NewBuffer(m), m, opts, visit)
+}
+
+// drop gives back the pages of the mapped file before off, every so often.
+func (r *reader) drop(off int64) {
+	if r.mapped == nil || off-r.dropped < droppedEvery {
+		return
+	}
+	end := off &^ (int64(os.Getpagesize()) - 1)
+	dropMapped(r.mapped[r.dropped:end])
+	r.dropped = end
+}
