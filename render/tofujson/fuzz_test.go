@@ -110,6 +110,14 @@ func FuzzTrusted(f *testing.F) {
 	f.Add([]byte(`{"change":{"after":"\\\"","after_unknown":{"a":"\"}"}}}`))
 	f.Add([]byte(`{"address":"a","change":{"before":{"a":}}}`))
 	f.Add([]byte(`{"address":"a\"`))
+	// after shares what before writes the same: numbers that only start
+	// alike, members out of order, repeated names, after first.
+	f.Add([]byte(`{"change":{"before":{"a":1,"b":"x","c":[1,{"d":true}]},"after":{"a":12,"b":"x","c":[1,{"d":true}]}}}`))
+	f.Add([]byte(`{"change":{"before":1,"after":10}}`))
+	f.Add([]byte(`{"change":{"before":{"b":2,"a":1},"after":{"a":1,"b":2,"c":null}}}`))
+	f.Add([]byte(`{"change":{"before":{"a":1,"a":2},"after":{"a":2,"a":1}}}`))
+	f.Add([]byte(`{"change":{"after":{"a":"s"},"before":{"a":"s"}}}`))
+	f.Add([]byte(`{"change":{"before":{"a":"s"} ,"after":{"a":"s"} }}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var got, slabbed ResourceChange
 		terr := (&trusted{src: string(data)}).resourceChange(&got)

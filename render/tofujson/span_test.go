@@ -1,6 +1,7 @@
 package tofujson
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"reflect"
@@ -165,5 +166,33 @@ func TestTextSlab(t *testing.T) {
 	s.keep(e)
 	if unsafe.SliceData(e) != unsafe.SliceData(s.chunks[0][:1]) || len(s.chunks) != chunks {
 		t.Error("reset did not reuse the first chunk")
+	}
+}
+
+// An update's after value takes the members its before writes the same,
+// decoded once.
+func TestAfterSharesWhatBeforeWritesTheSame(t *testing.T) {
+	var rc ResourceChange
+	src := `{"change":{"actions":["update"],"before":{"list":[1,2],"n":1,"obj":{"k":"v"},"s":"x"},"after":{"list":[1,2],"n":12,"obj":{"k":"w"},"s":"x"}}}`
+	if err := (&trusted{src: src}).resourceChange(&rc); err != nil {
+		t.Fatal(err)
+	}
+	before, after := rc.Change.Before.(Object), rc.Change.After.(Object)
+	if got := after.Value("n"); got != json.Number("12") {
+		t.Errorf("n = %v: 12 starts like 1 but is not it", got)
+	}
+	if k := after.Value("obj").(Object).Value("k"); k != "w" {
+		t.Errorf("obj.k = %v", k)
+	}
+	bl, al := before.Value("list").([]any), after.Value("list").([]any)
+	if &bl[0] != &al[0] {
+		t.Error("the list written the same on both sides was decoded twice")
+	}
+	whole := `{"change":{"before":{"a":[1]},"after":{"a":[1]}}}`
+	if err := (&trusted{src: whole}).resourceChange(&rc); err != nil {
+		t.Fatal(err)
+	}
+	if b, a := rc.Change.Before.(Object), rc.Change.After.(Object); &b[0] != &a[0] {
+		t.Error("an after written as its before was decoded again")
 	}
 }

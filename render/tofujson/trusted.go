@@ -3,6 +3,7 @@ package tofujson
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -26,12 +27,25 @@ type trusted struct {
 	slab *textSlab
 	// boxes hold the values that interfaces point to.
 	boxes boxes
+	// before is the text of a change's before value, and of each of its
+	// members with what they decoded to, for its after value to take what
+	// is written the same instead of decoding it again.
+	before        string
+	beforeMembers []sideMember
+}
+
+// sideMember is one member of a before value: its name, text and value.
+type sideMember struct {
+	name, text string
+	value      any
 }
 
 // reset starts on a new input, keeping the stacks' memory.
 func (t *trusted) reset(src string) {
 	t.src, t.pos = src, 0
 	t.members, t.elems = t.members[:0], t.elems[:0]
+	clear(t.beforeMembers)
+	t.before, t.beforeMembers = "", t.beforeMembers[:0]
 }
 
 var errTrusted = errors.New("not the JSON the first pass read")
@@ -496,6 +510,14 @@ func (t *trusted) change(c *Change) error {
 		return t.literal("null")
 	}
 	return t.object(func(key string) (err error) {
+		switch key {
+		case "before":
+			c.Before, err = t.beforeValue()
+			return err
+		case "after":
+			c.After, err = t.afterValue(c.Before)
+			return err
+		}
 		if field := changeValues[key]; field != nil {
 			_, dst := field(c, &rawValues{})
 			*dst, err = t.value()
@@ -580,4 +602,90 @@ func (t *trusted) importing(dst **Importing) error {
 	})
 	*dst = imp
 	return err
+}
+
+// beforeValue decodes a change's before value, noting its text and, for
+// an object, the text and value of each member (see afterValue).
+func (t *trusted) beforeValue() (any, error) {
+	t.space()
+	start := t.pos
+	if t.peek() != '{' {
+		v, err := t.value()
+		t.before = t.src[start:t.pos]
+		return v, err
+	}
+	base := len(t.members)
+	err := t.object(func(k string) error {
+		t.space()
+		at := t.pos
+		v, err := t.value()
+		t.members = append(t.members, Member{k, v})
+		t.beforeMembers = append(t.beforeMembers, sideMember{k, t.src[at:t.pos], v})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	o := newObject(t.members[base:])
+	t.members = t.members[:base]
+	t.before = t.src[start:t.pos]
+	return t.boxes.object(o), nil
+}
+
+// afterValue decodes a change's after value. Most of an update's after
+// is written exactly as its before: the whole value, or members of it,
+// written the same are taken from before (values are never changed once
+// decoded, so sharing them is safe) rather than decoded again.
+func (t *trusted) afterValue(before any) (any, error) {
+	t.space()
+	if t.before != "" && t.writtenAt(t.before) {
+		t.pos += len(t.before)
+		return before, nil
+	}
+	if t.peek() != '{' || len(t.beforeMembers) == 0 {
+		return t.value()
+	}
+	base, next := len(t.members), 0
+	err := t.object(func(k string) error {
+		t.space()
+		// Members come in the same (sorted) order on both sides: look at
+		// the next one first.
+		i := next
+		if i >= len(t.beforeMembers) || t.beforeMembers[i].name != k {
+			i = slices.IndexFunc(t.beforeMembers, func(m sideMember) bool { return m.name == k })
+		}
+		if i >= 0 && t.writtenAt(t.beforeMembers[i].text) {
+			t.pos += len(t.beforeMembers[i].text)
+			t.members = append(t.members, Member{k, t.beforeMembers[i].value})
+			next = i + 1
+			return nil
+		}
+		v, err := t.value()
+		t.members = append(t.members, Member{k, v})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	o := newObject(t.members[base:])
+	t.members = t.members[:base]
+	return t.boxes.object(o), nil
+}
+
+// writtenAt reports whether the value text (a whole JSON value) is what
+// the input holds next: the same bytes, and not the start of a longer
+// number or word.
+func (t *trusted) writtenAt(text string) bool {
+	if !strings.HasPrefix(t.src[t.pos:], text) {
+		return false
+	}
+	end := t.pos + len(text)
+	if end == len(t.src) {
+		return true
+	}
+	switch t.src[end] {
+	case ',', '}', ']', ' ', '\t', '\n', '\r':
+		return true
+	}
+	return false
 }
