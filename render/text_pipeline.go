@@ -146,9 +146,9 @@ func (p *textPipeline) work(early bool) {
 		if len(spans) == 0 {
 			return
 		}
-		// Texts come out about as long as their JSON (see textSizeHint):
-		// one growth for the batch rather than a few per change.
-		buf.Grow(int(spans[len(spans)-1].End - spans[0].Start))
+		// Texts come out at most a quarter longer than their JSON (see
+		// textSizeHint): one growth for the batch rather than a few.
+		buf.Grow(int(spans[len(spans)-1].End-spans[0].Start) * 5 / 4)
 		var err error
 		for _, span := range spans {
 			if err = cr.Read(span, &rc); err != nil {

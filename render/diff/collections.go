@@ -100,7 +100,7 @@ func setElements(v value, compute func(value) *Node) ([]*Node, Action) {
 			}
 		}
 	}
-	var out []*Node
+	out := make([]*Node, 0, len(s.before)+len(s.after))
 	add := func(c value) {
 		c.relevant = Always()
 		n := compute(c)

@@ -102,7 +102,7 @@ func heredoc(text string) *StringDiff {
 }
 
 func lineDiff(before, after []string) []Line {
-	out := make([]Line, 0, max(len(before), len(after)))
+	out := make([]Line, 0, len(before)+len(after))
 	never := func(string, string) bool { return false }
 	same := func(a, b string) bool { return a == b }
 	walkSlice(before, after, same, never, func(bi, ai int) {
