@@ -89,20 +89,7 @@ func (t *trusted) value() (any, error) {
 		}
 		return t.boxes.string(s), nil
 	case '{':
-		// Members collect on a stack shared by every level, so the object
-		// is made once at its final size.
-		base := len(t.members)
-		err := t.object(func(k string) error {
-			v, err := t.value()
-			t.members = append(t.members, Member{k, v})
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		o := newObject(t.members[base:])
-		t.members = t.members[:base]
-		return t.boxes.object(o), nil
+		return t.objectOf(t.memberValue)
 	case '[':
 		t.pos++
 		base := len(t.elems)
@@ -140,6 +127,26 @@ func (t *trusted) value() (any, error) {
 	}
 	return nil, errTrusted
 }
+
+// objectOf decodes an object, member reading each member's value. The
+// members collect on a stack shared by every level, so the Object is made
+// once at its final size.
+func (t *trusted) objectOf(member func(name string) (any, error)) (any, error) {
+	base := len(t.members)
+	err := t.object(func(k string) error {
+		v, err := member(k)
+		t.members = append(t.members, Member{k, v})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	o := newObject(t.members[base:])
+	t.members = t.members[:base]
+	return t.boxes.object(o), nil
+}
+
+func (t *trusted) memberValue(string) (any, error) { return t.value() }
 
 func (t *trusted) literal(word string) error {
 	if !strings.HasPrefix(t.src[t.pos:], word) {
@@ -614,22 +621,15 @@ func (t *trusted) beforeValue() (any, error) {
 		t.before = t.src[start:t.pos]
 		return v, err
 	}
-	base := len(t.members)
-	err := t.object(func(k string) error {
+	v, err := t.objectOf(func(k string) (any, error) {
 		t.space()
 		at := t.pos
 		v, err := t.value()
-		t.members = append(t.members, Member{k, v})
 		t.beforeMembers = append(t.beforeMembers, sideMember{k, t.src[at:t.pos], v})
-		return err
+		return v, err
 	})
-	if err != nil {
-		return nil, err
-	}
-	o := newObject(t.members[base:])
-	t.members = t.members[:base]
 	t.before = t.src[start:t.pos]
-	return t.boxes.object(o), nil
+	return v, err
 }
 
 // afterValue decodes a change's after value. Most of an update's after
@@ -645,8 +645,8 @@ func (t *trusted) afterValue(before any) (any, error) {
 	if t.peek() != '{' || len(t.beforeMembers) == 0 {
 		return t.value()
 	}
-	base, next := len(t.members), 0
-	err := t.object(func(k string) error {
+	next := 0
+	return t.objectOf(func(k string) (any, error) {
 		t.space()
 		// Members come in the same (sorted) order on both sides: look at
 		// the next one first.
@@ -656,20 +656,11 @@ func (t *trusted) afterValue(before any) (any, error) {
 		}
 		if i >= 0 && t.writtenAt(t.beforeMembers[i].text) {
 			t.pos += len(t.beforeMembers[i].text)
-			t.members = append(t.members, Member{k, t.beforeMembers[i].value})
 			next = i + 1
-			return nil
+			return t.beforeMembers[i].value, nil
 		}
-		v, err := t.value()
-		t.members = append(t.members, Member{k, v})
-		return err
+		return t.value()
 	})
-	if err != nil {
-		return nil, err
-	}
-	o := newObject(t.members[base:])
-	t.members = t.members[:base]
-	return t.boxes.object(o), nil
 }
 
 // writtenAt reports whether the value text (a whole JSON value) is what
