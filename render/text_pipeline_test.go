@@ -34,17 +34,23 @@ func manyChangesPlan(t *testing.T, n int) string {
 	return path
 }
 
+// planTextOf is the text of the plan at path, without schemas.
+func planTextOf(t *testing.T, path string) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := PlanText(&out, path, PlanOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
 func TestPlanTextPipelineKeepsOrderWhateverItHolds(t *testing.T) {
 	path := manyChangesPlan(t, 300)
 	render := func(limit int) string {
 		saved := heldTextLimit
 		heldTextLimit = limit
 		defer func() { heldTextLimit = saved }()
-		var out bytes.Buffer
-		if err := PlanText(&out, path, PlanOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		return out.String()
+		return planTextOf(t, path)
 	}
 	held := render(1 << 30) // everything waits for the header
 	paused := render(1)     // workers pause after every resource
@@ -72,11 +78,7 @@ func TestPlanTextDoesNotDependOnReusedMemory(t *testing.T) {
 		saved := reuseChangeMemory
 		reuseChangeMemory = reuse
 		defer func() { reuseChangeMemory = saved }()
-		var out bytes.Buffer
-		if err := PlanText(&out, path, PlanOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		return out.String()
+		return planTextOf(t, path)
 	}
 	reused, fresh := render(true), render(false)
 	if reused != fresh {
