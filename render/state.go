@@ -2,7 +2,6 @@ package render
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -29,7 +28,7 @@ func stateResourceText(r *tofujson.StateResource, o PlanOptions) (string, error)
 	if err != nil {
 		return "", err
 	}
-	var b bytes.Buffer
+	var b textBuf
 	switch {
 	case r.DeposedKey != "":
 		fmt.Fprintf(&b, "# %s: (deposed object %s)\n", r.Address, r.DeposedKey)
@@ -56,7 +55,7 @@ func stateOutputText(name string, out tofujson.StateOutput) string {
 	} else {
 		n = diff.ForOutput(c)
 	}
-	var b bytes.Buffer
+	var b textBuf
 	b.WriteString(name + " = ")
 	textNode(&b, n, 0, stateOpts)
 	return b.String()

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -242,7 +241,7 @@ func outputsBlock(outputs map[string]tofujson.StreamOutput, masker *Masker) stri
 		case o.Value == nil && o.Action != "":
 			value = "(" + o.Action + ")"
 		default:
-			var vb bytes.Buffer
+			var vb textBuf
 			c := tofujson.Change{Before: o.Value, After: o.Value}
 			textNode(&vb, diff.ForValue(&c), 0, textOpts{showUnchanged: true, hideSymbols: true})
 			value = vb.String()

@@ -87,7 +87,7 @@ func ind(n int) string {
 
 // ownString is what b holds, as a string that shares b's bytes: b must
 // not be written to again.
-func ownString(b *bytes.Buffer) string {
+func ownString(b *textBuf) string {
 	if b.Len() == 0 {
 		return ""
 	}
@@ -95,7 +95,7 @@ func ownString(b *bytes.Buffer) string {
 }
 
 // writeAll writes the pieces of one line without joining them first.
-func writeAll(b *bytes.Buffer, parts ...string) {
+func writeAll(b *textBuf, parts ...string) {
 	for _, p := range parts {
 		b.WriteString(p)
 	}
@@ -105,7 +105,7 @@ func writeAll(b *bytes.Buffer, parts ...string) {
 var spaces = strings.Repeat(" ", 128)
 
 // writePadded writes s left-aligned in width columns, like %-*s.
-func writePadded(b *bytes.Buffer, s string, width int) {
+func writePadded(b *textBuf, s string, width int) {
 	b.WriteString(s)
 	for pad := width - utf8.RuneCountInString(s); pad > 0; pad -= len(spaces) {
 		b.WriteString(spaces[:min(pad, len(spaces))])
@@ -132,7 +132,7 @@ func plainASCII(s string) bool {
 
 // writeQuoted writes strconv.Quote(s), without building it when s needs
 // no escaping (printable ASCII, no quote or backslash).
-func writeQuoted(b *bytes.Buffer, s string) {
+func writeQuoted(b *textBuf, s string) {
 	if !plainASCII(s) {
 		b.WriteString(strconv.Quote(s))
 		return
@@ -158,7 +158,7 @@ func forces(replace bool, o textOpts) string {
 
 // writeUnchanged writes the line that stands for n hidden values: its
 // indent and symbol column, then "# (n unchanged keywords hidden)".
-func writeUnchanged(b *bytes.Buffer, prefix, sym, keyword string, n int) {
+func writeUnchanged(b *textBuf, prefix, sym, keyword string, n int) {
 	var num [20]byte
 	writeAll(b, prefix, sym, "# (")
 	b.Write(strconv.AppendInt(num[:0], int64(n), 10))
@@ -201,7 +201,7 @@ func validIdentifier(s string) bool {
 func isImportant(name string) bool { return name == "id" || name == "name" || name == "tags" }
 
 // textNode renders one node at an indent level, as OpenTofu's RenderHuman.
-func textNode(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
+func textNode(b *textBuf, n *diff.Node, k int, o textOpts) {
 	switch n.Kind {
 	case diff.Primitive:
 		textPrimitive(b, n, o)
@@ -269,7 +269,7 @@ func warnings(n *diff.Node, k int) []string {
 	return []string{w}
 }
 
-func writeWarnings(b *bytes.Buffer, n *diff.Node, k int) {
+func writeWarnings(b *textBuf, n *diff.Node, k int) {
 	if n.Kind != diff.Sensitive && n.Kind != diff.SensitiveBlock {
 		return
 	}
@@ -293,7 +293,7 @@ func primitiveText(x any) string {
 }
 
 // writePrimitive writes primitiveText(x).
-func writePrimitive(b *bytes.Buffer, x any) {
+func writePrimitive(b *textBuf, x any) {
 	if s, ok := x.(string); ok {
 		writeQuoted(b, s)
 		return
@@ -301,7 +301,7 @@ func writePrimitive(b *bytes.Buffer, x any) {
 	b.WriteString(primitiveText(x))
 }
 
-func textPrimitive(b *bytes.Buffer, n *diff.Node, o textOpts) {
+func textPrimitive(b *textBuf, n *diff.Node, o textOpts) {
 	switch n.Action {
 	case diff.Create:
 		writePrimitive(b, n.After)
@@ -318,7 +318,7 @@ func textPrimitive(b *bytes.Buffer, n *diff.Node, o textOpts) {
 	b.WriteString(forces(n.Replace, o))
 }
 
-func textString(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
+func textString(b *textBuf, n *diff.Node, k int, o textOpts) {
 	switch n.Str.Form {
 	case diff.JSONEncoded:
 		textJSONString(b, n, k, o)
@@ -348,7 +348,7 @@ func textString(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
 	}
 }
 
-func textJSONString(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
+func textJSONString(b *textBuf, n *diff.Node, k int, o textOpts) {
 	jo := o.clone()
 	jo.overrideNullSuffix = true
 	action := n.Action
@@ -420,7 +420,7 @@ func spansLines(n *diff.Node) bool {
 	return false
 }
 
-func textList(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
+func textList(b *textBuf, n *diff.Node, k int, o textOpts) {
 	if len(n.Elements) == 0 {
 		writeAll(b, "[]", nullSuffix(n.Action, o), forces(n.Replace, o))
 		return
@@ -469,7 +469,7 @@ func textList(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
 	writeAll(b, ind(k), o.sym(diff.NoOp), "]", nullSuffix(n.Action, o))
 }
 
-func textSet(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
+func textSet(b *textBuf, n *diff.Node, k int, o textOpts) {
 	self := n.Replace && !n.Nested
 	children := n.Replace && n.Nested
 	if len(n.Elements) == 0 {
@@ -497,7 +497,7 @@ func textSet(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
 	writeAll(b, ind(k), o.sym(diff.NoOp), "]", nullSuffix(n.Action, o))
 }
 
-func textMap(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
+func textMap(b *textBuf, n *diff.Node, k int, o textOpts) {
 	self := n.Replace && !n.Nested
 	children := n.Replace && n.Nested
 	if len(n.Children) == 0 {
@@ -540,7 +540,7 @@ func textMap(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
 
 // textAttributes writes the sorted attribute lines of an object or block
 // and returns how many unchanged ones it hid.
-func textAttributes(b *bytes.Buffer, attrs []diff.Field, k int, o, ao textOpts) int {
+func textAttributes(b *textBuf, attrs []diff.Field, k int, o, ao textOpts) int {
 	var namesBuf [32]string
 	names := namesBuf[:0]
 	width := 0
@@ -569,7 +569,7 @@ func textAttributes(b *bytes.Buffer, attrs []diff.Field, k int, o, ao textOpts) 
 	return hidden
 }
 
-func textObject(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
+func textObject(b *textBuf, n *diff.Node, k int, o textOpts) {
 	if len(n.Children) == 0 {
 		writeAll(b, "{}", nullSuffix(n.Action, o), forces(n.Replace, o))
 		return
@@ -583,7 +583,7 @@ func textObject(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
 	writeAll(b, ind(k), o.sym(diff.NoOp), "}", nullSuffix(n.Action, o))
 }
 
-func textBlock(b *bytes.Buffer, n *diff.Node, k int, o textOpts) {
+func textBlock(b *textBuf, n *diff.Node, k int, o textOpts) {
 	if len(n.Children) == 0 && len(n.Blocks) == 0 {
 		writeAll(b, "{}", forces(n.Replace, o))
 		return

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -12,7 +11,7 @@ import (
 )
 
 func text(n *diff.Node, o textOpts) string {
-	var b bytes.Buffer
+	var b textBuf
 	textNode(&b, n, 0, o)
 	return b.String()
 }

@@ -2,7 +2,6 @@ package render
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"os"
 	"runtime"
@@ -42,10 +41,10 @@ type textPipeline struct {
 	next    int               // the next span to hand to a worker
 	done    map[int]textBatch // finished out of order, by first index
 	emitted int               // how many changes' texts went out in order
-	held    []*bytes.Buffer   // texts in order, waiting for the output
+	held    []*textBuf        // texts in order, waiting for the output
 	heldLen int
-	free    []*bytes.Buffer // written out, for workers to fill again
-	out     *bufio.Writer   // set once the header is written
+	free    []*textBuf    // written out, for workers to fill again
+	out     *bufio.Writer // set once the header is written
 	err     error
 	stopped bool
 
@@ -103,7 +102,7 @@ const batchSize = 8
 // take waits for changes to render: the spans from index first on and a
 // buffer for their text, none when there is no more work. Workers that are not early start only once
 // the first pass has ended.
-func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, config *configIndex, buf *bytes.Buffer) {
+func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, config *configIndex, buf *textBuf) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for {
@@ -120,7 +119,7 @@ func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, confi
 				buf = p.free[n-1]
 				p.free = p.free[:n-1]
 			} else {
-				buf = new(bytes.Buffer)
+				buf = new(textBuf)
 			}
 			return first, p.spans[first:p.next], p.config, buf
 		}
@@ -166,7 +165,7 @@ func (p *textPipeline) work(early bool) {
 // written out. Its buffer is reused once the text is written.
 type textBatch struct {
 	first, n int
-	text     *bytes.Buffer
+	text     *textBuf
 }
 
 // finish records a worker's batch, or the error that stopped it, and sends
@@ -201,7 +200,7 @@ func (p *textPipeline) finish(batch textBatch, err error) {
 
 // recycle keeps a written buffer for a later batch, unless enough are
 // kept or it grew large for one huge resource; p.mu is held.
-func (p *textPipeline) recycle(b *bytes.Buffer) {
+func (p *textPipeline) recycle(b *textBuf) {
 	if len(p.free) < 2*p.maxAhead/batchSize && b.Cap() <= maxRecycled {
 		b.Reset()
 		p.free = append(p.free, b)

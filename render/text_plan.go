@@ -2,7 +2,6 @@ package render
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -266,7 +265,7 @@ func (s *planScan) applyable() bool {
 
 // writeChangeText writes one resource's text as the plan shows it, between
 // blank lines, or nothing when OpenTofu does not show it.
-func writeChangeText(b *bytes.Buffer, rc *tofujson.ResourceChange, o PlanOptions, config *configIndex, nodes *diff.Arena) error {
+func writeChangeText(b *textBuf, rc *tofujson.ResourceChange, o PlanOptions, config *configIndex, nodes *diff.Arena) error {
 	action, _ := tofujson.ParseActions(rc.Change.Actions)
 	s := changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode}
 	if !s.shown() {
@@ -375,7 +374,7 @@ func outputsText(changes map[string]tofujson.Change) string {
 		if n.Action == diff.NoOp {
 			continue
 		}
-		var b bytes.Buffer
+		var b textBuf
 		fmt.Fprintf(&b, "%s %-*s = ", Symbol(n.Action), width, attrName(name))
 		textNode(&b, n, 0, textOpts{})
 		lines = append(lines, b.String())

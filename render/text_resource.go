@@ -25,7 +25,7 @@ func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node,
 	if !resourceShown(rc, action) {
 		return ""
 	}
-	var b bytes.Buffer
+	var b textBuf
 	b.Grow(textSizeHint(rc.Span, action))
 	writeResourceText(&b, rc, action, n, cause)
 	return ownString(&b)
@@ -49,7 +49,7 @@ func hidesUnchanged(rc *tofujson.ResourceChange, action diff.Action) bool {
 }
 
 // writeResourceText writes ResourceText to b, for a change that is shown.
-func writeResourceText(b *bytes.Buffer, rc *tofujson.ResourceChange, action diff.Action, n *diff.Node, cause Cause) {
+func writeResourceText(b *textBuf, rc *tofujson.ResourceChange, action diff.Action, n *diff.Node, cause Cause) {
 	writeResourceComment(b, rc, action, cause)
 	o := textOpts{showUnchanged: rc.Importing()}
 	if action == diff.Forget {
@@ -82,7 +82,7 @@ func textSizeHint(span tofujson.Span, action diff.Action) int {
 }
 
 // writeResourceComment writes the comment lines above a resource.
-func writeResourceComment(b *bytes.Buffer, rc *tofujson.ResourceChange, action diff.Action, cause Cause) {
+func writeResourceComment(b *textBuf, rc *tofujson.ResourceChange, action diff.Action, cause Cause) {
 	addr := rc.Address
 	if rc.Deposed != "" {
 		addr += " (deposed object " + rc.Deposed + ")"
