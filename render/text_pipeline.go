@@ -100,8 +100,8 @@ var reuseChangeMemory = true
 const batchSize = 8
 
 // take waits for changes to render: the spans from index first on and a
-// buffer for their text, none when there is no more work. Workers that are not early start only once
-// the first pass has ended.
+// buffer for their text, none when there is no more work. Workers that are
+// not early start only once the first pass has ended.
 func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, config *configIndex, buf *textBuf) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -22,18 +22,13 @@ const (
 // comment lines, then the resource line and its body. It returns "" for a
 // change OpenTofu does not print (a plain no-op).
 func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node, cause Cause) string {
-	if !resourceShown(rc, action) {
+	if action == diff.NoOp && !rc.Moved() && !rc.Importing() {
 		return ""
 	}
 	var b textBuf
 	b.Grow(textSizeHint(rc.Span, action))
 	writeResourceText(&b, rc, action, n, cause)
 	return ownString(&b)
-}
-
-// resourceShown reports whether OpenTofu prints a resource change at all.
-func resourceShown(rc *tofujson.ResourceChange, action diff.Action) bool {
-	return action != diff.NoOp || rc.Moved() || rc.Importing()
 }
 
 // hidesUnchanged reports whether ResourceText hides the attributes and

@@ -30,8 +30,6 @@ type ChangeReader struct {
 	at  int64
 	dec *jsontext.Decoder
 	t   trusted
-	// reuse is set by ReuseMemory.
-	reuse bool
 }
 
 // readAhead is how much a ChangeReader reads at once: a few changes.
@@ -50,10 +48,12 @@ func NewChangeReader(path string, f io.ReaderAt) *ChangeReader {
 // read the next, like the text pipeline: they spare a fresh copy of every
 // change and of its escaped strings.
 func (cr *ChangeReader) ReuseMemory() {
-	cr.reuse = true
 	cr.t.slab = &textSlab{}
 	cr.t.boxes.reuse()
 }
+
+// reusing reports whether ReuseMemory was called: it gives the reader a slab.
+func (cr *ChangeReader) reusing() bool { return cr.t.slab != nil }
 
 // bytes returns n bytes of the file from off, reading ahead when they are
 // not already in buf.
@@ -95,7 +95,7 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 	// One copy of the change as a string holds every string of its values;
 	// reusing memory, the read buffer itself does.
 	var src string
-	if cr.reuse {
+	if cr.reusing() {
 		src = unsafe.String(unsafe.SliceData(data), len(data))
 		cr.t.slab.reset()
 		cr.t.boxes.reset()
@@ -127,7 +127,7 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 // own copies the strings of rc other than its values out of the read
 // buffer, when the reader reuses it: callers keep addresses and names.
 func (cr *ChangeReader) own(rc *ResourceChange) {
-	if !cr.reuse {
+	if !cr.reusing() {
 		return
 	}
 	for _, s := range []*string{&rc.Address, &rc.PreviousAddress, &rc.ModuleAddress, &rc.Mode, &rc.Type,
