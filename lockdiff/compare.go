@@ -55,20 +55,24 @@ type FileDiff struct {
 func Compare(path string, before, after *LockFile) *FileDiff {
 	fd := &FileDiff{Path: path, Created: len(before.Providers) == 0 && len(after.Providers) > 0,
 		Deleted: len(after.Providers) == 0 && len(before.Providers) > 0}
-	addrs := map[Address]bool{}
-	for _, p := range before.Providers {
-		addrs[p.Address] = true
+	locks := map[Address]*[2]*Lock{}
+	side := func(f *LockFile, i int) {
+		for _, p := range f.Providers {
+			if locks[p.Address] == nil {
+				locks[p.Address] = &[2]*Lock{}
+			}
+			locks[p.Address][i] = p
+		}
 	}
-	for _, p := range after.Providers {
-		addrs[p.Address] = true
-	}
-	sorted := make([]Address, 0, len(addrs))
-	for a := range addrs {
+	side(before, 0)
+	side(after, 1)
+	sorted := make([]Address, 0, len(locks))
+	for a := range locks {
 		sorted = append(sorted, a)
 	}
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].String() < sorted[j].String() })
 	for _, a := range sorted {
-		fd.Providers = append(fd.Providers, compareProvider(a, before.Lookup(a), after.Lookup(a)))
+		fd.Providers = append(fd.Providers, compareProvider(a, locks[a][0], locks[a][1]))
 	}
 	fd.Findings = fileFindings(fd, before, after)
 	return fd
@@ -103,9 +107,13 @@ func compareProvider(a Address, b, af *Lock) *ProviderDiff {
 
 // minus is the hashes of xs not in ys, in xs order.
 func minus(xs, ys []string) []string {
+	in := make(map[string]bool, len(ys))
+	for _, y := range ys {
+		in[y] = true
+	}
 	var out []string
 	for _, x := range xs {
-		if !slices.Contains(ys, x) {
+		if !in[x] {
 			out = append(out, x)
 		}
 	}

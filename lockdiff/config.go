@@ -109,6 +109,10 @@ func LoadConfigFS(fsys fs.FS, dir string) (*Config, hcl.Diagnostics) {
 			continue
 		}
 		path := filepath.Join(dir, name)
+		if d := checkSource(src, path, strings.HasSuffix(name, ".json")); d != nil {
+			diags = append(diags, d)
+			continue
+		}
 		var f *hcl.File
 		var d hcl.Diagnostics
 		if strings.HasSuffix(name, ".json") {

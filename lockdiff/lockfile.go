@@ -26,6 +26,10 @@ type Lock struct {
 	DeclRange   hcl.Range
 }
 
+// MaxHashes is the most hashes one provider's lock may list: two per
+// platform (h1: and zh:), and no provider is built for hundreds.
+const MaxHashes = 1000
+
 // Lookup finds the lock for an address.
 func (f *LockFile) Lookup(a Address) *Lock {
 	for _, p := range f.Providers {
@@ -54,6 +58,9 @@ func Parse(src []byte, filename string) (*LockFile, hcl.Diagnostics) {
 	lf := &LockFile{Filename: filename}
 	if len(strings.TrimSpace(string(src))) == 0 {
 		return lf, nil
+	}
+	if d := checkSource(src, filename, false); d != nil {
+		return lf, hcl.Diagnostics{d}
 	}
 	f, diags := hclsyntax.ParseConfig(src, filename, hcl.Pos{Line: 1, Column: 1, Byte: 0})
 	if diags.HasErrors() {
@@ -171,6 +178,10 @@ func parseHashes(attr *hcl.Attribute) ([]string, hcl.Diagnostics) {
 	if len(exprs) == 0 {
 		return nil, hcl.Diagnostics{attrError(attr, "Empty hashes list",
 			"A lock must list at least one hash of the provider package; run `tofu providers lock` to record them.")}
+	}
+	if len(exprs) > MaxHashes {
+		return nil, hcl.Diagnostics{attrError(attr, "Too many hashes",
+			fmt.Sprintf("This lock lists %d hashes; a provider has two per platform it is released for, and planpr reads at most %d.", len(exprs), MaxHashes))}
 	}
 	var hashes []string
 	for _, e := range exprs {

@@ -1,0 +1,140 @@
+package lockdiff
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/hashicorp/go-version"
+)
+
+// deepShapes are the nesting shapes that overflowed Go's stack in hcl's
+// parser (finding C1), each as the tail of an expression.
+func deepShapes(n int) map[string]string {
+	return map[string]string{
+		"brackets":          strings.Repeat("[", n) + strings.Repeat("]", n),
+		"brackets-unclosed": strings.Repeat("[", n),
+		"braces":            strings.Repeat("{a=", n) + "1" + strings.Repeat("}", n),
+		"parens":            strings.Repeat("(", n) + "1" + strings.Repeat(")", n),
+		"calls":             strings.Repeat("f(", n) + "1" + strings.Repeat(")", n),
+		"template":          strings.Repeat(`"${`, n) + "1" + strings.Repeat(`}"`, n),
+		"template-if":       `"` + strings.Repeat("%{if x}", n) + strings.Repeat("%{endif}", n) + `"`,
+		"minus":             strings.Repeat("-", n*10) + "1",
+		"bang":              strings.Repeat("!", n*10) + "true",
+		"conditional":       strings.Repeat("x ? 1 : ", n) + "1",
+		"splat":             "x" + strings.Repeat("[*]", n),
+		"attr-splat":        "x" + strings.Repeat(".*", n),
+		"for":               strings.Repeat("[for x in ", n) + "y" + strings.Repeat(": x]", n),
+		"heredoc-template":  "<<EOT\n" + strings.Repeat("${", n) + "1" + strings.Repeat("}", n) + "\nEOT\n",
+	}
+}
+
+// TestC1DeepNestingLockFile: a lock file nested 100,000 deep is refused
+// with one located error instead of killing the process.
+func TestC1DeepNestingLockFile(t *testing.T) {
+	for name, tail := range deepShapes(100000) {
+		t.Run(name, func(t *testing.T) {
+			src := "provider \"registry.opentofu.org/hashicorp/aws\" {\n  version = \"5.0.0\"\n  hashes = " + tail + "\n}\n"
+			start := time.Now()
+			_, diags := Parse([]byte(src), "deep.hcl")
+			if !diags.HasErrors() || diags[0].Summary != "Nested too deeply" || diags[0].Subject == nil || diags[0].Subject.Start.Line < 3 {
+				t.Fatalf("want one located 'Nested too deeply' from line 3 on, got %v", diags)
+			}
+			if len(diags) != 1 {
+				t.Errorf("want one error, got %d", len(diags))
+			}
+			t.Logf("refused in %v", time.Since(start))
+		})
+	}
+}
+
+// TestC1DeepNestingConfig: the same for .tf and .tf.json configuration
+// read by lockdiff --config and the App.
+func TestC1DeepNestingConfig(t *testing.T) {
+	for name, tail := range deepShapes(100000) {
+		t.Run(name, func(t *testing.T) {
+			fsys := fstest.MapFS{"main.tf": {Data: []byte("locals {\n  a = " + tail + "\n}\n")}}
+			_, diags := LoadConfigFS(fsys, "root")
+			if !diags.HasErrors() || diags[0].Summary != "Nested too deeply" {
+				t.Fatalf("want 'Nested too deeply', got %v", diags)
+			}
+		})
+	}
+	for name, src := range map[string]string{
+		"json-arrays":   `{"locals": {"a": ` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}`,
+		"json-objects":  `{"locals": {"a": ` + strings.Repeat(`{"a":`, 100000) + "1" + strings.Repeat("}", 100000) + `}}`,
+		"json-template": `{"terraform": {"required_providers": {"aws": {"source": "` + strings.Repeat("${", 100000) + "1" + strings.Repeat("}", 100000) + `"}}}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, diags := LoadConfigFS(fstest.MapFS{"main.tf.json": {Data: []byte(src)}}, "root")
+			if !diags.HasErrors() || diags[0].Summary != "Nested too deeply" {
+				t.Fatalf("want 'Nested too deeply', got %v", diags)
+			}
+		})
+	}
+}
+
+// TestC1OrdinaryNestingParses: the limit leaves real shapes alone — many
+// conditionals and unary operators in one block, each in its own
+// attribute, and nesting well below the limit.
+func TestC1OrdinaryNestingParses(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("locals {\n")
+	for i := range 2 * MaxNesting {
+		fmt.Fprintf(&b, "  a%d = x ? -1 : !y ? [for v in z : v[*].id] : \"${a}-%%{if b}c%%{endif}\"\n", i)
+	}
+	b.WriteString("  deep = " + strings.Repeat("[", 50) + strings.Repeat("]", 50) + "\n}\n")
+	b.WriteString("terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\", version = \"~> 5.0\" }\n  }\n}\n")
+	cfg, diags := LoadConfigFS(fstest.MapFS{"main.tf": {Data: []byte(b.String())}}, "root")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if len(cfg.Requirements) != 1 {
+		t.Fatalf("requirements: %v", cfg.Requirements)
+	}
+}
+
+// TestM7LargeConfigFile: a 48 MB main.tf is refused at once, not parsed
+// for seconds into gigabytes.
+func TestM7LargeConfigFile(t *testing.T) {
+	big := []byte("locals {\n" + strings.Repeat("  a = \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"\n", 48<<20/72) + "}\n")
+	start := time.Now()
+	_, diags := LoadConfigFS(fstest.MapFS{"main.tf": {Data: big}}, "root")
+	if !diags.HasErrors() || diags[0].Summary != "File too large" {
+		t.Fatalf("want 'File too large', got %v", diags)
+	}
+	t.Logf("refused in %v", time.Since(start))
+}
+
+// TestM7ManyLockHashes: a lock of 100,000 hashes is refused at the list,
+// located, instead of compared for minutes; comparing many hashes is
+// linear.
+func TestM7ManyLockHashes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("provider \"registry.opentofu.org/hashicorp/aws\" {\n  version = \"5.0.0\"\n  hashes = [\n")
+	for i := range 100000 {
+		fmt.Fprintf(&b, "    \"zh:%064d\",\n", i)
+	}
+	b.WriteString("  ]\n}\n")
+	_, diags := Parse([]byte(b.String()), "many.hcl")
+	if !diags.HasErrors() || diags[0].Summary != "Too many hashes" || diags[0].Subject.Start.Line != 3 {
+		t.Fatalf("want 'Too many hashes' at line 3, got %v", diags)
+	}
+}
+
+func BenchmarkCompareHashes(b *testing.B) {
+	mk := func(prefix string) *LockFile {
+		l := &Lock{Address: Address{Host: HostOpenTofu, Namespace: "hashicorp", Type: "aws"}, RawVersion: "5.0.0"}
+		l.Version, _ = version.NewVersion("5.0.0")
+		for i := range MaxHashes {
+			l.Hashes = append(l.Hashes, fmt.Sprintf("zh:%s%060d", prefix, i))
+		}
+		return &LockFile{Providers: []*Lock{l}}
+	}
+	before, after := mk("a"), mk("b")
+	for b.Loop() {
+		Compare("x", before, after)
+	}
+}
