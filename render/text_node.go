@@ -328,6 +328,9 @@ func textString(b *textBuf, n *diff.Node, k int, o textOpts) {
 			writeAll(b, ind(k+1), o.sym(l.Action), l.Text, "\n")
 		}
 		writeAll(b, ind(k), o.sym(diff.NoOp), "EOT", nullSuffix(n.Action, o))
+		if n.Str.Unaligned {
+			writeAll(b, " ", unalignedNote)
+		}
 	default:
 		switch n.Action {
 		case diff.Create, diff.NoOp:
@@ -420,6 +423,10 @@ func spansLines(n *diff.Node) bool {
 	return false
 }
 
+// unalignedNote marks a list or heredoc too long and too changed to align
+// element by element (OpenTofu would need gigabytes for it).
+const unalignedNote = "# (planpr: too many changes to align; the changed part is shown as removed and added)"
+
 func textList(b *textBuf, n *diff.Node, k int, o textOpts) {
 	if len(n.Elements) == 0 {
 		writeAll(b, "[]", nullSuffix(n.Action, o), forces(n.Replace, o))
@@ -434,6 +441,9 @@ func textList(b *textBuf, n *diff.Node, k int, o textOpts) {
 	var pending []*diff.Node // unchanged elements not yet shown
 	renderNext := false
 	writeAll(b, "[", forces(n.Replace, o), "\n")
+	if n.Unaligned {
+		writeAll(b, ind(k+1), o.sym(diff.NoOp), unalignedNote, "\n")
+	}
 	for _, e := range n.Elements {
 		if e.Action == diff.NoOp && !renderNext && !o.showUnchanged {
 			pending = append(pending, e)

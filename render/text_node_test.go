@@ -162,3 +162,20 @@ func fields(m map[string]*diff.Node) []diff.Field {
 	slices.SortFunc(out, func(a, b diff.Field) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
+
+// TestH4UnalignedListSaysSo: a list or heredoc the aligner gave up on says
+// so in the text, where the reviewer reads it.
+func TestH4UnalignedListSaysSo(t *testing.T) {
+	list := &diff.Node{Kind: diff.List, Action: diff.Update, Unaligned: true, Elements: []*diff.Node{
+		str(diff.Delete, "a", nil), str(diff.Create, nil, "b"),
+	}}
+	want := "[\n        " + unalignedNote + "\n      - \"a\",\n      + \"b\",\n    ]"
+	if got := text(list, textOpts{}); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	heredoc := &diff.Node{Kind: diff.String, Action: diff.Update, Str: &diff.StringDiff{Form: diff.Heredoc, Unaligned: true,
+		Lines: []diff.Line{{Action: diff.Delete, Text: "a"}, {Action: diff.Create, Text: "b"}}}}
+	if got := text(heredoc, textOpts{}); !strings.HasSuffix(got, "EOT "+unalignedNote) {
+		t.Errorf("heredoc: %q", got)
+	}
+}

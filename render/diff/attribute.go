@@ -76,10 +76,10 @@ func forType(v value, t cty.Type) *Node {
 	case t.IsListType():
 		et := t.ElementType()
 		s := v.asSlice()
-		elems, action := lcsPaired(s, func(a, b any) bool {
+		elems, action, aligned := lcsPaired(s, func(a, b any) bool {
 			return et.IsObjectType() || shouldDiffMultiline(a, b)
 		}, func(in value) *Node { return forType(in, et) })
-		return v.nodes.new(Node{Kind: List, Elements: elems, Action: action, Replace: v.replace.Matches()})
+		return v.nodes.new(Node{Kind: List, Elements: elems, Action: action, Replace: v.replace.Matches(), Unaligned: !aligned})
 	case t.IsTupleType():
 		ets := t.TupleElementTypes()
 		s := v.asSlice()

@@ -54,7 +54,9 @@ func indexPaired(v value, compute func(value) *Node) ([]*Node, Action) {
 
 // lcsPaired diffs a list by its longest common subsequence, pairing a
 // removed and an added element as one update where shouldDiff says so.
-func lcsPaired(s sliceValue, shouldDiff func(a, b any) bool, compute func(value) *Node) ([]*Node, Action) {
+// It reports false when the list was too long and too changed to align
+// (see lcs).
+func lcsPaired(s sliceValue, shouldDiff func(a, b any) bool, compute func(value) *Node) ([]*Node, Action, bool) {
 	action := NoOp
 	switch {
 	case s.before != nil && s.after == nil:
@@ -63,7 +65,7 @@ func lcsPaired(s sliceValue, shouldDiff func(a, b any) bool, compute func(value)
 		action = Create
 	}
 	var out []*Node
-	walkSlice(s.before, s.after, equalJSON, shouldDiff, func(bi, ai int) {
+	aligned := walkSlice(s.before, s.after, equalJSON, shouldDiff, func(bi, ai int) {
 		c := s.child(bi, ai)
 		// Every element of a relevant list is relevant.
 		c.relevant = Always()
@@ -71,7 +73,7 @@ func lcsPaired(s sliceValue, shouldDiff func(a, b any) bool, compute func(value)
 		out = append(out, n)
 		action = fold(action, n.Action)
 	})
-	return out, action
+	return out, action, aligned
 }
 
 // setElements matches each before element with an equal after element;

@@ -50,10 +50,10 @@ func jsonOfKind(v value, k tofujson.ValueKind) *Node {
 		return v.nodes.new(Node{Kind: Object, Children: children, Action: action})
 	case tofujson.KindArray:
 		s := v.asSlice()
-		elems, action := lcsPaired(s, func(a, b any) bool {
+		elems, action, aligned := lcsPaired(s, func(a, b any) bool {
 			return (tofujson.KindOf(a) == tofujson.KindObject && tofujson.KindOf(b) == tofujson.KindObject) || shouldDiffMultiline(a, b)
 		}, forJSON)
-		return v.nodes.new(Node{Kind: List, Elements: elems, Action: action})
+		return v.nodes.new(Node{Kind: List, Elements: elems, Action: action, Unaligned: !aligned})
 	}
 	action := Update
 	beforeMissing := v.before == nil && !v.beforeExplicit

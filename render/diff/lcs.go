@@ -3,6 +3,7 @@ package diff
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/planpr/planpr/render/tofujson"
@@ -13,9 +14,11 @@ import (
 // index for each displayed element: an index equal to the slice's length
 // means "absent" (a pure deletion or creation). Before and after elements
 // off the subsequence are visited together as one update when shouldDiff
-// says they are worth diffing.
-func walkSlice[T any](before, after []T, eq func(a, b T) bool, shouldDiff func(a, b T) bool, visit func(bi, ai int)) {
-	common := lcs(before, after, eq)
+// says they are worth diffing. It reports false when the slices were too
+// long and too different to align within maxAlignWork (see lcs): their
+// differing middle is then shown as removed and added.
+func walkSlice[T any](before, after []T, eq func(a, b T) bool, shouldDiff func(a, b T) bool, visit func(bi, ai int)) (aligned bool) {
+	common, aligned := lcs(before, after, eq)
 	bi, ai, ci := 0, 0, 0
 	for bi < len(before) || ai < len(after) || ci < len(common) {
 		for bi < len(before) && (ci >= len(common) || !eq(before[bi], common[ci])) {
@@ -47,11 +50,26 @@ func walkSlice[T any](before, after []T, eq func(a, b T) bool, shouldDiff func(a
 			ci++
 		}
 	}
+	return aligned
 }
+
+// Limits of list alignment. OpenTofu fills an n×m table, which for two
+// lists of 20,000 elements is 3 GB: planpr uses that table (and so breaks
+// ties exactly as OpenTofu does) only up to maxTableCells, and beyond it
+// Myers' algorithm, whose time grows with the lists' length times the
+// number of differences and whose memory with the square of the
+// differences. Past maxAlignWork steps it gives up and shows the
+// differing middle as removed and added.
+const (
+	maxTableCells = 1 << 20
+	maxAlignWork  = 20_000_000
+	maxEdits      = 2000
+)
 
 // lcs is the longest common subsequence of xs and ys, with ties broken the
 // way OpenTofu's objchange package breaks them, so lists diff identically.
-func lcs[T any](xs, ys []T, eq func(a, b T) bool) []T {
+// It reports false when it gave up aligning the lists' middle.
+func lcs[T any](xs, ys []T, eq func(a, b T) bool) ([]T, bool) {
 	// The walk back starts at the last elements and takes every equal pair
 	// it meets, so a common suffix always ends the result, and the table
 	// for what precedes it does not depend on it: only the rest needs one.
@@ -59,12 +77,97 @@ func lcs[T any](xs, ys []T, eq func(a, b T) bool) []T {
 	for k < len(xs) && k < len(ys) && eq(xs[len(xs)-1-k], ys[len(ys)-1-k]) {
 		k++
 	}
-	if k == 0 {
-		return lcsTable(xs, ys, eq)
-	}
 	suffix := xs[len(xs)-k:]
-	head := lcsTable(xs[:len(xs)-k], ys[:len(ys)-k], eq)
-	return append(head[:len(head):len(head)], suffix...)
+	xs, ys = xs[:len(xs)-k], ys[:len(ys)-k]
+	if len(xs)*len(ys) <= maxTableCells {
+		head := lcsTable(xs, ys, eq)
+		return append(head[:len(head):len(head)], suffix...), true
+	}
+	// Too large for the table: a common prefix is common too.
+	p := 0
+	for p < len(xs) && p < len(ys) && eq(xs[p], ys[p]) {
+		p++
+	}
+	prefix := xs[:p]
+	xs, ys = xs[p:], ys[p:]
+	var middle []T
+	aligned := true
+	if len(xs)*len(ys) <= maxTableCells {
+		middle = lcsTable(xs, ys, eq)
+	} else {
+		middle, aligned = myers(xs, ys, eq, min(maxEdits, maxAlignWork/(len(xs)+len(ys))))
+	}
+	out := make([]T, 0, len(prefix)+len(middle)+len(suffix))
+	return append(append(append(out, prefix...), middle...), suffix...), aligned
+}
+
+// myers is a longest common subsequence found by Myers' greedy algorithm,
+// or false when more than maxD insertions and deletions separate xs and
+// ys. It keeps the furthest reach of each diagonal for every number of
+// edits, O(maxD²) memory, to walk back the path.
+func myers[T any](xs, ys []T, eq func(a, b T) bool, maxD int) ([]T, bool) {
+	n, m := len(xs), len(ys)
+	off := maxD + 1
+	v := make([]int, 2*maxD+3)
+	var trace [][]int
+	for d := 0; d <= maxD; d++ {
+		for k := -d; k <= d; k += 2 {
+			var x int
+			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
+				x = v[off+k+1] // down: an insertion
+			} else {
+				x = v[off+k-1] + 1 // right: a deletion
+			}
+			y := x - k
+			for x < n && y < m && eq(xs[x], ys[y]) {
+				x++
+				y++
+			}
+			v[off+k] = x
+			if x >= n && y >= m {
+				trace = append(trace, slices.Clone(v[off-d:off+d+1]))
+				return myersPath(xs, trace, n, m), true
+			}
+		}
+		trace = append(trace, slices.Clone(v[off-d:off+d+1]))
+	}
+	return nil, false
+}
+
+// myersPath walks the trace back from (n, m), collecting the diagonal
+// steps: the common elements.
+func myersPath[T any](xs []T, trace [][]int, n, m int) []T {
+	var rev []T
+	x, y := n, m
+	for d := len(trace) - 1; d > 0; d-- {
+		prev := trace[d-1] // indexed by k+(d-1)
+		k := x - y
+		var pk int
+		if k == -d || (k != d && prev[k-1+d-1] < prev[k+1+d-1]) {
+			pk = k + 1
+		} else {
+			pk = k - 1
+		}
+		px := prev[pk+d-1]
+		py := px - pk
+		mx := px + 1 // after a deletion (a step right)
+		if pk == k+1 {
+			mx = px // after an insertion (a step down)
+		}
+		for x > mx {
+			rev = append(rev, xs[x-1])
+			x--
+			y--
+		}
+		x, y = px, py
+	}
+	for x > 0 && y > 0 {
+		rev = append(rev, xs[x-1])
+		x--
+		y--
+	}
+	slices.Reverse(rev)
+	return rev
 }
 
 func lcsTable[T any](xs, ys []T, eq func(a, b T) bool) []T {

@@ -2,12 +2,15 @@ package diff
 
 import (
 	"encoding/json"
+	"fmt"
+	"runtime"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/planpr/planpr/render/tofujson"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // The common-suffix shortcut must choose exactly the subsequence the full
@@ -30,7 +33,8 @@ func TestLCSSuffixShortcutMatchesTable(t *testing.T) {
 	}
 	for range 20000 {
 		xs, ys := word(), word()
-		got, want := lcs(xs, ys, eq), lcsTable(xs, ys, eq)
+		got, _ := lcs(xs, ys, eq)
+		want := lcsTable(xs, ys, eq)
 		if !slices.Equal(got, want) {
 			t.Fatalf("lcs(%v, %v) = %v, the full table gives %v", xs, ys, got, want)
 		}
@@ -52,5 +56,87 @@ func TestEqualJSONIsDeepEqual(t *testing.T) {
 				t.Errorf("equalJSON(%#v, %#v) = %v, DeepEqual says %v", a, b, got, want)
 			}
 		}
+	}
+}
+
+// Myers' algorithm finds a common subsequence as long as the table's.
+func TestMyersFindsALongestCommonSubsequence(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	eq := func(a, b byte) bool { return a == b }
+	word := func() []byte {
+		s := make([]byte, r.IntN(40))
+		for i := range s {
+			s[i] = byte('a' + r.IntN(4))
+		}
+		return s
+	}
+	isSubsequence := func(sub, of []byte) bool {
+		i := 0
+		for _, c := range of {
+			if i < len(sub) && sub[i] == c {
+				i++
+			}
+		}
+		return i == len(sub)
+	}
+	for range 20000 {
+		xs, ys := word(), word()
+		got, ok := myers(xs, ys, eq, len(xs)+len(ys))
+		want := lcsTable(xs, ys, eq)
+		if !ok || len(got) != len(want) || !isSubsequence(got, xs) || !isSubsequence(got, ys) {
+			t.Fatalf("myers(%q, %q) = %q, %v; want a common subsequence of length %d", xs, ys, got, ok, len(want))
+		}
+	}
+	if _, ok := myers([]byte("abcdef"), []byte("uvwxyz"), eq, 5); ok {
+		t.Error("myers aligned 12 edits within 5")
+	}
+}
+
+func bigList(n int, f func(i int) string) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = f(i)
+	}
+	return out
+}
+
+// TestH4ListDiffLinearSpace: a 20,000-element list with its last element
+// changed took 3.1 GB for the n×m table; the aligner now needs memory for
+// the differences only.
+func TestH4ListDiffLinearSpace(t *testing.T) {
+	before := bigList(20000, func(i int) string { return fmt.Sprint("e", i) })
+	after := slices.Clone(before)
+	after[len(after)-1] = "changed"
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	start := m.TotalAlloc
+	common, aligned := lcs(before, after, equalJSON)
+	runtime.ReadMemStats(&m)
+	if !aligned || len(common) != 19999 {
+		t.Fatalf("aligned %v, %d common", aligned, len(common))
+	}
+	if used := m.TotalAlloc - start; used > 64<<20 {
+		t.Fatalf("aligning used %d MB", used>>20)
+	}
+}
+
+// TestH4ListDiffFallsBack: 200,000 elements that all differ are too many
+// to align: shown as removed and added, and said so, in bounded memory.
+func TestH4ListDiffFallsBack(t *testing.T) {
+	before := bigList(200000, func(i int) string { return fmt.Sprint("b", i) })
+	after := bigList(200000, func(i int) string { return fmt.Sprint("a", i) })
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	start := m.TotalAlloc
+	n := ForTyped(&tofujson.Change{Before: before, After: after}, cty.List(cty.String))
+	runtime.ReadMemStats(&m)
+	if !n.Unaligned {
+		t.Fatal("the list is not marked as unaligned")
+	}
+	if used := m.TotalAlloc - start; used > 512<<20 {
+		t.Fatalf("diffing used %d MB", used>>20)
+	}
+	if len(n.Elements) != 400000 {
+		t.Fatalf("%d elements, want every one removed and added", len(n.Elements))
 	}
 }

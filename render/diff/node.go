@@ -72,6 +72,10 @@ type Node struct {
 	// attribute types (nested_type), which render slightly differently from
 	// the same collections of plain attribute types.
 	Nested bool
+	// Unaligned is set on a List whose elements were too many and too
+	// changed to align one by one: the changed middle is shown removed and
+	// added (see lcs).
+	Unaligned bool
 	// Sensitive, SensitiveBlock: which sides are sensitive.
 	BeforeSensitive, AfterSensitive bool
 
@@ -146,6 +150,9 @@ type StringDiff struct {
 	// the formatting of the JSON text changed.
 	JSON       *Node
 	Whitespace bool
+	// Unaligned: a heredoc whose lines were too many and too changed to
+	// align; its changed middle is shown removed and added.
+	Unaligned bool
 }
 
 // Line is one line of a heredoc string diff.

@@ -87,7 +87,8 @@ func newString(before, after any, action Action, replace bool, nodes *Arena) *No
 			return nodes.new(Node{Kind: TypeChange, Action: action, Replace: replace,
 				From: newString(before, nil, Delete, false, nodes), To: newString(nil, after, Create, false, nodes)})
 		case eb.multiline || ea.multiline:
-			n.Str = &StringDiff{Form: Heredoc, Lines: lineDiff(strings.Split(eb.text, "\n"), strings.Split(ea.text, "\n"))}
+			lines, aligned := lineDiff(strings.Split(eb.text, "\n"), strings.Split(ea.text, "\n"))
+			n.Str = &StringDiff{Form: Heredoc, Lines: lines, Unaligned: !aligned}
 		}
 	}
 	return n
@@ -101,11 +102,11 @@ func heredoc(text string) *StringDiff {
 	return sd
 }
 
-func lineDiff(before, after []string) []Line {
+func lineDiff(before, after []string) ([]Line, bool) {
 	out := make([]Line, 0, len(before)+len(after))
 	never := func(string, string) bool { return false }
 	same := func(a, b string) bool { return a == b }
-	walkSlice(before, after, same, never, func(bi, ai int) {
+	aligned := walkSlice(before, after, same, never, func(bi, ai int) {
 		switch {
 		case bi >= len(before):
 			out = append(out, Line{Action: Create, Text: after[ai]})
@@ -115,7 +116,7 @@ func lineDiff(before, after []string) []Line {
 			out = append(out, Line{Action: NoOp, Text: before[bi]})
 		}
 	})
-	return out
+	return out, aligned
 }
 
 // jsonEncoded diffs the decoded JSON of a string attribute.
