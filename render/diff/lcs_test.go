@@ -3,9 +3,9 @@ package diff
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"testing"
 
