@@ -37,6 +37,14 @@ type ServerConfig struct {
 	Version       string
 	// Retry tunes GitHub retries (tests shorten the waits).
 	Retry *RetryTransport
+	// IntakeBudget bounds the bytes of deliveries being read at once
+	// (default 64 MiB), IntakeReaders how many are read at once (default
+	// 16), and IntakeWait how long a delivery waits for room before a 503
+	// (default 10 s). Bodies are read before their signature can be
+	// checked, so anyone can send them.
+	IntakeBudget  int64
+	IntakeReaders int
+	IntakeWait    time.Duration
 }
 
 // MaxWebhookBody is the largest delivery accepted, as GitHub caps payloads.
@@ -46,6 +54,7 @@ const MaxWebhookBody = 25 << 20
 // at once, and does the work on a bounded queue, one pull request at a time.
 type Server struct {
 	cfg     ServerConfig
+	intake  *intake
 	log     *slog.Logger
 	queue   chan *job
 	seen    *deliverySet
@@ -98,7 +107,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	apps.BaseURL = strings.TrimSuffix(cfg.APIURL, "/")
 	return &Server{
-		cfg: cfg, log: cfg.Logger, queue: make(chan *job, cfg.QueueSize), seen: newDeliverySet(10000),
+		cfg: cfg, log: cfg.Logger, intake: newIntake(cfg.IntakeBudget, cfg.IntakeReaders, cfg.IntakeWait), queue: make(chan *job, cfg.QueueSize), seen: newDeliverySet(10000),
 		metrics: newMetrics(), retry: retry, apps: apps, clients: map[int64]*Client{},
 	}, nil
 }
@@ -150,20 +159,26 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 func (s *Server) webhook(w http.ResponseWriter, r *http.Request) {
-	delivery := r.Header.Get("X-GitHub-Delivery")
-	event := r.Header.Get("X-GitHub-Event")
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBody))
-	if err != nil {
-		s.metrics.delivery(event, "too-large")
-		http.Error(w, "payload too large", http.StatusRequestEntityTooLarge)
+	body, status := s.intake.read(w, r)
+	if status != 0 {
+		s.metrics.delivery(unverified, intakeResults[status])
+		http.Error(w, http.StatusText(status), status)
 		return
 	}
 	// The signature comes first: nothing else is looked at before it.
 	sig := r.Header.Get("X-Hub-Signature-256")
 	if !strings.HasPrefix(sig, "sha256=") || github.ValidateSignature(sig, body, s.cfg.WebhookSecret) != nil {
-		s.metrics.delivery("unverified", "bad-signature")
-		s.log.Warn("webhook signature missing or wrong", "delivery", delivery)
+		s.metrics.delivery(unverified, "bad-signature")
+		s.log.Warn("webhook signature missing or wrong", "delivery", boundedDelivery(r.Header.Get("X-GitHub-Delivery")))
 		http.Error(w, "bad signature", http.StatusUnauthorized)
+		return
+	}
+	// The signature covers the body only: the headers are still untrusted.
+	event := eventLabel(r.Header.Get("X-GitHub-Event"))
+	delivery := r.Header.Get("X-GitHub-Delivery")
+	if !validDelivery(delivery) {
+		s.metrics.delivery(event, "bad-delivery-id")
+		http.Error(w, "X-GitHub-Delivery is not a delivery id", http.StatusBadRequest)
 		return
 	}
 	if s.closing.Load() {
@@ -171,7 +186,7 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	if delivery == "" || !s.seen.add(delivery) {
+	if !s.seen.add(delivery) {
 		s.metrics.delivery(event, "duplicate")
 		writeJSON(w, http.StatusOK, map[string]string{"status": "duplicate"})
 		return

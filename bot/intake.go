@@ -1,0 +1,115 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+)
+
+// intake reads webhook bodies within a memory budget and a cap on how many
+// are read at once. A body must be read whole before its signature can be
+// checked, so this is what bounds what unauthenticated senders can make
+// the server hold.
+type intake struct {
+	budget  *semaphore.Weighted
+	readers chan struct{}
+	wait    time.Duration
+}
+
+func newIntake(budget int64, readers int, wait time.Duration) *intake {
+	budget = max(positiveOr(budget, 64<<20), MaxWebhookBody)
+	return &intake{
+		budget:  semaphore.NewWeighted(budget),
+		readers: make(chan struct{}, positiveOr(readers, 16)),
+		wait:    positiveOr(wait, 10*time.Second),
+	}
+}
+
+func positiveOr[T int | int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// read reads a delivery's body, or says which status to answer: 413 for a
+// body over MaxWebhookBody, 503 when no room frees up in time.
+func (in *intake) read(w http.ResponseWriter, r *http.Request) ([]byte, int) {
+	if r.ContentLength > MaxWebhookBody {
+		return nil, http.StatusRequestEntityTooLarge
+	}
+	weight := int64(MaxWebhookBody) // unknown length: the most it may be
+	if r.ContentLength >= 0 {
+		weight = max(r.ContentLength, 1)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), in.wait)
+	defer cancel()
+	select {
+	case in.readers <- struct{}{}:
+	case <-ctx.Done():
+		return nil, http.StatusServiceUnavailable
+	}
+	defer func() { <-in.readers }()
+	if err := in.budget.Acquire(ctx, weight); err != nil {
+		return nil, http.StatusServiceUnavailable
+	}
+	defer in.budget.Release(weight)
+	body, err := io.ReadAll(io.LimitReader(http.MaxBytesReader(w, r.Body, MaxWebhookBody), weight+1))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge), int64(len(body)) > weight:
+		return nil, http.StatusRequestEntityTooLarge
+	case err != nil:
+		return nil, http.StatusBadRequest
+	}
+	return body, 0
+}
+
+// intakeResults are the metrics' results for the statuses read answers.
+var intakeResults = map[int]string{
+	http.StatusRequestEntityTooLarge: "too-large",
+	http.StatusServiceUnavailable:    "busy",
+	http.StatusBadRequest:            "bad-body",
+}
+
+// unverified labels what arrived before its signature was checked: an
+// unsigned header never becomes a metrics label.
+const unverified = "unverified"
+
+// eventLabel is the X-GitHub-Event header as a metrics label, from a fixed
+// set, so that a sender cannot grow the metrics with names of its own.
+func eventLabel(event string) string {
+	switch event {
+	case "pull_request", "workflow_run", "ping", "installation", "installation_repositories",
+		"check_suite", "check_run", "push", "pull_request_review", "issue_comment":
+		return event
+	}
+	return "other"
+}
+
+// validDelivery accepts a delivery id as GitHub writes them (a GUID) with
+// some room: up to 64 letters, digits and dashes.
+func validDelivery(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// boundedDelivery is a delivery id fit for a log line.
+func boundedDelivery(id string) string {
+	if validDelivery(id) {
+		return id
+	}
+	return "(invalid)"
+}

@@ -1,0 +1,126 @@
+package bot
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// promLine is one line of the Prometheus text format.
+var promLine = regexp.MustCompile(`^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{([a-z_]+="[^"\\\n]*",?)*\})? [0-9.e+-]+|[a-z_]+\{le="[^"]+"\} [0-9]+)$`)
+
+func metricsText(t *testing.T, a *testApp) string {
+	t.Helper()
+	resp, err := http.Get(a.http.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
+// TestH5UnsignedHeadersAddNoMetricsLabels: the X-GitHub-Event header of an
+// unsigned request used to become a label (900 KB names grew memory
+// without bound, a 0xFF byte broke /metrics). Labels now come from a fixed
+// set, recorded after the signature check.
+func TestH5UnsignedHeadersAddNoMetricsLabels(t *testing.T) {
+	a := newTestApp(t, 1, 5)
+	huge := strings.Repeat("e", 900<<10)
+	for i := range 30 {
+		a.deliver(t, huge+fmt.Sprint(i), fmt.Sprint("d-", i), []byte(`{}`), "sha256=00")
+	}
+	a.deliver(t, "pull\xffrequest", "d-ff", []byte(`{}`), "")
+	body := []byte(`{"zen":"hi"}`)
+	a.deliver(t, "invented\xff"+huge, "d-signed", body, sign(body)) // signed, but the header is not
+	m := metricsText(t, a)
+	if len(m) > 8<<10 {
+		t.Fatalf("/metrics is %d bytes", len(m))
+	}
+	for _, line := range strings.Split(strings.TrimSpace(m), "\n") {
+		if !promLine.MatchString(line) {
+			t.Errorf("not Prometheus text: %q", line)
+		}
+	}
+	mustContain(t, m, `planpr_webhook_deliveries_total{event="unverified",result="bad-signature"} 31`)
+	mustContain(t, m, `planpr_webhook_deliveries_total{event="other",result="ignored"} 1`)
+}
+
+// TestH5DeliveryIDsBounded: delivery ids are headers too; one that is not
+// an id is refused, not remembered.
+func TestH5DeliveryIDsBounded(t *testing.T) {
+	a := newTestApp(t, 1, 5)
+	body := []byte(`{"zen":"hi"}`)
+	for _, id := range []string{strings.Repeat("a", 1<<20), "", "id with spaces", "x\xff"} {
+		resp, _ := a.deliver(t, "ping", id, body, sign(body))
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("delivery id of %d bytes: %d", len(id), resp.StatusCode)
+		}
+	}
+	if n := len(a.srv.seen.ids); n != 0 {
+		t.Errorf("%d delivery ids remembered", n)
+	}
+	if resp, _ := a.deliver(t, "ping", "72d3162e-cc78-11e3-81ab-4c9367dc0958", body, sign(body)); resp.StatusCode != http.StatusAccepted {
+		t.Errorf("a GUID delivery id: %d", resp.StatusCode)
+	}
+}
+
+// slowBody is a request body that sends its bytes only when released.
+type slowBody struct {
+	release chan struct{}
+	r       io.Reader
+}
+
+func (b *slowBody) Read(p []byte) (int, error) {
+	<-b.release
+	return b.r.Read(p)
+}
+
+// TestH5BodiesReadWithinABudget: 40 uploads of 25 MB at once were all
+// buffered (1.13 GB). Now bodies are read within a budget of bytes and of
+// readers; past it a sender waits, then gets 503, and what is read stays
+// within the budget.
+func TestH5BodiesReadWithinABudget(t *testing.T) {
+	a := newTestApp(t, 1, 5)
+	a.srv.intake = newIntake(2*MaxWebhookBody, 16, 300*time.Millisecond)
+	release := make(chan struct{})
+	var wg sync.WaitGroup
+	codes := make(chan int, 40)
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			body := &slowBody{release: release, r: bytes.NewReader(make([]byte, MaxWebhookBody))}
+			req, _ := http.NewRequest(http.MethodPost, a.http.URL+"/webhook", body)
+			req.ContentLength = MaxWebhookBody
+			req.Header.Set("X-GitHub-Delivery", fmt.Sprint("big-", i))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				codes <- 0
+				return
+			}
+			resp.Body.Close()
+			codes <- resp.StatusCode
+		}()
+	}
+	time.Sleep(time.Second) // every sender past the budget has waited and been refused
+	close(release)
+	wg.Wait()
+	close(codes)
+	got := map[int]int{}
+	for c := range codes {
+		got[c]++
+	}
+	// Two fit the budget (and fail their signature); the rest found no room.
+	if got[http.StatusUnauthorized] != 2 || got[http.StatusServiceUnavailable] != 38 {
+		t.Errorf("status codes %v", got)
+	}
+	m := metricsText(t, a)
+	mustContain(t, m, `planpr_webhook_deliveries_total{event="unverified",result="busy"} 38`)
+}
