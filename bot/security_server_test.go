@@ -2,8 +2,10 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -123,4 +125,34 @@ func TestH5BodiesReadWithinABudget(t *testing.T) {
 	}
 	m := metricsText(t, a)
 	mustContain(t, m, `planpr_webhook_deliveries_total{event="unverified",result="busy"} 38`)
+}
+
+// TestL5ShutdownWithASlowClient: one client sending its body slowly held
+// the shutdown for its whole 30 s and then made it report "0 jobs left
+// unfinished" and fail. The requests now have a deadline of their own,
+// and a shutdown with nothing left undone succeeds.
+func TestL5ShutdownWithASlowClient(t *testing.T) {
+	a := newTestApp(t, 1, 5)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- a.srv.Run(ctx, ln, 200*time.Millisecond, time.Second) }()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /webhook HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
+	time.Sleep(100 * time.Millisecond) // the request is being read
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := conn.Read(make([]byte, 1)); err == nil {
+		t.Error("the slow connection is still open")
+	}
 }

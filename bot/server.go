@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -67,6 +68,7 @@ type Server struct {
 	clients map[int64]*Client
 
 	closing atomic.Bool
+	running atomic.Int64 // jobs being processed
 	workers sync.WaitGroup
 	once    sync.Once
 }
@@ -137,7 +139,9 @@ func (s *Server) Start() {
 		go func() {
 			defer s.workers.Done()
 			for j := range s.queue {
+				s.running.Add(1)
 				s.process(j)
+				s.running.Add(-1)
 			}
 		}()
 	}
@@ -154,8 +158,39 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-done:
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("shutdown: %d jobs left unfinished: %w", len(s.queue), ctx.Err())
+		left := int64(len(s.queue)) + s.running.Load()
+		if left == 0 {
+			return nil // the last job ended as the deadline came
+		}
+		return fmt.Errorf("shutdown: %d jobs left unfinished (%d running, %d queued): %w", left, s.running.Load(), len(s.queue), ctx.Err())
 	}
+}
+
+// Run serves the Handler on ln until ctx ends, then shuts down in two
+// steps, each with its own deadline: open requests get httpGrace to finish
+// and are then cut (a client sending its body slowly cannot hold the
+// shutdown), then running and queued jobs get jobGrace.
+func (s *Server) Run(ctx context.Context, ln net.Listener, httpGrace, jobGrace time.Duration) error {
+	httpSrv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
+	s.Start()
+	errc := make(chan error, 1)
+	go func() { errc <- httpSrv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.closing.Store(true)
+	s.log.Info("shutting down: no new deliveries; finishing requests and queued work")
+	httpCtx, cancel := context.WithTimeout(context.Background(), httpGrace)
+	defer cancel()
+	if err := httpSrv.Shutdown(httpCtx); err != nil {
+		s.log.Warn("requests still open at the deadline were cut", "error", err.Error())
+		httpSrv.Close()
+	}
+	jobCtx, cancelJobs := context.WithTimeout(context.Background(), jobGrace)
+	defer cancelJobs()
+	return s.Shutdown(jobCtx)
 }
 
 func (s *Server) webhook(w http.ResponseWriter, r *http.Request) {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strconv"
@@ -69,22 +68,8 @@ Serves POST /webhook, GET /healthz and GET /metrics; logs JSON to stderr.
 	if err != nil {
 		return err
 	}
-	httpSrv := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
-	srv.Start()
 	log.Info("planpr serve listening", "addr", ln.Addr().String(), "version", Version)
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	errc := make(chan error, 1)
-	go func() { errc <- httpSrv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	log.Info("shutting down: finishing queued work")
-	shutCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	httpSrv.Shutdown(shutCtx)
-	return srv.Shutdown(shutCtx)
+	return srv.Run(ctx, ln, 5*time.Second, 30*time.Second)
 }
