@@ -2,10 +2,10 @@ package bot
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
@@ -67,12 +68,21 @@ type actionPlan struct {
 	schemasFile string
 	lockSpec    string
 	locks       []*lockdiff.FileDiff
+	ev          *Event
+	manifest    Manifest
+	author      string // the login planpr's comments carry
 }
 
 // RunAction is `planpr action`: render the plans, streams and lock-file
 // changes of a pull request, and keep one comment per key on it.
-func RunAction(ctx context.Context, env ActionEnv) error {
-	log := env.Stdout
+func RunAction(ctx context.Context, env ActionEnv) (err error) {
+	log := NewActionLog(env.Stdout)
+	defer func() {
+		if err != nil {
+			log.Command("error", "planpr: "+err.Error())
+		}
+		log.Close()
+	}()
 	p, err := prepare(env)
 	if err != nil {
 		return err
@@ -86,13 +96,11 @@ func RunAction(ctx context.Context, env ActionEnv) error {
 	if err != nil {
 		return err
 	}
-	if p.pr == 0 {
-		if err := p.findPR(ctx, env, gh); err != nil {
-			return err
-		}
+	if err := p.findPR(ctx, log, gh); err != nil {
+		return err
 	}
 	if p.pr != 0 && p.lockSpec != "off" {
-		if p.locks, err = actionLocks(ctx, env, gh, p); err != nil {
+		if p.locks, err = actionLocks(ctx, env, log, gh, p); err != nil {
 			return err
 		}
 	}
@@ -124,7 +132,9 @@ func RunAction(ctx context.Context, env ActionEnv) error {
 			return fmt.Errorf("writing the job summary: %v", err)
 		}
 	}
-	echo(log, short.String())
+	log.Command("group", "planpr comment")
+	log.Printf("%s", short.String())
+	log.Command("endgroup", "")
 
 	outputs := map[string]string{
 		"add": strconv.Itoa(res.Counts.Add), "change": strconv.Itoa(res.Counts.Change), "destroy": strconv.Itoa(res.Counts.Destroy),
@@ -133,17 +143,23 @@ func RunAction(ctx context.Context, env ActionEnv) error {
 	}
 	readOnly := false
 	if p.pr == 0 {
-		fmt.Fprintln(log, "::notice::planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
+		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
 	} else {
-		up, err := Upsert(ctx, gh, p.repo, p.pr, p.marker, short.String(), p.commentMode)
+		if p.author = env.input("comment-author"); p.author == "" {
+			if p.author, err = gh.Login(ctx); err != nil {
+				return err
+			}
+			p.author = cmp.Or(p.author, ActionsBot)
+		}
+		up, err := Upsert(ctx, gh, p.repo, p.pr, p.author, p.marker, short.String(), p.commentMode)
 		switch {
 		case errors.Is(err, ErrReadOnly):
 			readOnly = true
-			fmt.Fprintln(log, "::warning::planpr: the token cannot comment on this pull request (a fork's read-only token?); the report is in the job summary. Use the workflow_run pattern in the README to comment on fork pull requests.")
+			log.Command("warning", "planpr: the token cannot comment on this pull request (a fork's read-only token?); the report is in the job summary. Use the workflow_run pattern in the README to comment on fork pull requests.")
 		case err != nil:
 			return err
 		default:
-			fmt.Fprintf(log, "planpr: comment %s on %s#%d\n", up.Action, p.repo, p.pr)
+			log.Printf("planpr: comment %s on %s#%d", up.Action, p.repo, p.pr)
 			if up.Comment != nil {
 				outputs["comment-id"] = strconv.FormatInt(up.Comment.ID, 10)
 				outputs["comment-url"] = up.Comment.URL
@@ -151,7 +167,7 @@ func RunAction(ctx context.Context, env ActionEnv) error {
 		}
 		if p.labels && !readOnly {
 			if err := syncLabels(ctx, gh, p.repo, p.pr, res.Counts.Destroy > 0, res.LockAlert); errors.Is(err, ErrReadOnly) {
-				fmt.Fprintln(log, "::warning::planpr: the token cannot change labels")
+				log.Command("warning", "planpr: the token cannot change labels")
 			} else if err != nil {
 				return err
 			}
@@ -207,11 +223,9 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.mode = render.Mode(firstNonEmpty(env.input("mode"), manifest.Mode, "normal"))
-	switch p.mode {
-	case render.ModeNormal, render.ModeDestroy, render.ModeRefreshOnly:
-	default:
-		return nil, fmt.Errorf("input mode %q: want normal, destroy or refresh-only", p.mode)
+	p.manifest = manifest
+	if p.mode, err = render.ParseMode(firstNonEmpty(env.input("mode"), manifest.Mode)); err != nil {
+		return nil, fmt.Errorf("input %v", err)
 	}
 	key := firstNonEmpty(env.input("key"), manifest.Key)
 	if key == "" {
@@ -219,40 +233,57 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		for _, pl := range p.plans {
 			names = append(names, pl.Name)
 		}
-		key = firstNonEmpty(strings.Join(names, ","), "locks")
+		key = firstNonEmpty(strings.Join(names, ","), LocksKey)
 	}
 	p.marker = Marker{Key: key}
 	p.marker.Run, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
 
-	ev, err := ReadEvent(env.Getenv("GITHUB_EVENT_PATH"))
-	if err != nil {
+	if p.ev, err = ReadEvent(env.Getenv("GITHUB_EVENT_PATH")); err != nil {
 		return nil, err
 	}
-	switch {
-	case manifest.PR != 0:
-		p.pr, p.marker.SHA = manifest.PR, manifest.SHA
+	switch ev := p.ev; {
 	case ev.PullRequest != nil:
-		p.pr, p.marker.SHA = ev.PullRequest.Number, ev.PullRequest.Head.SHA
-	case ev.WorkflowRun != nil && len(ev.WorkflowRun.PullRequests) > 0:
-		p.pr, p.marker.SHA = ev.WorkflowRun.PullRequests[0].Number, ev.WorkflowRun.HeadSHA
+		p.pr, p.marker.SHA, p.marker.At = ev.PullRequest.Number, ev.PullRequest.Head.SHA, unixTime(ev.PullRequest.UpdatedAt)
+	case ev.WorkflowRun != nil:
+		p.marker.SHA, p.marker.At = ev.WorkflowRun.HeadSHA, unixTime(ev.WorkflowRun.RunStartedAt)
 	}
-	if ev.WorkflowRun != nil && p.marker.SHA == "" {
-		p.marker.SHA = ev.WorkflowRun.HeadSHA
+	if p.marker.At == 0 {
+		p.marker.At = time.Now().Unix()
 	}
 	return p, nil
 }
 
-// findPR looks up the pull request of a workflow_run's head branch (runs
-// from forks list no pull requests in the event).
-func (p *actionPlan) findPR(ctx context.Context, env ActionEnv, gh GitHub) error {
-	ev, err := ReadEvent(env.Getenv("GITHUB_EVENT_PATH"))
-	if err != nil || ev.WorkflowRun == nil || ev.WorkflowRun.HeadBranch == "" {
-		return err
+// findPR finds the pull request of a workflow_run event (the fork-safe
+// pattern): the one a manifest names, once checked to be the run's; else
+// the one GitHub lists with the run; else the open one of the run's head
+// branch (runs from forks list none).
+func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, gh GitHub) error {
+	run := p.ev.WorkflowRun
+	if p.pr != 0 || run == nil {
+		return nil
 	}
-	owner := firstNonEmpty(ev.WorkflowRun.HeadRepository.Owner.Login, p.repo.Owner)
-	n, err := gh.PullRequestForBranch(ctx, p.repo, owner, ev.WorkflowRun.HeadBranch)
+	if p.manifest.PR != 0 {
+		pr, err := gh.PullRequest(ctx, p.repo, p.manifest.PR)
+		if err != nil {
+			return err
+		}
+		if err := verifyRunPR(pr, run.HeadSHA, run.HeadRepository.FullName); err != nil {
+			return err
+		}
+		p.pr = pr.Number
+		return nil
+	}
+	if len(run.PullRequests) > 0 {
+		p.pr = run.PullRequests[0].Number
+		return nil
+	}
+	if run.HeadBranch == "" {
+		return nil
+	}
+	owner := firstNonEmpty(run.HeadRepository.Owner.Login, p.repo.Owner)
+	n, err := gh.PullRequestForBranch(ctx, p.repo, owner, run.HeadBranch)
 	if err != nil {
-		fmt.Fprintf(env.Stdout, "::notice::planpr: %v\n", err)
+		log.Command("notice", "planpr: "+err.Error())
 		return nil
 	}
 	p.pr = n
@@ -262,7 +293,7 @@ func (p *actionPlan) findPR(ctx context.Context, env ActionEnv, gh GitHub) error
 // actionLocks compares each changed lock file at the pull request's base and
 // head: "auto" finds them in the pull request's files through the API; a
 // glob names local files (the head) compared with the base.
-func actionLocks(ctx context.Context, env ActionEnv, gh GitHub, p *actionPlan) ([]*lockdiff.FileDiff, error) {
+func actionLocks(ctx context.Context, env ActionEnv, log *ActionLog, gh GitHub, p *actionPlan) ([]*lockdiff.FileDiff, error) {
 	pr, err := gh.PullRequest(ctx, p.repo, p.pr)
 	if err != nil {
 		return nil, err
@@ -274,7 +305,7 @@ func actionLocks(ctx context.Context, env ActionEnv, gh GitHub, p *actionPlan) (
 			return nil, err
 		}
 		if capped {
-			fmt.Fprintf(env.Stdout, "::warning::planpr: the pull request has %d files or more; GitHub lists no more, so lock files beyond them are not reviewed\n", MaxPRFiles)
+			log.Command("warning", fmt.Sprintf("planpr: the pull request has %d files or more; GitHub lists no more, so lock files beyond them are not reviewed", MaxPRFiles))
 		}
 	} else {
 		paths, err := expandGlobs(p.lockSpec)
@@ -455,21 +486,16 @@ func groupByDir(planFiles, logFiles []string) []render.CommentPlan {
 
 // readManifest reads planpr.json beside the first input, if any.
 func readManifest(files ...[]string) (Manifest, error) {
-	var m Manifest
 	for _, list := range files {
 		for _, f := range list {
 			path := filepath.Join(filepath.Dir(f), "planpr.json")
-			b, err := os.ReadFile(path)
-			if err != nil {
+			if _, err := os.Stat(path); err != nil {
 				continue
 			}
-			if err := json.Unmarshal(b, &m); err != nil {
-				return m, fmt.Errorf("%s: %v", path, err)
-			}
-			return m, nil
+			return readManifestFile(path)
 		}
 	}
-	return m, nil
+	return Manifest{}, nil
 }
 
 func firstNonEmpty(xs ...string) string {
@@ -522,11 +548,4 @@ func randomToken() string {
 	b := make([]byte, 12)
 	rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// echo prints the comment to the log between ::stop-commands:: markers, so
-// nothing in plan values can issue workflow commands.
-func echo(w io.Writer, text string) {
-	token := randomToken()
-	fmt.Fprintf(w, "::group::planpr comment\n::stop-commands::%s\n%s\n::%s::\n::endgroup::\n", token, text, token)
 }

@@ -37,6 +37,7 @@ type PullRequest struct {
 	Number           int
 	BaseSHA, HeadSHA string
 	HeadRef          string
+	HeadRepo         string // OWNER/NAME of the head branch's repository
 }
 
 // ChangedFile is one file of a pull request.

@@ -26,10 +26,12 @@ type Event struct {
 		Name           string `json:"name"`
 		HeadSHA        string `json:"head_sha"`
 		HeadBranch     string `json:"head_branch"`
+		RunStartedAt   string `json:"run_started_at"`
 		Event          string `json:"event"`
 		Conclusion     string `json:"conclusion"`
 		HeadRepository struct {
-			Owner struct {
+			FullName string `json:"full_name"`
+			Owner    struct {
 				Login string `json:"login"`
 			} `json:"owner"`
 		} `json:"head_repository"`

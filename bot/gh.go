@@ -178,7 +178,8 @@ func (c *Client) PullRequest(ctx context.Context, repo Repo, pr int) (*PullReque
 	if err != nil {
 		return nil, apiError(fmt.Sprintf("reading pull request #%d", pr), err)
 	}
-	return &PullRequest{Number: p.GetNumber(), BaseSHA: p.GetBase().GetSHA(), HeadSHA: p.GetHead().GetSHA(), HeadRef: p.GetHead().GetRef()}, nil
+	return &PullRequest{Number: p.GetNumber(), BaseSHA: p.GetBase().GetSHA(), HeadSHA: p.GetHead().GetSHA(), HeadRef: p.GetHead().GetRef(),
+		HeadRepo: p.GetHead().GetRepo().GetFullName()}, nil
 }
 
 func (c *Client) PullRequestForBranch(ctx context.Context, repo Repo, owner, branch string) (int, error) {
@@ -309,4 +310,34 @@ func (c *Client) ArtifactURL(ctx context.Context, repo Repo, id int64) (string, 
 		return "", apiError("locating an artifact's download", err)
 	}
 	return u.String(), nil
+}
+
+// ActionsBot is the login that comments made with a workflow's
+// GITHUB_TOKEN carry.
+const ActionsBot = "github-actions[bot]"
+
+// Login is the login a personal access token acts as. Workflow and
+// installation tokens have none (GitHub answers 403): then it is "".
+func (c *Client) Login(ctx context.Context) (string, error) {
+	u, resp, err := c.gh.Users.Get(ctx, "")
+	if resp != nil && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", apiError("finding the token's login", err)
+	}
+	return u.GetLogin(), nil
+}
+
+// AppLogin is the login an App's installation comments as, SLUG[bot]; the
+// client must authenticate as the App (its JWT).
+func (c *Client) AppLogin(ctx context.Context) (string, error) {
+	app, _, err := c.gh.Apps.Get(ctx, "")
+	if err != nil {
+		return "", apiError("reading the App", err)
+	}
+	if app.GetSlug() == "" {
+		return "", errors.New("reading the App: GitHub gave no slug")
+	}
+	return app.GetSlug() + "[bot]", nil
 }

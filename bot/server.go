@@ -64,8 +64,9 @@ type Server struct {
 	retry   *RetryTransport
 	apps    *ghinstallation.AppsTransport
 
-	mu      sync.Mutex
-	clients map[int64]*Client
+	mu       sync.Mutex
+	clients  map[int64]*Client
+	botLogin string // SLUG[bot], once known
 
 	closing atomic.Bool
 	running atomic.Int64 // jobs being processed
@@ -327,6 +328,26 @@ func (s *Server) client(installation int64) (*Client, error) {
 	return c, nil
 }
 
+// login is the App's bot login, which its comments carry: only those are
+// planpr's. It is asked once (GET /app, as the App).
+func (s *Server) login(ctx context.Context) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.botLogin != "" {
+		return s.botLogin, nil
+	}
+	c, err := NewClient(&http.Client{Transport: s.apps}, s.cfg.APIURL, s.cfg.GraphQLURL, "")
+	if err != nil {
+		return "", err
+	}
+	login, err := c.AppLogin(ctx)
+	if err != nil {
+		return "", err
+	}
+	s.botLogin = login
+	return login, nil
+}
+
 // LockKey is the key of the App's lock-file comment.
 const LockKey = "lock-files"
 
@@ -354,12 +375,16 @@ func (s *Server) reviewPR(ctx context.Context, gh GitHub, repo Repo, ev *Event, 
 	if err != nil {
 		return err
 	}
-	marker := Marker{Key: LockKey, SHA: pr.HeadSHA, Run: updatedAt(ev)}
+	author, err := s.login(ctx)
+	if err != nil {
+		return err
+	}
+	marker := Marker{Key: LockKey, SHA: pr.HeadSHA, At: unixTime(ev.PullRequest.UpdatedAt)}
 	var body bytes.Buffer
 	if _, err := render.Comment(&body, nil, render.CommentOptions{Key: marker.Key, Marker: marker.Extra(), Title: "Lock files", Locks: locks, Version: s.cfg.Version}); err != nil {
 		return err
 	}
-	res, err := Upsert(ctx, gh, repo, pr.Number, marker, body.String(), ModeUpdate)
+	res, err := Upsert(ctx, gh, repo, pr.Number, author, marker, body.String(), ModeUpdate)
 	if err != nil {
 		return err
 	}
@@ -367,9 +392,10 @@ func (s *Server) reviewPR(ctx context.Context, gh GitHub, repo Repo, ev *Event, 
 	return nil
 }
 
-// updatedAt orders pull_request deliveries: a later update wins.
-func updatedAt(ev *Event) int64 {
-	t, err := time.Parse(time.RFC3339, ev.PullRequest.UpdatedAt)
+// unixTime reads one of GitHub's timestamps as the comments' order; 0 when
+// absent.
+func unixTime(s string) int64 {
+	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
 		return 0
 	}
@@ -386,6 +412,10 @@ func (s *Server) commentRun(ctx context.Context, gh GitHub, repo Repo, ev *Event
 	}
 	for _, a := range arts {
 		if !strings.HasPrefix(a.Name, "planpr") || a.Expired {
+			continue
+		}
+		if !keyPattern.MatchString(a.Name) {
+			log.Warn("artifact name is not a usable key: skipped", "artifact", boundedName(a.Name))
 			continue
 		}
 		if err := s.commentArtifact(ctx, gh, repo, ev, a, log); err != nil {
@@ -414,9 +444,9 @@ func (s *Server) commentArtifact(ctx context.Context, gh GitHub, repo Repo, ev *
 		return err
 	}
 	var manifest Manifest
-	if b, err := os.ReadFile(filepath.Join(dir, "planpr.json")); err == nil {
-		if err := json.Unmarshal(b, &manifest); err != nil {
-			return fmt.Errorf("planpr.json: %v", err)
+	if path := filepath.Join(dir, "planpr.json"); fileExists(path) {
+		if manifest, err = readManifestFile(path); err != nil {
+			return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))
 		}
 	}
 	pr, err := s.runPR(ctx, gh, repo, ev, manifest.PR)
@@ -450,15 +480,16 @@ func (s *Server) commentArtifact(ctx context.Context, gh GitHub, repo Repo, ev *
 			plans[i].Source = a.Name + "/" + filepath.ToSlash(rel)
 		}
 	}
+	mode, _ := render.ParseMode(manifest.Mode) // validated with the manifest
 	opts := render.CommentOptions{Key: firstNonEmpty(manifest.Key, a.Name), Version: s.cfg.Version, Title: "planpr",
-		PlanOptions: render.PlanOptions{Mode: render.Mode(firstNonEmpty(manifest.Mode, "normal"))}}
+		PlanOptions: render.PlanOptions{Mode: mode}}
 	if len(schemas) > 0 {
 		if opts.Schemas, err = tofujson.ReadSchemasFile(schemas[0]); err != nil {
 			return err
 		}
 		opts.SchemasFile = filepath.Base(schemas[0])
 	}
-	marker := Marker{Key: opts.Key, SHA: run.HeadSHA, Run: run.ID}
+	marker := Marker{Key: opts.Key, SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
 	opts.Marker = marker.Extra()
 	var body bytes.Buffer
 	if _, err := render.Comment(&body, plans, opts); err != nil {
@@ -466,7 +497,11 @@ func (s *Server) commentArtifact(ctx context.Context, gh GitHub, repo Repo, ev *
 	}
 	unlock := s.prLocks.lock(fmt.Sprintf("%s#%d", repo, pr))
 	defer unlock()
-	res, err := Upsert(ctx, gh, repo, pr, marker, body.String(), ModeUpdate)
+	author, err := s.login(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := Upsert(ctx, gh, repo, pr, author, marker, body.String(), ModeUpdate)
 	if err != nil {
 		return err
 	}
@@ -496,8 +531,8 @@ func (s *Server) runPR(ctx context.Context, gh GitHub, repo Repo, ev *Event, cla
 		if err != nil {
 			return 0, err
 		}
-		if pr.HeadSHA != run.HeadSHA {
-			return 0, fmt.Errorf("planpr.json names pull request #%d, whose head %s is not the run's head %s: refused", claimed, shortSHA(pr.HeadSHA), shortSHA(run.HeadSHA))
+		if err := verifyRunPR(pr, run.HeadSHA, run.HeadRepository.FullName); err != nil {
+			return 0, err
 		}
 		return claimed, nil
 	}
@@ -569,4 +604,17 @@ func (k *keyedMutex) lock(key string) func() {
 		}
 		k.mu.Unlock()
 	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// boundedName is an untrusted name fit for a log line.
+func boundedName(s string) string {
+	if len(s) > 100 {
+		s = s[:100] + "…"
+	}
+	return SafeLog(s)
 }

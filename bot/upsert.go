@@ -35,7 +35,12 @@ func ParseCommentMode(s string) (CommentMode, error) {
 type Marker struct {
 	Key string
 	SHA string
-	Run int64 // the workflow run id (or a delivery's order); 0 when unknown
+	// At orders comments of one key: the Unix time of the object that
+	// triggered the run (the pull request's updated_at, the workflow run's
+	// run_started_at), one clock for the Action and the App; 0 when
+	// unknown, which never counts as newer.
+	At  int64
+	Run int64 // the workflow run id, for reference; 0 when unknown
 }
 
 // String is the marker line.
@@ -43,6 +48,9 @@ func (m Marker) String() string {
 	s := "<!-- planpr:v1 key=" + markerField(m.Key)
 	if m.SHA != "" {
 		s += " sha=" + markerField(m.SHA)
+	}
+	if m.At != 0 {
+		s += " at=" + strconv.FormatInt(m.At, 10)
 	}
 	if m.Run != 0 {
 		s += " run=" + strconv.FormatInt(m.Run, 10)
@@ -80,6 +88,8 @@ func ParseMarker(body string) (Marker, bool) {
 		switch k {
 		case "sha":
 			mk.SHA = v
+		case "at":
+			mk.At, _ = strconv.ParseInt(v, 10, 64)
 		case "run":
 			mk.Run, _ = strconv.ParseInt(v, 10, 64)
 		}
@@ -94,27 +104,32 @@ type UpsertResult struct {
 	Deleted int      // duplicates removed
 }
 
-// Upsert keeps exactly one comment for the marker's key on the pull request:
+// Upsert keeps exactly one comment for the marker's key on the pull request
+// (only comments written by author, planpr's own login, count: anyone can
+// write a comment that starts with a marker):
 // it finds the comment carrying the key, updates it (or replaces it, per
 // mode), else creates one, and after creating lists again and deletes
 // same-key duplicates keeping the oldest, so runs racing each other end
 // with one comment. A run older than the one that wrote the comment
 // changes nothing, and an unchanged body is not written again.
-func Upsert(ctx context.Context, gh GitHub, repo Repo, pr int, marker Marker, body string, mode CommentMode) (*UpsertResult, error) {
+func Upsert(ctx context.Context, gh GitHub, repo Repo, pr int, author string, marker Marker, body string, mode CommentMode) (*UpsertResult, error) {
 	if mode == ModeOff {
 		return &UpsertResult{Action: "off"}, nil
 	}
 	if !strings.HasPrefix(body, marker.String()) {
 		return nil, errors.New("internal error: the comment body does not start with its marker")
 	}
-	mine, err := sameKey(ctx, gh, repo, pr, marker.Key)
+	if author == "" {
+		return nil, errors.New("internal error: planpr's own login is not known")
+	}
+	mine, err := sameKey(ctx, gh, repo, pr, author, marker.Key)
 	if err != nil {
 		return nil, err
 	}
 	if len(mine) > 0 {
 		newest := mine[0]
 		for _, c := range mine {
-			if m, _ := ParseMarker(c.Body); m.Run > marker.Run && marker.Run != 0 {
+			if m, _ := ParseMarker(c.Body); m.At > marker.At && marker.At != 0 {
 				return &UpsertResult{Comment: c, Action: "skipped-older"}, nil
 			}
 			if c.CreatedAt.After(newest.CreatedAt) {
@@ -128,7 +143,7 @@ func Upsert(ctx context.Context, gh GitHub, repo Repo, pr int, marker Marker, bo
 					return nil, err
 				}
 			}
-			return createAndConverge(ctx, gh, repo, pr, marker, body, "recreated")
+			return createAndConverge(ctx, gh, repo, pr, author, marker, body, "recreated")
 		case ModeHideAndNew:
 			if newest.Body == body {
 				return &UpsertResult{Comment: newest, Action: "unchanged"}, nil
@@ -143,7 +158,7 @@ func Upsert(ctx context.Context, gh GitHub, repo Repo, pr int, marker Marker, bo
 					return nil, err
 				}
 			}
-			return createAndConverge(ctx, gh, repo, pr, marker, body, "hidden-and-created")
+			return createAndConverge(ctx, gh, repo, pr, author, marker, body, "hidden-and-created")
 		}
 		keep := mine[0] // the oldest
 		res := &UpsertResult{Comment: keep, Action: "unchanged"}
@@ -162,20 +177,20 @@ func Upsert(ctx context.Context, gh GitHub, repo Repo, pr int, marker Marker, bo
 		}
 		return res, nil
 	}
-	return createAndConverge(ctx, gh, repo, pr, marker, body, "created")
+	return createAndConverge(ctx, gh, repo, pr, author, marker, body, "created")
 }
 
 // createAndConverge posts the comment, then resolves a race with other
 // runs: the oldest same-key comment wins and the others are deleted. (GitHub
 // offers no compare-and-swap, so which of several racing runs' bodies ends
 // up in it is not guaranteed; that there is exactly one comment is.)
-func createAndConverge(ctx context.Context, gh GitHub, repo Repo, pr int, marker Marker, body, action string) (*UpsertResult, error) {
+func createAndConverge(ctx context.Context, gh GitHub, repo Repo, pr int, author string, marker Marker, body, action string) (*UpsertResult, error) {
 	created, err := gh.CreateComment(ctx, repo, pr, body)
 	if err != nil {
 		return nil, err
 	}
 	res := &UpsertResult{Comment: created, Action: action}
-	mine, err := sameKey(ctx, gh, repo, pr, marker.Key)
+	mine, err := sameKey(ctx, gh, repo, pr, author, marker.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +200,7 @@ func createAndConverge(ctx context.Context, gh GitHub, repo Repo, pr int, marker
 	// The oldest wins; it takes this run's body when this run is newer
 	// than the one that wrote it.
 	keep := mine[0]
-	if km, _ := ParseMarker(keep.Body); keep.ID != created.ID && (km.Run < marker.Run || marker.Run == 0) && keep.Body != body {
+	if km, _ := ParseMarker(keep.Body); keep.ID != created.ID && (km.At < marker.At || marker.At == 0) && keep.Body != body {
 		c, err := gh.EditComment(ctx, repo, keep.ID, body)
 		if err != nil {
 			return nil, err
@@ -202,16 +217,16 @@ func createAndConverge(ctx context.Context, gh GitHub, repo Repo, pr int, marker
 	return res, nil
 }
 
-// sameKey lists the pull request's comments carrying the key's marker,
-// oldest first.
-func sameKey(ctx context.Context, gh GitHub, repo Repo, pr int, key string) ([]*Comment, error) {
+// sameKey lists the pull request's comments by author carrying the key's
+// marker, oldest first.
+func sameKey(ctx context.Context, gh GitHub, repo Repo, pr int, author, key string) ([]*Comment, error) {
 	all, err := gh.ListComments(ctx, repo, pr)
 	if err != nil {
 		return nil, err
 	}
 	var mine []*Comment
 	for _, c := range all {
-		if m, ok := ParseMarker(c.Body); ok && m.Key == markerField(key) {
+		if m, ok := ParseMarker(c.Body); ok && c.User == author && m.Key == markerField(key) {
 			mine = append(mine, c)
 		}
 	}

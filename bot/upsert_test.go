@@ -8,13 +8,13 @@ import (
 func TestUpsertCreatesThenUpdates(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
 	fake.AddComment(5, "alice", "LGTM")
-	m := Marker{Key: "prod", SHA: "aaa", Run: 10}
-	res, err := Upsert(t.Context(), c, repo, 5, m, bodyFor(m, "one"), ModeUpdate)
+	m := Marker{Key: "prod", SHA: "aaa", At: 10}
+	res, err := Upsert(t.Context(), c, repo, 5, ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
 	if err != nil || res.Action != "created" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	m2 := Marker{Key: "prod", SHA: "bbb", Run: 11}
-	res, err = Upsert(t.Context(), c, repo, 5, m2, bodyFor(m2, "two"), ModeUpdate)
+	m2 := Marker{Key: "prod", SHA: "bbb", At: 11}
+	res, err = Upsert(t.Context(), c, repo, 5, ActionsBot, m2, bodyFor(m2, "two"), ModeUpdate)
 	if err != nil || res.Action != "updated" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -23,7 +23,7 @@ func TestUpsertCreatesThenUpdates(t *testing.T) {
 	}
 	// The same body again: nothing written.
 	before := len(fake.Log())
-	res, _ = Upsert(t.Context(), c, repo, 5, m2, bodyFor(m2, "two"), ModeUpdate)
+	res, _ = Upsert(t.Context(), c, repo, 5, ActionsBot, m2, bodyFor(m2, "two"), ModeUpdate)
 	if res.Action != "unchanged" || len(fake.Log()) != before+1 {
 		t.Errorf("%s with %d requests", res.Action, len(fake.Log())-before)
 	}
@@ -34,10 +34,10 @@ func TestUpsertCreatesThenUpdates(t *testing.T) {
 
 func TestUpsertOlderRunChangesNothing(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
-	newer := Marker{Key: "prod", Run: 20}
-	Upsert(t.Context(), c, repo, 5, newer, bodyFor(newer, "new"), ModeUpdate)
-	older := Marker{Key: "prod", Run: 19}
-	res, err := Upsert(t.Context(), c, repo, 5, older, bodyFor(older, "old"), ModeUpdate)
+	newer := Marker{Key: "prod", At: 20}
+	Upsert(t.Context(), c, repo, 5, ActionsBot, newer, bodyFor(newer, "new"), ModeUpdate)
+	older := Marker{Key: "prod", At: 19}
+	res, err := Upsert(t.Context(), c, repo, 5, ActionsBot, older, bodyFor(older, "old"), ModeUpdate)
 	if err != nil || res.Action != "skipped-older" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -49,8 +49,8 @@ func TestUpsertOlderRunChangesNothing(t *testing.T) {
 func TestUpsertTwoKeysKeepTwoComments(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
 	for _, key := range []string{"prod", "staging", "prod", "staging"} {
-		m := Marker{Key: key, Run: 1}
-		if _, err := Upsert(t.Context(), c, repo, 5, m, bodyFor(m, key), ModeUpdate); err != nil {
+		m := Marker{Key: key, At: 1}
+		if _, err := Upsert(t.Context(), c, repo, 5, ActionsBot, m, bodyFor(m, key), ModeUpdate); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -72,8 +72,8 @@ func TestUpsertConcurrentRunsConverge(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				m := Marker{Key: "prod", Run: run}
-				if _, err := Upsert(t.Context(), c, repo, 9, m, bodyFor(m, "from run"), ModeUpdate); err != nil {
+				m := Marker{Key: "prod", At: run}
+				if _, err := Upsert(t.Context(), c, repo, 9, ActionsBot, m, bodyFor(m, "from run"), ModeUpdate); err != nil {
 					t.Error(err)
 				}
 			}()
@@ -83,7 +83,7 @@ func TestUpsertConcurrentRunsConverge(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("round %d: %d comments", round, n)
 		}
-		if m, _ := ParseMarker(last.Body); m.Run < 1 || m.Run > 5 || last.Body != bodyFor(m, "from run") {
+		if m, _ := ParseMarker(last.Body); m.At < 1 || m.At > 5 || last.Body != bodyFor(m, "from run") {
 			t.Errorf("round %d: the comment holds %q", round, last.Body)
 		}
 	}
@@ -91,16 +91,16 @@ func TestUpsertConcurrentRunsConverge(t *testing.T) {
 
 func TestUpsertRecreateAndHide(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
-	m := Marker{Key: "prod", Run: 1}
-	Upsert(t.Context(), c, repo, 5, m, bodyFor(m, "one"), ModeUpdate)
+	m := Marker{Key: "prod", At: 1}
+	Upsert(t.Context(), c, repo, 5, ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
 	first := fake.Comments(5)[0].ID
-	m2 := Marker{Key: "prod", Run: 2}
-	res, err := Upsert(t.Context(), c, repo, 5, m2, bodyFor(m2, "two"), ModeRecreate)
+	m2 := Marker{Key: "prod", At: 2}
+	res, err := Upsert(t.Context(), c, repo, 5, ActionsBot, m2, bodyFor(m2, "two"), ModeRecreate)
 	if err != nil || res.Action != "recreated" || len(fake.Comments(5)) != 1 || fake.Comments(5)[0].ID == first {
 		t.Fatalf("recreate: %+v %v %+v", res, err, fake.Comments(5))
 	}
-	m3 := Marker{Key: "prod", Run: 3}
-	res, err = Upsert(t.Context(), c, repo, 5, m3, bodyFor(m3, "three"), ModeHideAndNew)
+	m3 := Marker{Key: "prod", At: 3}
+	res, err = Upsert(t.Context(), c, repo, 5, ActionsBot, m3, bodyFor(m3, "three"), ModeHideAndNew)
 	if err != nil || res.Action != "hidden-and-created" {
 		t.Fatalf("hide: %+v %v", res, err)
 	}
@@ -111,13 +111,13 @@ func TestUpsertRecreateAndHide(t *testing.T) {
 	if n, _ := countKey(fake, 5, "prod"); n != 1 {
 		t.Errorf("%d live comments for the key", n)
 	}
-	if res, _ := Upsert(t.Context(), c, repo, 5, m, "", ModeOff); res.Action != "off" {
+	if res, _ := Upsert(t.Context(), c, repo, 5, ActionsBot, m, "", ModeOff); res.Action != "off" {
 		t.Error("off should do nothing")
 	}
 }
 
 func TestMarkerRoundTrip(t *testing.T) {
-	m := Marker{Key: "envs/prod", SHA: "0123abc", Run: 987654321}
+	m := Marker{Key: "envs/prod", SHA: "0123abc", At: 1700000000, Run: 987654321}
 	got, ok := ParseMarker(m.String() + "\n## title")
 	if !ok || got != m {
 		t.Errorf("%+v %v", got, ok)
@@ -125,7 +125,7 @@ func TestMarkerRoundTrip(t *testing.T) {
 	if _, ok := ParseMarker("hello <!-- planpr:v1 key=x -->"); ok {
 		t.Error("a marker must be at the start")
 	}
-	if m.Extra() != "sha=0123abc run=987654321" {
+	if m.Extra() != "sha=0123abc at=1700000000 run=987654321" {
 		t.Errorf("extra %q", m.Extra())
 	}
 }

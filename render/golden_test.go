@@ -66,7 +66,7 @@ func TestPlanTextNeedsMatchingSchemas(t *testing.T) {
 	}
 	var out bytes.Buffer
 	err = PlanText(&out, "../testdata/example/plan.json", PlanOptions{Schemas: other, SchemasFile: "other.json"})
-	if err == nil || !bytes.Contains([]byte(err.Error()), []byte(`other.json: no schema for resource type "aws_db_instance" of provider registry.opentofu.org/hashicorp/aws`)) {
+	if err == nil || !bytes.Contains([]byte(err.Error()), []byte(`other.json: no schema for resource type "aws_db_instance" of provider "registry.opentofu.org/hashicorp/aws"`)) {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -17,6 +17,18 @@ const (
 	ModeRefreshOnly Mode = "refresh-only"
 )
 
+// ParseMode reads a mode as flags, inputs and manifests give it; "" is
+// normal.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case "":
+		return ModeNormal, nil
+	case ModeNormal, ModeDestroy, ModeRefreshOnly:
+		return m, nil
+	}
+	return "", fmt.Errorf("mode %q: want normal, destroy or refresh-only", s)
+}
+
 // PlanOptions say how a plan was made and which schemas describe it.
 type PlanOptions struct {
 	Mode     Mode
@@ -40,7 +52,7 @@ func (o PlanOptions) schemaFor(rc *tofujson.ResourceChange, config *configIndex)
 			kind = "data source"
 		}
 		return nil, &tofujson.InputError{File: o.SchemasFile, Msg: fmt.Sprintf(
-			"no schema for %s %q of provider %s (needed by %s): the schemas do not match this plan; run `tofu providers schema -json` in the same working directory as the plan",
+			"no schema for %s %q of provider %q (needed by %q): the schemas do not match this plan; run `tofu providers schema -json` in the same working directory as the plan",
 			kind, rc.Type, rc.ProviderName, rc.Address)}
 	}
 	return s.Block, nil

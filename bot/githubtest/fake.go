@@ -30,6 +30,8 @@ type Server struct {
 
 	mu        sync.Mutex
 	tokens    map[string]string // token -> "write" or "read"
+	users     map[string]string // token -> the login it acts as
+	appSlug   string
 	comments  map[int][]*Comment
 	nextID    int64
 	clock     time.Time
@@ -60,6 +62,7 @@ type PR struct {
 	Number                    int
 	BaseSHA, HeadSHA, HeadRef string
 	HeadOwner                 string
+	HeadRepo                  string // OWNER/NAME; the base repository when empty
 	Files                     []File
 }
 
@@ -88,6 +91,8 @@ type Fault struct {
 func New() *Server {
 	s := &Server{
 		tokens:    map[string]string{"t-write": "write", "t-read": "read"},
+		users:     map[string]string{},
+		appSlug:   "planpr-test",
 		comments:  map[int][]*Comment{},
 		labels:    map[int][]string{},
 		prs:       map[int]*PR{},
@@ -108,6 +113,19 @@ func (s *Server) AddToken(token, access string) {
 	defer s.mu.Unlock()
 	s.tokens[token] = access
 }
+
+// AddUserToken allows a personal access token acting as login: GET /user
+// answers it, and its comments are written as login. (Workflow tokens and
+// installation tokens get 403 from GET /user, as on GitHub.)
+func (s *Server) AddUserToken(token, login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tokens[token] = "write"
+	s.users[token] = login
+}
+
+// AppSlug is the App's slug: installation tokens comment as SLUG[bot].
+func (s *Server) AppSlug() string { return s.appSlug }
 
 // AddPR stores a pull request.
 func (s *Server) AddPR(pr PR) {
@@ -261,12 +279,25 @@ func (s *Server) route(r *http.Request, path string) status {
 	if path == "/app/installations" || strings.HasPrefix(path, "/app/installations/") {
 		return s.installationToken(r, path)
 	}
+	if path == "/app" {
+		if st, ok := s.checkJWT(r); !ok {
+			return st
+		}
+		return status{code: 200, body: map[string]any{"id": s.appID, "slug": s.appSlug, "name": "planpr test"}}
+	}
 	access := s.auth(r)
 	if access == "" {
 		return msg(http.StatusUnauthorized, "Requires authentication")
 	}
 	if r.Method != http.MethodGet && access != "write" && path != "/graphql" {
 		return msg(http.StatusForbidden, "Resource not accessible by integration")
+	}
+	if path == "/user" {
+		login := s.users[bearer(r)]
+		if login == "" {
+			return msg(http.StatusForbidden, "Resource not accessible by integration")
+		}
+		return status{code: 200, body: map[string]any{"login": login, "type": "User"}}
 	}
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	if path == "/graphql" {
@@ -292,14 +323,14 @@ func (s *Server) route(r *http.Request, path string) status {
 		if p == nil {
 			return msg(http.StatusNotFound, "Not Found")
 		}
-		return status{code: 200, body: prJSON(p)}
+		return status{code: 200, body: prJSON(p, parts[1]+"/"+parts[2])}
 	case len(rest) == 1 && rest[0] == "pulls":
 		head := r.URL.Query().Get("head")
 		var list []any
 		for _, n := range sortedPRs(s.prs) {
 			p := s.prs[n]
 			if head == "" || head == p.HeadOwner+":"+p.HeadRef {
-				list = append(list, prJSON(p))
+				list = append(list, prJSON(p, parts[1]+"/"+parts[2]))
 			}
 		}
 		return s.page(r, list)
@@ -349,11 +380,14 @@ func (s *Server) route(r *http.Request, path string) status {
 	return msg(http.StatusNotFound, "Not Found")
 }
 
-func (s *Server) auth(r *http.Request) string {
+func (s *Server) auth(r *http.Request) string { return s.tokens[bearer(r)] }
+
+// bearer is the request's token.
+func bearer(r *http.Request) string {
 	h := r.Header.Get("Authorization")
 	for _, p := range []string{"token ", "Bearer ", "bearer "} {
 		if t, ok := strings.CutPrefix(h, p); ok {
-			return s.tokens[t]
+			return t
 		}
 	}
 	return ""
@@ -438,9 +472,13 @@ func (s *Server) createComment(r *http.Request, pr int, access string) status {
 	if utf8.RuneCountInString(body) > 65536 {
 		return tooLong()
 	}
-	user := "github-actions[bot]"
-	if access != "write" {
+	user := s.users[bearer(r)]
+	switch {
+	case user != "":
+	case access != "write":
 		user = access
+	default:
+		user = "github-actions[bot]"
 	}
 	return status{code: http.StatusCreated, body: s.commentJSON(s.addComment(pr, user, body))}
 }
@@ -498,10 +536,15 @@ func (s *Server) graphql(r *http.Request, access string) status {
 	return status{code: 200, body: map[string]any{"errors": []any{map[string]any{"message": "Could not resolve to a node with the global id of '" + id + "'"}}}}
 }
 
-func prJSON(p *PR) map[string]any {
+func prJSON(p *PR, baseRepo string) map[string]any {
+	headRepo := p.HeadRepo
+	if headRepo == "" {
+		headRepo = baseRepo
+	}
 	return map[string]any{"number": p.Number, "state": "open",
-		"base": map[string]any{"sha": p.BaseSHA, "ref": "main"},
-		"head": map[string]any{"sha": p.HeadSHA, "ref": p.HeadRef, "user": map[string]any{"login": p.HeadOwner}}}
+		"base": map[string]any{"sha": p.BaseSHA, "ref": "main", "repo": map[string]any{"full_name": baseRepo}},
+		"head": map[string]any{"sha": p.HeadSHA, "ref": p.HeadRef, "user": map[string]any{"login": p.HeadOwner},
+			"repo": map[string]any{"full_name": headRepo}}}
 }
 
 func sortedPRs(m map[int]*PR) []int {
@@ -616,18 +659,8 @@ func (s *Server) download(path string) status {
 // installationToken issues tokens to an App's JWT whose issuer is the App
 // (the fake does not check the signature).
 func (s *Server) installationToken(r *http.Request, path string) status {
-	h := r.Header.Get("Authorization")
-	jwt, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok || strings.Count(jwt, ".") != 2 {
-		return msg(http.StatusUnauthorized, "A JSON web token could not be decoded")
-	}
-	var claims struct {
-		Iss any   `json:"iss"`
-		Exp int64 `json:"exp"`
-	}
-	payload, err := base64.RawURLEncoding.DecodeString(strings.Split(jwt, ".")[1])
-	if err != nil || json.Unmarshal(payload, &claims) != nil || fmt.Sprint(claims.Iss) != strconv.FormatInt(s.appID, 10) || claims.Exp < time.Now().Unix() {
-		return msg(http.StatusUnauthorized, "'Issuer' claim ('iss') must be an Integer")
+	if st, ok := s.checkJWT(r); !ok {
+		return st
 	}
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	if len(parts) != 4 || parts[3] != "access_tokens" || r.Method != http.MethodPost {
@@ -639,5 +672,25 @@ func (s *Server) installationToken(r *http.Request, path string) status {
 	}
 	token := fmt.Sprintf("ghs_install%d_%d", id, s.requests)
 	s.tokens[token] = "write"
+	s.users[token] = s.appSlug + "[bot]"
 	return status{code: http.StatusCreated, body: map[string]any{"token": token, "expires_at": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)}}
+}
+
+// checkJWT accepts an App's JWT whose issuer is the App (the fake does not
+// check the signature).
+func (s *Server) checkJWT(r *http.Request) (status, bool) {
+	h := r.Header.Get("Authorization")
+	jwt, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || strings.Count(jwt, ".") != 2 {
+		return msg(http.StatusUnauthorized, "A JSON web token could not be decoded"), false
+	}
+	var claims struct {
+		Iss any   `json:"iss"`
+		Exp int64 `json:"exp"`
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(strings.Split(jwt, ".")[1])
+	if err != nil || json.Unmarshal(payload, &claims) != nil || fmt.Sprint(claims.Iss) != strconv.FormatInt(s.appID, 10) || claims.Exp < time.Now().Unix() {
+		return msg(http.StatusUnauthorized, "'Issuer' claim ('iss') must be an Integer"), false
+	}
+	return status{}, true
 }

@@ -83,10 +83,12 @@ func report(err error, stderr io.Writer) int {
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "planpr: %s\nRun 'planpr --help' for usage.\n", ue.msg)
+		fmt.Fprintf(stderr, "planpr: %s\nRun 'planpr --help' for usage.\n", bot.SafeLog(ue.msg))
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "planpr: %s\n", strings.TrimSpace(err.Error()))
+	// Messages quote file names, plan values and lock-file contents: no
+	// line of them may read as a workflow command in a CI log.
+	fmt.Fprintf(stderr, "planpr: %s\n", bot.SafeLog(strings.TrimSpace(err.Error())))
 	return exitError
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/planpr/planpr/bot"
 	"io"
 	"os"
 	"os/exec"
@@ -44,12 +45,11 @@ Flags:
 	if err != nil {
 		return err
 	}
-	popts := render.PlanOptions{Mode: render.Mode(mode)}
-	switch popts.Mode {
-	case render.ModeNormal, render.ModeDestroy, render.ModeRefreshOnly:
-	default:
-		return &usageError{fmt.Sprintf("--mode %q: want normal, destroy or refresh-only", mode)}
+	m, err := render.ParseMode(mode)
+	if err != nil {
+		return &usageError{"--" + err.Error()}
 	}
+	popts := render.PlanOptions{Mode: m}
 	if schemas != "" {
 		if popts.Schemas, err = tofujson.ReadSchemasFile(schemas); err != nil {
 			return err
@@ -118,7 +118,7 @@ Flags:
 	if htmlFile != "" {
 		report = append(report, "preview: "+htmlFile)
 	}
-	fmt.Fprintln(stderr, strings.Join(report, "\n  "))
+	fmt.Fprintln(stderr, bot.SafeLog(strings.Join(report, "\n  ")))
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/planpr/planpr/bot"
 	"io"
 	"io/fs"
 	"os"
@@ -100,7 +101,7 @@ func readLock(path string, stderr io.Writer) (*lockdiff.LockFile, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		src = nil
 	} else if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", path, err)
+		fmt.Fprintln(stderr, bot.SafeLog(fmt.Sprintf("%s: %v", path, err)))
 		return nil, err
 	}
 	lf, diags := lockdiff.Parse(src, path)
@@ -122,10 +123,13 @@ func diagnosticsError(diags hcl.Diagnostics, stderr io.Writer) error {
 		if d.Severity == hcl.DiagWarning {
 			sev = "warning: "
 		}
-		fmt.Fprintf(stderr, "%s%s%s\n", prefix, sev, d.Summary)
+		text := prefix + sev + d.Summary
 		if d.Detail != "" {
-			fmt.Fprintf(stderr, "  %s\n", strings.ReplaceAll(d.Detail, "\n", "\n  "))
+			text += "\n  " + strings.ReplaceAll(d.Detail, "\n", "\n  ")
 		}
+		// Details quote the file: no line of them may read as a workflow
+		// command in a CI log.
+		fmt.Fprintln(stderr, bot.SafeLog(text))
 	}
 	if diags.HasErrors() {
 		return errors.New("invalid input (see above)")

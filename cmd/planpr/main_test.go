@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/hex"
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"net"
@@ -56,7 +57,7 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"fakegh": fakegh, "freeport": freeport, "webhook": webhook, "waitcount": waitcount, "appkey": appkey,
+			"fakegh": fakegh, "freeport": freeport, "webhook": webhook, "waitcount": waitcount, "appkey": appkey, "setjson": setjson,
 		},
 	})
 }
@@ -198,4 +199,29 @@ func waitcount(ts *testscript.TestScript, neg bool, args []string) {
 		time.Sleep(25 * time.Millisecond)
 	}
 	ts.Fatalf("PR %d never had %d comments for %s", n, want, args[1])
+}
+
+// setjson FILE PATH VALUE sets a string field of a JSON file (PATH is dot
+// separated, e.g. pull_request.updated_at): event payloads as a test needs
+// them.
+func setjson(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: setjson FILE PATH VALUE")
+	}
+	var doc map[string]any
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc))
+	m := doc
+	keys := strings.Split(args[1], ".")
+	for _, k := range keys[:len(keys)-1] {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[k] = next
+		}
+		m = next
+	}
+	m[keys[len(keys)-1]] = args[2]
+	b, err := json.Marshal(doc)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b, 0o644))
 }

@@ -55,11 +55,9 @@ Flags:
 	if len(inputs) == 0 {
 		return &usageError{"render needs at least one plan JSON file (from `tofu show -json PLANFILE`)"}
 	}
-	mode := render.Mode(o.mode)
-	switch mode {
-	case render.ModeNormal, render.ModeDestroy, render.ModeRefreshOnly:
-	default:
-		return &usageError{fmt.Sprintf("--mode %q: want normal, destroy or refresh-only", o.mode)}
+	mode, err := render.ParseMode(o.mode)
+	if err != nil {
+		return &usageError{"--" + err.Error()}
 	}
 	switch o.format {
 	case "text", "markdown", "json":

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -133,7 +134,7 @@ func DecodeSchemas(path string, data []byte) (*Schemas, error) {
 		}
 		for kind, set := range map[string]map[string]*Schema{"resource": p.ResourceSchemas, "data source": p.DataSourceSchemas} {
 			for tname, sch := range set {
-				where := fmt.Sprintf("provider %s, %s %s", pname, kind, tname)
+				where := fmt.Sprintf("provider %q, %s %q", pname, kind, tname)
 				if sch == nil || sch.Block == nil {
 					return nil, &InputError{File: path, Msg: where + ": schema has no block"}
 				}
@@ -167,16 +168,16 @@ func (s *Schemas) Lookup(provider, mode, typ string) (*Schema, bool) {
 
 func (b *Block) prepare(where string) error {
 	for name, a := range b.Attributes {
-		if err := a.prepare(where + ", attribute " + name); err != nil {
+		if err := a.prepare(where + ", attribute " + strconv.Quote(name)); err != nil {
 			return err
 		}
 	}
 	for name, bt := range b.BlockTypes {
 		if bt == nil || bt.Block == nil {
-			return fmt.Errorf("%s, block %s: no block schema", where, name)
+			return fmt.Errorf("%s, block %q: no block schema", where, name)
 		}
 		if !validNesting(bt.NestingMode, true) {
-			return fmt.Errorf("%s, block %s: unknown nesting_mode %q", where, name, bt.NestingMode)
+			return fmt.Errorf("%s, block %q: unknown nesting_mode %q", where, name, bt.NestingMode)
 		}
 		if err := bt.Block.prepare(where + ", block " + name); err != nil {
 			return err

@@ -57,8 +57,8 @@ func TestDecodeSchemasBadInput(t *testing.T) {
 		{"syntax", "{\"format_version\": 1.0,,}", "schemas.json:1:24: invalid JSON"},
 		{"not schemas", `{"hello":"world"}`, "not a provider schemas document"},
 		{"version 2", `{"format_version":"2.0","provider_schemas":{}}`, `unsupported provider schemas format_version "2.0"`},
-		{"bad type", `{"format_version":"1.0","provider_schemas":{"p":{"resource_schemas":{"t":{"block":{"attributes":{"a":{"type":"strin"}}}}}}}}`, "provider p, resource t, attribute a: bad type"},
-		{"bad nesting", `{"format_version":"1.0","provider_schemas":{"p":{"resource_schemas":{"t":{"block":{"block_types":{"b":{"nesting_mode":"tree","block":{}}}}}}}}}`, `block b: unknown nesting_mode "tree"`},
+		{"bad type", `{"format_version":"1.0","provider_schemas":{"p":{"resource_schemas":{"t":{"block":{"attributes":{"a":{"type":"strin"}}}}}}}}`, `provider "p", resource "t", attribute "a": bad type`},
+		{"bad nesting", `{"format_version":"1.0","provider_schemas":{"p":{"resource_schemas":{"t":{"block":{"block_types":{"b":{"nesting_mode":"tree","block":{}}}}}}}}}`, `block "b": unknown nesting_mode "tree"`},
 		{"truncated", `{"format_version":"1.0","provider_schemas":{`, "truncated JSON"},
 	}
 	for _, tt := range tests {

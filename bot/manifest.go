@@ -1,0 +1,100 @@
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+
+	"github.com/planpr/planpr/render"
+)
+
+// LocksKey is the key of the Action's comment when it has only lock files
+// to show.
+const LocksKey = "locks"
+
+// reservedKeys are the keys planpr gives its own comments: an untrusted
+// manifest may never claim one, or it could overwrite (and silence) the
+// lock-file review.
+var reservedKeys = []string{LockKey, LocksKey}
+
+// keyPattern is what a manifest's key may be: a root module's path or a
+// workspace name.
+var keyPattern = regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_.,/=+-]{0,127}$`)
+
+var shaPattern = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+// maxManifest bounds planpr.json, which comes from untrusted workflows.
+const maxManifest = 64 << 10
+
+// readManifestFile reads and validates a planpr.json.
+func readManifestFile(path string) (Manifest, error) {
+	var m Manifest
+	f, err := os.Open(path)
+	if err != nil {
+		return m, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxManifest+1))
+	if err != nil {
+		return m, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(b) > maxManifest {
+		return m, fmt.Errorf("%s: over %d KB; a manifest holds a few fields", path, maxManifest>>10)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("%s: not a planpr manifest: %v", path, err)
+	}
+	if err := m.validate(); err != nil {
+		return m, fmt.Errorf("%s: %v", path, err)
+	}
+	return m, nil
+}
+
+// validate checks every field of a manifest by pattern. It says nothing of
+// whether its pull request may be commented on: see verifyManifestPR.
+func (m Manifest) validate() error {
+	if m.PR < 0 {
+		return fmt.Errorf("pr %d is not a pull request number", m.PR)
+	}
+	if m.Key != "" {
+		if slices.Contains(reservedKeys, m.Key) {
+			return fmt.Errorf("key %q is planpr's own and cannot come from a manifest", m.Key)
+		}
+		if !keyPattern.MatchString(m.Key) {
+			return fmt.Errorf("key %q: want up to 128 letters, digits and . _ , / = + -", m.Key)
+		}
+	}
+	if m.Mode != "" {
+		if _, err := render.ParseMode(m.Mode); err != nil {
+			return err
+		}
+	}
+	if m.SHA != "" && !shaPattern.MatchString(m.SHA) {
+		return fmt.Errorf("sha %q is not a commit SHA", m.SHA)
+	}
+	return nil
+}
+
+// verifyRunPR checks that the pull request a manifest names is the one the
+// workflow run built: its head must be the run's head commit, in the run's
+// head repository. Otherwise a fork's run could comment on (and relabel)
+// any pull request.
+func verifyRunPR(pr *PullRequest, runHeadSHA, runHeadRepo string) error {
+	if pr.HeadSHA != runHeadSHA {
+		return fmt.Errorf("the manifest names pull request #%d, whose head %s is not the run's head %s: refused", pr.Number, shortSHA(pr.HeadSHA), shortSHA(runHeadSHA))
+	}
+	if runHeadRepo == "" || pr.HeadRepo != runHeadRepo {
+		return fmt.Errorf("the manifest names pull request #%d, whose head is in %s, not in the run's head repository %s: refused", pr.Number, cmpOrUnknown(pr.HeadRepo), cmpOrUnknown(runHeadRepo))
+	}
+	return nil
+}
+
+func cmpOrUnknown(s string) string {
+	if s == "" {
+		return "(unknown)"
+	}
+	return s
+}
