@@ -118,29 +118,52 @@ type planSection struct {
 	marked                    int // values the plan marked sensitive in the rendered diffs
 }
 
-// budgetBuffer collects text until it would pass a limit.
+// diffItem is one collapsed diff, kept as plain values until every secret
+// of the plan is known (the plan is read in one pass): then its values are
+// masked, and only then escaped, fenced and laid out, so that no secret
+// can change the markup around it.
+type diffItem struct {
+	summary func(m *Masker) string // the <summary> line
+	text    string                 // the plain text inside
+	wrap    func(string) string    // fences the masked text
+}
+
+// budgetBuffer collects diffs until they would pass a limit.
 type budgetBuffer struct {
-	strings.Builder
+	pending  []diffItem
+	size     int // the Markdown's size, estimated until finish
 	limit    int
 	overflow bool
 	items    int
+	md       strings.Builder
 }
 
-// mask hides secrets in what the buffer holds.
-func (b *budgetBuffer) mask(m *Masker) {
-	text := m.Mask(b.String())
-	b.Reset()
-	b.WriteString(text)
-}
-
-func (b *budgetBuffer) add(s string) {
-	if b.overflow || b.Len()+len(s) > b.limit {
+// add keeps an item if its estimated size still fits.
+func (b *budgetBuffer) add(it diffItem, estimate int) {
+	if b.overflow || b.size+estimate > b.limit {
 		b.overflow = true
 		return
 	}
-	b.WriteString(s)
+	b.pending = append(b.pending, it)
+	b.size += estimate
 	b.items++
 }
+
+// finish masks each item's values and lays it out.
+func (b *budgetBuffer) finish(m *Masker) {
+	for _, it := range b.pending {
+		b.md.WriteString(details(it.summary(m), it.wrap(m.Mask(it.text))))
+	}
+	b.pending = nil
+	b.size = b.md.Len()
+}
+
+// String is the laid-out Markdown (after finish).
+func (b *budgetBuffer) String() string { return b.md.String() }
+
+// detailsEstimate is the room a collapsed diff of text takes: the text,
+// its summary and its markup.
+func detailsEstimate(text, address string) int { return len(text) + 2*len(address) + 160 }
 
 // Comment writes the pull-request comment for the plans (and lock-file
 // diffs): never longer than MaxSize, shortened in steps when needed, with
@@ -192,7 +215,7 @@ func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult
 			continue
 		}
 		for _, cap := range warningCaps(level) {
-			text = assemble(sections, o, res, level, cap)
+			text = assemble(sections, o, res, level, cap, masker)
 			if len(text) <= o.MaxSize {
 				res.Level = level
 				break
@@ -304,10 +327,11 @@ func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChan
 			return nil
 		}
 		s.marked += strings.Count(text, Masked)
-		d := details(summaryLine(c), diffBlock(text))
-		s.full.add(d)
+		it := diffItem{summary: func(m *Masker) string { return summaryLine(c, m) }, text: text, wrap: diffBlock}
+		estimate := detailsEstimate(text, c.address)
+		s.full.add(it, estimate)
 		if risky {
-			s.risky.add(d)
+			s.risky.add(it, estimate)
 		}
 		return nil
 	}
@@ -353,8 +377,8 @@ func (s *planSection) finish(o CommentOptions, masker *Masker) (int, error) {
 		marked += strings.Count(text, Masked)
 		return masker.Mask(text)
 	}
-	s.full.mask(masker)
-	s.risky.mask(masker)
+	s.full.finish(masker)
+	s.risky.finish(masker)
 	for _, st := range s.streams {
 		s.streamFull += streamMarkdown(st, masker, s.path != "", false)
 		s.streamCompact += streamMarkdown(st, masker, s.path != "", true)
@@ -386,7 +410,7 @@ func (s *planSection) finish(o CommentOptions, masker *Masker) (int, error) {
 			for _, pr := range inst.Problems {
 				msgs = append(msgs, pr.Message)
 			}
-			s.failed = append(s.failed, fmt.Sprintf("%s %s: %s", inst.Address.ToDisplay, checkVerb(inst.Status), masker.Mask(strings.Join(msgs, "; "))))
+			s.failed = append(s.failed, fmt.Sprintf("%s %s: %s", inst.Address.ToDisplay, checkVerb(inst.Status), strings.Join(msgs, "; ")))
 		}
 	}
 	return marked, nil
@@ -407,12 +431,13 @@ func details(summary, body string) string {
 	return "<details><summary>" + summary + "</summary>\n\n" + body + "\n</details>\n\n"
 }
 
-// summaryLine is the one-line description of a resource change.
-func summaryLine(c changeSummary) string {
-	return "<code>" + html.EscapeString(strings.TrimSpace(Symbol(c.action))) + "</code> " + htmlCode(c.address) + " " + verb(c)
+// summaryLine is the one-line description of a resource change, its
+// addresses masked.
+func summaryLine(c changeSummary, m *Masker) string {
+	return "<code>" + html.EscapeString(strings.TrimSpace(Symbol(c.action))) + "</code> " + m.html(c.address) + " " + verb(c, m)
 }
 
-func verb(c changeSummary) string {
+func verb(c changeSummary, m *Masker) string {
 	switch c.action {
 	case diff.Create:
 		return "will be created"
@@ -432,7 +457,7 @@ func verb(c changeSummary) string {
 		return "will be removed from the state but not destroyed"
 	}
 	if c.moved {
-		return "has moved from " + htmlCode(c.previousAddress)
+		return "has moved from " + m.html(c.previousAddress)
 	}
 	return "will be imported"
 }

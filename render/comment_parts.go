@@ -10,34 +10,34 @@ import (
 
 // assemble builds the whole comment at one level of detail, listing at most
 // warnCap destroy/replace warnings.
-func assemble(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int) string {
+func assemble(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int, m *Masker) string {
 	var b strings.Builder
 	b.WriteString(Marker(o.Key, o.Marker) + "\n")
-	b.WriteString(title(sections, o, res) + "\n\n")
-	b.WriteString(commentWarnings(sections, o.Locks, warnCap))
+	b.WriteString(title(sections, o, res, m) + "\n\n")
+	b.WriteString(commentWarnings(sections, o.Locks, warnCap, m))
 	if note := shortenedNote(sections, o, level); note != "" {
 		b.WriteString(note)
 	}
-	b.WriteString(countsTable(sections))
+	b.WriteString(countsTable(sections, m))
 	for _, s := range sections {
 		if len(sections) > 1 {
-			fmt.Fprintf(&b, "### %s — %s\n\n", mdText(s.name), countsText(s.total, s.failure(), s.hasChanges()))
+			fmt.Fprintf(&b, "### %s — %s\n\n", m.text(s.name), countsText(s.total, s.failure(), s.hasChanges()))
 		}
-		b.WriteString(s.body(level))
+		b.WriteString(s.body(level, m))
 	}
 	if len(o.Locks) > 0 {
-		section := lockMarkdown(o.Locks, false)
+		section := lockMarkdown(o.Locks, false, m)
 		if level < LevelSummary || len(section) < o.MaxSize/4 {
 			b.WriteString(section)
 		} else {
 			b.WriteString("### Lock file changes\n\nLeft out to fit; the alerts and warnings are listed above.\n\n")
 		}
 	}
-	b.WriteString(footer(sections, o, res))
+	b.WriteString(footer(sections, o, res, m))
 	return b.String()
 }
 
-func title(sections []*planSection, o CommentOptions, res *CommentResult) string {
+func title(sections []*planSection, o CommentOptions, res *CommentResult, m *Masker) string {
 	t := o.Title
 	if t == "" {
 		t = "planpr"
@@ -54,9 +54,9 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult) string
 		for _, fd := range o.Locks {
 			parts = append(parts, lockSummary(fd))
 		}
-		return fmt.Sprintf("## %s %s: %s", icon, mdText(t), mdText(strings.Join(parts, "; ")))
+		return fmt.Sprintf("## %s %s: %s", icon, m.text(t), m.text(strings.Join(parts, "; ")))
 	}
-	return fmt.Sprintf("## %s %s: %s", icon, mdText(t), countsText(res.Counts, res.failure(), res.HasChange))
+	return fmt.Sprintf("## %s %s: %s", icon, m.text(t), countsText(res.Counts, res.failure(), res.HasChange))
 }
 
 // countsText is the plan's counts in OpenTofu's words.
@@ -81,15 +81,15 @@ func countsText(c Counts, failure string, changes bool) string {
 
 // commentWarnings come first: everything destroyed or replaced, with why; failed
 // plans and checks; lock-file alerts and warnings.
-func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap int) string {
+func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap int, m *Masker) string {
 	var lines []string
 	risky := 0
 	for _, s := range sections {
 		if s.scan.plan.Errored {
-			lines = append(lines, fmt.Sprintf("- ❌ planning **failed** for %s: OpenTofu reported an error; the changes below are what it planned before the error.", mdText(s.name)))
+			lines = append(lines, fmt.Sprintf("- ❌ planning **failed** for %s: OpenTofu reported an error; the changes below are what it planned before the error.", m.text(s.name)))
 		}
 		for _, f := range s.failed {
-			lines = append(lines, "- ❌ check "+mdText(f))
+			lines = append(lines, "- ❌ check "+m.text(f))
 		}
 		lines = append(lines, s.streamWarn...)
 	}
@@ -98,7 +98,7 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 		risky += s.scan.stats.risky
 		for _, c := range s.scan.stats.riskyListed {
 			if len(destroys) < cap {
-				destroys = append(destroys, "- "+riskyLine(c, s, len(sections) > 1))
+				destroys = append(destroys, "- "+riskyLine(c, s, len(sections) > 1, m))
 			}
 		}
 	}
@@ -109,13 +109,13 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 	for _, fd := range locks {
 		for _, f := range fd.Findings {
 			if f.Severity.Rank() >= lockdiff.Warning.Rank() {
-				lines = append(lines, fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], mdText(fd.Path), mdMessage(f.Message)))
+				lines = append(lines, fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], m.text(fd.Path), m.message(f.Message)))
 			}
 		}
 		for _, p := range fd.Providers {
 			for _, f := range p.Findings {
 				if f.Severity.Rank() >= lockdiff.Warning.Rank() {
-					lines = append(lines, fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], codeSpan(p.Address.Short()), mdMessage(f.Message)))
+					lines = append(lines, fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], m.code(p.Address.Short()), m.message(f.Message)))
 				}
 			}
 		}
@@ -130,10 +130,10 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 	return "> [!" + kind + "]\n> " + strings.Join(lines, "\n> ") + "\n\n"
 }
 
-func riskyLine(c changeSummary, s *planSection, named bool) string {
+func riskyLine(c changeSummary, s *planSection, named bool, m *Masker) string {
 	where := ""
 	if named {
-		where = " in " + mdText(s.name)
+		where = " in " + m.text(s.name)
 	}
 	var what, why string
 	switch c.action {
@@ -142,9 +142,9 @@ func riskyLine(c changeSummary, s *planSection, named bool) string {
 		why = deleteWhy(c)
 	default:
 		what = "will be **replaced**"
-		why = replaceWhy(c)
+		why = replaceWhy(c, m)
 	}
-	line := fmt.Sprintf("%s %s%s", codeSpan(c.address), what, where)
+	line := fmt.Sprintf("%s %s%s", m.code(c.address), what, where)
 	if why != "" {
 		line += ": " + why
 	}
@@ -171,7 +171,7 @@ func deleteWhy(c changeSummary) string {
 	return ""
 }
 
-func replaceWhy(c changeSummary) string {
+func replaceWhy(c changeSummary, m *Masker) string {
 	switch c.reason {
 	case "replace_because_tainted":
 		return "it is tainted"
@@ -182,7 +182,7 @@ func replaceWhy(c changeSummary) string {
 	}
 	var attrs []string
 	for _, p := range c.replacePaths {
-		attrs = append(attrs, codeSpan(pathString(p)))
+		attrs = append(attrs, m.code(m.path(p)))
 	}
 	if len(attrs) == 0 {
 		return "it cannot be updated in place"
@@ -247,7 +247,7 @@ var actionRows = []struct {
 
 // countsTable summarises the actions: one row per action for one plan, or
 // one row per plan.
-func countsTable(sections []*planSection) string {
+func countsTable(sections []*planSection, m *Masker) string {
 	var b strings.Builder
 	if len(sections) == 0 {
 		return ""
@@ -278,7 +278,7 @@ func countsTable(sections []*planSection) string {
 	}
 	b.WriteString("| plan | add | change | destroy | replace | import | forget |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, s := range sections {
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", mdText(s.name), s.total.Add, s.total.Change, s.total.Destroy,
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", m.text(s.name), s.total.Add, s.total.Change, s.total.Destroy,
 			s.counts[diff.DeleteThenCreate]+s.counts[diff.CreateThenDelete]+s.counts[diff.ForgetThenCreate], s.total.Import, s.total.Forget)
 	}
 	b.WriteString("\n")
@@ -298,7 +298,7 @@ func (s *planSection) movesAndImports() string {
 }
 
 // body is a plan's resource diffs, drift and outputs at a level.
-func (s *planSection) body(level Level) string {
+func (s *planSection) body(level Level, m *Masker) string {
 	var b strings.Builder
 	switch level {
 	case LevelFull:
@@ -311,7 +311,7 @@ func (s *planSection) body(level Level) string {
 		if s.othersCount > 0 {
 			fmt.Fprintf(&b, "<details><summary>%d other changes (diffs left out)</summary>\n\n", s.othersCount)
 			for _, c := range s.others {
-				fmt.Fprintf(&b, "- `%s` %s\n", strings.TrimSpace(Symbol(c.action)), codeSpan(c.address))
+				fmt.Fprintf(&b, "- `%s` %s\n", strings.TrimSpace(Symbol(c.action)), m.code(c.address))
 			}
 			if s.othersCount > len(s.others) {
 				fmt.Fprintf(&b, "- … and %d more\n", s.othersCount-len(s.others))
@@ -323,11 +323,11 @@ func (s *planSection) body(level Level) string {
 		fmt.Fprintf(&b, "#### Changed outside OpenTofu (%d)\n\n", len(s.drift))
 		if level == LevelFull {
 			for _, e := range s.drift {
-				b.WriteString(details(htmlCode(e.address)+" changed outside OpenTofu", diffBlock(e.text)))
+				b.WriteString(details(m.html(e.address)+" changed outside OpenTofu", diffBlock(e.text)))
 			}
 		} else if level == LevelReduced {
 			for _, e := range s.drift {
-				fmt.Fprintf(&b, "- %s\n", codeSpan(e.address))
+				fmt.Fprintf(&b, "- %s\n", m.code(e.address))
 			}
 			b.WriteString("\n")
 		}
@@ -343,7 +343,7 @@ func (s *planSection) body(level Level) string {
 	return b.String()
 }
 
-func footer(sections []*planSection, o CommentOptions, res *CommentResult) string {
+func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *Masker) string {
 	var parts []string
 	v := o.Version
 	if v == "" {
@@ -355,14 +355,14 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult) strin
 	}
 	for _, s := range sections {
 		if s.path != "" {
-			src := mdText(s.source)
+			src := m.text(s.source)
 			if tv := s.scan.plan.TerraformVersion; tv != "" {
 				src += " (OpenTofu/Terraform " + mdText(tv) + ")"
 			}
 			parts = append(parts, src)
 		}
 		for _, st := range s.streams {
-			parts = append(parts, mdText(st.Path))
+			parts = append(parts, m.text(st.Path))
 		}
 	}
 	return "---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
@@ -380,7 +380,7 @@ func streamWarnings(st *StreamSummary, masker *Masker) []string {
 	var lines []string
 	for _, a := range st.Applies {
 		if a.Status == "errored" {
-			lines = append(lines, fmt.Sprintf("- ❌ %s: %s **failed**", codeSpan(a.Address), mdText(a.Action)))
+			lines = append(lines, fmt.Sprintf("- ❌ %s: %s **failed**", masker.code(a.Address), masker.text(a.Action)))
 		}
 	}
 	for _, d := range st.Diagnostics {
@@ -389,15 +389,15 @@ func streamWarnings(st *StreamSummary, masker *Masker) []string {
 		}
 		where := ""
 		if d.Range != nil {
-			where = fmt.Sprintf(" (%s)", codeSpan(fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
+			where = fmt.Sprintf(" (%s)", masker.code(fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
 		}
-		lines = append(lines, fmt.Sprintf("- ❌ Error: %s%s", mdText(masker.Mask(d.Summary)), where))
+		lines = append(lines, fmt.Sprintf("- ❌ Error: %s%s", masker.text(d.Summary), where))
 	}
 	if t := st.TestSummary; t != nil && t.Failed+t.Errored > 0 {
 		lines = append(lines, fmt.Sprintf("- ❌ tests: %d failed, %d errored (%d passed)", t.Failed, t.Errored, t.Passed))
 	}
 	if st.Info.Truncated > 0 {
-		lines = append(lines, fmt.Sprintf("- ⚠️ %s ends mid-message at line %d: the run was probably interrupted", mdText(st.Path), st.Info.Truncated))
+		lines = append(lines, fmt.Sprintf("- ⚠️ %s ends mid-message at line %d: the run was probably interrupted", masker.text(st.Path), st.Info.Truncated))
 	}
 	return lines
 }

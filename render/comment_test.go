@@ -143,8 +143,8 @@ func max0(n int) int { return max(n, 0) }
 func sensitiveStrings(t *testing.T, path string) []string {
 	t.Helper()
 	seen := map[string]bool{}
-	add := func(s string) {
-		if s != "" {
+	add := func(s string, kind tofujson.SecretKind) {
+		if s != "" && kind == tofujson.SecretString {
 			seen[s] = true
 		}
 	}

@@ -12,8 +12,10 @@ import (
 
 // PreviewHTML writes a self-contained page showing a comment as GitHub
 // would: GitHub-flavoured Markdown (tables, strikethrough, autolinks, task
-// lists) rendered with goldmark, styled like a GitHub comment. The page
-// loads nothing and runs no script: a Content-Security-Policy forbids both.
+// lists) rendered with goldmark, styled like a GitHub comment. The HTML is
+// sanitised to the elements a comment uses (no links, images, forms,
+// meta refreshes), and a Content-Security-Policy forbids loading,
+// running, submitting and framing anything.
 func PreviewHTML(w io.Writer, title, markdown string) error {
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.GFM),
@@ -22,15 +24,16 @@ func PreviewHTML(w io.Writer, title, markdown string) error {
 		// stops anything that would still try to run.
 		goldmark.WithRendererOptions(gmhtml.WithUnsafe()),
 	)
-	var body bytes.Buffer
-	if err := md.Convert([]byte(markdown), &body); err != nil {
+	var rendered bytes.Buffer
+	if err := md.Convert([]byte(markdown), &rendered); err != nil {
 		return err
 	}
+	body := bytes.NewBuffer(sanitizeHTML(rendered.Bytes()))
 	_, err := io.WriteString(w, `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="`+previewCSP+`">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>`+html.EscapeString(title)+`</title>
 <style>`+previewCSS+`</style>
@@ -46,6 +49,10 @@ func PreviewHTML(w io.Writer, title, markdown string) error {
 `)
 	return err
 }
+
+// previewCSP lets the page load, run, submit and frame nothing: styles
+// are inline, and the sanitised body has no links, forms or refreshes.
+const previewCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'; frame-src 'none'; frame-ancestors 'none'; object-src 'none'"
 
 // previewCSS approximates GitHub's comment styling.
 const previewCSS = `

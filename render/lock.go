@@ -153,20 +153,20 @@ var severityMark = map[lockdiff.Severity]string{
 // LockMarkdown writes the lock-file section of the comment: alerts first,
 // then a table per file, then the findings.
 func LockMarkdown(w io.Writer, files []*lockdiff.FileDiff) error {
-	_, err := io.WriteString(w, lockMarkdown(files, true))
+	_, err := io.WriteString(w, lockMarkdown(files, true, nil))
 	return err
 }
 
 // lockMarkdown is the section; without urgent, warnings and alerts are left
 // to the comment's warnings at the top.
-func lockMarkdown(files []*lockdiff.FileDiff, withUrgent bool) string {
+func lockMarkdown(files []*lockdiff.FileDiff, withUrgent bool, m *Masker) string {
 	var b strings.Builder
 	b.WriteString("### Lock file changes\n\n")
 	for _, fd := range files {
-		fmt.Fprintf(&b, "**%s** — %s\n\n", mdText(fd.Path), mdText(lockSummary(fd)))
+		fmt.Fprintf(&b, "**%s** — %s\n\n", m.text(fd.Path), m.text(lockSummary(fd)))
 		var urgent, other []string
 		for _, f := range fd.Findings {
-			line := fmt.Sprintf("- %s: %s\n", severityMark[f.Severity], mdMessage(f.Message))
+			line := fmt.Sprintf("- %s: %s\n", severityMark[f.Severity], m.message(f.Message))
 			if f.Severity.Rank() >= lockdiff.Warning.Rank() {
 				urgent = append(urgent, line)
 			} else {
@@ -181,10 +181,10 @@ func lockMarkdown(files []*lockdiff.FileDiff, withUrgent bool) string {
 				continue
 			}
 			rows++
-			fmt.Fprintf(&table, "| `%s` | %s | %s | %s | %s |\n", p.Address, p.Change, mdText(versionCell(p)), mdText(constraintsCell(p)),
+			fmt.Fprintf(&table, "| `%s` | %s | %s | %s | %s |\n", p.Address, p.Change, m.text(versionCell(p)), m.text(constraintsCell(p)),
 				fmt.Sprintf("+%d −%d", len(p.HashesAdded), len(p.HashesRemoved)))
 			for _, f := range p.Findings {
-				line := fmt.Sprintf("- %s `%s`: %s\n", severityMark[f.Severity], p.Address.Short(), mdMessage(f.Message))
+				line := fmt.Sprintf("- %s `%s`: %s\n", severityMark[f.Severity], p.Address.Short(), m.message(f.Message))
 				if f.Severity.Rank() >= lockdiff.Warning.Rank() {
 					urgent = append(urgent, line)
 				} else {

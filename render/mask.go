@@ -1,9 +1,10 @@
 package render
 
 import (
-	"hash/maphash"
+	"bytes"
+	"encoding/json"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,35 +14,50 @@ import (
 // Masked is what a hidden value reads, as in OpenTofu.
 const Masked = "(sensitive value)"
 
-// Masker hides secrets in text that leaves planpr, in layers:
+// Masker hides secrets in the values planpr shows, in layers:
 //
 //  1. values the plan marks sensitive are already "(sensitive value)" in
 //     the diff;
 //  2. a string the plan marks sensitive anywhere is hidden everywhere (a
-//     sensitive variable's value can show through an unmarked attribute);
+//     sensitive variable's value can show through an unmarked attribute),
+//     in every form it takes in the output: as is, quoted and escaped as
+//     the text and JSON write it, line by line where it spans lines, a
+//     marked map's keys where they are quoted, marked numbers as whole
+//     numbers;
 //  3. values of root variables declared sensitive, which the plan's
 //     "variables" section holds in clear;
 //  4. credential-shaped strings, marked or not.
 //
-// It counts what it hides.
+// It masks values — a resource's text, an address, a message — before
+// they are escaped, fenced or laid out, so no secret can change planpr's
+// own markup. It counts what it hides.
 type Masker struct {
-	// patterns holds what to hide: each secret quoted as a value, and
-	// long secrets raw; lengths lists their distinct lengths, longest
-	// first, so a scan can try the longest match at each position.
-	patterns map[uint64]struct{} // hashes: a collision only masks more
-	seed     maphash.Seed
-	lengths  []int
-	lenSeen  map[int]bool
+	// long holds the patterns of indexLen bytes or more by their first
+	// indexLen bytes, longest first; short the shorter ones by length.
+	long    map[string][]string
+	short   [indexLen]map[string]struct{}
+	numbers map[string]struct{}
+	keys    map[string]struct{} // a marked map's keys, for attribute paths
 	// prefixes marks the first two bytes of every pattern, so most
-	// positions of a text are passed over without hashing.
+	// positions of a text are passed over without a lookup.
 	prefixes [1 << 16 / 64]uint64
-	dirty    bool
+	unsorted bool
+	patterns int
 	Count    int
 }
 
+// indexLen is how many leading bytes index the long patterns: a position
+// costs one lookup for every long pattern, whatever their number and
+// lengths, plus one per short length.
+const indexLen = 8
+
 // NewMasker returns a masker with no known secrets.
 func NewMasker() *Masker {
-	return &Masker{patterns: map[uint64]struct{}{}, seed: maphash.MakeSeed(), lenSeen: map[int]bool{}}
+	m := &Masker{long: map[string][]string{}, numbers: map[string]struct{}{}, keys: map[string]struct{}{}}
+	for i := range m.short {
+		m.short[i] = map[string]struct{}{}
+	}
+	return m
 }
 
 // minRawSecret is the shortest secret hidden wherever it appears; shorter
@@ -49,117 +65,316 @@ func NewMasker() *Masker {
 // would eat ordinary words.
 const minRawSecret = 5
 
+// minSecretNumber is the fewest characters of a number hidden as a secret:
+// hiding every "1" would hide the counts.
+const minSecretNumber = 3
+
 // Add records a secret string.
-func (m *Masker) Add(s string) {
+func (m *Masker) Add(s string) { m.AddSecret(s, tofujson.SecretString) }
+
+// AddSecret records one secret piece of a value: a string, a number, or a
+// marked map's key.
+func (m *Masker) AddSecret(s string, kind tofujson.SecretKind) {
 	if s == "" {
 		return
 	}
-	m.add(strconv.Quote(s))
-	if len(s) >= minRawSecret {
-		m.add(s)
+	switch kind {
+	case tofujson.SecretNumber:
+		if len(s) >= minSecretNumber {
+			m.numbers[s] = struct{}{}
+			m.mark(s)
+		}
+		return
+	case tofujson.SecretKey:
+		m.add(strconv.Quote(s)) // keys show quoted: tags["key"], "key" = …
+		m.keys[s] = struct{}{}  // and as steps of attribute paths
+		return
 	}
+	quoted := strconv.Quote(s)
+	m.add(quoted)
+	if len(s) < minRawSecret {
+		return
+	}
+	m.add(s)
+	// Inside a longer string the text and the JSON escape what they quote.
+	if inner := quoted[1 : len(quoted)-1]; inner != s {
+		m.add(inner)
+	}
+	for _, escapeHTML := range []bool{false, true} {
+		if inner := jsonInner(s, escapeHTML); inner != s {
+			m.add(inner)
+		}
+	}
+	// A heredoc shows each line on its own.
+	if strings.ContainsAny(s, "\n") {
+		for line := range strings.SplitSeq(s, "\n") {
+			if line = strings.TrimSpace(line); len(line) >= minRawSecret {
+				m.add(line)
+			}
+		}
+	}
+}
+
+func jsonInner(s string, escapeHTML bool) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(escapeHTML)
+	enc.Encode(s)
+	out := strings.TrimSuffix(b.String(), "\n")
+	return out[1 : len(out)-1]
 }
 
 func prefix2(s string) uint16 { return uint16(s[0])<<8 | uint16(s[1]) }
 
-func (m *Masker) add(p string) {
-	m.patterns[maphash.String(m.seed, p)] = struct{}{}
-	k := prefix2(p) // every pattern has at least 3 bytes
+func (m *Masker) mark(p string) {
+	k := prefix2(p)
 	m.prefixes[k/64] |= 1 << (k % 64)
-	if !m.lenSeen[len(p)] {
-		m.lenSeen[len(p)] = true
-		m.lengths = append(m.lengths, len(p))
-		m.dirty = true
-	}
 }
 
-func (m *Masker) sortedLengths() []int {
-	if m.dirty {
-		sort.Sort(sort.Reverse(sort.IntSlice(m.lengths)))
-		m.dirty = false
+func (m *Masker) add(p string) {
+	if len(p) < 2 {
+		return
 	}
-	return m.lengths
+	if len(p) < indexLen {
+		if _, ok := m.short[len(p)][p]; !ok {
+			m.short[len(p)][p] = struct{}{}
+			m.patterns++
+		}
+	} else {
+		k := p[:indexLen]
+		if slices.Contains(m.long[k], p) {
+			return
+		}
+		m.long[k] = append(m.long[k], p)
+		m.patterns++
+		m.unsorted = true
+	}
+	m.mark(p)
 }
 
-// Secrets is how many strings the masker hides (quoted and raw forms).
-func (m *Masker) Secrets() int { return len(m.patterns) }
+// Secrets is how many patterns the masker hides (each secret's forms).
+func (m *Masker) Secrets() int { return m.patterns + len(m.numbers) }
 
-// AddValue records every string inside a JSON value.
-func (m *Masker) AddValue(v any) { tofujson.Strings(v, m.Add) }
+// AddValue records every secret inside a JSON value.
+func (m *Masker) AddValue(v any) { tofujson.Strings(v, m.AddSecret) }
 
-// AddMarked records the strings of value that the sensitivity mirror marks
+// AddMarked records the secrets of value that the sensitivity mirror marks
 // sensitive (true at a node marks everything below it).
-func (m *Masker) AddMarked(value, sensitive any) { tofujson.CollectMarked(value, sensitive, m.Add) }
+func (m *Masker) AddMarked(value, sensitive any) {
+	tofujson.CollectMarked(value, sensitive, m.AddSecret)
+}
+
+// credential is a credential shape: group is the submatch to hide (0 for
+// all of it), keep a further check of what matched.
+type credential struct {
+	hints []string
+	re    *regexp.Regexp
+	group int
+	keep  func(string) bool
+}
 
 // credentialPatterns find credential-shaped strings; each runs only on
 // text containing one of its hints, since regular expressions are slow.
-var credentialPatterns = []struct {
-	hints []string
-	re    *regexp.Regexp
-}{
-	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`)},
-	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,255}\b`)},
-	{[]string{"github_pat_"}, regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
-	{[]string{"xox"}, regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
-	{[]string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"}, regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`)},
-	{[]string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+// Every pattern is bounded: an unterminated private key hides the rest of
+// its line and the base64 lines that follow, not the rest of the text.
+var credentialPatterns = []credential{
+	{hints: []string{"PRIVATE KEY"}, re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|[^\n]*(?:\n[ \t+~!-]*(?:[A-Za-z0-9+/=]+|[A-Za-z][A-Za-z-]*: [^\n]*)[ \t]*){0,100})`)},
+	{hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]{30,255}`)},
+	{hints: []string{"github_pat_"}, re: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,255}`)},
+	{hints: []string{"xox"}, re: regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,255}`)},
+	{hints: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"}, re: regexp.MustCompile(`(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}`)},
+	{hints: []string{"eyJ"}, re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	// Passwords in URLs: scheme://user:PASSWORD@host.
+	{hints: []string{"://"}, re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\s/:@"'<>]{1,200}:([^\s/@"'<>]{1,200})@`), group: 1},
+	// AWS secret access keys: 40 characters of base64 next to their name,
+	// or alone with the mixed case, digits and / or + of a random key.
+	{hints: []string{"ecret", "ECRET"}, re: regexp.MustCompile(`(?i)secret_?access_?key[^A-Za-z0-9/+=\n]{1,10}([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1},
+	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1, keep: randomKeyShaped},
 }
 
-// Mask hides every known secret and credential-shaped string in text. It
-// scans text once, trying at each position the secrets' lengths, longest
-// first: time grows with the text and the number of distinct lengths, not
-// with the number of secrets.
+// randomKeyShaped tells a random base64 key from a word or a hex digest:
+// upper and lower case, digits, and a / or +.
+func randomKeyShaped(s string) bool {
+	return strings.ContainsAny(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && strings.ContainsAny(s, "abcdefghijklmnopqrstuvwxyz") &&
+		strings.ContainsAny(s, "0123456789") && strings.ContainsAny(s, "/+")
+}
+
+// Mask hides every known secret and credential-shaped string in one value
+// (a text, an address, a message). It scans the value once: time grows
+// with its length, not with the number or lengths of the secrets.
 func (m *Masker) Mask(text string) string {
-	before := strings.Count(text, Masked)
-	if len(m.patterns) > 0 {
-		text = m.replaceSecrets(text)
+	out, n := m.mask(text)
+	m.Count += n
+	return out
+}
+
+// maskQuiet masks without counting: for values laid out several times
+// while the comment is fitted to its budget.
+func (m *Masker) maskQuiet(text string) string {
+	out, _ := m.mask(text)
+	return out
+}
+
+func (m *Masker) mask(text string) (string, int) {
+	n := 0
+	if m.patterns+len(m.numbers) > 0 {
+		text, n = m.replaceSecrets(text)
 	}
 	for _, p := range credentialPatterns {
-		for _, h := range p.hints {
-			if strings.Contains(text, h) {
-				text = p.re.ReplaceAllString(text, Masked)
-				break
+		if p.hints != nil && !containsAny(text, p.hints) {
+			continue
+		}
+		var k int
+		text, k = replaceCredential(text, p)
+		n += k
+	}
+	return text, n
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, h := range subs {
+		if strings.Contains(s, h) {
+			return true
+		}
+	}
+	return false
+}
+
+func replaceCredential(text string, p credential) (string, int) {
+	matches := p.re.FindAllStringSubmatchIndex(text, -1)
+	if matches == nil {
+		return text, 0
+	}
+	var b strings.Builder
+	last, n := 0, 0
+	for _, loc := range matches {
+		start, end := loc[2*p.group], loc[2*p.group+1]
+		if start < 0 || start < last || (p.keep != nil && !p.keep(text[start:end])) {
+			continue
+		}
+		b.WriteString(text[last:start])
+		b.WriteString(Masked)
+		last = end
+		n++
+	}
+	if n == 0 {
+		return text, 0
+	}
+	b.WriteString(text[last:])
+	return b.String(), n
+}
+
+func (m *Masker) sortLong() {
+	if !m.unsorted {
+		return
+	}
+	for _, ps := range m.long {
+		slices.SortFunc(ps, func(a, b string) int { return len(b) - len(a) })
+	}
+	m.unsorted = false
+}
+
+// match is the length of the longest secret at the start of s, or 0.
+func (m *Masker) match(s string, prev byte) int {
+	if len(s) >= indexLen {
+		for _, p := range m.long[s[:indexLen]] {
+			if strings.HasPrefix(s, p) {
+				return len(p)
 			}
 		}
 	}
-	m.Count += strings.Count(text, Masked) - before
-	return text
+	for l := min(len(s), indexLen-1); l >= 2; l-- {
+		if _, ok := m.short[l][s[:l]]; ok {
+			return l
+		}
+	}
+	if len(m.numbers) > 0 && isNumberStart(s[0]) && !isNumberByte(prev) && !isWordByte(prev) {
+		end := 1
+		for end < len(s) && isNumberByte(s[end]) {
+			end++
+		}
+		if end == len(s) || !isWordByte(s[end]) {
+			if _, ok := m.numbers[s[:end]]; ok {
+				return end
+			}
+		}
+	}
+	return 0
 }
 
-func (m *Masker) replaceSecrets(text string) string {
-	lengths := m.sortedLengths()
+func isNumberStart(c byte) bool { return c == '-' || c >= '0' && c <= '9' }
+func isNumberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
+}
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+func (m *Masker) replaceSecrets(text string) (string, int) {
+	m.sortLong()
 	var b strings.Builder
-	last := 0
-	for i := 0; i < len(text); {
-		if i+1 >= len(text) {
-			break
+	last, n := 0, 0
+	var prev byte
+	for i := 0; i+1 < len(text); {
+		if text[i] == '(' && strings.HasPrefix(text[i:], Masked) {
+			i += len(Masked) // already masked: masking twice changes nothing
+			prev = ')'
+			continue
 		}
 		if k := prefix2(text[i:]); m.prefixes[k/64]&(1<<(k%64)) == 0 {
+			prev = text[i]
 			i++
 			continue
 		}
-		matched := 0
-		for _, l := range lengths {
-			if i+l > len(text) {
-				continue
-			}
-			if _, ok := m.patterns[maphash.String(m.seed, text[i:i+l])]; ok {
-				matched = l
-				break
-			}
-		}
-		if matched == 0 {
+		l := m.match(text[i:], prev)
+		if l == 0 {
+			prev = text[i]
 			i++
 			continue
 		}
 		b.WriteString(text[last:i])
 		b.WriteString(Masked)
-		i += matched
+		i += l
 		last = i
+		prev = text[i-1]
+		n++
 	}
-	if last == 0 {
-		return text
+	if n == 0 {
+		return text, 0
 	}
 	b.WriteString(text[last:])
-	return b.String()
+	return b.String(), n
+}
+
+// code, text, html and message are the one way untrusted values reach
+// Markdown: masked first, then escaped (codeSpan, mdText, htmlCode,
+// mdMessage). A nil masker only escapes.
+func (m *Masker) code(s string) string    { return codeSpan(m.quiet(s)) }
+func (m *Masker) text(s string) string    { return mdText(m.quiet(s)) }
+func (m *Masker) html(s string) string    { return htmlCode(m.quiet(s)) }
+func (m *Masker) message(s string) string { return mdMessage(m.quiet(s)) }
+
+func (m *Masker) quiet(s string) string {
+	if m == nil {
+		return s
+	}
+	return m.maskQuiet(s)
+}
+
+// path writes an attribute path (pathString) with every step that is a
+// marked map's key hidden: replace_paths name the keys of sensitive maps.
+func (m *Masker) path(p []any) string {
+	if m == nil || len(m.keys) == 0 {
+		return pathString(p)
+	}
+	masked := make([]any, len(p))
+	for i, step := range p {
+		masked[i] = step
+		if s, ok := step.(string); ok && i > 0 {
+			if _, secret := m.keys[s]; secret {
+				masked[i] = Masked
+			}
+		}
+	}
+	return pathString(masked)
 }

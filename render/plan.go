@@ -128,7 +128,7 @@ func scanPlan(path string, o PlanOptions, so scanOptions) (*planScan, error) {
 			var first error
 			for w := range secrets {
 				if first == nil {
-					first = w.Run(cache, masker.Add)
+					first = w.Run(cache, masker.AddSecret)
 				}
 			}
 			secretsDone <- first

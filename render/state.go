@@ -186,7 +186,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 	var addresses []string
 	marked := 0
 	st, err := tofujson.ReadStateFile(path, &tofujson.StateVisitor{Resource: func(r *tofujson.StateResource) error {
-		tofujson.CollectMarked(r.Values, r.SensitiveValues, masker.Add)
+		tofujson.CollectMarked(r.Values, r.SensitiveValues, masker.AddSecret)
 		typ := r.Type
 		if r.Mode != "managed" {
 			typ = "data." + typ
@@ -201,7 +201,8 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 			return err
 		}
 		marked += strings.Count(text, Masked)
-		full.add(details(htmlCode(r.Address), fenced(visible(text), "hcl")))
+		address := r.Address
+		full.add(diffItem{summary: func(m *Masker) string { return m.html(address) }, text: text, wrap: hclFence}, detailsEstimate(text, address))
 		return nil
 	}})
 	if err != nil {
@@ -212,7 +213,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 			masker.AddValue(out.Value)
 		}
 	}
-	full.mask(masker)
+	full.finish(masker)
 	var outputs strings.Builder
 	for _, name := range sortedKeys(st.Outputs) {
 		outputs.WriteString(stateOutputText(name, st.Outputs[name]) + "\n")
@@ -250,9 +251,9 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 			for _, k := range keys {
 				mod := "(root)"
 				if k.module != "" {
-					mod = tableCode(k.module)
+					mod = tableCode(masker, k.module)
 				}
-				fmt.Fprintf(&b, "| %s | %s | %d |\n", mod, tableCode(k.typ), counts[k])
+				fmt.Fprintf(&b, "| %s | %s | %d |\n", mod, tableCode(masker, k.typ), counts[k])
 			}
 			b.WriteString("\n")
 		}
@@ -290,7 +291,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 					fmt.Fprintf(&body, "- … and %d more\n", len(addresses)-i)
 					break
 				}
-				body.WriteString("- " + codeSpan(a) + "\n")
+				body.WriteString("- " + masker.code(a) + "\n")
 			}
 			body.WriteString("\n")
 		default:
@@ -309,3 +310,6 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 	_, err = io.WriteString(w, text)
 	return res, err
 }
+
+// hclFence fences a state resource's text.
+func hclFence(text string) string { return fenced(visible(text), "hcl") }

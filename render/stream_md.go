@@ -34,7 +34,7 @@ func operationLine(c *tofujson.ChangeSummary) string {
 // outputs, diagnostics, tests. compact keeps only the failures.
 func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) string {
 	var b strings.Builder
-	title := "Log " + mdText(s.Path)
+	title := "Log " + masker.text(s.Path)
 	if line := operationLine(s.Changes); line != "" {
 		title += " — " + line
 	}
@@ -48,7 +48,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 	// Failures first.
 	for _, a := range s.Applies {
 		if a.Status == "errored" {
-			fmt.Fprintf(&b, "- ❌ %s: %s **failed** after %s\n", codeSpan(a.Address), mdText(a.Action), elapsed(a.Elapsed))
+			fmt.Fprintf(&b, "- ❌ %s: %s **failed** after %s\n", masker.code(a.Address), masker.text(a.Action), elapsed(a.Elapsed))
 		}
 	}
 	errs, warns := splitDiagnostics(s.Diagnostics)
@@ -56,7 +56,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 		for _, r := range f.Runs {
 			if r.Status == "fail" || r.Status == "error" {
 				e, _ := splitDiagnostics(r.Diagnostics)
-				fmt.Fprintf(&b, "- ❌ test %s run %s: %s\n", codeSpan(f.Path), codeSpan(r.Name), mdText(r.Status))
+				fmt.Fprintf(&b, "- ❌ test %s run %s: %s\n", masker.code(f.Path), masker.code(r.Name), masker.text(r.Status))
 				for _, d := range e {
 					b.WriteString(indentLines(diagnosticMarkdown(d, masker, compact), "  "))
 				}
@@ -82,7 +82,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 			case "errored":
 				icon, result = "❌", "errored"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", icon, tableCode(a.Address), mdText(a.Action), strings.ReplaceAll(result, "|", "\\|"), elapsed(a.Elapsed))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", icon, tableCode(masker, a.Address), masker.text(a.Action), strings.ReplaceAll(result, "|", "\\|"), elapsed(a.Elapsed))
 		}
 		b.WriteString("\n")
 		for _, a := range s.Applies {
@@ -94,7 +94,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 				if p.Errored {
 					state = "output (errored)"
 				}
-				b.WriteString(details(htmlCode(a.Address)+" "+htmlCode(p.Name)+" "+state,
+				b.WriteString(details(masker.html(a.Address)+" "+masker.html(p.Name)+" "+state,
 					fenced(visible(masker.Mask(strings.Join(p.Output, "\n"))), "text")))
 			}
 		}
@@ -102,12 +102,12 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 	if !withPlan && len(s.Planned) > 0 {
 		b.WriteString("\n**Planned changes**\n\n")
 		for _, it := range s.Planned {
-			line := fmt.Sprintf("- %s %s", mdText(it.Action), codeSpan(it.Address))
+			line := fmt.Sprintf("- %s %s", masker.text(it.Action), masker.code(it.Address))
 			if it.Previous != "" && it.Previous != it.Address {
-				line += " (from " + codeSpan(it.Previous) + ")"
+				line += " (from " + masker.code(it.Previous) + ")"
 			}
 			if it.Reason != "" {
-				line += " — " + mdText(strings.ReplaceAll(it.Reason, "_", " "))
+				line += " — " + masker.text(strings.ReplaceAll(it.Reason, "_", " "))
 			}
 			b.WriteString(line + "\n")
 		}
@@ -115,7 +115,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 	if !withPlan && len(s.Drift) > 0 {
 		b.WriteString("\n**Changed outside OpenTofu**\n\n")
 		for _, it := range s.Drift {
-			fmt.Fprintf(&b, "- %s %s\n", mdText(it.Action), codeSpan(it.Address))
+			fmt.Fprintf(&b, "- %s %s\n", masker.text(it.Action), masker.code(it.Address))
 		}
 	}
 	if len(s.Outputs) > 0 {
@@ -130,7 +130,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 	if len(s.Cleanup) > 0 {
 		b.WriteString("\n⚠️ Resources the tests could not destroy:\n\n")
 		for _, r := range s.Cleanup {
-			b.WriteString("- " + codeSpan(r) + "\n")
+			b.WriteString("- " + masker.code(r) + "\n")
 		}
 	}
 	if len(s.Other) > 0 {
@@ -147,7 +147,7 @@ func elapsed(sec float64) string {
 }
 
 // tableCode is a code span that is safe inside a table cell.
-func tableCode(s string) string { return strings.ReplaceAll(codeSpan(s), "|", "\\|") }
+func tableCode(m *Masker, s string) string { return strings.ReplaceAll(m.code(s), "|", "\\|") }
 
 func splitDiagnostics(ds []*tofujson.Diagnostic) (errs, warns []*tofujson.Diagnostic) {
 	for _, d := range ds {
@@ -181,7 +181,7 @@ func diagnosticMarkdown(d *tofujson.Diagnostic, masker *Masker, compact bool) st
 	}
 	fmt.Fprintf(&b, "\n%s: %s", sev, mdText(masker.Mask(d.Summary)))
 	if d.Range != nil {
-		fmt.Fprintf(&b, " (%s)", codeSpan(fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
+		fmt.Fprintf(&b, " (%s)", masker.code(fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
 	}
 	b.WriteString("\n\n")
 	if compact {
@@ -194,7 +194,7 @@ func diagnosticMarkdown(d *tofujson.Diagnostic, masker *Masker, compact bool) st
 	if d.Detail != "" {
 		var lines []string
 		for _, l := range strings.Split(masker.Mask(d.Detail), "\n") {
-			lines = append(lines, mdText(l))
+			lines = append(lines, masker.text(l))
 		}
 		b.WriteString(strings.Join(lines, "<br>\n") + "\n\n")
 	}
@@ -257,14 +257,14 @@ func testsMarkdown(s *StreamSummary, masker *Masker) string {
 	icons := map[string]string{"pass": "✅", "fail": "❌", "error": "❌", "skip": "⏭️"}
 	for _, f := range s.Tests {
 		if len(f.Runs) == 0 {
-			fmt.Fprintf(&b, "| %s | | %s %s |\n", tableCode(f.Path), icons[f.Status], mdText(f.Status))
+			fmt.Fprintf(&b, "| %s | | %s %s |\n", tableCode(masker, f.Path), icons[f.Status], masker.text(f.Status))
 		}
 		for _, r := range f.Runs {
-			fmt.Fprintf(&b, "| %s | %s | %s %s |\n", tableCode(f.Path), tableCode(r.Name), icons[r.Status], mdText(r.Status))
+			fmt.Fprintf(&b, "| %s | %s | %s %s |\n", tableCode(masker, f.Path), tableCode(masker, r.Name), icons[r.Status], masker.text(r.Status))
 		}
 	}
 	if t := s.TestSummary; t != nil {
-		fmt.Fprintf(&b, "\n**%s**: %d passed, %d failed, %d errored, %d skipped.\n", mdText(t.Status), t.Passed, t.Failed, t.Errored, t.Skipped)
+		fmt.Fprintf(&b, "\n**%s**: %d passed, %d failed, %d errored, %d skipped.\n", masker.text(t.Status), t.Passed, t.Failed, t.Errored, t.Skipped)
 	}
 	for _, f := range s.Tests {
 		for _, d := range f.Diagnostics {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"github.com/planpr/planpr/render/tofujson"
 	"io"
@@ -181,7 +182,7 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 			if isRisky(c.action) || c.action == diff.ForgetThenCreate {
 				r := ReplaceReason{Reason: c.reason}
 				for _, path := range c.replacePaths {
-					r.Attributes = append(r.Attributes, pathString(path))
+					r.Attributes = append(r.Attributes, masker.path(path))
 				}
 				ps.ReplaceReasons[c.address] = r
 			}
@@ -229,7 +230,50 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 		doc.Errored = doc.Errored || ps.Errored
 		doc.Plans = append(doc.Plans, ps)
 	}
+	maskStrings(reflect.ValueOf(&doc).Elem(), masker)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// maskStrings masks every string in v in place — fields, elements, map
+// keys and values — so no part of the summary shows a secret: values are
+// masked one by one, before they are encoded.
+func maskStrings(v reflect.Value, m *Masker) {
+	switch v.Kind() {
+	case reflect.String:
+		if v.CanSet() {
+			v.SetString(m.Mask(v.String()))
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			maskStrings(v.Elem(), m)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				maskStrings(v.Field(i), m)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			maskStrings(v.Index(i), m)
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			return
+		}
+		masked := reflect.MakeMapWithSize(v.Type(), v.Len())
+		iter := v.MapRange()
+		for iter.Next() {
+			k := reflect.New(v.Type().Key()).Elem()
+			k.Set(iter.Key())
+			maskStrings(k, m)
+			val := reflect.New(v.Type().Elem()).Elem()
+			val.Set(iter.Value())
+			maskStrings(val, m)
+			masked.SetMapIndex(k, val)
+		}
+		v.Set(masked)
+	}
 }

@@ -237,7 +237,7 @@ func readString(dec *jsontext.Decoder) (string, error) {
 
 // MarkedStrings calls add with every string of the raw JSON value that the
 // sensitivity mirror marks sensitive, walking only the marked parts.
-func MarkedStrings(raw []byte, sensitive any, add func(string)) error {
+func MarkedStrings(raw []byte, sensitive any, add func(string, SecretKind)) error {
 	if len(raw) == 0 || !AnyTrue(sensitive) {
 		return nil
 	}
@@ -247,10 +247,10 @@ func MarkedStrings(raw []byte, sensitive any, add func(string)) error {
 	// the walk has succeeded, so none is seen twice.
 	var t trusted
 	t.reset(unsafe.String(unsafe.SliceData(raw), len(raw)))
-	var found []string
+	var found []foundSecret
 	if err := t.marked(sensitive, &found); err == nil {
 		for _, f := range found {
-			add(strings.Clone(f)) // f points into raw
+			add(strings.Clone(f.s), f.kind) // f.s points into raw
 		}
 		return nil
 	}
@@ -280,7 +280,7 @@ func AnyTrue(mask any) bool {
 	return false
 }
 
-func walkMarked(dec *jsontext.Decoder, mask any, add func(string)) error {
+func walkMarked(dec *jsontext.Decoder, mask any, add func(string, SecretKind)) error {
 	if !AnyTrue(mask) {
 		return dec.SkipValue()
 	}
@@ -322,7 +322,13 @@ func walkMarked(dec *jsontext.Decoder, mask any, add func(string)) error {
 	return nil // a scalar under a structured mask: not marked
 }
 
-func allStrings(dec *jsontext.Decoder, add func(string)) error {
+// foundSecret is a secret the trusted walk found, before it is copied out.
+type foundSecret struct {
+	s    string
+	kind SecretKind
+}
+
+func allStrings(dec *jsontext.Decoder, add func(string, SecretKind)) error {
 	v, err := decodeAny(dec)
 	if err != nil {
 		return err

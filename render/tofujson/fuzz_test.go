@@ -2,6 +2,7 @@ package tofujson
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -155,12 +156,12 @@ func FuzzMarkedStrings(f *testing.F) {
 			return
 		}
 		var got []string
-		gerr := MarkedStrings(raw, mask, func(s string) { got = append(got, s) })
+		gerr := MarkedStrings(raw, mask, func(s string, k SecretKind) { got = append(got, fmt.Sprint(k, ":", s)) })
 		if !jsontext.Value(raw).IsValid(jsontext.AllowDuplicateNames(true)) {
 			return
 		}
 		var want []string
-		werr := walkMarked(jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true)), mask, func(s string) { want = append(want, s) })
+		werr := walkMarked(jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true)), mask, func(s string, k SecretKind) { want = append(want, fmt.Sprint(k, ":", s)) })
 		if (gerr == nil) != (werr == nil) || !slices.Equal(got, want) {
 			t.Fatalf("MarkedStrings found %q (%v), the jsontext walk %q (%v)", got, gerr, want, werr)
 		}

@@ -1,6 +1,7 @@
 package tofujson
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
@@ -83,21 +84,35 @@ func sortedUnique(o Object) bool {
 
 func compareMembers(a, b Member) int { return strings.Compare(a.Name, b.Name) }
 
-// Strings calls add with every string inside a decoded JSON value.
-func Strings(x any, add func(string)) {
+// Strings calls add with every string, number and member name inside a
+// decoded JSON value: all of a sensitive value's secrets.
+func Strings(x any, add func(string, SecretKind)) {
 	switch t := x.(type) {
 	case string:
-		add(t)
+		add(t, SecretString)
+	case json.Number:
+		add(string(t), SecretNumber)
 	case []any:
 		for _, e := range t {
 			Strings(e, add)
 		}
 	case Object:
 		for _, m := range t {
+			add(m.Name, SecretKey)
 			Strings(m.Value, add)
 		}
 	}
 }
+
+// SecretKind says what a sensitive piece of a value is: a marked map's
+// keys and numbers are as secret as its strings, but show differently.
+type SecretKind uint8
+
+const (
+	SecretString SecretKind = iota
+	SecretNumber            // a number's JSON text
+	SecretKey               // an object member's name (a map key)
+)
 
 // Objects returns a value decoded by encoding/json as this package decodes
 // it: every map[string]any inside becomes an Object (slices are changed in

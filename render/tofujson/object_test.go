@@ -74,8 +74,8 @@ func TestObjectsInReplacesEncodingJSONMaps(t *testing.T) {
 		t.Errorf("raw JSON changed: %s", dst.Raw)
 	}
 	var secrets []string
-	Strings(dst.Outputs["o"].Value, func(s string) { secrets = append(secrets, s) })
-	if !reflect.DeepEqual(secrets, []string{"s"}) {
+	Strings(dst.Outputs["o"].Value, func(s string, _ SecretKind) { secrets = append(secrets, s) })
+	if !reflect.DeepEqual(secrets, []string{"k", "secret", "s"}) {
 		t.Errorf("Strings found %q", secrets)
 	}
 }

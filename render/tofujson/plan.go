@@ -165,7 +165,7 @@ func (c *Change) Decode() error {
 
 // Sensitive calls add with every string the change marks sensitive, before
 // or after, without decoding the rest of a lazily read change.
-func (c *Change) Sensitive(add func(string)) error {
+func (c *Change) Sensitive(add func(string, SecretKind)) error {
 	if c.raw == nil {
 		collectMarked(c.Before, c.BeforeSensitive, add)
 		collectMarked(c.After, c.AfterSensitive, add)
@@ -205,7 +205,7 @@ func (w SensitiveWork) Empty() bool { return len(w.values) == 0 }
 type MaskCache map[string]any
 
 // Run calls add with every marked string; cache may be nil.
-func (w SensitiveWork) Run(cache MaskCache, add func(string)) error {
+func (w SensitiveWork) Run(cache MaskCache, add func(string, SecretKind)) error {
 	for i, raw := range w.values {
 		mask, ok := cache[string(w.masks[i])]
 		if !ok {
@@ -226,9 +226,11 @@ func (w SensitiveWork) Run(cache MaskCache, add func(string)) error {
 
 // CollectMarked calls add with every string of value that the sensitivity
 // mirror marks sensitive.
-func CollectMarked(value, sensitive any, add func(string)) { collectMarked(value, sensitive, add) }
+func CollectMarked(value, sensitive any, add func(string, SecretKind)) {
+	collectMarked(value, sensitive, add)
+}
 
-func collectMarked(value, sensitive any, add func(string)) {
+func collectMarked(value, sensitive any, add func(string, SecretKind)) {
 	switch s := sensitive.(type) {
 	case bool:
 		if s {

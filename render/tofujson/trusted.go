@@ -428,13 +428,13 @@ func (t *trusted) stringOrNull() (string, error) {
 // object calls each with every member's name; each reads the value.
 // marked collects the strings of the next value that the sensitivity
 // mirror marks, as walkMarked does with jsontext.
-func (t *trusted) marked(mask any, found *[]string) error {
+func (t *trusted) marked(mask any, found *[]foundSecret) error {
 	if !AnyTrue(mask) {
 		return t.skip()
 	}
 	if b, ok := mask.(bool); ok && b {
 		v, err := t.value()
-		Strings(v, func(s string) { *found = append(*found, s) })
+		Strings(v, func(s string, k SecretKind) { *found = append(*found, foundSecret{s, k}) })
 		return err
 	}
 	switch t.peek() {

@@ -1,0 +1,301 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// rc is a resource change for a test plan; before or after nil leave the
+// change a create or a delete.
+func rc(address, action string, before, after, beforeSens, afterSens any) map[string]any {
+	typ, name, _ := strings.Cut(address, ".")
+	if i := strings.IndexAny(name, "[."); i >= 0 {
+		name = name[:i]
+	}
+	change := map[string]any{"actions": []string{action}, "before": before, "after": after,
+		"after_unknown": map[string]any{}, "before_sensitive": beforeSens, "after_sensitive": afterSens}
+	if action == "replace" {
+		change["actions"] = []string{"delete", "create"}
+	}
+	return map[string]any{"address": address, "mode": "managed", "type": typ, "name": name,
+		"provider_name": "registry.opentofu.org/hashicorp/test", "change": change}
+}
+
+func planOf(changes ...map[string]any) map[string]any {
+	list := make([]any, len(changes))
+	for i, c := range changes {
+		list[i] = c
+	}
+	return map[string]any{"format_version": "1.2", "resource_changes": list}
+}
+
+// cmarkHTML renders Markdown as GitHub does, raw HTML allowed.
+func cmarkHTML(t *testing.T, md string) string {
+	t.Helper()
+	cmark, err := exec.LookPath("cmark-gfm")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("cmark-gfm is not installed (.ci/run installs it)")
+		}
+		t.Skip("cmark-gfm not installed: apt-get install cmark-gfm")
+	}
+	cmd := exec.Command(cmark, "--unsafe", "-e", "table", "-e", "autolink", "-e", "strikethrough", "-e", "tagfilter")
+	cmd.Stdin = strings.NewReader(md)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+func commentOf(t *testing.T, plan map[string]any, o CommentOptions) string {
+	t.Helper()
+	md, _ := comment(t, []CommentPlan{{Path: writePlan(t, plan)}}, o)
+	return md
+}
+
+// TestH3SecretCannotRewriteMarkup: masking ran over the finished Markdown,
+// so a secret equal to "```diff" turned every fence opener into "(sensitive
+// value)" and the diffs rendered as live Markdown, and a secret equal to
+// "</details>" unbalanced the details. Values are masked before they are
+// fenced now.
+func TestH3SecretCannotRewriteMarkup(t *testing.T) {
+	live := "```diff\n<h1>x</h1>\n<img src=https://evil.example/x.png>\n[link](https://evil.example)\n@octocat"
+	plan := planOf(
+		rc("test_a.fence", "create", nil, map[string]any{"s": "```diff"}, false, map[string]any{"s": true}),
+		rc("test_a.details", "create", nil, map[string]any{"s": "</details>"}, false, map[string]any{"s": true}),
+		rc("test_a.live", "create", nil, map[string]any{"v": live, "w": "</details>", "x": "```diff"}, false, map[string]any{}),
+	)
+	md := commentOf(t, plan, CommentOptions{Key: "k"})
+	if n := strings.Count(md, "```diff\n"); n != 3 {
+		t.Errorf("%d diff fences open, want 3:\n%s", n, md)
+	}
+	html := cmarkHTML(t, md)
+	if o, c := strings.Count(html, "<details>"), strings.Count(html, "</details>"); o != 3 || c != 3 {
+		t.Errorf("%d <details>, %d </details>", o, c)
+	}
+	outside := codeElements.ReplaceAllString(html, "")
+	for _, bad := range []string{"<h1>", "<img", "<a ", "@octocat", "evil.example"} {
+		if strings.Contains(outside, bad) {
+			t.Errorf("%q outside code:\n%s", bad, outside)
+		}
+	}
+}
+
+// TestH3UnterminatedPrivateKeyHidesOnlyItsValue: an unterminated
+// "-----BEGIN PRIVATE KEY-----" made the pattern swallow everything after
+// it, later diffs and a destroy included.
+func TestH3UnterminatedPrivateKeyHidesOnlyItsValue(t *testing.T) {
+	key := "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nVJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNb"
+	plan := planOf(
+		rc("test_a.key", "create", nil, map[string]any{"pem": key}, false, map[string]any{}),
+		rc("test_a.later", "delete", map[string]any{"id": "kept-visible"}, nil, map[string]any{}, false),
+	)
+	md := commentOf(t, plan, CommentOptions{Key: "k"})
+	for _, want := range []string{"`test_a.later` will be **destroyed**", "test_a.later will be destroyed", "kept-visible"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the comment lost %q:\n%s", want, md)
+		}
+	}
+	for _, leak := range []string{"MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcw", "VJTUt9Us8cKjMzEfYyjiWA4R4"} {
+		if strings.Contains(md, leak) {
+			t.Errorf("the key shows: %q", leak)
+		}
+	}
+}
+
+// TestH3PreviewForbidsRefreshFormsAndNavigation: the --html preview carried
+// a raw <meta http-equiv=refresh> and a <form>, which its CSP allowed.
+func TestH3PreviewForbidsRefreshFormsAndNavigation(t *testing.T) {
+	md := "<meta http-equiv=\"refresh\" content=\"0;url=https://evil.example\">\n\n" +
+		"<form action=\"https://evil.example\"><input name=q><button>go</button></form>\n\n" +
+		"<base href=\"https://evil.example/\"><iframe src=\"https://evil.example\"></iframe>\n\n" +
+		"[a link](https://evil.example) ![img](https://evil.example/x.png) <a href=\"javascript:alert(1)\">js</a>\n\n" +
+		"<details><summary><code>x</code> will be <b>destroyed</b></summary>\n\n```diff\n- a\n```\n\n</details>\n"
+	var b bytes.Buffer
+	if err := PreviewHTML(&b, "t", md); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	body := page[strings.Index(page, "<body>"):]
+	for _, bad := range []string{"<meta", "<form", "<input name", "<button", "<base", "<iframe", "<a ", "<img", "evil.example", "javascript:"} {
+		if strings.Contains(body, bad) {
+			t.Errorf("the preview's body has %q", bad)
+		}
+	}
+	for _, want := range []string{"form-action 'none'", "base-uri 'none'", "frame-src 'none'", "default-src 'none'"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the CSP lacks %q", want)
+		}
+	}
+	for _, want := range []string{"<details>", "<summary><code>x</code> will be <b>destroyed</b></summary>", `<code class="language-diff">`, "a link"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the preview lost %q:\n%s", want, body)
+		}
+	}
+}
+
+// TestM3MultilineSecretAsHeredoc: a multi-line secret shown elsewhere as a
+// heredoc leaked every line.
+func TestM3MultilineSecretAsHeredoc(t *testing.T) {
+	secret := "first-secret-line\nsecond-secret-line"
+	plan := planOf(
+		rc("test_a.marked", "create", nil, map[string]any{"s": secret}, false, map[string]any{"s": true}),
+		rc("test_a.shown", "create", nil, map[string]any{"v": "intro line\n" + secret + "\noutro"}, false, map[string]any{}),
+	)
+	md := commentOf(t, plan, CommentOptions{Key: "k"})
+	for _, leak := range []string{"first-secret-line", "second-secret-line"} {
+		if strings.Contains(md, leak) {
+			t.Errorf("%q shows:\n%s", leak, md)
+		}
+	}
+	if !strings.Contains(md, "intro line") {
+		t.Error("the heredoc's other lines were hidden too")
+	}
+}
+
+// TestM3EscapedSecretInsideALongerString: a secret with a quote, a
+// backslash, a tab or a control character is escaped where a longer
+// string holds it, and that form leaked.
+func TestM3EscapedSecretInsideALongerString(t *testing.T) {
+	for _, secret := range []string{`pa"ssword`, `pa\ssword`, "pa\tssword", "pa\x01ssword", "pässwörd<&>"} {
+		plan := planOf(
+			rc("test_a.marked", "create", nil, map[string]any{"s": secret}, false, map[string]any{"s": true}),
+			rc("test_a.shown", "create", nil, map[string]any{"v": "prefix-" + secret + "-suffix"}, false, map[string]any{}),
+		)
+		md := commentOf(t, plan, CommentOptions{Key: "k"})
+		if strings.Contains(md, "prefix-pa") || strings.Contains(md, "prefix-p\\u00e4") {
+			t.Errorf("secret %q shows inside the longer string:\n%s", secret, md)
+		}
+		if !strings.Contains(md, "prefix-(sensitive value)-suffix") {
+			t.Errorf("secret %q: the longer string is not masked as expected:\n%s", secret, md)
+		}
+	}
+}
+
+// TestM3SensitiveMapKeysInReplacePaths: a sensitive map's keys showed in
+// the replace paths of the warnings and the JSON summary.
+func TestM3SensitiveMapKeysInReplacePaths(t *testing.T) {
+	change := rc("test_a.r", "replace", map[string]any{"tags": map[string]any{"secretkey": "a"}}, map[string]any{"tags": map[string]any{"secretkey": "b"}},
+		map[string]any{"tags": true}, map[string]any{"tags": true})
+	change["change"].(map[string]any)["replace_paths"] = []any{[]any{"tags", "secretkey"}}
+	path := writePlan(t, planOf(change))
+	md, _ := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Key: "k"})
+	var js bytes.Buffer
+	if err := Summary(&js, []CommentPlan{{Path: path}}, PlanOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"markdown": md, "json": js.String()} {
+		if strings.Contains(out, "secretkey") {
+			t.Errorf("%s shows the sensitive map's key:\n%s", name, out)
+		}
+	}
+}
+
+// TestM3SensitiveNumbers: a number marked sensitive showed where another
+// resource holds it unmarked.
+func TestM3SensitiveNumbers(t *testing.T) {
+	plan := planOf(
+		rc("test_a.marked", "create", nil, map[string]any{"port": json.Number("54321")}, false, map[string]any{"port": true}),
+		rc("test_a.shown", "create", nil, map[string]any{"p": json.Number("54321"), "other": json.Number("543210")}, false, map[string]any{}),
+	)
+	md := commentOf(t, plan, CommentOptions{Key: "k"})
+	if strings.Contains(md, "= 54321\n") || !strings.Contains(md, "543210") {
+		t.Errorf("the sensitive number shows (or a longer one is hidden):\n%s", md)
+	}
+}
+
+// TestM4EveryOutputIsMasked: the warnings, failed checks, the shortened
+// comment's address lists, the drift list and the JSON summary were never
+// masked: credential-shaped for_each keys showed there.
+func TestM4EveryOutputIsMasked(t *testing.T) {
+	token := "ghp_" + strings.Repeat("A1b2", 9)
+	addr := func(kind string) string { return fmt.Sprintf(`test_a.%s["%s"]`, kind, token) }
+	changes := []map[string]any{
+		rc(addr("gone"), "delete", map[string]any{"id": "1"}, nil, map[string]any{}, false),
+		rc(addr("swap"), "replace", map[string]any{"id": "1"}, map[string]any{"id": "2"}, map[string]any{}, map[string]any{}),
+	}
+	for i := range 30 {
+		changes = append(changes, rc(fmt.Sprintf(`test_a.many["%s-%d"]`, token, i), "create", nil, map[string]any{"v": strings.Repeat("x", 200)}, false, map[string]any{}))
+	}
+	plan := planOf(changes...)
+	plan["resource_drift"] = []any{rc(addr("drift"), "update", map[string]any{"v": "a"}, map[string]any{"v": "b"}, map[string]any{}, map[string]any{})}
+	plan["relevant_attributes"] = []any{map[string]any{"resource": addr("drift"), "attribute": []any{"v"}}}
+	plan["checks"] = []any{map[string]any{"address": map[string]any{"kind": "resource", "to_display": addr("check")}, "status": "fail",
+		"instances": []any{map[string]any{"address": map[string]any{"to_display": addr("check")}, "status": "fail", "problems": []any{map[string]any{"message": "bad " + token}}}}}}
+	path := writePlan(t, plan)
+	for _, max := range []int{GitHubMaxComment, 4000, 1500} {
+		md, res := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Key: "k", MaxSize: max})
+		if strings.Contains(md, "ghp_") {
+			t.Errorf("max %d (level %d): a token shows:\n%s", max, res.Level, md)
+		}
+	}
+	var js bytes.Buffer
+	if err := Summary(&js, []CommentPlan{{Path: path}}, PlanOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(js.String(), "ghp_") {
+		t.Errorf("the JSON summary shows a token:\n%s", js.String())
+	}
+}
+
+// TestL1CredentialShapes: shapes the masker missed.
+func TestL1CredentialShapes(t *testing.T) {
+	m := NewMasker()
+	for name, tc := range map[string]struct{ in, leak string }{
+		"aws secret by name":    {`aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"`, "wJalrXUtnFEMI"},
+		"aws secret alone":      {`value: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"`, "wJalrXUtnFEMI"},
+		"password in a url":     {`url = "postgres://admin:hunter2pass@db.internal:5432/app"`, "hunter2pass"},
+		"pgp private key":       {"-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF0000000000000000000\n-----END PGP PRIVATE KEY BLOCK-----", "lQOYBF0"},
+		"token then underscore": {"x_ghp_" + strings.Repeat("a", 36) + "_y", "ghp_aaaa"},
+	} {
+		if got := m.Mask(tc.in); strings.Contains(got, tc.leak) {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
+	for _, keep := range []string{"3484a3fb816e0859fd6e1cea078d76385ff50625", "https://example.com/a:b@c", "registry.opentofu.org/hashicorp/aws"} {
+		if got := m.Mask(keep); got != keep {
+			t.Errorf("%q masked as %q", keep, got)
+		}
+	}
+}
+
+// TestM7ManySecretsOfDistinctLengths: 3,000 secrets of distinct lengths
+// took 51.7 s in the job-summary render, since each position of the text
+// tried every length. A position now costs a lookup per short length and
+// one for every long secret: the time no longer grows with their number.
+func TestM7ManySecretsOfDistinctLengths(t *testing.T) {
+	text := strings.Repeat("the secretary sent a secret-ary note, seen = 1234\n", 20000) // 1 MB
+	timeWith := func(n int) time.Duration {
+		m := NewMasker()
+		for i := range n {
+			m.Add(fmt.Sprintf("secret-%s", strings.Repeat("x", i)))
+		}
+		start := time.Now()
+		m.Mask(text)
+		return time.Since(start)
+	}
+	timeWith(10) // warm up
+	few, many := timeWith(10), timeWith(3000)
+	// Trying every length made the 3,000 secrets some 300 times slower.
+	if many > 10*few+50*time.Millisecond {
+		t.Errorf("masking 1 MB took %v with 10 secrets and %v with 3,000 of distinct lengths", few, many)
+	}
+}
+
+// TestMaskingIsIdempotent: a secret inside "(sensitive value)" does not
+// mask the mask.
+func TestMaskingIsIdempotent(t *testing.T) {
+	m := NewMasker()
+	m.Add("sensitive")
+	once := m.Mask("a sensitive word")
+	if twice := m.Mask(once); twice != once || once != "a (sensitive value) word" {
+		t.Errorf("once %q, twice %q", once, twice)
+	}
+}
