@@ -119,7 +119,8 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	// Render both before writing anything: bad input posts nothing.
 	var full, short bytes.Buffer
 	fullOpts := opts
-	fullOpts.MaxSize = 1 << 20
+	fullOpts.MaxSize = MaxJobSummary - 1 // and a newline
+
 	if _, err := render.Comment(&full, p.plans, fullOpts); err != nil {
 		return err
 	}
@@ -128,7 +129,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		return err
 	}
 	if p.jobSummary {
-		if err := appendFile(env.Getenv("GITHUB_STEP_SUMMARY"), full.String()+"\n"); err != nil {
+		if err := writeJobSummary(env.Getenv("GITHUB_STEP_SUMMARY"), full.String()); err != nil {
 			return fmt.Errorf("writing the job summary: %v", err)
 		}
 	}
@@ -505,6 +506,13 @@ func firstNonEmpty(xs ...string) string {
 		}
 	}
 	return ""
+}
+
+// writeJobSummary appends the report and its last newline to the job
+// summary, within MaxJobSummary bytes including that newline: past it
+// GitHub drops the summary whole.
+func writeJobSummary(path, text string) error {
+	return appendFile(path, render.CutToFit(text, MaxJobSummary-1)+"\n")
 }
 
 func appendFile(path, text string) error {

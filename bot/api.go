@@ -78,6 +78,10 @@ type GitHub interface {
 	RemoveLabel(ctx context.Context, repo Repo, pr int, label string) error
 }
 
+// MaxJobSummary is the most a step's job summary may hold, in bytes: past
+// it GitHub drops the whole summary.
+const MaxJobSummary = 1 << 20
+
 // ErrReadOnly means the token may read but not write, as with the token of
 // a workflow run for a pull request from a fork.
 var ErrReadOnly = errors.New("the token cannot write to this repository (Resource not accessible by integration)")

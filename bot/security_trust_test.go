@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/planpr/planpr/bot/githubtest"
 )
@@ -199,5 +200,26 @@ func TestC2ActionManifestCannotClaimAReservedKey(t *testing.T) {
 	env := actionEnv(map[string]string{"GITHUB_REPOSITORY": "o/r", "INPUT_GITHUB-TOKEN": "t", "INPUT_PLAN": filepath.Join(dir, "plan/plan.json")})
 	if _, err := prepare(env); err == nil || !strings.Contains(err.Error(), `key "lock-files" is planpr's own`) {
 		t.Errorf("err %v", err)
+	}
+}
+
+// TestM5JobSummaryWithinItsLimit: the job summary was cut at 1,048,576
+// bytes and then given a newline, one byte over GitHub's limit, so GitHub
+// dropped it whole.
+func TestM5JobSummaryWithinItsLimit(t *testing.T) {
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	for _, size := range []int{MaxJobSummary - 2, MaxJobSummary - 1, MaxJobSummary, MaxJobSummary + 5000} {
+		os.Remove(summary)
+		text := strings.Repeat("ü line of the report\n", size/22+1)[:size]
+		if err := writeJobSummary(summary, text); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(summary)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) > MaxJobSummary || !strings.HasSuffix(string(b), "\n") || !utf8.Valid(b) {
+			t.Errorf("a report of %d bytes made a summary of %d bytes", size, len(b))
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/diff"
@@ -110,7 +111,8 @@ type planSection struct {
 	othersCount int
 	drift       []driftEntry
 	outputs     string
-	failed      []string // failed checks
+	failed      []string // failed checks, the first maxWarningsOfAKind
+	failedCount int
 	streams     []*StreamSummary
 	// The streams' part of the comment, in full and with failures only.
 	streamFull, streamCompact string
@@ -226,7 +228,7 @@ func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult
 		}
 	}
 	if len(text) > o.MaxSize { // cannot happen with sane budgets; never post more than allowed
-		text = text[:o.MaxSize-len(truncatedNote)] + truncatedNote
+		text = CutToFit(text, o.MaxSize)
 	}
 	res.Size = len(text)
 	res.Omitted = omitted(sections, res.Level)
@@ -244,6 +246,27 @@ func anyOverflow(sections []*planSection) bool {
 }
 
 const truncatedNote = "\n\n… (cut to fit)\n"
+
+// CutToFit is the last resort when a comment still does not fit: cut at a
+// line end (or at least between characters), then say so. The result is
+// at most max bytes, and never less than the note.
+func CutToFit(text string, limit int) string {
+	if len(text) <= limit {
+		return text
+	}
+	keep := limit - len(truncatedNote)
+	if keep <= 0 {
+		return strings.ToValidUTF8(truncatedNote[:max(0, limit)], "")
+	}
+	cut := text[:keep]
+	if nl := strings.LastIndexByte(cut, '\n'); nl > keep/2 {
+		cut = cut[:nl]
+	}
+	for len(cut) > 0 && !utf8.RuneStart(text[len(cut)]) {
+		cut = cut[:len(cut)-1]
+	}
+	return cut + truncatedNote
+}
 
 func warningCaps(l Level) []int {
 	if l < LevelSummary {
@@ -404,6 +427,9 @@ func (s *planSection) finish(o CommentOptions, masker *Masker) (int, error) {
 	for _, c := range p.Checks {
 		for _, inst := range c.Instances {
 			if inst.Status != "fail" && inst.Status != "error" {
+				continue
+			}
+			if s.failedCount++; len(s.failed) == maxWarningsOfAKind {
 				continue
 			}
 			var msgs []string

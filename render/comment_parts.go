@@ -19,7 +19,11 @@ func assemble(sections []*planSection, o CommentOptions, res *CommentResult, lev
 		b.WriteString(note)
 	}
 	b.WriteString(countsTable(sections, m))
-	for _, s := range sections {
+	for i, s := range sections {
+		if level == LevelSummary && i == maxPlanRows {
+			fmt.Fprintf(&b, "_%d more plans are left out to fit._\n\n", len(sections)-i)
+			break
+		}
 		if len(sections) > 1 {
 			fmt.Fprintf(&b, "### %s — %s\n\n", m.text(s.name), countsText(s.total, s.failure(), s.hasChanges()))
 		}
@@ -79,22 +83,31 @@ func countsText(c Counts, failure string, changes bool) string {
 	return s
 }
 
-// commentWarnings come first: everything destroyed or replaced, with why; failed
-// plans and checks; lock-file alerts and warnings.
+// maxPlanRows bounds the plans of one comment listed in its table (and,
+// when it is shortened to its summary, given a section).
+const maxPlanRows = 100
+
+// maxWarningsOfAKind bounds each kind of warning in the box at the top:
+// 1,500 failed checks used to push the lock alert out of the comment.
+const maxWarningsOfAKind = 20
+
+// commentWarnings come first: failed plans and checks, failures in the
+// logs, everything destroyed or replaced (with why), lock-file alerts and
+// warnings. Each kind is listed up to cap (and maxWarningsOfAKind), then
+// counted, so that no kind can push another out; lock-file alerts are all
+// listed.
 func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap int, m *Masker) string {
-	var lines []string
-	risky := 0
+	var lines, errored, checks, streams, destroys []string
+	risky, failedChecks := 0, 0
 	for _, s := range sections {
 		if s.scan.plan.Errored {
-			lines = append(lines, fmt.Sprintf("- ❌ planning **failed** for %s: OpenTofu reported an error; the changes below are what it planned before the error.", m.text(s.name)))
+			errored = append(errored, fmt.Sprintf("- ❌ planning **failed** for %s: OpenTofu reported an error; the changes below are what it planned before the error.", m.text(s.name)))
 		}
+		failedChecks += s.failedCount
 		for _, f := range s.failed {
-			lines = append(lines, "- ❌ check "+m.text(f))
+			checks = append(checks, "- ❌ check "+m.text(f))
 		}
-		lines = append(lines, s.streamWarn...)
-	}
-	var destroys []string
-	for _, s := range sections {
+		streams = append(streams, s.streamWarn...)
 		risky += s.scan.stats.risky
 		for _, c := range s.scan.stats.riskyListed {
 			if len(destroys) < cap {
@@ -102,23 +115,40 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 			}
 		}
 	}
-	if risky > len(destroys) {
-		destroys = append(destroys, fmt.Sprintf("- … and %d more destroyed or replaced", risky-len(destroys)))
+	perKind := min(cap, maxWarningsOfAKind)
+	lines = append(lines, capped(errored, perKind, len(errored), "failed plans")...)
+	lines = append(lines, capped(checks, perKind, failedChecks, "failed checks")...)
+	lines = append(lines, capped(streams, perKind, len(streams), "failures in the logs")...)
+	lines = append(lines, capped(destroys, cap, risky, "destroyed or replaced")...)
+	warnings, moreWarnings := 0, 0
+	lockLine := func(sev lockdiff.Severity, line func() string) {
+		switch {
+		case sev.Rank() >= lockdiff.Alert.Rank():
+			lines = append(lines, line())
+		case sev.Rank() < lockdiff.Warning.Rank():
+		case warnings < perKind:
+			lines = append(lines, line())
+			warnings++
+		default:
+			moreWarnings++
+		}
 	}
-	lines = append(lines, destroys...)
 	for _, fd := range locks {
 		for _, f := range fd.Findings {
-			if f.Severity.Rank() >= lockdiff.Warning.Rank() {
-				lines = append(lines, fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], m.text(fd.Path), m.message(f.Message)))
-			}
+			lockLine(f.Severity, func() string {
+				return fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], m.text(fd.Path), m.message(f.Message))
+			})
 		}
 		for _, p := range fd.Providers {
 			for _, f := range p.Findings {
-				if f.Severity.Rank() >= lockdiff.Warning.Rank() {
-					lines = append(lines, fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], m.code(p.Address.Short()), m.message(f.Message)))
-				}
+				lockLine(f.Severity, func() string {
+					return fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], m.code(p.Address.Short()), m.message(f.Message))
+				})
 			}
 		}
+	}
+	if moreWarnings > 0 {
+		lines = append(lines, fmt.Sprintf("- … and %d more lock-file warnings", moreWarnings))
 	}
 	if len(lines) == 0 {
 		return ""
@@ -128,6 +158,15 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 		kind = "CAUTION"
 	}
 	return "> [!" + kind + "]\n> " + strings.Join(lines, "\n> ") + "\n\n"
+}
+
+// capped is the first n of lines, then a line counting the rest of total.
+func capped(lines []string, n, total int, what string) []string {
+	out := lines[:min(n, len(lines))]
+	if total > len(out) {
+		out = append(out[:len(out):len(out)], fmt.Sprintf("- … and %d more %s", total-len(out), what))
+	}
+	return out
 }
 
 func riskyLine(c changeSummary, s *planSection, named bool, m *Masker) string {
@@ -277,7 +316,11 @@ func countsTable(sections []*planSection, m *Masker) string {
 		return b.String()
 	}
 	b.WriteString("| plan | add | change | destroy | replace | import | forget |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
-	for _, s := range sections {
+	for i, s := range sections {
+		if i == maxPlanRows {
+			fmt.Fprintf(&b, "| … and %d more plans | | | | | | |\n", len(sections)-i)
+			break
+		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", m.text(s.name), s.total.Add, s.total.Change, s.total.Destroy,
 			s.counts[diff.DeleteThenCreate]+s.counts[diff.CreateThenDelete]+s.counts[diff.ForgetThenCreate], s.total.Import, s.total.Forget)
 	}

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"github.com/planpr/planpr/lockdiff"
 )
 
 // rc is a resource change for a test plan; before or after nil leave the
@@ -297,5 +300,74 @@ func TestMaskingIsIdempotent(t *testing.T) {
 	once := m.Mask("a sensitive word")
 	if twice := m.Mask(once); twice != once || once != "a (sensitive value) word" {
 		t.Errorf("once %q, twice %q", once, twice)
+	}
+}
+
+// TestM5FailedChecksCannotPushOutTheLockAlert: failed checks, stream
+// errors, lock warnings and per-plan rows had no count limit; 1,500
+// failing checks pushed the lock alert out of the comment.
+func TestM5FailedChecksCannotPushOutTheLockAlert(t *testing.T) {
+	var checks []any
+	for i := range 1500 {
+		a := fmt.Sprintf("check.c%d", i)
+		checks = append(checks, map[string]any{"address": map[string]any{"kind": "check", "to_display": a}, "status": "fail",
+			"instances": []any{map[string]any{"address": map[string]any{"to_display": a}, "status": "fail", "problems": []any{map[string]any{"message": strings.Repeat("bad ", 20)}}}}})
+	}
+	plan := planOf(rc("test_a.x", "delete", map[string]any{"id": "1"}, nil, map[string]any{}, false))
+	plan["checks"] = checks
+	path := writePlan(t, plan)
+	locks := alertLockDiff(t)
+	for _, max := range []int{GitHubMaxComment, 8000, 3000} {
+		md, _ := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Key: "k", MaxSize: max, Locks: locks})
+		if !strings.Contains(md, "🚨 **alert**") {
+			t.Errorf("max %d: the lock alert was pushed out:\n%.2000s", max, md)
+		}
+		if !strings.Contains(md, "`test_a.x` will be **destroyed**") {
+			t.Errorf("max %d: the destroy warning was pushed out", max)
+		}
+		if n := strings.Count(md, "- ❌ check "); n > maxWarningsOfAKind {
+			t.Errorf("max %d: %d failed checks listed", max, n)
+		}
+		if !strings.Contains(md, "more failed checks") {
+			t.Errorf("max %d: the rest of the failed checks is not counted", max)
+		}
+	}
+}
+
+func alertLockDiff(t *testing.T) []*lockdiff.FileDiff {
+	t.Helper()
+	before, d1 := lockdiff.Parse([]byte("provider \"registry.opentofu.org/hashicorp/random\" {\n  version = \"3.6.3\"\n  hashes = [\"h1:a=\", \"zh:1111\"]\n}\n"), "before.hcl")
+	after, d2 := lockdiff.Parse([]byte("provider \"registry.opentofu.org/hashicorp/random\" {\n  version = \"3.6.3\"\n  hashes = [\"h1:b=\", \"zh:2222\"]\n}\n"), "after.hcl")
+	if d1.HasErrors() || d2.HasErrors() {
+		t.Fatal(d1, d2)
+	}
+	return []*lockdiff.FileDiff{lockdiff.Compare(".terraform.lock.hcl", before, after)}
+}
+
+// TestM5ManyPlansAreCounted: one row per plan had no limit.
+func TestM5ManyPlansAreCounted(t *testing.T) {
+	path := writePlan(t, planOf(rc("test_a.x", "create", nil, map[string]any{"v": "x"}, false, map[string]any{})))
+	var plans []CommentPlan
+	for i := range 300 {
+		plans = append(plans, CommentPlan{Name: fmt.Sprintf("root-%03d", i), Path: path})
+	}
+	md, _ := comment(t, plans, CommentOptions{Key: "k"})
+	if n := strings.Count(md, "| root-"); n != maxPlanRows {
+		t.Errorf("%d plan rows, want %d", n, maxPlanRows)
+	}
+	if !strings.Contains(md, "| … and 200 more plans |") {
+		t.Error("the other plans are not counted")
+	}
+}
+
+// TestM5LastResortCutKeepsCharactersWhole: the byte cut emitted invalid
+// UTF-8 for some budgets.
+func TestM5LastResortCutKeepsCharactersWhole(t *testing.T) {
+	text := strings.Repeat("ünïcödé ✅ line\n", 50)
+	for limit := range 300 {
+		got := CutToFit(text, limit)
+		if len(got) > limit || !utf8.ValidString(got) {
+			t.Fatalf("limit %d: %d bytes, valid %v: %q", limit, len(got), utf8.ValidString(got), got)
+		}
 	}
 }

@@ -304,7 +304,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 		}
 	}
 	if len(text) > o.MaxSize {
-		text = text[:o.MaxSize-len(truncatedNote)] + truncatedNote
+		text = CutToFit(text, o.MaxSize)
 	}
 	res.Size, res.Masked = len(text), masked
 	_, err = io.WriteString(w, text)

@@ -32,6 +32,37 @@ func operationLine(c *tofujson.ChangeSummary) string {
 // streamMarkdown is a stream's part of the comment: failures first, then
 // apply results, planned changes (unless a plan JSON shows them), drift,
 // outputs, diagnostics, tests. compact keeps only the failures.
+// Bounds of a stream's section: failures listed first, then the other
+// lists, each cut with a count of what is left out (a stream may hold
+// 200,000 test runs).
+const (
+	maxStreamFailures = 50
+	maxStreamRows     = 300
+)
+
+// bounded writes up to max lines of a list, then counts the rest.
+type bounded struct {
+	b          *strings.Builder
+	max, shown int
+	left       int
+}
+
+func (l *bounded) line(s string) {
+	if l.shown >= l.max {
+		l.left++
+		return
+	}
+	l.shown++
+	l.b.WriteString(s)
+}
+
+// end writes how many were left out, with format (holding one %d).
+func (l *bounded) end(format string) {
+	if l.left > 0 {
+		fmt.Fprintf(l.b, format, l.left)
+	}
+}
+
 func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) string {
 	var b strings.Builder
 	title := "Log " + masker.text(s.Path)
@@ -46,31 +77,43 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 		fmt.Fprintf(&b, "> [!WARNING]\n> The stream ends in the middle of a message at line %d: the run was probably interrupted, so this summary may be incomplete.\n\n", s.Info.Truncated)
 	}
 	// Failures first.
+	failures := bounded{b: &b, max: maxStreamFailures}
 	for _, a := range s.Applies {
 		if a.Status == "errored" {
-			fmt.Fprintf(&b, "- ❌ %s: %s **failed** after %s\n", masker.code(a.Address), masker.text(a.Action), elapsed(a.Elapsed))
+			failures.line(fmt.Sprintf("- ❌ %s: %s **failed** after %s\n", masker.code(a.Address), masker.text(a.Action), elapsed(a.Elapsed)))
 		}
 	}
 	errs, warns := splitDiagnostics(s.Diagnostics)
 	for _, f := range s.Tests {
 		for _, r := range f.Runs {
 			if r.Status == "fail" || r.Status == "error" {
-				e, _ := splitDiagnostics(r.Diagnostics)
-				fmt.Fprintf(&b, "- ❌ test %s run %s: %s\n", masker.code(f.Path), masker.code(r.Name), masker.text(r.Status))
-				for _, d := range e {
-					b.WriteString(indentLines(diagnosticMarkdown(d, masker, compact), "  "))
+				if failures.shown >= failures.max {
+					failures.left++
+					continue
 				}
+				e, _ := splitDiagnostics(r.Diagnostics)
+				text := fmt.Sprintf("- ❌ test %s run %s: %s\n", masker.code(f.Path), masker.code(r.Name), masker.text(r.Status))
+				for _, d := range e {
+					text += indentLines(diagnosticMarkdown(d, masker, compact), "  ")
+				}
+				failures.line(text)
 			}
 		}
 	}
 	for _, d := range errs {
-		b.WriteString(diagnosticMarkdown(d, masker, compact))
+		if failures.shown >= failures.max {
+			failures.left++
+			continue
+		}
+		failures.line(diagnosticMarkdown(d, masker, compact))
 	}
+	failures.end("- … and %d more failures\n")
 	if compact {
 		return b.String() + "\n"
 	}
 	if len(s.Applies) > 0 {
 		b.WriteString("\n| | resource | action | result | time |\n| --- | --- | --- | --- | ---: |\n")
+		rows := bounded{b: &b, max: maxStreamRows}
 		for _, a := range s.Applies {
 			icon, result := "⏳", "not finished"
 			switch a.Status {
@@ -82,9 +125,11 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 			case "errored":
 				icon, result = "❌", "errored"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", icon, tableCode(masker, a.Address), masker.text(a.Action), strings.ReplaceAll(result, "|", "\\|"), elapsed(a.Elapsed))
+			rows.line(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", icon, tableCode(masker, a.Address), masker.text(a.Action), strings.ReplaceAll(result, "|", "\\|"), elapsed(a.Elapsed)))
 		}
+		rows.end("| | … and %d more resources | | | |\n")
 		b.WriteString("\n")
+		outputs := bounded{b: &b, max: maxStreamFailures}
 		for _, a := range s.Applies {
 			for _, p := range a.Provisioners {
 				if len(p.Output) == 0 {
@@ -94,13 +139,19 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 				if p.Errored {
 					state = "output (errored)"
 				}
-				b.WriteString(details(masker.html(a.Address)+" "+masker.html(p.Name)+" "+state,
+				if outputs.shown >= outputs.max {
+					outputs.left++
+					continue
+				}
+				outputs.line(details(masker.html(a.Address)+" "+masker.html(p.Name)+" "+state,
 					fenced(visible(masker.Mask(strings.Join(p.Output, "\n"))), "text")))
 			}
 		}
+		outputs.end("… and %d more provisioner outputs\n\n")
 	}
 	if !withPlan && len(s.Planned) > 0 {
 		b.WriteString("\n**Planned changes**\n\n")
+		planned := bounded{b: &b, max: maxStreamRows}
 		for _, it := range s.Planned {
 			line := fmt.Sprintf("- %s %s", masker.text(it.Action), masker.code(it.Address))
 			if it.Previous != "" && it.Previous != it.Address {
@@ -109,35 +160,52 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 			if it.Reason != "" {
 				line += " — " + masker.text(strings.ReplaceAll(it.Reason, "_", " "))
 			}
-			b.WriteString(line + "\n")
+			planned.line(line + "\n")
 		}
+		planned.end("- … and %d more planned changes\n")
 	}
 	if !withPlan && len(s.Drift) > 0 {
 		b.WriteString("\n**Changed outside OpenTofu**\n\n")
+		drift := bounded{b: &b, max: maxStreamRows}
 		for _, it := range s.Drift {
-			fmt.Fprintf(&b, "- %s %s\n", masker.text(it.Action), masker.code(it.Address))
+			drift.line(fmt.Sprintf("- %s %s\n", masker.text(it.Action), masker.code(it.Address)))
 		}
+		drift.end("- … and %d more changed outside OpenTofu\n")
 	}
 	if len(s.Outputs) > 0 {
 		b.WriteString("\n**Outputs**\n\n" + outputsBlock(s.Outputs, masker))
 	}
+	warnings := bounded{b: &b, max: maxStreamFailures}
 	for _, d := range warns {
-		b.WriteString(diagnosticMarkdown(d, masker, false))
+		if warnings.shown >= warnings.max {
+			warnings.left++
+			continue
+		}
+		warnings.line(diagnosticMarkdown(d, masker, false))
 	}
+	warnings.end("\n… and %d more warnings\n")
 	if len(s.Tests) > 0 {
 		b.WriteString(testsMarkdown(s, masker))
 	}
 	if len(s.Cleanup) > 0 {
 		b.WriteString("\n⚠️ Resources the tests could not destroy:\n\n")
+		cleanup := bounded{b: &b, max: maxStreamRows}
 		for _, r := range s.Cleanup {
-			b.WriteString("- " + masker.code(r) + "\n")
+			cleanup.line("- " + masker.code(r) + "\n")
 		}
+		cleanup.end("- … and %d more resources\n")
 	}
 	if len(s.Other) > 0 {
 		b.WriteString("\n**Other messages**\n\n")
+		other := bounded{b: &b, max: maxStreamRows}
 		for _, m := range s.Other {
-			b.WriteString("- " + mdText(masker.Mask(m)) + "\n")
+			if other.shown >= other.max {
+				other.left++
+				continue
+			}
+			other.line("- " + mdText(masker.Mask(m)) + "\n")
 		}
+		other.end("- … and %d more messages\n")
 	}
 	return b.String() + "\n"
 }
@@ -255,29 +323,45 @@ func testsMarkdown(s *StreamSummary, masker *Masker) string {
 	var b strings.Builder
 	b.WriteString("\n**Tests**\n\n| file | run | status |\n| --- | --- | --- |\n")
 	icons := map[string]string{"pass": "✅", "fail": "❌", "error": "❌", "skip": "⏭️"}
+	rows := bounded{b: &b, max: maxStreamRows}
 	for _, f := range s.Tests {
 		if len(f.Runs) == 0 {
-			fmt.Fprintf(&b, "| %s | | %s %s |\n", tableCode(masker, f.Path), icons[f.Status], masker.text(f.Status))
+			rows.line(fmt.Sprintf("| %s | | %s %s |\n", tableCode(masker, f.Path), icons[f.Status], masker.text(f.Status)))
 		}
 		for _, r := range f.Runs {
-			fmt.Fprintf(&b, "| %s | %s | %s %s |\n", tableCode(masker, f.Path), tableCode(masker, r.Name), icons[r.Status], masker.text(r.Status))
+			if rows.shown >= rows.max {
+				rows.left++
+				continue
+			}
+			rows.line(fmt.Sprintf("| %s | %s | %s %s |\n", tableCode(masker, f.Path), tableCode(masker, r.Name), icons[r.Status], masker.text(r.Status)))
 		}
 	}
+	rows.end("| … and %d more runs | | |\n")
 	if t := s.TestSummary; t != nil {
 		fmt.Fprintf(&b, "\n**%s**: %d passed, %d failed, %d errored, %d skipped.\n", masker.text(t.Status), t.Passed, t.Failed, t.Errored, t.Skipped)
 	}
+	diags := bounded{b: &b, max: maxStreamFailures}
 	for _, f := range s.Tests {
 		for _, d := range f.Diagnostics {
-			b.WriteString(diagnosticMarkdown(d, masker, false))
+			if diags.shown >= diags.max {
+				diags.left++
+				continue
+			}
+			diags.line(diagnosticMarkdown(d, masker, false))
 		}
 		for _, r := range f.Runs {
 			if r.Status == "fail" || r.Status == "error" {
 				continue // shown with the failures
 			}
 			for _, d := range r.Diagnostics {
-				b.WriteString(diagnosticMarkdown(d, masker, false))
+				if diags.shown >= diags.max {
+					diags.left++
+					continue
+				}
+				diags.line(diagnosticMarkdown(d, masker, false))
 			}
 		}
 	}
+	diags.end("\n… and %d more test diagnostics\n")
 	return b.String()
 }
