@@ -1,13 +1,20 @@
 package render
 
-import "strings"
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
 
 // mdText escapes untrusted text for Markdown outside code: nothing in it
-// can open HTML, a link or image, a table cell, emphasis, or mention a
-// user or an issue.
+// can open HTML, a link or image, a table cell, emphasis, mention a user,
+// reference an issue (#1, GH-1), become a link (https://…, www.…) or an
+// emoji (:name:), or hide (invisible and control characters are shown as
+// \uXXXX). An empty HTML comment renders as nothing and splits the text
+// GitHub scans for mentions, references, autolinks and shortcodes.
 func mdText(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for i, r := range s {
 		switch r {
 		case '<':
 			b.WriteString("&lt;")
@@ -16,10 +23,13 @@ func mdText(s string) string {
 		case '&':
 			b.WriteString("&amp;")
 		case '@', '#':
-			// An empty HTML comment splits the text node GitHub scans for
-			// @mentions and #references, and renders as nothing.
 			b.WriteRune(r)
 			b.WriteString("<!-- -->")
+		case ':':
+			b.WriteRune(r)
+			if rest := s[i+1:]; strings.HasPrefix(rest, "//") || shortcode.MatchString(rest) {
+				b.WriteString("<!-- -->") // a scheme's :// or an :emoji:
+			}
 		case '|':
 			b.WriteString("&#124;")
 		case '\\', '`', '*', '_', '[', ']', '!', '~':
@@ -27,9 +37,15 @@ func mdText(s string) string {
 			b.WriteRune(r)
 		case '\n', '\r':
 			b.WriteByte(' ')
+		case '.', '-':
+			// www.… and GH-1: split after the word, so neither is linked.
+			if w := strings.ToLower(s[max(0, i-3):i]); (r == '.' && w == "www") || (r == '-' && len(w) >= 2 && w[len(w)-2:] == "gh") {
+				b.WriteString("<!-- -->")
+			}
+			b.WriteRune(r)
 		default:
-			if r < 0x20 || r == 0x7f || (r >= 0x200b && r <= 0x200f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
-				b.WriteString("�")
+			if invisible(r) || r == '\t' {
+				fmt.Fprintf(&b, "\\u%04x", r)
 				continue
 			}
 			b.WriteRune(r)
@@ -37,6 +53,9 @@ func mdText(s string) string {
 	}
 	return b.String()
 }
+
+// shortcode is what follows the first colon of an :emoji: shortcode.
+var shortcode = regexp.MustCompile(`^[A-Za-z0-9_+-]+:`)
 
 // mdMessage escapes one of planpr's own messages, which may quote untrusted
 // text: backtick code spans are kept, everything else is escaped.

@@ -73,11 +73,19 @@ func visible(s string) string {
 	return b.String()
 }
 
+// invisible reports characters that show nothing or move text: controls,
+// format characters (bidirectional overrides, zero-width characters, the
+// soft hyphen, U+FEFF, U+2060–2064…), line and paragraph separators, and
+// the fillers that render blank.
 func invisible(r rune) bool {
 	if r == '\n' || r == '\t' {
 		return false
 	}
-	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029'
+	switch r {
+	case '\u2028', '\u2029', '\u115f', '\u1160', '\u3164', '\uffa0', '\u034f', '\u180e':
+		return true
+	}
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
 }
 
 // diffBlock turns OpenTofu's text for one resource (or outputs) into a

@@ -371,3 +371,27 @@ func TestM5LastResortCutKeepsCharactersWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestM6TextOutsideCodeIsInert: bare URLs became links, GH-42 and :emoji:
+// passed, and invisible characters were kept, in text outside code
+// (diagnostics, check messages, plan and directory names).
+func TestM6TextOutsideCodeIsInert(t *testing.T) {
+	hostile := "see https://evil.example/a and www.evil.example, GH-42, :smile: x\ufeffy\u061cz\u2060w\u00adv\u2028u\u2029t\u3164s"
+	plan := planOf(rc("test_a.x", "create", nil, map[string]any{"v": "x"}, false, map[string]any{}))
+	plan["checks"] = []any{map[string]any{"address": map[string]any{"kind": "check", "to_display": "check.c"}, "status": "fail",
+		"instances": []any{map[string]any{"address": map[string]any{"to_display": "check.c"}, "status": "fail", "problems": []any{map[string]any{"message": hostile}}}}}}
+	path := writePlan(t, plan)
+	md, _ := comment(t, []CommentPlan{{Name: hostile, Path: path}, {Name: "other", Path: path}}, CommentOptions{Key: "k", Title: hostile})
+	html := cmarkHTML(t, md)
+	outside := codeElements.ReplaceAllString(html, "")
+	for _, bad := range []string{"<a ", "https://evil", "www.evil", "GH-42", ":smile:", "\ufeff", "\u061c", "\u2060", "\u00ad", "\u2028", "\u2029", "\u3164"} {
+		if strings.Contains(outside, bad) {
+			t.Errorf("%q outside code", bad)
+		}
+	}
+	for _, keep := range []string{"evil.example/a", "GH", "smile", `\ufeff`} {
+		if !strings.Contains(outside, keep) {
+			t.Errorf("%q was lost", keep)
+		}
+	}
+}
