@@ -167,6 +167,9 @@ func stringValue(attr *hcl.Attribute, name string) (string, hcl.Diagnostics) {
 	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
 		return "", hcl.Diagnostics{attrError(attr, "Invalid "+name, "The "+name+" must be a string.")}
 	}
+	if s := v.AsString(); hasControl(s) {
+		return "", hcl.Diagnostics{attrError(attr, "Invalid "+name, fmt.Sprintf("The %s %q holds a control character; `tofu init` never writes one.", name, s))}
+	}
 	return v.AsString(), nil
 }
 
@@ -195,6 +198,11 @@ func parseHashes(attr *hcl.Attribute) ([]string, hcl.Diagnostics) {
 			continue
 		}
 		h := v.AsString()
+		if hasControl(h) {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider hash",
+				Detail: fmt.Sprintf("%q holds a control character; hashes are letters, digits and + / = _ -.", h), Subject: e.Range().Ptr()})
+			continue
+		}
 		scheme, val, ok := strings.Cut(h, ":")
 		if !ok || scheme == "" || val == "" {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider hash",
@@ -208,4 +216,9 @@ func parseHashes(attr *hcl.Attribute) ([]string, hcl.Diagnostics) {
 
 func attrError(attr *hcl.Attribute, summary, detail string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: attr.Expr.Range().Ptr()}
+}
+
+// hasControl reports a control character, which no lock file value holds.
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }) >= 0
 }

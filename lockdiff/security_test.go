@@ -138,3 +138,19 @@ func BenchmarkCompareHashes(b *testing.B) {
 		Compare("x", before, after)
 	}
 }
+
+// TestL4ControlCharactersInLockStrings: a raw NUL (or any control
+// character) in a lock file's strings was accepted.
+func TestL4ControlCharactersInLockStrings(t *testing.T) {
+	for name, src := range map[string]string{
+		"hash":        "provider \"registry.opentofu.org/hashicorp/aws\" {\n  version = \"5.0.0\"\n  hashes = [\"h1:a\x00b\"]\n}\n",
+		"constraints": "provider \"registry.opentofu.org/hashicorp/aws\" {\n  version = \"5.0.0\"\n  constraints = \"~> 5.0\x1b[31m\"\n  hashes = [\"h1:ab\"]\n}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, diags := Parse([]byte(src), "ctl.hcl")
+			if !diags.HasErrors() || diags[0].Subject == nil || diags[0].Subject.Start.Line != 3 || !strings.Contains(diags[0].Detail, "control character") {
+				t.Errorf("want a located control-character error, got %v", diags)
+			}
+		})
+	}
+}

@@ -54,8 +54,9 @@ func mdText(s string) string {
 	return b.String()
 }
 
-// shortcode is what follows the first colon of an :emoji: shortcode.
-var shortcode = regexp.MustCompile(`^[A-Za-z0-9_+-]+:`)
+// shortcode is what follows the first colon of an :emoji: shortcode
+// (one with a letter: "file.tf:3:" stays as it is).
+var shortcode = regexp.MustCompile(`^[0-9_+-]*[A-Za-z][A-Za-z0-9_+-]*:`)
 
 // mdMessage escapes one of planpr's own messages, which may quote untrusted
 // text: backtick code spans are kept, everything else is escaped.

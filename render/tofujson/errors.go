@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // InputError is a problem with an input file. Line and Column are 1-based
@@ -88,4 +89,47 @@ func firstSyntaxError(r io.Reader) (int64, error) {
 		return max(syn.Offset-1, 0), syn
 	}
 	return 0, nil
+}
+
+// OpenFile opens an input for reading, having checked that it is a regular
+// file: a directory, a FIFO (which would block until a writer comes) or a
+// device is refused by name. Inputs are read more than once, at offsets,
+// so they must be files.
+func OpenFile(path string) (*os.File, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, &InputError{File: path, Msg: strings.TrimPrefix(strings.TrimPrefix(err.Error(), "stat "+path+": "), "open "+path+": ")}
+	}
+	switch {
+	case st.IsDir():
+		return nil, &InputError{File: path, Msg: "is a directory, not a file: name the JSON file in it"}
+	case !st.Mode().IsRegular():
+		return nil, &InputError{File: path, Msg: "not a regular file (a pipe or a device): planpr reads its inputs more than once; write the JSON to a file first, e.g. `tofu show -json PLANFILE > plan.json`"}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
+	}
+	return f, nil
+}
+
+// ReadFile reads a whole input that OpenFile accepts.
+func ReadFile(path string) ([]byte, error) {
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, &InputError{File: path, Msg: err.Error()}
+	}
+	return b, nil
+}
+
+// duplicateMember refuses a document member given twice: the second would
+// silently replace the first (a second "resource_changes" read as "no
+// changes").
+func duplicateMember(path string, offset int64, key, what string) error {
+	return errorAt(path, offset-int64(len(key))-2, fmt.Sprintf("%q appears twice in %s: the file is not what `tofu show -json` writes (two documents merged?)", key, what))
 }

@@ -67,9 +67,9 @@ func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 // a few KB at a time: a large bufio.Reader in front saves thousands of
 // read calls on a large plan.
 func openJSON(path string) (*os.File, io.Reader, error) {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
-		return nil, nil, &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
+		return nil, nil, err
 	}
 	head := make([]byte, 4096)
 	n, _ := f.ReadAt(head, 0)
@@ -277,6 +277,9 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 	p := &Plan{Sections: map[string]bool{}}
 	err := r.members("a plan", func(key string) (err error) {
 		keyOffset := r.dec.InputOffset()
+		if p.Sections[key] {
+			return duplicateMember(r.path, keyOffset, key, "a plan")
+		}
 		p.Sections[key] = true
 		switch key {
 		case "format_version":

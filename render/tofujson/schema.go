@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,9 +103,9 @@ type NestedType struct {
 // ReadSchemasFile decodes a provider schemas document and checks every type
 // and nesting mode in it, so the differ never meets a malformed schema.
 func ReadSchemasFile(path string) (*Schemas, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
+		return nil, err
 	}
 	return DecodeSchemas(path, data)
 }

@@ -103,8 +103,13 @@ func ReadStateFile(path string, visit *StateVisitor) (*State, error) {
 
 func (r *reader) state(visit *StateVisitor) (*State, error) {
 	s := &State{}
+	seen := map[string]bool{}
 	err := r.members("a state", func(key string) (err error) {
 		keyOffset := r.dec.InputOffset()
+		if seen[key] {
+			return duplicateMember(r.path, keyOffset, key, "a state")
+		}
+		seen[key] = true
 		switch key {
 		case "format_version":
 			if s.FormatVersion, err = r.str(key); err == nil {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -173,7 +172,7 @@ type StreamInfo struct {
 // line is a "version" message. It reads no more than such a line can be:
 // `tofu show -json` writes a plan as one line, hundreds of megabytes long.
 func IsStream(path string) bool {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
 		return false
 	}
@@ -199,9 +198,9 @@ const maxVersionLine = 4 << 10
 // a last line cut off mid-message (an interrupted run) is reported in
 // StreamInfo.Truncated rather than failing.
 func ReadStreamFile(path string, visit func(*Message) error) (*StreamInfo, error) {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
+		return nil, err
 	}
 	defer f.Close()
 	return readStream(path, f, visit)

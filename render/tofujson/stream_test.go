@@ -31,8 +31,9 @@ func TestIsStream(t *testing.T) {
 }
 
 // A plan is one line of any length: telling it from a stream must not
-// read it all. Here its writer never finishes, so reading to the end of
-// the line would block.
+// read it all, nor wait for a writer. Here the writer never finishes, so
+// reading to the end of the line would block (and inputs that are not
+// regular files are refused anyway).
 func TestIsStreamReadsOnlyTheStart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "plan.fifo")
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
@@ -40,7 +41,7 @@ func TestIsStreamReadsOnlyTheStart(t *testing.T) {
 	}
 	w := make(chan *os.File, 1)
 	go func() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		f, err := os.OpenFile(path, os.O_RDWR, 0) // does not wait for a reader
 		if err != nil {
 			w <- nil
 			return
