@@ -3,6 +3,7 @@ package bot
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/binary"
 	"context"
 	"fmt"
 	"io"
@@ -48,6 +49,9 @@ func downloadArtifact(ctx context.Context, url string) ([]byte, error) {
 // unpack extracts a zip into dir, refusing paths that leave it, links, and
 // anything over the size and count limits.
 func unpack(zipData []byte, dir string) error {
+	if err := checkZipDirectory(zipData); err != nil {
+		return err
+	}
 	zr, err := zip.NewReader(bytes.NewReader(zipData), int64(len(zipData)))
 	if err != nil {
 		return fmt.Errorf("the artifact is not a zip: %v", err)
@@ -95,6 +99,39 @@ func unpack(zipData []byte, dir string) error {
 		if total > maxArtifactTotal {
 			return fmt.Errorf("the artifact unpacks to more than %d MB", maxArtifactTotal>>20)
 		}
+	}
+	return nil
+}
+
+// maxZipDirectory bounds the central directory: an entry takes 46 bytes and
+// its name, and names longer than a few hundred bytes are no plan's.
+const maxZipDirectory = maxArtifactFiles * 1024
+
+// checkZipDirectory reads the count and size of a zip's entries from its
+// end records before archive/zip parses them all into memory: a central
+// directory of 500,000 entries took 155 MB to be refused.
+func checkZipDirectory(data []byte) error {
+	const eocdLen = 22
+	start := max(0, len(data)-eocdLen-0xffff)
+	i := bytes.LastIndex(data[start:], []byte("PK\x05\x06"))
+	if i < 0 || start+i+eocdLen > len(data) {
+		return nil // not a zip: archive/zip says so
+	}
+	eocd := data[start+i:]
+	entries := uint64(binary.LittleEndian.Uint16(eocd[10:]))
+	size := uint64(binary.LittleEndian.Uint32(eocd[12:]))
+	if loc := start + i - 20; (entries == 0xffff || size == 0xffffffff) && loc >= 0 && bytes.Equal(data[loc:loc+4], []byte("PK\x06\x07")) {
+		off := binary.LittleEndian.Uint64(data[loc+8:])
+		if off+56 <= uint64(len(data)) && bytes.Equal(data[off:off+4], []byte("PK\x06\x06")) {
+			entries = binary.LittleEndian.Uint64(data[off+32:])
+			size = binary.LittleEndian.Uint64(data[off+40:])
+		}
+	}
+	if entries > maxArtifactFiles {
+		return fmt.Errorf("the artifact has %d files, more than %d", entries, maxArtifactFiles)
+	}
+	if size > maxZipDirectory {
+		return fmt.Errorf("the artifact's list of files is %d KB, more than %d KB", size>>10, maxZipDirectory>>10)
 	}
 	return nil
 }
