@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/planpr/planpr/lockdiff"
 )
 
 // Repo names a repository.
@@ -45,6 +47,20 @@ type ChangedFile struct {
 	Name, Status, PreviousName string
 }
 
+// DirFile is a file in a directory listing.
+type DirFile struct {
+	Name string
+	Size int64
+}
+
+// MaxFileFetch is the largest file planpr fetches from a repository: lock
+// files and configuration larger than this are refused unread (lockdiff
+// refuses them anyway).
+const MaxFileFetch = lockdiff.MaxSourceSize
+
+// ErrFileTooLarge is a file over MaxFileFetch.
+var ErrFileTooLarge = fmt.Errorf("over %d MiB: not fetched", MaxFileFetch>>20)
+
 // Artifact is a workflow run's artifact.
 type Artifact struct {
 	ID      int64
@@ -67,8 +83,8 @@ type GitHub interface {
 	// FileAt returns a file's content at a ref; found is false when the
 	// file does not exist there.
 	FileAt(ctx context.Context, repo Repo, path, ref string) (content []byte, found bool, err error)
-	// ListDir lists the file names in a directory at a ref.
-	ListDir(ctx context.Context, repo Repo, dir, ref string) ([]string, error)
+	// ListDir lists the files in a directory at a ref.
+	ListDir(ctx context.Context, repo Repo, dir, ref string) ([]DirFile, error)
 	ListArtifacts(ctx context.Context, repo Repo, runID int64) ([]Artifact, error)
 	// ArtifactURL is the short-lived download URL of an artifact's zip,
 	// to be fetched without a token.

@@ -3,8 +3,8 @@ package bot
 import (
 	"archive/zip"
 	"bytes"
-	"encoding/binary"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"net/http"

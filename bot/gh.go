@@ -224,6 +224,9 @@ func (c *Client) FileAt(ctx context.Context, repo Repo, path, ref string) ([]byt
 	if fc == nil {
 		return nil, false, fmt.Errorf("reading %s at %s: it is a directory", path, ref)
 	}
+	if int64(fc.GetSize()) > MaxFileFetch {
+		return nil, false, fmt.Errorf("reading %s at %s (%d MiB): %w", path, ref, fc.GetSize()>>20, ErrFileTooLarge)
+	}
 	if fc.GetEncoding() == "none" || (fc.Content == nil && fc.GetSize() > 0) {
 		b, _, err := c.gh.Git.GetBlobRaw(ctx, repo.Owner, repo.Name, fc.GetSHA())
 		if err != nil {
@@ -269,7 +272,7 @@ func (c *Client) RemoveLabel(ctx context.Context, repo Repo, pr int, label strin
 	return apiError("removing a label", err)
 }
 
-func (c *Client) ListDir(ctx context.Context, repo Repo, dir, ref string) ([]string, error) {
+func (c *Client) ListDir(ctx context.Context, repo Repo, dir, ref string) ([]DirFile, error) {
 	_, entries, resp, err := c.gh.Repositories.GetContents(ctx, repo.Owner, repo.Name, dir, &github.RepositoryContentGetOptions{Ref: ref})
 	if resp != nil && resp.StatusCode == http.StatusNotFound {
 		return nil, nil
@@ -277,13 +280,13 @@ func (c *Client) ListDir(ctx context.Context, repo Repo, dir, ref string) ([]str
 	if err != nil {
 		return nil, apiError(fmt.Sprintf("listing %s at %s", dir, ref), err)
 	}
-	var names []string
+	var files []DirFile
 	for _, e := range entries {
 		if e.GetType() == "file" {
-			names = append(names, e.GetName())
+			files = append(files, DirFile{Name: e.GetName(), Size: int64(e.GetSize())})
 		}
 	}
-	return names, nil
+	return files, nil
 }
 
 func (c *Client) ListArtifacts(ctx context.Context, repo Repo, runID int64) ([]Artifact, error) {

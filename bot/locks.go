@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"testing/fstest"
 
@@ -39,18 +40,31 @@ func changedLockFiles(ctx context.Context, gh GitHub, repo Repo, pr int) ([]lock
 	return pairs, len(files) >= MaxPRFiles, nil
 }
 
+// maxConfigFiles bounds how many configuration files of one root module
+// the App fetches (one request each): a pull request's directory of 1,000
+// .tf files made 1,007 requests per delivery. The files where provider
+// requirements usually are come first.
+const maxConfigFiles = 20
+
 // configAtRef reads a root module's configuration through the API, for
 // servers that have no checkout.
 func configAtRef(ctx context.Context, gh GitHub, repo Repo, dir, ref string) (*lockdiff.Config, error) {
-	names, err := gh.ListDir(ctx, repo, dir, ref)
-	if err != nil || len(names) == 0 {
+	files, err := gh.ListDir(ctx, repo, dir, ref)
+	if err != nil || len(files) == 0 {
 		return nil, err
+	}
+	var names []string
+	for _, f := range files {
+		if isConfigFile(f.Name) && f.Size <= MaxFileFetch {
+			names = append(names, f.Name)
+		}
+	}
+	slices.SortStableFunc(names, func(a, b string) int { return configRank(a) - configRank(b) })
+	if len(names) > maxConfigFiles {
+		names = names[:maxConfigFiles]
 	}
 	fsys := fstest.MapFS{}
 	for _, name := range names {
-		if !strings.HasSuffix(name, ".tf") && !strings.HasSuffix(name, ".tofu") && !strings.HasSuffix(name, ".tf.json") && !strings.HasSuffix(name, ".tofu.json") {
-			continue
-		}
 		src, found, err := gh.FileAt(ctx, repo, path.Join(dir, name), ref)
 		if err != nil {
 			return nil, err
@@ -64,6 +78,32 @@ func configAtRef(ctx context.Context, gh GitHub, repo Repo, dir, ref string) (*l
 		return nil, fmt.Errorf("%s", diags.Error())
 	}
 	return cfg, nil
+}
+
+func isConfigFile(name string) bool {
+	for _, ext := range []string{".tf", ".tofu", ".tf.json", ".tofu.json"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// configRank orders configuration files by how likely they hold the
+// terraform block: versions, providers, terraform, main, then the rest.
+func configRank(name string) int {
+	base := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(name, ".json"), ".tf"), ".tofu")
+	switch base {
+	case "versions", "version":
+		return 0
+	case "providers", "provider":
+		return 1
+	case "terraform", "backend":
+		return 2
+	case "main":
+		return 3
+	}
+	return 4
 }
 
 // reviewLocks compares each pair at the pull request's base and head, and

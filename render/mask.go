@@ -168,6 +168,7 @@ func (m *Masker) AddMarked(value, sensitive any) {
 // all of it), keep a further check of what matched.
 type credential struct {
 	hints []string
+	pre   func(string) bool // a quicker test than hints, when there are none
 	re    *regexp.Regexp
 	group int
 	keep  func(string) bool
@@ -189,7 +190,24 @@ var credentialPatterns = []credential{
 	// AWS secret access keys: 40 characters of base64 next to their name,
 	// or alone with the mixed case, digits and / or + of a random key.
 	{hints: []string{"ecret", "ECRET"}, re: regexp.MustCompile(`(?i)secret_?access_?key[^A-Za-z0-9/+=\n]{1,10}([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1},
-	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1, keep: randomKeyShaped},
+	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1, keep: randomKeyShaped, pre: hasBase64Run},
+}
+
+// hasBase64Run reports a run of 40 base64 characters, without which no
+// bare secret access key can be there.
+func hasBase64Run(s string) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '/' || c == '+' {
+			if run++; run >= 40 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }
 
 // randomKeyShaped tells a random base64 key from a word or a hex digest:
@@ -221,7 +239,7 @@ func (m *Masker) mask(text string) (string, int) {
 		text, n = m.replaceSecrets(text)
 	}
 	for _, p := range credentialPatterns {
-		if p.hints != nil && !containsAny(text, p.hints) {
+		if p.hints != nil && !containsAny(text, p.hints) || p.pre != nil && !p.pre(text) {
 			continue
 		}
 		var k int

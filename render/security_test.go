@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -393,5 +394,65 @@ func TestM6TextOutsideCodeIsInert(t *testing.T) {
 		if !strings.Contains(outside, keep) {
 			t.Errorf("%q was lost", keep)
 		}
+	}
+}
+
+// TestM7DeepValues: a value nested 9,990 levels deep (20 KB) took 17 s and
+// 1.07 GB as Markdown and 400 MB as text. Values nested past
+// tofujson.MaxValueDepth are refused, located; a string holding such JSON
+// is shown as the string it is.
+func TestM7DeepValues(t *testing.T) {
+	deep := strings.Repeat(`{"a":`, 9990) + "1" + strings.Repeat("}", 9990)
+	var v any
+	if err := json.Unmarshal([]byte(deep), &v); err != nil {
+		t.Fatal(err)
+	}
+	path := writePlan(t, planOf(rc("test_a.deep", "create", nil, map[string]any{"v": v}, false, map[string]any{})))
+	for _, format := range []string{"markdown", "text", "json"} {
+		var err error
+		var out bytes.Buffer
+		switch format {
+		case "markdown":
+			_, err = Comment(&out, []CommentPlan{{Path: path}}, CommentOptions{Key: "k"})
+		case "text":
+			err = PlanText(&out, path, PlanOptions{})
+		case "json":
+			err = Summary(&out, []CommentPlan{{Path: path}}, PlanOptions{})
+		}
+		if err == nil || !strings.Contains(err.Error(), "nested more than 256 levels") || !strings.Contains(err.Error(), path+":1:") {
+			t.Errorf("%s: err = %v, want a located refusal", format, err)
+		}
+	}
+	str := writePlan(t, planOf(rc("test_a.deep", "create", nil, map[string]any{"v": deep}, false, map[string]any{})))
+	md, _ := comment(t, []CommentPlan{{Path: str}}, CommentOptions{Key: "k"})
+	if strings.Contains(md, "jsonencode(") || len(md) > GitHubMaxComment {
+		t.Errorf("the deep JSON string was decoded (%d characters)", len(md))
+	}
+}
+
+// TestM7ManyTestRuns: 200,000 test runs in a stream took 77 s: each run
+// was looked up in a list. Reading runs is linear now.
+func TestM7ManyTestRuns(t *testing.T) {
+	timeFor := func(n int) time.Duration {
+		var b strings.Builder
+		b.WriteString(`{"@level":"info","@message":"OpenTofu 1.9.0","type":"version","ui":"1.2"}` + "\n")
+		for i := range n {
+			fmt.Fprintf(&b, `{"@level":"info","@message":"run","type":"test_run","@testfile":"main.tftest.hcl","@testrun":"r%d","test_run":{"path":"main.tftest.hcl","run":"r%d","progress":"complete","status":"pass"}}`+"\n", i, i)
+		}
+		path := filepath.Join(t.TempDir(), "test.jsonl")
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		var out bytes.Buffer
+		if _, err := Comment(&out, []CommentPlan{{Streams: []string{path}}}, CommentOptions{Key: "k"}); err != nil {
+			t.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	small, large := timeFor(10000), timeFor(40000)
+	// Four times the runs: four times the time when linear, sixteen when not.
+	if large > 9*small+100*time.Millisecond {
+		t.Errorf("10,000 runs took %v, 40,000 took %v", small, large)
 	}
 }

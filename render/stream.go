@@ -86,13 +86,18 @@ func ReadStream(path string) (*StreamSummary, error) {
 		}
 		return f
 	}
+	type runKey struct {
+		file *TestFile
+		name string
+	}
+	runs := map[runKey]*TestRun{} // a stream may hold 200,000 runs
 	run := func(f *TestFile, name string) *TestRun {
-		for _, r := range f.Runs {
-			if r.Name == name {
-				return r
-			}
+		k := runKey{f, name}
+		if r := runs[k]; r != nil {
+			return r
 		}
 		r := &TestRun{Name: name}
+		runs[k] = r
 		f.Runs = append(f.Runs, r)
 		return r
 	}

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/planpr/planpr/render/tofujson"
@@ -40,12 +41,15 @@ func decodeJSONText(s string) (any, bool) {
 	// jsontext is quick, and stricter than encoding/json (invalid UTF-8 and
 	// lone surrogates are errors): what it accepts, encoding/json decodes
 	// the same way.
-	if j, err := tofujson.DecodeString(s); err == nil {
+	j, err := tofujson.DecodeString(s)
+	switch {
+	case err == nil:
 		return j, true
+	case errors.Is(err, tofujson.ErrTooDeep):
+		return nil, false // shown as the string it is
 	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
-	var j any
 	if err := dec.Decode(&j); err != nil {
 		return nil, false
 	}

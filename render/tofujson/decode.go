@@ -20,6 +20,9 @@ func DecodeRaw(raw []byte) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
+	if !depthWithin(raw, MaxValueDepth) {
+		return nil, ErrTooDeep
+	}
 	return decodeMemory(raw, string(raw))
 }
 
@@ -34,6 +37,9 @@ func DecodeString(s string) (any, error) {
 	// not decode itself (surrogate pairs), and text after the value fails
 	// the check: both go the long way.
 	raw := unsafe.Slice(unsafe.StringData(s), len(s)) // only read
+	if !depthWithin(raw, MaxValueDepth) {
+		return nil, ErrTooDeep
+	}
 	if jsontext.Value(raw).IsValid(jsontext.AllowDuplicateNames(true)) {
 		t := trustedDecoders.Get().(*trusted)
 		t.reset(s)
@@ -111,6 +117,9 @@ func decodeWith(dec *jsontext.Decoder, src string, st *decodeState) (any, error)
 		end := int(dec.InputOffset())
 		return st.boxes.number(json.Number(src[end-len(raw) : end])), nil
 	case '{':
+		if dec.StackDepth() >= MaxValueDepth {
+			return nil, ErrTooDeep
+		}
 		if _, err := dec.ReadToken(); err != nil {
 			return nil, err
 		}
@@ -131,6 +140,9 @@ func decodeWith(dec *jsontext.Decoder, src string, st *decodeState) (any, error)
 		_, err := dec.ReadToken()
 		return st.boxes.object(o), err
 	case '[':
+		if dec.StackDepth() >= MaxValueDepth {
+			return nil, ErrTooDeep
+		}
 		if _, err := dec.ReadToken(); err != nil {
 			return nil, err
 		}

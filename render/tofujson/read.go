@@ -232,6 +232,9 @@ func (r *reader) small(dst any, what string) error {
 	if err != nil {
 		return err
 	}
+	if err := r.checkDepth(raw, start); err != nil {
+		return err
+	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	if err := d.Decode(dst); err != nil {
@@ -525,14 +528,20 @@ func (r *reader) change(c *Change) error {
 	return r.members("a change", func(key string) (err error) {
 		if field := changeValues[key]; field != nil {
 			rawDst, dst := field(c, raw)
+			start := r.dec.InputOffset()
 			switch {
 			case r.skipValues:
 				// ReadValue checks a value as SkipValue does, but in one
 				// pass over its bytes rather than token by token: faster
 				// for these values of a few kilobytes.
-				_, err = r.dec.ReadValue()
+				var v []byte
+				if v, err = r.dec.ReadValue(); err == nil {
+					err = r.checkDepth(v, start)
+				}
 			case r.opts.Lazy:
-				*rawDst, err = rawValue(r.dec)
+				if *rawDst, err = rawValue(r.dec); err == nil {
+					err = r.checkDepth(*rawDst, start)
+				}
 			default:
 				*dst, err = decodeIn(r.dec, r.src)
 			}

@@ -206,6 +206,9 @@ func ReadStreamFile(path string, visit func(*Message) error) (*StreamInfo, error
 	return readStream(path, f, visit)
 }
 
+// messageDepth is how deep a message holds its values (outputs, hooks).
+const messageDepth = 8
+
 func readStream(path string, r io.Reader, visit func(*Message) error) (*StreamInfo, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	info := &StreamInfo{}
@@ -222,6 +225,9 @@ func readStream(path string, r io.Reader, visit func(*Message) error) (*StreamIn
 		trimmed := bytes.TrimSpace(line)
 		if len(trimmed) == 0 {
 			continue
+		}
+		if !depthWithin(trimmed, MaxValueDepth+messageDepth) {
+			return nil, &InputError{File: path, Line: lineNo, Column: 1, Msg: ErrTooDeep.Error()}
 		}
 		var m Message
 		if jerr := json.Unmarshal(trimmed, &m); jerr != nil || m.Type == "" {
