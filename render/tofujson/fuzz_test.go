@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -164,6 +165,30 @@ func FuzzMarkedStrings(f *testing.F) {
 		werr := walkMarked(jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true)), mask, func(s string, k SecretKind) { want = append(want, fmt.Sprint(k, ":", s)) })
 		if (gerr == nil) != (werr == nil) || !slices.Equal(got, want) {
 			t.Fatalf("MarkedStrings found %q (%v), the jsontext walk %q (%v)", got, gerr, want, werr)
+		}
+	})
+}
+
+// FuzzDepthWithin: the quick depth check agrees with the depth jsontext
+// sees, on every valid document.
+func FuzzDepthWithin(f *testing.F) {
+	f.Add([]byte(`{"a":[{"b":"[[["}]}`), 2)
+	f.Add([]byte(`[[["\"]"]]]`), 3)
+	f.Add([]byte(strings.Repeat("[", 300)+strings.Repeat("]", 300)), 256)
+	f.Fuzz(func(t *testing.T, raw []byte, limit int) {
+		if limit < 0 || limit > 1000 || !jsontext.Value(raw).IsValid(jsontext.AllowDuplicateNames(true)) {
+			return
+		}
+		dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true))
+		deepest := 0
+		for {
+			if _, err := dec.ReadToken(); err != nil {
+				break
+			}
+			deepest = max(deepest, dec.StackDepth())
+		}
+		if got, want := depthWithin(raw, limit), deepest <= limit; got != want {
+			t.Fatalf("depthWithin(%q, %d) = %v; jsontext's deepest is %d", raw, limit, got, deepest)
 		}
 	})
 }
