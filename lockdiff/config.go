@@ -109,7 +109,7 @@ func LoadConfigFS(fsys fs.FS, dir string) (*Config, hcl.Diagnostics) {
 			continue
 		}
 		path := filepath.Join(dir, name)
-		if d := checkSource(src, path, strings.HasSuffix(name, ".json")); d != nil {
+		if d := checkSource(src, path, MaxSourceSize, strings.HasSuffix(name, ".json")); d != nil {
 			diags = append(diags, d)
 			continue
 		}

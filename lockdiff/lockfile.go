@@ -59,7 +59,7 @@ func Parse(src []byte, filename string) (*LockFile, hcl.Diagnostics) {
 	if len(strings.TrimSpace(string(src))) == 0 {
 		return lf, nil
 	}
-	if d := checkSource(src, filename, false); d != nil {
+	if d := checkSource(src, filename, MaxLockSize, false); d != nil {
 		return lf, hcl.Diagnostics{d}
 	}
 	f, diags := hclsyntax.ParseConfig(src, filename, hcl.Pos{Line: 1, Column: 1, Byte: 0})

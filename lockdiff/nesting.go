@@ -15,19 +15,23 @@ import (
 // kill `planpr serve`; real files stay under a few dozen.
 const MaxNesting = 256
 
-// MaxSourceSize bounds one lock or configuration file: the largest real
-// ones are a few hundred kilobytes.
-const MaxSourceSize = 8 << 20
+// MaxSourceSize bounds one configuration file, and MaxLockSize one lock
+// file: the largest real ones are a few hundred and a few tens of
+// kilobytes (a lock of 1,000 hashes, the most planpr reads, is 70 KB).
+const (
+	MaxSourceSize = 8 << 20
+	MaxLockSize   = 1 << 20
+)
 
 // checkSource refuses what the parser must not be given, before it sees it:
-// a file over MaxSourceSize or nested deeper than MaxNesting. JSON sources
+// a file over limit bytes or nested deeper than MaxNesting. JSON sources
 // are checked as JSON, with the templates in their strings as HCL.
-func checkSource(src []byte, filename string, isJSON bool) *hcl.Diagnostic {
-	if len(src) > MaxSourceSize {
+func checkSource(src []byte, filename string, limit int, isJSON bool) *hcl.Diagnostic {
+	if len(src) > limit {
 		return &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "File too large",
-			Detail:   fmt.Sprintf("%s is %d bytes; planpr reads files of up to %d MiB.", filename, len(src), MaxSourceSize>>20),
+			Detail:   fmt.Sprintf("%s is %d bytes; planpr reads such files up to %d KiB.", filename, len(src), limit>>10),
 			Subject:  &hcl.Range{Filename: filename, Start: hcl.InitialPos, End: hcl.InitialPos},
 		}
 	}
