@@ -79,7 +79,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	log := NewActionLog(env.Stdout)
 	defer func() {
 		if err != nil {
-			log.Command("error", "planpr: "+err.Error())
+			log.Command("error", "planpr: "+render.MaskCredentials(err.Error()))
 		}
 		log.Close()
 	}()

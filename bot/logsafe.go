@@ -7,17 +7,20 @@ import (
 	"io"
 	"strings"
 	"unicode"
+
+	"github.com/planpr/planpr/render"
 )
 
 // SafeLog makes text fit to print where GitHub Actions reads workflow
-// commands (a step's stdout and stderr): no line of it can be taken for a
-// command. Control characters other than newline and tab (a carriage
+// commands (a step's stdout and stderr): credential-shaped strings are
+// masked, and no line of it can be taken for a command. Control characters other than newline and tab (a carriage
 // return starts a new line for the runner too) are shown as \uXXXX, a line
 // that would start with "::" has it broken up, and the older "##[" form
 // anywhere in a line is broken up too. Every message that may carry
 // untrusted text — plan values, file names, lock-file contents — goes
 // through it before it is printed.
 func SafeLog(s string) string {
+	s = render.MaskCredentials(s)
 	if !strings.Contains(s, "::") && !strings.Contains(s, "##[") && strings.IndexFunc(s, logControl) < 0 {
 		return s
 	}

@@ -235,7 +235,7 @@ func (m *Masker) maskQuiet(text string) string {
 
 func (m *Masker) mask(text string) (string, int) {
 	n := 0
-	if m.patterns+len(m.numbers) > 0 {
+	if m != nil && m.patterns+len(m.numbers) > 0 {
 		text, n = m.replaceSecrets(text)
 	}
 	for _, p := range credentialPatterns {
@@ -395,4 +395,12 @@ func (m *Masker) path(p []any) string {
 		}
 	}
 	return pathString(masked)
+}
+
+// MaskCredentials hides credential-shaped strings in a message planpr
+// prints or logs (an error quoting an address or a file), where the plan's
+// own secrets may not be known.
+func MaskCredentials(s string) string {
+	out, _ := (*Masker)(nil).mask(s)
+	return out
 }

@@ -98,3 +98,21 @@ func TestM1ActionOutputIsInsideStopCommands(t *testing.T) {
 		t.Errorf("stderr issues a workflow command:\n%s", stderr.String())
 	}
 }
+
+// TestM4ErrorsAreMasked: errors quote addresses and files, and with them
+// credential-shaped for_each keys.
+func TestM4ErrorsAreMasked(t *testing.T) {
+	dir := t.TempDir()
+	token := "ghp_" + strings.Repeat("A1b2", 9)
+	plan := filepath.Join(dir, "plan.json")
+	schemas := filepath.Join(dir, "schemas.json")
+	os.WriteFile(plan, []byte(`{"format_version":"1.2","resource_changes":[{"address":"a_b.c[\"`+token+`\"]","mode":"managed","type":"a_b","name":"c","provider_name":"p","change":{"actions":["create"],"before":null,"after":{"x":1},"after_unknown":{},"before_sensitive":false,"after_sensitive":{}}}]}`), 0o644)
+	os.WriteFile(schemas, []byte(`{"format_version":"1.0","provider_schemas":{"q":{"resource_schemas":{"t":{"block":{}}}}}}`), 0o644)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"render", "--schemas", schemas, plan}, strings.NewReader(""), &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.Contains(stderr.String(), "ghp_") || !strings.Contains(stderr.String(), "needed by") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+}
