@@ -6,53 +6,32 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
 
 	"github.com/planpr/planpr/render"
 )
 
 // SafeLog makes text fit to print where GitHub Actions reads workflow
 // commands (a step's stdout and stderr): credential-shaped strings are
-// masked, and no line of it can be taken for a command. Control characters other than newline and tab (a carriage
-// return starts a new line for the runner too) are shown as \uXXXX, a line
-// that would start with "::" has it broken up, and the older "##[" form
-// anywhere in a line is broken up too. Every message that may carry
-// untrusted text — plan values, file names, lock-file contents — goes
-// through it before it is printed.
+// masked; invisible and control characters other than newline and tab (a
+// carriage return starts a new line for the runner too) are shown as
+// \uXXXX; a line that would start with "::" has it broken up, and so has
+// the older "##[" form anywhere. Every message that may carry untrusted
+// text — plan values, file names, lock-file contents — goes through it
+// before it is printed.
 func SafeLog(s string) string {
-	s = render.MaskCredentials(s)
-	if !strings.Contains(s, "::") && !strings.Contains(s, "##[") && strings.IndexFunc(s, logControl) < 0 {
+	s = render.Visible(render.MaskCredentials(s))
+	if !strings.Contains(s, "::") && !strings.Contains(s, "##[") {
 		return s
 	}
 	var b strings.Builder
-	for r := range strings.SplitSeq(s, "\n") {
-		if b.Len() > 0 {
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
 			b.WriteByte('\n')
 		}
-		line := escapeControls(r)
 		if t := strings.TrimLeft(line, " \t"); strings.HasPrefix(t, "::") {
 			line = line[:len(line)-len(t)] + ": :" + t[2:]
 		}
 		b.WriteString(strings.ReplaceAll(line, "##[", "## ["))
-	}
-	return b.String()
-}
-
-func logControl(r rune) bool {
-	return r != '\n' && r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\u0085')
-}
-
-func escapeControls(s string) string {
-	if strings.IndexFunc(s, logControl) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if logControl(r) {
-			fmt.Fprintf(&b, "\\u%04x", r)
-			continue
-		}
-		b.WriteRune(r)
 	}
 	return b.String()
 }

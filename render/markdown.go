@@ -58,7 +58,13 @@ func htmlCode(s string) string {
 // visible replaces characters that would hide or disguise text — control
 // characters (ANSI escapes, carriage returns), bidirectional overrides,
 // zero-width characters — with a visible \u escape. Newlines and tabs stay.
-func visible(s string) string {
+func visible(s string) string { return Visible(s) }
+
+// Visible shows characters that would hide or disguise text as \uXXXX:
+// control characters (a carriage return, ANSI escapes), bidirectional
+// overrides, zero-width and other invisible characters. Newlines and tabs
+// stay. Logs use it too.
+func Visible(s string) string {
 	if strings.IndexFunc(s, invisible) < 0 {
 		return s
 	}
