@@ -200,7 +200,7 @@ func TestM7ConfigFetchesBounded(t *testing.T) {
 	for i := range 1000 {
 		a.fake.AddFile("head1", fmt.Sprintf("envs/prod/r%04d.tf", i), []byte("resource \"aws_s3_bucket\" \"b\" {}\n"))
 	}
-	body := payload(t, "pull_request-opened.payload.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
+	body := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
 	a.deliver(t, "pull_request", "d-1", body, sign(body))
 	a.srv.Shutdown(t.Context())
 	if n, c := countKey(a.fake, 2, LockKey); n != 1 || !strings.Contains(c.Body, "envs/prod/main.tf:3") {

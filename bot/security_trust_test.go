@@ -17,7 +17,7 @@ func TestC2ManifestCannotClaimTheLockKey(t *testing.T) {
 	a := newTestApp(t, 1, 10)
 	a.srv.Start()
 	a.addLockPR(2, "3484a3fb816e0859fd6e1cea078d76385ff50625")
-	pr := payload(t, "pull_request-opened.payload.json", setPR(2, "3484a3fb816e0859fd6e1cea078d76385ff50625", "2026-11-01T10:00:00Z"))
+	pr := payload(t, "pull_request-opened.json", setPR(2, "3484a3fb816e0859fd6e1cea078d76385ff50625", "2026-11-01T10:00:00Z"))
 	a.deliver(t, "pull_request", "d-1", pr, sign(pr))
 	waitFor(t, "the lock review", func() bool { n, _ := countKey(a.fake, 2, LockKey); return n == 1 })
 	_, review := countKey(a.fake, 2, LockKey)
@@ -27,7 +27,7 @@ func TestC2ManifestCannotClaimTheLockKey(t *testing.T) {
 		a.fake.AddArtifact(289782451, githubtest.Artifact{ID: int64(10 + i), Name: "planpr-" + string(rune('a'+i)), Zip: zipOf(t, map[string]string{
 			"planpr.json": `{"pr": 2, "key": "` + key + `"}`, "plan.json": noop})})
 	}
-	run := payload(t, "workflow_run-completed.with-pull-requests.payload.json", nil)
+	run := payload(t, "workflow_run-completed.with-pull-requests.json", nil)
 	a.deliver(t, "workflow_run", "w-1", run, sign(run))
 	a.srv.Shutdown(t.Context())
 	if n, c := countKey(a.fake, 2, LockKey); n != 1 || c.Body != review.Body {
@@ -51,7 +51,7 @@ func TestC2OneClockOrdersEveryComment(t *testing.T) {
 	// A comment of the old format, with a run id for its order.
 	old := Marker{Key: LockKey, Run: 12000000000}
 	a.fake.AddComment(2, a.fake.AppSlug()+"[bot]", old.String()+"\nold review")
-	pr := payload(t, "pull_request-opened.payload.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
+	pr := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
 	a.deliver(t, "pull_request", "d-1", pr, sign(pr))
 	waitFor(t, "the lock review", func() bool { _, c := countKey(a.fake, 2, LockKey); return strings.Contains(c.Body, "sha=head1") })
 	_, c := countKey(a.fake, 2, LockKey)
@@ -59,7 +59,7 @@ func TestC2OneClockOrdersEveryComment(t *testing.T) {
 		t.Errorf("the lock review is ordered by %d, want the pull request's updated_at 1793527200", m.At)
 	}
 	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-prod", Zip: zipOf(t, map[string]string{"plan.json": runPlan})})
-	run := payload(t, "workflow_run-completed.with-pull-requests.payload.json", nil)
+	run := payload(t, "workflow_run-completed.with-pull-requests.json", nil)
 	a.deliver(t, "workflow_run", "w-1", run, sign(run))
 	waitFor(t, "the plan comment", func() bool { n, _ := countKey(a.fake, 2, "planpr-prod"); return n == 1 })
 	a.srv.Shutdown(t.Context())
@@ -109,7 +109,7 @@ func TestH2TheAppCountsOnlyItsBot(t *testing.T) {
 	a.addLockPR(2, "head1")
 	fakeReview := "<!-- planpr:v1 key=lock-files at=9223372036854775807 -->\n## ✅ planpr: nothing to see"
 	a.fake.AddComment(2, "mallory", fakeReview)
-	pr := payload(t, "pull_request-opened.payload.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
+	pr := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
 	a.deliver(t, "pull_request", "d-1", pr, sign(pr))
 	a.srv.Shutdown(t.Context())
 	comments := a.fake.Comments(2)
@@ -158,9 +158,9 @@ func TestH1ActionVerifiesTheManifestsPR(t *testing.T) {
 			real := Marker{Key: "prod", At: 1}
 			fake.AddComment(8, ActionsBot, real.String()+"\n5 to destroy")
 			dir := t.TempDir()
-			ev, err := os.ReadFile("../../shared/github/payloads/workflow_run-completed.payload.json")
+			ev, err := os.ReadFile("../testdata/payloads/workflow_run-completed.json")
 			if err != nil {
-				t.Skipf("payloads not found: %v", err)
+				t.Fatal(err)
 			}
 			writeFiles(t, dir, map[string]string{
 				"event.json":       string(ev),

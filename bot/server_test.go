@@ -111,13 +111,13 @@ func (a *testApp) deliver(t testing.TB, event, delivery string, body []byte, sig
 	return resp, time.Since(start)
 }
 
-// payload reads a real webhook payload from ../shared and changes only
+// payload reads a webhook payload of testdata/payloads and changes only
 // what the test needs.
 func payload(t testing.TB, name string, edit func(map[string]any)) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../../shared/github/payloads/" + name)
+	b, err := os.ReadFile("../testdata/payloads/" + strings.TrimSuffix(name, ".json") + ".json")
 	if err != nil {
-		t.Skipf("payloads not found: %v", err)
+		t.Fatal(err)
 	}
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
@@ -173,7 +173,7 @@ func TestServerReviewsLockFilesOnPullRequest(t *testing.T) {
 	a := newTestApp(t, 2, 10)
 	a.srv.Start()
 	a.addLockPR(2, "head1")
-	body := payload(t, "pull_request-opened.payload.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
+	body := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
 	resp, _ := a.deliver(t, "pull_request", "d-1", body, sign(body))
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("status %d", resp.StatusCode)
@@ -194,7 +194,7 @@ func TestServerReviewsLockFilesOnPullRequest(t *testing.T) {
 	}
 	// A newer push updates the same comment; an older delivery afterwards changes nothing.
 	a.addLockPR(2, "head2")
-	newer := payload(t, "pull_request-synchronize.payload.json", setPR(2, "head2", "2026-11-01T11:00:00Z"))
+	newer := payload(t, "pull_request-synchronize.json", setPR(2, "head2", "2026-11-01T11:00:00Z"))
 	a.deliver(t, "pull_request", "d-2", newer, sign(newer))
 	waitFor(t, "the update", func() bool { _, c := countKey(a.fake, 2, LockKey); return strings.Contains(c.Body, "sha=head2") })
 	a.deliver(t, "pull_request", "d-3", body, sign(body))
@@ -211,7 +211,7 @@ func TestServerRejectsBadSignatures(t *testing.T) {
 	a := newTestApp(t, 1, 10)
 	a.srv.Start()
 	a.addLockPR(2, "head1")
-	body := payload(t, "pull_request-opened.payload.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
+	body := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
 	for name, sig := range map[string]string{"missing": "", "wrong": sign([]byte("other")), "sha1": "sha1=abc", "garbage": "sha256=zz"} {
 		resp, _ := a.deliver(t, "pull_request", "bad-"+name, body, sig)
 		if resp.StatusCode != http.StatusUnauthorized {
@@ -257,7 +257,7 @@ func TestServerCommentsPlansFromWorkflowRunArtifacts(t *testing.T) {
 	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-prod", Zip: zipOf(t, map[string]string{
 		"planpr.json": `{"pr": 2, "key": "prod"}`, "plan.json": runPlan})})
 	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 2, Name: "coverage", Zip: zipOf(t, map[string]string{"x": "y"})})
-	body := payload(t, "workflow_run-completed.with-pull-requests.payload.json", nil)
+	body := payload(t, "workflow_run-completed.with-pull-requests.json", nil)
 	resp, _ := a.deliver(t, "workflow_run", "w-1", body, sign(body))
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("status %d", resp.StatusCode)
@@ -284,7 +284,7 @@ func TestServerRefusesAManifestForAnotherPR(t *testing.T) {
 	a.fake.AddPR(githubtest.PR{Number: 99, BaseSHA: "b", HeadSHA: "someone-else", HeadRef: "x", HeadOwner: "y"})
 	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr", Zip: zipOf(t, map[string]string{
 		"planpr.json": `{"pr": 99}`, "plan.json": runPlan})})
-	body := payload(t, "workflow_run-completed.payload.json", nil)
+	body := payload(t, "workflow_run-completed.json", nil)
 	a.deliver(t, "workflow_run", "w-2", body, sign(body))
 	a.srv.Shutdown(t.Context())
 	if len(a.fake.Comments(99)) != 0 {
@@ -322,7 +322,7 @@ func TestServerQueueFullAnswers503(t *testing.T) {
 	a.addLockPR(2, "h")
 	codes := map[int]int{}
 	for i := 0; i < 3; i++ {
-		body := payload(t, "pull_request-opened.payload.json", setPR(2, "h", "2026-11-01T10:00:00Z"))
+		body := payload(t, "pull_request-opened.json", setPR(2, "h", "2026-11-01T10:00:00Z"))
 		resp, _ := a.deliver(t, "pull_request", fmt.Sprintf("q-%d", i), body, sign(body))
 		codes[resp.StatusCode]++
 	}
@@ -332,7 +332,7 @@ func TestServerQueueFullAnswers503(t *testing.T) {
 	// The refused delivery can be redelivered once there is room.
 	a.srv.Start()
 	waitFor(t, "the queue to drain", func() bool { return len(a.srv.queue) == 0 })
-	body := payload(t, "pull_request-opened.payload.json", setPR(2, "h", "2026-11-01T10:00:00Z"))
+	body := payload(t, "pull_request-opened.json", setPR(2, "h", "2026-11-01T10:00:00Z"))
 	if resp, _ := a.deliver(t, "pull_request", "q-1", body, sign(body)); resp.StatusCode != http.StatusAccepted {
 		t.Errorf("redelivery after 503: %d", resp.StatusCode)
 	}
@@ -394,7 +394,7 @@ func TestServerLoad(t *testing.T) {
 			a.fake.FailEvery(failEvery)
 			bodies := make([][]byte, 21)
 			for pr := 1; pr <= 20; pr++ {
-				bodies[pr] = payload(t, "pull_request-synchronize.payload.json", setPR(pr, fmt.Sprintf("head-%d", pr), "2026-11-01T10:00:00Z"))
+				bodies[pr] = payload(t, "pull_request-synchronize.json", setPR(pr, fmt.Sprintf("head-%d", pr), "2026-11-01T10:00:00Z"))
 			}
 			var mu sync.Mutex
 			var latencies []time.Duration

@@ -23,7 +23,7 @@ func TestHidingUnchangedChangesNoText(t *testing.T) {
 	}
 	inputs = append(inputs, input{"../testdata/example/plan.json", "../testdata/example/schemas.json"})
 	gen := t.TempDir()
-	if out, err := exec.Command("go", "run", "../testdata/genplan", "-n", "300", "-o", gen).CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "run", "../testdata/genplan", "-n", "400", "-o", gen).CombinedOutput(); err != nil {
 		t.Fatalf("genplan: %v\n%s", err, out)
 	}
 	inputs = append(inputs, input{filepath.Join(gen, "plan.json"), filepath.Join(gen, "schemas.json")})

@@ -47,7 +47,7 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       *update,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("REPO", repo)
-			e.Setenv("PAYLOADS", filepath.Join(repo, "..", "shared", "github", "payloads"))
+			e.Setenv("PAYLOADS", filepath.Join(repo, "testdata", "payloads"))
 			fake := githubtest.New()
 			e.Defer(fake.Close)
 			e.Values["fake"] = fake
