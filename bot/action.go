@@ -9,9 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -225,16 +227,16 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		return nil, err
 	}
 	p.manifest = manifest
-	if p.mode, err = render.ParseMode(firstNonEmpty(env.input("mode"), manifest.Mode)); err != nil {
+	if p.mode, err = render.ParseMode(cmp.Or(env.input("mode"), manifest.Mode)); err != nil {
 		return nil, fmt.Errorf("input %v", err)
 	}
-	key := firstNonEmpty(env.input("key"), manifest.Key)
+	key := cmp.Or(env.input("key"), manifest.Key)
 	if key == "" {
 		var names []string
 		for _, pl := range p.plans {
 			names = append(names, pl.Name)
 		}
-		key = firstNonEmpty(strings.Join(names, ","), LocksKey)
+		key = cmp.Or(strings.Join(names, ","), LocksKey)
 	}
 	p.marker = Marker{Key: key}
 	p.marker.Run, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
@@ -281,7 +283,7 @@ func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, gh GitHub) erro
 	if run.HeadBranch == "" {
 		return nil
 	}
-	owner := firstNonEmpty(run.HeadRepository.Owner.Login, p.repo.Owner)
+	owner := cmp.Or(run.HeadRepository.Owner.Login, p.repo.Owner)
 	n, err := gh.PullRequestForBranch(ctx, p.repo, owner, run.HeadBranch)
 	if err != nil {
 		log.Command("notice", "planpr: "+err.Error())
@@ -372,7 +374,7 @@ func syncLabels(ctx context.Context, gh GitHub, repo Repo, pr int, destroy, lock
 	want := map[string]bool{LabelDestroy: destroy, LabelLockAlert: lockAlert}
 	var add []string
 	for _, l := range []string{LabelDestroy, LabelLockAlert} {
-		has := contains(have, l)
+		has := slices.Contains(have, l)
 		switch {
 		case want[l] && !has:
 			add = append(add, l)
@@ -386,15 +388,6 @@ func syncLabels(ctx context.Context, gh GitHub, repo Repo, pr int, destroy, lock
 		return gh.AddLabels(ctx, repo, pr, add)
 	}
 	return nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // expandGlobs expands whitespace- or comma-separated glob patterns,
@@ -499,15 +492,6 @@ func readManifest(files ...[]string) (Manifest, error) {
 	return Manifest{}, nil
 }
 
-func firstNonEmpty(xs ...string) string {
-	for _, x := range xs {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
-}
-
 // writeJobSummary appends the report and its last newline to the job
 // summary, within MaxJobSummary bytes including that newline: past it
 // GitHub drops the summary whole.
@@ -531,7 +515,7 @@ func appendFile(path, text string) error {
 // writeOutputs appends step outputs to GITHUB_OUTPUT.
 func writeOutputs(path string, outputs map[string]string) error {
 	var b strings.Builder
-	for _, k := range sortedKeys(outputs) {
+	for _, k := range slices.Sorted(maps.Keys(outputs)) {
 		v := outputs[k]
 		if strings.ContainsAny(v, "\r\n") {
 			delim := "planpr_" + randomToken()
@@ -541,15 +525,6 @@ func writeOutputs(path string, outputs map[string]string) error {
 		}
 	}
 	return appendFile(path, b.String())
-}
-
-func sortedKeys(m map[string]string) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 func randomToken() string {

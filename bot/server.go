@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -472,8 +473,8 @@ func (s *Server) commentArtifact(ctx context.Context, gh GitHub, repo Repo, ev *
 	}
 	plans := groupByDir(planFiles, nil)
 	for i := range plans { // name sections by their place in the artifact
-		if rel, err := filepath.Rel(dir, filepath.Dir(firstNonEmpty(plans[i].Path, first(plans[i].Streams)))); err == nil {
-			plans[i].Name = firstNonEmpty(strings.TrimPrefix(rel, "."), a.Name)
+		if rel, err := filepath.Rel(dir, filepath.Dir(cmp.Or(plans[i].Path, first(plans[i].Streams)))); err == nil {
+			plans[i].Name = cmp.Or(strings.TrimPrefix(rel, "."), a.Name)
 		}
 		if plans[i].Path != "" {
 			rel, _ := filepath.Rel(dir, plans[i].Path)
@@ -481,7 +482,7 @@ func (s *Server) commentArtifact(ctx context.Context, gh GitHub, repo Repo, ev *
 		}
 	}
 	mode, _ := render.ParseMode(manifest.Mode) // validated with the manifest
-	opts := render.CommentOptions{Key: firstNonEmpty(manifest.Key, a.Name), Version: s.cfg.Version, Title: "planpr",
+	opts := render.CommentOptions{Key: cmp.Or(manifest.Key, a.Name), Version: s.cfg.Version, Title: "planpr",
 		PlanOptions: render.PlanOptions{Mode: mode}}
 	if len(schemas) > 0 {
 		if opts.Schemas, err = tofujson.ReadSchemasFile(schemas[0]); err != nil {
@@ -536,7 +537,7 @@ func (s *Server) runPR(ctx context.Context, gh GitHub, repo Repo, ev *Event, cla
 		}
 		return claimed, nil
 	}
-	owner := firstNonEmpty(run.HeadRepository.Owner.Login, repo.Owner)
+	owner := cmp.Or(run.HeadRepository.Owner.Login, repo.Owner)
 	return gh.PullRequestForBranch(ctx, repo, owner, run.HeadBranch)
 }
 

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"io"
@@ -278,7 +279,7 @@ func warningCaps(l Level) []int {
 // newSection reads one root module's plan and streams in one pass,
 // rendering the resources that can fit the budget as it goes.
 func newSection(p CommentPlan, o CommentOptions, masker *Masker) (*planSection, error) {
-	s := &planSection{name: p.Name, path: p.Path, source: firstNonEmpty(p.Source, p.Path)}
+	s := &planSection{name: p.Name, path: p.Path, source: cmp.Or(p.Source, p.Path)}
 	s.full.limit, s.risky.limit = o.MaxSize, o.MaxSize
 	if p.Path != "" {
 		scan, err := scanPlan(p.Path, o.PlanOptions, scanOptions{masker: masker, each: s.renderChange(o), keepAll: o.keepAll})
@@ -486,15 +487,6 @@ func verb(c changeSummary, m *Masker) string {
 		return "has moved from " + m.html(c.previousAddress)
 	}
 	return "will be imported"
-}
-
-func firstNonEmpty(xs ...string) string {
-	for _, x := range xs {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 // omitted counts the resource diffs a level leaves out.

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -57,7 +58,7 @@ func sanitizeHTML(in []byte) []byte {
 			}
 			out.WriteString("<" + tok.Data)
 			for _, a := range tok.Attr {
-				if a.Namespace == "" && contains(attrs, a.Key) && safeAttr(a.Key, a.Val) {
+				if a.Namespace == "" && slices.Contains(attrs, a.Key) && safeAttr(a.Key, a.Val) {
 					out.WriteString(" " + a.Key + `="` + html.EscapeString(a.Val) + `"`)
 				}
 			}
@@ -75,15 +76,6 @@ func sanitizeHTML(in []byte) []byte {
 			}
 		}
 	}
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if x == y {
-			return true
-		}
-	}
-	return false
 }
 
 // safeAttr refuses attribute values that could load or run anything.

@@ -2,8 +2,11 @@ package render
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -127,7 +130,7 @@ func StateText(w io.Writer, path string, o PlanOptions) error {
 	}
 	if len(st.Outputs) > 0 {
 		bw.WriteString("\n\nOutputs:\n\n")
-		for _, name := range sortedKeys(st.Outputs) {
+		for _, name := range slices.Sorted(maps.Keys(st.Outputs)) {
 			bw.WriteString(stateOutputText(name, st.Outputs[name]) + "\n")
 		}
 	}
@@ -215,7 +218,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 	}
 	full.finish(masker)
 	var outputs strings.Builder
-	for _, name := range sortedKeys(st.Outputs) {
+	for _, name := range slices.Sorted(maps.Keys(st.Outputs)) {
 		outputs.WriteString(stateOutputText(name, st.Outputs[name]) + "\n")
 	}
 	outputsText := masker.Mask(outputs.String())
@@ -263,7 +266,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 		return b.String()
 	}
 	foot := func(masked int) string {
-		parts := []string{"planpr " + mdText(firstNonEmpty(o.Version, "dev"))}
+		parts := []string{"planpr " + mdText(cmp.Or(o.Version, "dev"))}
 		if masked > 0 {
 			parts = append(parts, plural(masked, "sensitive value")+" masked")
 		}

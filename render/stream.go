@@ -2,6 +2,8 @@ package render
 
 import (
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/planpr/planpr/render/tofujson"
@@ -175,7 +177,7 @@ func ReadStream(path string) (*StreamSummary, error) {
 				p.Errored = true
 			}
 		case "test_abstract":
-			for _, path := range sortedKeys(m.Abstract) {
+			for _, path := range slices.Sorted(maps.Keys(m.Abstract)) {
 				f := file(path)
 				for _, r := range m.Abstract[path] {
 					run(f, r)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -632,13 +631,4 @@ func textBlock(b *textBuf, n *diff.Node, k int, o textOpts) {
 		writeUnchanged(b, ind(k+1), o.sym(diff.NoOp), "block", hiddenBlocks)
 	}
 	writeAll(b, ind(k), o.sym(diff.NoOp), "}")
-}
-
-func sortedKeys[T any](m map[string]T) []string {
-	keys := make([]string, 0, len(m))
-	for key := range m {
-		keys = append(keys, key)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/planpr/planpr/render/diff"
@@ -356,7 +358,7 @@ func driftText(o PlanOptions, scan *planScan, outputsChanged bool, config *confi
 
 // namesAndWidth sorts a map's names and measures the widest as shown.
 func namesAndWidth[T any](m map[string]T) ([]string, int) {
-	names := sortedKeys(m)
+	names := slices.Sorted(maps.Keys(m))
 	width := 0
 	for _, name := range names {
 		width = max(width, len(attrName(name)))

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -614,7 +615,7 @@ func (s *Server) labelsRoute(r *http.Request, pr int, rest []string) status {
 			names = obj.Labels
 		}
 		for _, n := range names {
-			if !contains(s.labels[pr], n) {
+			if !slices.Contains(s.labels[pr], n) {
 				s.labels[pr] = append(s.labels[pr], n)
 			}
 		}
@@ -633,15 +634,6 @@ func (s *Server) labelsRoute(r *http.Request, pr int, rest []string) status {
 		return msg(http.StatusNotFound, "Label does not exist")
 	}
 	return msg(http.StatusNotFound, "Not Found")
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *Server) download(path string) status {

@@ -2,15 +2,17 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/planpr/planpr/bot"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/planpr/planpr/bot"
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
@@ -190,7 +192,7 @@ func changedLocks(top, base string) ([]*lockdiff.FileDiff, error) {
 				return nil, err
 			}
 		}
-		name := firstOf(p.after, p.before)
+		name := cmp.Or(p.after, p.before)
 		before, diags := lockdiff.Parse(beforeSrc, name+"@"+shortRef(base))
 		if diags.HasErrors() {
 			return nil, errors.New(diags.Error())
@@ -209,13 +211,4 @@ func changedLocks(top, base string) ([]*lockdiff.FileDiff, error) {
 		out = append(out, fd)
 	}
 	return out, nil
-}
-
-func firstOf(xs ...string) string {
-	for _, x := range xs {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -231,7 +232,7 @@ func renderStates(states []string, inputs int, o renderOptions, popts render.Pla
 		if len(states) > 1 {
 			return &usageError{"--format markdown renders one state at a time"}
 		}
-		key := firstNonEmptyString(o.key, "state")
+		key := cmp.Or(o.key, "state")
 		if _, err := render.StateMarkdown(&out, states[0], render.CommentOptions{PlanOptions: popts, Key: key, Title: o.title, MaxSize: o.maxSize, Version: Version}); err != nil {
 			return err
 		}
@@ -251,13 +252,4 @@ func renderStates(states []string, inputs int, o renderOptions, popts render.Pla
 	}
 	_, err := stdout.Write(out.Bytes())
 	return err
-}
-
-func firstNonEmptyString(xs ...string) string {
-	for _, x := range xs {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }

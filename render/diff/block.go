@@ -115,15 +115,6 @@ func blockAttribute(v value, name string, a *tofujson.Attribute, blockAction Act
 
 func compareFields(a, b Field) int { return strings.Compare(a.Name, b.Name) }
 
-func sortedKeys[T any](m map[string]T) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // maskItems hides each block of a group that is sensitive as a whole.
 func (g *BlockGroup) maskItems(nodes *Arena) {
 	for i, item := range g.Items {

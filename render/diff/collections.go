@@ -1,5 +1,10 @@
 package diff
 
+import (
+	"maps"
+	"slices"
+)
+
 // objectChildren diffs each attribute of an object (or nested object)
 // whose attributes are described by attrs. Attributes null on both sides
 // are dropped entirely.
@@ -7,7 +12,7 @@ func objectChildren[T any](v value, attrs map[string]T, compute func(value, T, A
 	m := v.asMap()
 	action := v.iterationAction()
 	out := make([]Field, 0, len(attrs))
-	for _, name := range sortedKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		c := relevantOrNoOp(m.child(name))
 		c.beforeExplicit, c.afterExplicit = false, false
 		n := compute(c, attrs[name], action)

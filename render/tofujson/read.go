@@ -3,6 +3,7 @@ package tofujson
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -240,21 +241,12 @@ func (r *reader) small(dst any, what string) error {
 	if err := d.Decode(dst); err != nil {
 		var typ *json.UnmarshalTypeError
 		if errors.As(err, &typ) {
-			return errorAt(r.path, start+typ.Offset, fmt.Sprintf("invalid JSON for %s: got %s, want %s", firstNonEmpty(typ.Field, what), typ.Value, typ.Type))
+			return errorAt(r.path, start+typ.Offset, fmt.Sprintf("invalid JSON for %s: got %s, want %s", cmp.Or(typ.Field, what), typ.Value, typ.Type))
 		}
 		return errorAt(r.path, start, fmt.Sprintf("invalid %s: %v", what, err))
 	}
 	objectsIn(reflect.ValueOf(dst))
 	return nil
-}
-
-func firstNonEmpty(xs ...string) string {
-	for _, x := range xs {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 func readPlan(path string, in io.Reader, opts ReadOptions, visit Visitor) (*Plan, error) {
