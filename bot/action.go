@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/tofujson"
@@ -391,7 +392,7 @@ func syncLabels(ctx context.Context, gh GitHub, repo Repo, pr int, destroy, lock
 }
 
 // expandGlobs expands whitespace- or comma-separated glob patterns,
-// including ** for any depth.
+// including ** for any depth; each must match a file.
 func expandGlobs(spec string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
@@ -414,32 +415,10 @@ func expandGlobs(spec string) ([]string, error) {
 	return out, nil
 }
 
+// glob expands one pattern, ** matching any number of directories, with
+// doublestar (filepath.Glob has no **).
 func glob(pat string) ([]string, error) {
-	if !strings.Contains(pat, "**") {
-		return filepath.Glob(pat)
-	}
-	root, rest, _ := strings.Cut(pat, "**")
-	root = strings.TrimSuffix(root, "/")
-	if root == "" {
-		root = "."
-	}
-	rest = strings.TrimPrefix(rest, "/")
-	var out []string
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		parts := strings.Split(filepath.ToSlash(rel), "/")
-		for i := range parts { // ** matches any number of directories
-			if ok, _ := filepath.Match(rest, strings.Join(parts[i:], "/")); ok {
-				out = append(out, path)
-				break
-			}
-		}
-		return nil
-	})
-	return out, err
+	return doublestar.FilepathGlob(pat, doublestar.WithFilesOnly())
 }
 
 // groupByDir makes one section per directory holding plans or streams.

@@ -223,3 +223,16 @@ func TestM5JobSummaryWithinItsLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobsMatchAnyDepth: the hand-written ** failed on envs/*/**/plan.json
+// ("lstat envs/*") and dir/** matched nothing.
+func TestGlobsMatchAnyDepth(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"envs/prod/plan.json": "{}", "envs/prod/eu/plan.json": "{}", "envs/staging/a/b/plan.json": "{}", "other/x.json": "{}"})
+	for pat, want := range map[string]int{"envs/*/**/plan.json": 3, "envs/**": 3, "**/plan.json": 3, "envs/prod/plan.json": 1, "*/*.json": 1} {
+		got, err := glob(filepath.Join(dir, pat))
+		if err != nil || len(got) != want {
+			t.Errorf("%s: %d matches (%v), want %d", pat, len(got), err, want)
+		}
+	}
+}
