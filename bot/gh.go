@@ -80,22 +80,33 @@ func toComment(c *github.IssueComment) *Comment {
 		CreatedAt: c.GetCreatedAt().Time, URL: c.GetHTMLURL()}
 }
 
-func (c *Client) ListComments(ctx context.Context, repo Repo, pr int) ([]*Comment, error) {
-	var out []*Comment
-	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+// allPages lists every page of a list, 100 at a time, following GitHub's
+// next page until there is none.
+func allPages[T any](what string, list func(page github.ListOptions) ([]T, *github.Response, error)) ([]T, error) {
+	var out []T
+	opts := github.ListOptions{PerPage: 100}
 	for {
-		page, resp, err := c.gh.Issues.ListComments(ctx, repo.Owner, repo.Name, pr, opts)
+		items, resp, err := list(opts)
 		if err != nil {
-			return nil, apiError("listing comments", err)
+			return nil, apiError(what, err)
 		}
-		for _, cm := range page {
-			out = append(out, toComment(cm))
-		}
+		out = append(out, items...)
 		if resp.NextPage == 0 {
 			return out, nil
 		}
 		opts.Page = resp.NextPage
 	}
+}
+
+func (c *Client) ListComments(ctx context.Context, repo Repo, pr int) ([]*Comment, error) {
+	comments, err := allPages("listing comments", func(page github.ListOptions) ([]*github.IssueComment, *github.Response, error) {
+		return c.gh.Issues.ListComments(ctx, repo.Owner, repo.Name, pr, &github.IssueListCommentsOptions{ListOptions: page})
+	})
+	out := make([]*Comment, len(comments))
+	for i, cm := range comments {
+		out[i] = toComment(cm)
+	}
+	return out, err
 }
 
 func checkLength(body string) error {
@@ -194,21 +205,14 @@ func (c *Client) PullRequestForBranch(ctx context.Context, repo Repo, owner, bra
 }
 
 func (c *Client) ListFiles(ctx context.Context, repo Repo, pr int) ([]ChangedFile, error) {
-	var out []ChangedFile
-	opts := &github.ListOptions{PerPage: 100}
-	for {
-		page, resp, err := c.gh.PullRequests.ListFiles(ctx, repo.Owner, repo.Name, pr, opts)
-		if err != nil {
-			return nil, apiError("listing the pull request's files", err)
-		}
-		for _, f := range page {
-			out = append(out, ChangedFile{Name: f.GetFilename(), Status: f.GetStatus(), PreviousName: f.GetPreviousFilename()})
-		}
-		if resp.NextPage == 0 {
-			return out, nil
-		}
-		opts.Page = resp.NextPage
+	files, err := allPages("listing the pull request's files", func(page github.ListOptions) ([]*github.CommitFile, *github.Response, error) {
+		return c.gh.PullRequests.ListFiles(ctx, repo.Owner, repo.Name, pr, &page)
+	})
+	out := make([]ChangedFile, len(files))
+	for i, f := range files {
+		out[i] = ChangedFile{Name: f.GetFilename(), Status: f.GetStatus(), PreviousName: f.GetPreviousFilename()}
 	}
+	return out, err
 }
 
 // FileAt reads a file at a ref through the contents API, or the blob API
@@ -242,21 +246,14 @@ func (c *Client) FileAt(ctx context.Context, repo Repo, path, ref string) ([]byt
 }
 
 func (c *Client) Labels(ctx context.Context, repo Repo, pr int) ([]string, error) {
-	var out []string
-	opts := &github.ListOptions{PerPage: 100}
-	for {
-		page, resp, err := c.gh.Issues.ListLabelsByIssue(ctx, repo.Owner, repo.Name, pr, opts)
-		if err != nil {
-			return nil, apiError("listing labels", err)
-		}
-		for _, l := range page {
-			out = append(out, l.GetName())
-		}
-		if resp.NextPage == 0 {
-			return out, nil
-		}
-		opts.Page = resp.NextPage
+	labels, err := allPages("listing labels", func(page github.ListOptions) ([]*github.Label, *github.Response, error) {
+		return c.gh.Issues.ListLabelsByIssue(ctx, repo.Owner, repo.Name, pr, &page)
+	})
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		out[i] = l.GetName()
 	}
+	return out, err
 }
 
 func (c *Client) AddLabels(ctx context.Context, repo Repo, pr int, labels []string) error {
@@ -290,21 +287,18 @@ func (c *Client) ListDir(ctx context.Context, repo Repo, dir, ref string) ([]Dir
 }
 
 func (c *Client) ListArtifacts(ctx context.Context, repo Repo, runID int64) ([]Artifact, error) {
-	var out []Artifact
-	opts := &github.ListOptions{PerPage: 100}
-	for {
-		list, resp, err := c.gh.Actions.ListWorkflowRunArtifacts(ctx, repo.Owner, repo.Name, runID, opts)
+	arts, err := allPages("listing the run's artifacts", func(page github.ListOptions) ([]*github.Artifact, *github.Response, error) {
+		list, resp, err := c.gh.Actions.ListWorkflowRunArtifacts(ctx, repo.Owner, repo.Name, runID, &page)
 		if err != nil {
-			return nil, apiError("listing the run's artifacts", err)
+			return nil, resp, err
 		}
-		for _, a := range list.Artifacts {
-			out = append(out, Artifact{ID: a.GetID(), Name: a.GetName(), Size: a.GetSizeInBytes(), Expired: a.GetExpired()})
-		}
-		if resp.NextPage == 0 {
-			return out, nil
-		}
-		opts.Page = resp.NextPage
+		return list.Artifacts, resp, nil
+	})
+	out := make([]Artifact, len(arts))
+	for i, a := range arts {
+		out[i] = Artifact{ID: a.GetID(), Name: a.GetName(), Size: a.GetSizeInBytes(), Expired: a.GetExpired()}
 	}
+	return out, err
 }
 
 func (c *Client) ArtifactURL(ctx context.Context, repo Repo, id int64) (string, error) {
