@@ -61,7 +61,7 @@ const (
 type actionPlan struct {
 	repo        Repo
 	pr          int
-	marker      Marker
+	marker      render.Marker
 	mode        render.Mode
 	commentMode CommentMode
 	jobSummary  bool
@@ -113,7 +113,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	}
 	opts := render.CommentOptions{
 		PlanOptions: render.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile},
-		Key:         p.marker.Key, Marker: p.marker.Extra(), Version: env.Version, Locks: p.locks,
+		Marker:      p.marker, Version: env.Version, Locks: p.locks,
 		FullText: "the job summary of this run",
 	}
 	if runURL != "" {
@@ -239,7 +239,7 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		}
 		key = cmp.Or(strings.Join(names, ","), LocksKey)
 	}
-	p.marker = Marker{Key: key}
+	p.marker = render.Marker{Key: key}
 	p.marker.Run, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
 
 	if p.ev, err = ReadEvent(env.Getenv("GITHUB_EVENT_PATH")); err != nil {

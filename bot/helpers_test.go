@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/planpr/planpr/bot/githubtest"
+	"github.com/planpr/planpr/render"
 )
 
 var repo = Repo{"octo", "infra"}
@@ -27,11 +28,11 @@ func newFake(t *testing.T, token string) (*githubtest.Server, *Client, *atomic.I
 	return fake, c, &slept
 }
 
-func bodyFor(m Marker, text string) string { return m.String() + "\n" + text }
+func bodyFor(m render.Marker, text string) string { return m.String() + "\n" + text }
 
 func countKey(fake *githubtest.Server, pr int, key string) (n int, last githubtest.Comment) {
 	for _, c := range fake.Comments(pr) {
-		if m, ok := ParseMarker(c.Body); ok && m.Key == key {
+		if m, ok := render.ParseMarker(c.Body); ok && m.Key == key {
 			n++
 			last = c
 		}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planpr/planpr/bot/githubtest"
+	"github.com/planpr/planpr/render"
 )
 
 // TestC2ManifestCannotClaimTheLockKey: an artifact's manifest naming the
@@ -49,13 +50,13 @@ func TestC2OneClockOrdersEveryComment(t *testing.T) {
 	a.srv.Start()
 	a.addLockPR(2, "head1")
 	// A comment of the old format, with a run id for its order.
-	old := Marker{Key: LockKey, Run: 12000000000}
+	old := render.Marker{Key: LockKey, Run: 12000000000}
 	a.fake.AddComment(2, a.fake.AppSlug()+"[bot]", old.String()+"\nold review")
 	pr := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
 	a.deliver(t, "pull_request", "d-1", pr, sign(pr))
 	waitFor(t, "the lock review", func() bool { _, c := countKey(a.fake, 2, LockKey); return strings.Contains(c.Body, "sha=head1") })
 	_, c := countKey(a.fake, 2, LockKey)
-	if m, _ := ParseMarker(c.Body); m.At != 1793527200 {
+	if m, _ := render.ParseMarker(c.Body); m.At != 1793527200 {
 		t.Errorf("the lock review is ordered by %d, want the pull request's updated_at 1793527200", m.At)
 	}
 	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-prod", Zip: zipOf(t, map[string]string{"plan.json": runPlan})})
@@ -64,7 +65,7 @@ func TestC2OneClockOrdersEveryComment(t *testing.T) {
 	waitFor(t, "the plan comment", func() bool { n, _ := countKey(a.fake, 2, "planpr-prod"); return n == 1 })
 	a.srv.Shutdown(t.Context())
 	_, p := countKey(a.fake, 2, "planpr-prod")
-	if m, _ := ParseMarker(p.Body); m.At != 1601915629 || m.Run != 289782451 {
+	if m, _ := render.ParseMarker(p.Body); m.At != 1601915629 || m.Run != 289782451 {
 		t.Errorf("the plan comment's marker %+v: want the run's run_started_at 1601915629 as its order", m)
 	}
 }
@@ -81,7 +82,7 @@ func TestH2OnlyPlanprsOwnCommentsCount(t *testing.T) {
 			older := "<!-- planpr:v1 key=prod at=1 -->\nnor am I"
 			fake.AddComment(5, "mallory", frozen)
 			fake.AddComment(5, "mallory", older)
-			m := Marker{Key: "prod", At: 1700000000}
+			m := render.Marker{Key: "prod", At: 1700000000}
 			res, err := Upsert(t.Context(), c, repo, 5, ActionsBot, m, bodyFor(m, "the plan"), mode)
 			if err != nil {
 				t.Fatal(err)
@@ -155,7 +156,7 @@ func TestH1ActionVerifiesTheManifestsPR(t *testing.T) {
 			if pr8.HeadSHA != "" {
 				fake.AddPR(pr8)
 			}
-			real := Marker{Key: "prod", At: 1}
+			real := render.Marker{Key: "prod", At: 1}
 			fake.AddComment(8, ActionsBot, real.String()+"\n5 to destroy")
 			dir := t.TempDir()
 			ev, err := os.ReadFile("../testdata/payloads/workflow_run-completed.json")

@@ -380,9 +380,9 @@ func (s *Server) reviewPR(ctx context.Context, gh GitHub, repo Repo, ev *Event, 
 	if err != nil {
 		return err
 	}
-	marker := Marker{Key: LockKey, SHA: pr.HeadSHA, At: unixTime(ev.PullRequest.UpdatedAt)}
+	marker := render.Marker{Key: LockKey, SHA: pr.HeadSHA, At: unixTime(ev.PullRequest.UpdatedAt)}
 	var body bytes.Buffer
-	if _, err := render.Comment(&body, nil, render.CommentOptions{Key: marker.Key, Marker: marker.Extra(), Title: "Lock files", Locks: locks, Version: s.cfg.Version}); err != nil {
+	if _, err := render.Comment(&body, nil, render.CommentOptions{Marker: marker, Title: "Lock files", Locks: locks, Version: s.cfg.Version}); err != nil {
 		return err
 	}
 	res, err := Upsert(ctx, gh, repo, pr.Number, author, marker, body.String(), ModeUpdate)
@@ -482,16 +482,14 @@ func (s *Server) commentArtifact(ctx context.Context, gh GitHub, repo Repo, ev *
 		}
 	}
 	mode, _ := render.ParseMode(manifest.Mode) // validated with the manifest
-	opts := render.CommentOptions{Key: cmp.Or(manifest.Key, a.Name), Version: s.cfg.Version, Title: "planpr",
-		PlanOptions: render.PlanOptions{Mode: mode}}
+	marker := render.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
+	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: "planpr", PlanOptions: render.PlanOptions{Mode: mode}}
 	if len(schemas) > 0 {
 		if opts.Schemas, err = tofujson.ReadSchemasFile(schemas[0]); err != nil {
 			return err
 		}
 		opts.SchemasFile = filepath.Base(schemas[0])
 	}
-	marker := Marker{Key: opts.Key, SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
-	opts.Marker = marker.Extra()
 	var body bytes.Buffer
 	if _, err := render.Comment(&body, plans, opts); err != nil {
 		return err

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/planpr/planpr/render"
 )
 
 // CommentMode says how a new comment replaces the old one.
@@ -31,72 +31,6 @@ func ParseCommentMode(s string) (CommentMode, error) {
 	return "", fmt.Errorf("comment-mode %q: want update, recreate, hide-and-new or off", s)
 }
 
-// Marker is what planpr writes on the first line of its comments.
-type Marker struct {
-	Key string
-	SHA string
-	// At orders comments of one key: the Unix time of the object that
-	// triggered the run (the pull request's updated_at, the workflow run's
-	// run_started_at), one clock for the Action and the App; 0 when
-	// unknown, which never counts as newer.
-	At  int64
-	Run int64 // the workflow run id, for reference; 0 when unknown
-}
-
-// String is the marker line.
-func (m Marker) String() string {
-	s := "<!-- planpr:v1 key=" + markerField(m.Key)
-	if m.SHA != "" {
-		s += " sha=" + markerField(m.SHA)
-	}
-	if m.At != 0 {
-		s += " at=" + strconv.FormatInt(m.At, 10)
-	}
-	if m.Run != 0 {
-		s += " run=" + strconv.FormatInt(m.Run, 10)
-	}
-	return s + " -->"
-}
-
-// Extra is the marker's fields after the key, for render.Marker.
-func (m Marker) Extra() string {
-	s := strings.TrimPrefix(m.String(), "<!-- planpr:v1 key="+markerField(m.Key))
-	return strings.TrimSpace(strings.TrimSuffix(s, " -->"))
-}
-
-func markerField(s string) string {
-	s = strings.ReplaceAll(s, "--", "__")
-	return strings.Map(func(r rune) rune {
-		if r <= ' ' || r == '<' || r == '>' || r == '"' {
-			return '_'
-		}
-		return r
-	}, s)
-}
-
-var markerLine = regexp.MustCompile(`^<!-- planpr:v1 key=(\S+)((?: \w+=\S+)*) -->`)
-
-// ParseMarker reads the marker at the start of a comment body.
-func ParseMarker(body string) (Marker, bool) {
-	m := markerLine.FindStringSubmatch(body)
-	if m == nil {
-		return Marker{}, false
-	}
-	mk := Marker{Key: m[1]}
-	for _, f := range strings.Fields(m[2]) {
-		k, v, _ := strings.Cut(f, "=")
-		switch k {
-		case "sha":
-			mk.SHA = v
-		case "at":
-			mk.At, _ = strconv.ParseInt(v, 10, 64)
-		case "run":
-			mk.Run, _ = strconv.ParseInt(v, 10, 64)
-		}
-	}
-	return mk, true
-}
-
 // UpsertResult says what the upsert did.
 type UpsertResult struct {
 	Comment *Comment // the comment that now holds the body (nil when skipped or off)
@@ -112,7 +46,7 @@ type UpsertResult struct {
 // same-key duplicates keeping the oldest, so runs racing each other end
 // with one comment. A run older than the one that wrote the comment
 // changes nothing, and an unchanged body is not written again.
-func Upsert(ctx context.Context, gh GitHub, repo Repo, pr int, author string, marker Marker, body string, mode CommentMode) (*UpsertResult, error) {
+func Upsert(ctx context.Context, gh GitHub, repo Repo, pr int, author string, marker render.Marker, body string, mode CommentMode) (*UpsertResult, error) {
 	if mode == ModeOff {
 		return &UpsertResult{Action: "off"}, nil
 	}
@@ -129,7 +63,7 @@ func Upsert(ctx context.Context, gh GitHub, repo Repo, pr int, author string, ma
 	if len(mine) > 0 {
 		newest := mine[0]
 		for _, c := range mine {
-			if m, _ := ParseMarker(c.Body); m.At > marker.At && marker.At != 0 {
+			if m, _ := render.ParseMarker(c.Body); m.At > marker.At && marker.At != 0 {
 				return &UpsertResult{Comment: c, Action: "skipped-older"}, nil
 			}
 			if c.CreatedAt.After(newest.CreatedAt) {
@@ -184,7 +118,7 @@ func Upsert(ctx context.Context, gh GitHub, repo Repo, pr int, author string, ma
 // runs: the oldest same-key comment wins and the others are deleted. (GitHub
 // offers no compare-and-swap, so which of several racing runs' bodies ends
 // up in it is not guaranteed; that there is exactly one comment is.)
-func createAndConverge(ctx context.Context, gh GitHub, repo Repo, pr int, author string, marker Marker, body, action string) (*UpsertResult, error) {
+func createAndConverge(ctx context.Context, gh GitHub, repo Repo, pr int, author string, marker render.Marker, body, action string) (*UpsertResult, error) {
 	created, err := gh.CreateComment(ctx, repo, pr, body)
 	if err != nil {
 		return nil, err
@@ -200,7 +134,7 @@ func createAndConverge(ctx context.Context, gh GitHub, repo Repo, pr int, author
 	// The oldest wins; it takes this run's body when this run is newer
 	// than the one that wrote it.
 	keep := mine[0]
-	if km, _ := ParseMarker(keep.Body); keep.ID != created.ID && (km.At < marker.At || marker.At == 0) && keep.Body != body {
+	if km, _ := render.ParseMarker(keep.Body); keep.ID != created.ID && (km.At < marker.At || marker.At == 0) && keep.Body != body {
 		c, err := gh.EditComment(ctx, repo, keep.ID, body)
 		if err != nil {
 			return nil, err
@@ -226,7 +160,7 @@ func sameKey(ctx context.Context, gh GitHub, repo Repo, pr int, author, key stri
 	}
 	var mine []*Comment
 	for _, c := range all {
-		if m, ok := ParseMarker(c.Body); ok && c.User == author && m.Key == markerField(key) {
+		if m, ok := render.ParseMarker(c.Body); ok && c.User == author && m.Key == render.MarkerField(key) {
 			mine = append(mine, c)
 		}
 	}

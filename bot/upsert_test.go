@@ -3,17 +3,19 @@ package bot
 import (
 	"sync"
 	"testing"
+
+	"github.com/planpr/planpr/render"
 )
 
 func TestUpsertCreatesThenUpdates(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
 	fake.AddComment(5, "alice", "LGTM")
-	m := Marker{Key: "prod", SHA: "aaa", At: 10}
+	m := render.Marker{Key: "prod", SHA: "aaa", At: 10}
 	res, err := Upsert(t.Context(), c, repo, 5, ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
 	if err != nil || res.Action != "created" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	m2 := Marker{Key: "prod", SHA: "bbb", At: 11}
+	m2 := render.Marker{Key: "prod", SHA: "bbb", At: 11}
 	res, err = Upsert(t.Context(), c, repo, 5, ActionsBot, m2, bodyFor(m2, "two"), ModeUpdate)
 	if err != nil || res.Action != "updated" {
 		t.Fatalf("%+v %v", res, err)
@@ -34,9 +36,9 @@ func TestUpsertCreatesThenUpdates(t *testing.T) {
 
 func TestUpsertOlderRunChangesNothing(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
-	newer := Marker{Key: "prod", At: 20}
+	newer := render.Marker{Key: "prod", At: 20}
 	Upsert(t.Context(), c, repo, 5, ActionsBot, newer, bodyFor(newer, "new"), ModeUpdate)
-	older := Marker{Key: "prod", At: 19}
+	older := render.Marker{Key: "prod", At: 19}
 	res, err := Upsert(t.Context(), c, repo, 5, ActionsBot, older, bodyFor(older, "old"), ModeUpdate)
 	if err != nil || res.Action != "skipped-older" {
 		t.Fatalf("%+v %v", res, err)
@@ -49,7 +51,7 @@ func TestUpsertOlderRunChangesNothing(t *testing.T) {
 func TestUpsertTwoKeysKeepTwoComments(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
 	for _, key := range []string{"prod", "staging", "prod", "staging"} {
-		m := Marker{Key: key, At: 1}
+		m := render.Marker{Key: key, At: 1}
 		if _, err := Upsert(t.Context(), c, repo, 5, ActionsBot, m, bodyFor(m, key), ModeUpdate); err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +74,7 @@ func TestUpsertConcurrentRunsConverge(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				m := Marker{Key: "prod", At: run}
+				m := render.Marker{Key: "prod", At: run}
 				if _, err := Upsert(t.Context(), c, repo, 9, ActionsBot, m, bodyFor(m, "from run"), ModeUpdate); err != nil {
 					t.Error(err)
 				}
@@ -83,7 +85,7 @@ func TestUpsertConcurrentRunsConverge(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("round %d: %d comments", round, n)
 		}
-		if m, _ := ParseMarker(last.Body); m.At < 1 || m.At > 5 || last.Body != bodyFor(m, "from run") {
+		if m, _ := render.ParseMarker(last.Body); m.At < 1 || m.At > 5 || last.Body != bodyFor(m, "from run") {
 			t.Errorf("round %d: the comment holds %q", round, last.Body)
 		}
 	}
@@ -91,15 +93,15 @@ func TestUpsertConcurrentRunsConverge(t *testing.T) {
 
 func TestUpsertRecreateAndHide(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
-	m := Marker{Key: "prod", At: 1}
+	m := render.Marker{Key: "prod", At: 1}
 	Upsert(t.Context(), c, repo, 5, ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
 	first := fake.Comments(5)[0].ID
-	m2 := Marker{Key: "prod", At: 2}
+	m2 := render.Marker{Key: "prod", At: 2}
 	res, err := Upsert(t.Context(), c, repo, 5, ActionsBot, m2, bodyFor(m2, "two"), ModeRecreate)
 	if err != nil || res.Action != "recreated" || len(fake.Comments(5)) != 1 || fake.Comments(5)[0].ID == first {
 		t.Fatalf("recreate: %+v %v %+v", res, err, fake.Comments(5))
 	}
-	m3 := Marker{Key: "prod", At: 3}
+	m3 := render.Marker{Key: "prod", At: 3}
 	res, err = Upsert(t.Context(), c, repo, 5, ActionsBot, m3, bodyFor(m3, "three"), ModeHideAndNew)
 	if err != nil || res.Action != "hidden-and-created" {
 		t.Fatalf("hide: %+v %v", res, err)
@@ -113,19 +115,5 @@ func TestUpsertRecreateAndHide(t *testing.T) {
 	}
 	if res, _ := Upsert(t.Context(), c, repo, 5, ActionsBot, m, "", ModeOff); res.Action != "off" {
 		t.Error("off should do nothing")
-	}
-}
-
-func TestMarkerRoundTrip(t *testing.T) {
-	m := Marker{Key: "envs/prod", SHA: "0123abc", At: 1700000000, Run: 987654321}
-	got, ok := ParseMarker(m.String() + "\n## title")
-	if !ok || got != m {
-		t.Errorf("%+v %v", got, ok)
-	}
-	if _, ok := ParseMarker("hello <!-- planpr:v1 key=x -->"); ok {
-		t.Error("a marker must be at the start")
-	}
-	if m.Extra() != "sha=0123abc at=1700000000 run=987654321" {
-		t.Errorf("extra %q", m.Extra())
 	}
 }

@@ -32,8 +32,7 @@ type CommentPlan struct {
 // CommentOptions shape the comment.
 type CommentOptions struct {
 	PlanOptions
-	Key     string // names the root module / workspace / lock set; in the marker
-	Marker  string // extra marker fields, e.g. "sha=… run=…"
+	Marker  Marker // the hidden first line: the key, and the comment's order
 	Title   string
 	MaxSize int // in bytes, which bounds characters; GitHubMaxComment when 0
 	Version string
@@ -77,24 +76,6 @@ func (r *CommentResult) failure() string {
 		return "failed"
 	}
 	return ""
-}
-
-// Marker is the hidden first line by which planpr finds its comment again.
-func Marker(key, extra string) string {
-	m := "<!-- planpr:v1 key=" + markerValue(key)
-	if extra != "" {
-		m += " " + extra
-	}
-	return m + " -->"
-}
-
-func markerValue(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r <= ' ' || r == '>' || r == '<' || r == '"' {
-			return '_'
-		}
-		return r
-	}, strings.ReplaceAll(s, "--", "__"))
 }
 
 // planSection is everything the comment needs from one plan.

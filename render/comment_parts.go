@@ -12,7 +12,7 @@ import (
 // warnCap destroy/replace warnings.
 func assemble(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int, m *Masker) string {
 	var b strings.Builder
-	b.WriteString(Marker(o.Key, o.Marker) + "\n")
+	b.WriteString(o.Marker.String() + "\n")
 	b.WriteString(title(sections, o, res, m) + "\n\n")
 	b.WriteString(commentWarnings(sections, o.Locks, warnCap, m))
 	if note := shortenedNote(sections, o, level); note != "" {

@@ -46,13 +46,13 @@ func TestCommentGolden(t *testing.T) {
 		plans  []CommentPlan
 		opts   CommentOptions
 	}{
-		{"example.md", example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Key: "example", Version: "test"}},
-		{"example-with-locks.md", example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Key: "example", Version: "test", Locks: exampleLockDiff(t)}},
-		{"lock-only.md", nil, CommentOptions{Key: "locks", Version: "test", Locks: exampleLockDiff(t)}},
+		{"example.md", example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test"}},
+		{"example-with-locks.md", example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test", Locks: exampleLockDiff(t)}},
+		{"lock-only.md", nil, CommentOptions{Marker: Marker{Key: "locks"}, Version: "test", Locks: exampleLockDiff(t)}},
 		{"two-plans.md", []CommentPlan{{Name: "prod", Path: "../testdata/example/plan.json"}, {Name: "staging", Path: "testdata/plans/drift.json"}},
-			CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Key: "all", Title: "Infrastructure", Version: "test"}},
-		{"example-shortened.md", example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Key: "example", Version: "test", MaxSize: 3000, FullText: "the job summary"}},
-		{"example-summary-only.md", example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Key: "example", Version: "test", MaxSize: 1500, FullText: "the job summary"}},
+			CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "all"}, Title: "Infrastructure", Version: "test"}},
+		{"example-shortened.md", example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test", MaxSize: 3000, FullText: "the job summary"}},
+		{"example-summary-only.md", example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test", MaxSize: 1500, FullText: "the job summary"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -72,7 +72,7 @@ func TestCommentLevels(t *testing.T) {
 		max  int
 		want Level
 	}{{GitHubMaxComment, LevelFull}, {3000, LevelReduced}, {1500, LevelSummary}} {
-		got, res := comment(t, example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Key: "k", MaxSize: tt.max})
+		got, res := comment(t, example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "k"}, MaxSize: tt.max})
 		if res.Level != tt.want || len(got) > tt.max {
 			t.Errorf("max %d: level %d size %d, want level %d", tt.max, res.Level, len(got), tt.want)
 		}
@@ -112,7 +112,7 @@ func TestCommentHostileValuesWithCmark(t *testing.T) {
 	}
 	for _, max := range []int{GitHubMaxComment, 2500, 900} {
 		md, _ := comment(t, []CommentPlan{{Name: "</details>@octocat", Path: "testdata/plans/hostile.json"}},
-			CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Key: "k", Title: "<b>x</b> @octocat #1", MaxSize: max})
+			CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "k"}, Title: "<b>x</b> @octocat #1", MaxSize: max})
 		cmd := exec.Command(cmark, "--unsafe", "-e", "table", "-e", "autolink", "-e", "strikethrough", "-e", "tagfilter")
 		cmd.Stdin = strings.NewReader(md)
 		out, err := cmd.Output()
@@ -257,7 +257,7 @@ func TestCommentMasksSecretsEverywhere(t *testing.T) {
 		},
 	}
 	path := writePlan(t, plan)
-	md, res := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Key: "k"})
+	md, res := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "k"}})
 	for _, leak := range []string{"marked-secret-1", "var-secret-42", "ghp_a1B2", "github_pat_", "xoxb-", "AKIAIOSFODNN7EXAMPLE", "eyJhbGciOiJIUzI1NiJ9", "PRIVATE KEY", "MIIEow"} {
 		if strings.Contains(md, leak) {
 			t.Errorf("the comment leaks %q", leak)
@@ -306,7 +306,7 @@ func bigPlan(t *testing.T, n int) (string, Counts) {
 
 func TestComment10000Resources(t *testing.T) {
 	path, counts := bigPlan(t, 10000)
-	md, res := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Key: "big", FullText: "the job summary"})
+	md, res := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "big"}, FullText: "the job summary"})
 	if len(md) > GitHubMaxComment {
 		t.Fatalf("comment is %d bytes", len(md))
 	}
@@ -321,7 +321,7 @@ func TestComment10000Resources(t *testing.T) {
 		t.Error("the warnings do not say how many destroys were left out")
 	}
 	// The job summary's budget keeps every diff of the destroyed ones.
-	big, res := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Key: "big", MaxSize: 1 << 20})
+	big, res := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "big"}, MaxSize: 1 << 20})
 	if len(big) > 1<<20 || res.Level == LevelSummary {
 		t.Errorf("job summary: %d bytes at level %d", len(big), res.Level)
 	}
@@ -336,7 +336,7 @@ func TestCommentHugeHeredoc(t *testing.T) {
 		"address": "test_thing.big", "mode": "managed", "type": "test_thing", "name": "big", "provider_name": "p",
 		"change": map[string]any{"actions": []string{"create"}, "before": nil, "after": map[string]any{"user_data": strings.Join(lines, "\n")},
 			"after_unknown": map[string]any{}, "before_sensitive": false, "after_sensitive": map[string]any{}}}}})
-	md, res := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Key: "k"})
+	md, res := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "k"}})
 	if len(md) > GitHubMaxComment || !strings.Contains(md, "1 to add, 0 to change, 0 to destroy") || res.Level == LevelFull {
 		t.Errorf("size %d level %d", len(md), res.Level)
 	}
@@ -346,7 +346,7 @@ func TestCommentHugeHeredoc(t *testing.T) {
 }
 
 func TestCommentNoChanges(t *testing.T) {
-	md, res := comment(t, []CommentPlan{{Path: "testdata/plans/nochanges.json"}}, CommentOptions{Key: "k"})
+	md, res := comment(t, []CommentPlan{{Path: "testdata/plans/nochanges.json"}}, CommentOptions{Marker: Marker{Key: "k"}})
 	if res.HasChange || !strings.Contains(md, "## ✅ planpr: no changes") {
 		t.Errorf("no-changes comment:\n%s", md)
 	}
@@ -357,7 +357,7 @@ func TestCommentFailedChecksAndErrors(t *testing.T) {
 		"checks": []any{map[string]any{"address": map[string]any{"kind": "check", "to_display": "check.health"}, "status": "fail",
 			"instances": []any{map[string]any{"address": map[string]any{"to_display": "check.health"}, "status": "fail",
 				"problems": []any{map[string]any{"message": "endpoint returned 503"}}}}}}})
-	md, _ := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Key: "k"})
+	md, _ := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "k"}})
 	for _, want := range []string{"❌ planpr: planning failed", "planning **failed**", "check check.health failed: endpoint returned 503"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("missing %q in:\n%s", want, md)
@@ -366,12 +366,26 @@ func TestCommentFailedChecksAndErrors(t *testing.T) {
 }
 
 func TestMarker(t *testing.T) {
-	got := Marker("prod --> <b>", "sha=abc")
+	got := Marker{Key: "prod --> <b>", SHA: "abc"}.String()
 	if strings.Count(got, "-->") != 1 || !strings.HasSuffix(got, " sha=abc -->") || strings.Contains(got, "<b>") {
 		t.Errorf("marker %q can be closed early or carries HTML", got)
 	}
-	if got := Marker("a b", ""); got != "<!-- planpr:v1 key=a_b -->" {
+	if got := (Marker{Key: "a b"}).String(); got != "<!-- planpr:v1 key=a_b -->" {
 		t.Errorf("marker = %q", got)
+	}
+}
+
+func TestMarkerRoundTrip(t *testing.T) {
+	m := Marker{Key: "envs/prod", SHA: "0123abc", At: 1700000000, Run: 987654321}
+	got, ok := ParseMarker(m.String() + "\n## title")
+	if !ok || got != m {
+		t.Errorf("%+v %v", got, ok)
+	}
+	if _, ok := ParseMarker("hello <!-- planpr:v1 key=x -->"); ok {
+		t.Error("a marker must be at the start")
+	}
+	if m.String() != "<!-- planpr:v1 key=envs/prod sha=0123abc at=1700000000 run=987654321 -->" {
+		t.Errorf("marker %q", m.String())
 	}
 }
 

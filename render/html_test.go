@@ -35,7 +35,7 @@ func TestPreviewInChromium(t *testing.T) {
 				"after_unknown": map[string]any{}, "before_sensitive": map[string]any{}, "after_sensitive": map[string]any{}}},
 	}})
 	var md bytes.Buffer
-	if _, err := Comment(&md, []CommentPlan{{Path: plan}, {Path: "testdata/plans/hostile.json"}}, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Key: "k", Title: `<script>document.title="pwned"</script>`}); err != nil {
+	if _, err := Comment(&md, []CommentPlan{{Path: plan}, {Path: "testdata/plans/hostile.json"}}, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "k"}, Title: `<script>document.title="pwned"</script>`}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

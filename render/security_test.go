@@ -76,7 +76,7 @@ func TestH3SecretCannotRewriteMarkup(t *testing.T) {
 		rc("test_a.details", "create", nil, map[string]any{"s": "</details>"}, false, map[string]any{"s": true}),
 		rc("test_a.live", "create", nil, map[string]any{"v": live, "w": "</details>", "x": "```diff"}, false, map[string]any{}),
 	)
-	md := commentOf(t, plan, CommentOptions{Key: "k"})
+	md := commentOf(t, plan, CommentOptions{Marker: Marker{Key: "k"}})
 	if n := strings.Count(md, "```diff\n"); n != 3 {
 		t.Errorf("%d diff fences open, want 3:\n%s", n, md)
 	}
@@ -101,7 +101,7 @@ func TestH3UnterminatedPrivateKeyHidesOnlyItsValue(t *testing.T) {
 		rc("test_a.key", "create", nil, map[string]any{"pem": key}, false, map[string]any{}),
 		rc("test_a.later", "delete", map[string]any{"id": "kept-visible"}, nil, map[string]any{}, false),
 	)
-	md := commentOf(t, plan, CommentOptions{Key: "k"})
+	md := commentOf(t, plan, CommentOptions{Marker: Marker{Key: "k"}})
 	for _, want := range []string{"`test_a.later` will be **destroyed**", "test_a.later will be destroyed", "kept-visible"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the comment lost %q:\n%s", want, md)
@@ -153,7 +153,7 @@ func TestM3MultilineSecretAsHeredoc(t *testing.T) {
 		rc("test_a.marked", "create", nil, map[string]any{"s": secret}, false, map[string]any{"s": true}),
 		rc("test_a.shown", "create", nil, map[string]any{"v": "intro line\n" + secret + "\noutro"}, false, map[string]any{}),
 	)
-	md := commentOf(t, plan, CommentOptions{Key: "k"})
+	md := commentOf(t, plan, CommentOptions{Marker: Marker{Key: "k"}})
 	for _, leak := range []string{"first-secret-line", "second-secret-line"} {
 		if strings.Contains(md, leak) {
 			t.Errorf("%q shows:\n%s", leak, md)
@@ -173,7 +173,7 @@ func TestM3EscapedSecretInsideALongerString(t *testing.T) {
 			rc("test_a.marked", "create", nil, map[string]any{"s": secret}, false, map[string]any{"s": true}),
 			rc("test_a.shown", "create", nil, map[string]any{"v": "prefix-" + secret + "-suffix"}, false, map[string]any{}),
 		)
-		md := commentOf(t, plan, CommentOptions{Key: "k"})
+		md := commentOf(t, plan, CommentOptions{Marker: Marker{Key: "k"}})
 		if strings.Contains(md, "prefix-pa") || strings.Contains(md, "prefix-p\\u00e4") {
 			t.Errorf("secret %q shows inside the longer string:\n%s", secret, md)
 		}
@@ -190,7 +190,7 @@ func TestM3SensitiveMapKeysInReplacePaths(t *testing.T) {
 		map[string]any{"tags": true}, map[string]any{"tags": true})
 	change["change"].(map[string]any)["replace_paths"] = []any{[]any{"tags", "secretkey"}}
 	path := writePlan(t, planOf(change))
-	md, _ := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Key: "k"})
+	md, _ := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "k"}})
 	var js bytes.Buffer
 	if err := Summary(&js, []CommentPlan{{Path: path}}, PlanOptions{}); err != nil {
 		t.Fatal(err)
@@ -209,7 +209,7 @@ func TestM3SensitiveNumbers(t *testing.T) {
 		rc("test_a.marked", "create", nil, map[string]any{"port": json.Number("54321")}, false, map[string]any{"port": true}),
 		rc("test_a.shown", "create", nil, map[string]any{"p": json.Number("54321"), "other": json.Number("543210")}, false, map[string]any{}),
 	)
-	md := commentOf(t, plan, CommentOptions{Key: "k"})
+	md := commentOf(t, plan, CommentOptions{Marker: Marker{Key: "k"}})
 	if strings.Contains(md, "= 54321\n") || !strings.Contains(md, "543210") {
 		t.Errorf("the sensitive number shows (or a longer one is hidden):\n%s", md)
 	}
@@ -235,7 +235,7 @@ func TestM4EveryOutputIsMasked(t *testing.T) {
 		"instances": []any{map[string]any{"address": map[string]any{"to_display": addr("check")}, "status": "fail", "problems": []any{map[string]any{"message": "bad " + token}}}}}}
 	path := writePlan(t, plan)
 	for _, max := range []int{GitHubMaxComment, 4000, 1500} {
-		md, res := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Key: "k", MaxSize: max})
+		md, res := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "k"}, MaxSize: max})
 		if strings.Contains(md, "ghp_") {
 			t.Errorf("max %d (level %d): a token shows:\n%s", max, res.Level, md)
 		}
@@ -319,7 +319,7 @@ func TestM5FailedChecksCannotPushOutTheLockAlert(t *testing.T) {
 	path := writePlan(t, plan)
 	locks := alertLockDiff(t)
 	for _, max := range []int{GitHubMaxComment, 8000, 3000} {
-		md, _ := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Key: "k", MaxSize: max, Locks: locks})
+		md, _ := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "k"}, MaxSize: max, Locks: locks})
 		if !strings.Contains(md, "🚨 **alert**") {
 			t.Errorf("max %d: the lock alert was pushed out:\n%.2000s", max, md)
 		}
@@ -352,7 +352,7 @@ func TestM5ManyPlansAreCounted(t *testing.T) {
 	for i := range 300 {
 		plans = append(plans, CommentPlan{Name: fmt.Sprintf("root-%03d", i), Path: path})
 	}
-	md, _ := comment(t, plans, CommentOptions{Key: "k"})
+	md, _ := comment(t, plans, CommentOptions{Marker: Marker{Key: "k"}})
 	if n := strings.Count(md, "| root-"); n != maxPlanRows {
 		t.Errorf("%d plan rows, want %d", n, maxPlanRows)
 	}
@@ -382,7 +382,7 @@ func TestM6TextOutsideCodeIsInert(t *testing.T) {
 	plan["checks"] = []any{map[string]any{"address": map[string]any{"kind": "check", "to_display": "check.c"}, "status": "fail",
 		"instances": []any{map[string]any{"address": map[string]any{"to_display": "check.c"}, "status": "fail", "problems": []any{map[string]any{"message": hostile}}}}}}
 	path := writePlan(t, plan)
-	md, _ := comment(t, []CommentPlan{{Name: hostile, Path: path}, {Name: "other", Path: path}}, CommentOptions{Key: "k", Title: hostile})
+	md, _ := comment(t, []CommentPlan{{Name: hostile, Path: path}, {Name: "other", Path: path}}, CommentOptions{Marker: Marker{Key: "k"}, Title: hostile})
 	html := cmarkHTML(t, md)
 	outside := codeElements.ReplaceAllString(html, "")
 	for _, bad := range []string{"<a ", "https://evil", "www.evil", "GH-42", ":smile:", "\ufeff", "\u061c", "\u2060", "\u00ad", "\u2028", "\u2029", "\u3164"} {
@@ -413,7 +413,7 @@ func TestM7DeepValues(t *testing.T) {
 		var out bytes.Buffer
 		switch format {
 		case "markdown":
-			_, err = Comment(&out, []CommentPlan{{Path: path}}, CommentOptions{Key: "k"})
+			_, err = Comment(&out, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "k"}})
 		case "text":
 			err = PlanText(&out, path, PlanOptions{})
 		case "json":
@@ -424,7 +424,7 @@ func TestM7DeepValues(t *testing.T) {
 		}
 	}
 	str := writePlan(t, planOf(rc("test_a.deep", "create", nil, map[string]any{"v": deep}, false, map[string]any{})))
-	md, _ := comment(t, []CommentPlan{{Path: str}}, CommentOptions{Key: "k"})
+	md, _ := comment(t, []CommentPlan{{Path: str}}, CommentOptions{Marker: Marker{Key: "k"}})
 	if strings.Contains(md, "jsonencode(") || len(md) > GitHubMaxComment {
 		t.Errorf("the deep JSON string was decoded (%d characters)", len(md))
 	}
@@ -445,7 +445,7 @@ func TestM7ManyTestRuns(t *testing.T) {
 		}
 		start := time.Now()
 		var out bytes.Buffer
-		if _, err := Comment(&out, []CommentPlan{{Streams: []string{path}}}, CommentOptions{Key: "k"}); err != nil {
+		if _, err := Comment(&out, []CommentPlan{{Streams: []string{path}}}, CommentOptions{Marker: Marker{Key: "k"}}); err != nil {
 			t.Fatal(err)
 		}
 		return time.Since(start)

@@ -244,7 +244,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 	}
 	head := func() string {
 		var b strings.Builder
-		b.WriteString(Marker(o.Key, o.Marker) + "\n")
+		b.WriteString(o.Marker.String() + "\n")
 		fmt.Fprintf(&b, "## 📦 %s: state — %s in %s, %s\n\n", mdText(title), plural(st.Resources, "resource"), plural(len(modules), "module"), plural(len(st.Outputs), "output"))
 		if st.Resources == 0 && len(st.Outputs) == 0 {
 			b.WriteString("The state file is empty. No resources are represented.\n\n")

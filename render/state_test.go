@@ -50,7 +50,7 @@ func TestStateGolden(t *testing.T) {
 	}
 	golden(t, "state-modules-noschemas.txt", noschema.Bytes())
 	var md bytes.Buffer
-	if _, err := StateMarkdown(&md, "testdata/states/modules.json", CommentOptions{PlanOptions: PlanOptions{Schemas: stateSchemas(t)}, Key: "state", Version: "test"}); err != nil {
+	if _, err := StateMarkdown(&md, "testdata/states/modules.json", CommentOptions{PlanOptions: PlanOptions{Schemas: stateSchemas(t)}, Marker: Marker{Key: "state"}, Version: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "state-modules.md", md.Bytes())
@@ -93,7 +93,7 @@ func TestStateTextQuirks(t *testing.T) {
 
 func TestStateMarkdownMasksAndFits(t *testing.T) {
 	var md bytes.Buffer
-	res, err := StateMarkdown(&md, "testdata/states/modules.json", CommentOptions{PlanOptions: PlanOptions{Schemas: stateSchemas(t)}, Key: "s"})
+	res, err := StateMarkdown(&md, "testdata/states/modules.json", CommentOptions{PlanOptions: PlanOptions{Schemas: stateSchemas(t)}, Marker: Marker{Key: "s"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestStateMarkdownMasksAndFits(t *testing.T) {
 	}
 	for _, max := range []int{1500, 900} {
 		var small bytes.Buffer
-		res, err := StateMarkdown(&small, "testdata/states/modules.json", CommentOptions{PlanOptions: PlanOptions{Schemas: stateSchemas(t)}, Key: "s", MaxSize: max})
+		res, err := StateMarkdown(&small, "testdata/states/modules.json", CommentOptions{PlanOptions: PlanOptions{Schemas: stateSchemas(t)}, Marker: Marker{Key: "s"}, MaxSize: max})
 		if err != nil {
 			t.Fatal(err)
 		}

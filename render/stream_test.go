@@ -112,7 +112,7 @@ func TestStreamGolden(t *testing.T) {
 		"stream-with-plan.md":  {{Name: "web", Path: "../testdata/example/plan.json", Streams: []string{"testdata/streams/plan.jsonl"}}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			md, _ := comment(t, plans, CommentOptions{PlanOptions: PlanOptions{Schemas: exampleSchemas(t)}, Key: "k", Version: "test"})
+			md, _ := comment(t, plans, CommentOptions{PlanOptions: PlanOptions{Schemas: exampleSchemas(t)}, Marker: Marker{Key: "k"}, Version: "test"})
 			golden(t, name, []byte(md))
 		})
 	}
@@ -123,7 +123,7 @@ func TestStreamGolden(t *testing.T) {
 func TestStreamSensitiveOutputs(t *testing.T) {
 	plans := []CommentPlan{{Name: "web", Streams: []string{"testdata/streams/apply.jsonl"}}}
 	var md, js, txt bytes.Buffer
-	if _, err := Comment(&md, plans, CommentOptions{Key: "k"}); err != nil {
+	if _, err := Comment(&md, plans, CommentOptions{Marker: Marker{Key: "k"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := Summary(&js, plans, PlanOptions{}); err != nil {
@@ -157,7 +157,7 @@ func TestStreamCorpus(t *testing.T) {
 			}
 			plans := []CommentPlan{{Name: "x", Streams: []string{path}}}
 			var md, js, txt bytes.Buffer
-			res, err := Comment(&md, plans, CommentOptions{Key: "k"})
+			res, err := Comment(&md, plans, CommentOptions{Marker: Marker{Key: "k"}})
 			if err != nil {
 				t.Fatal(err)
 			}

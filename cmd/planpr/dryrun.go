@@ -91,7 +91,7 @@ Flags:
 		}
 	}
 	var out bytes.Buffer
-	res, err := render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Key: key, Version: Version, Locks: locks, FullText: "the job summary"})
+	res, err := render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Marker: render.Marker{Key: key}, Version: Version, Locks: locks, FullText: "the job summary"})
 	if err != nil {
 		return err
 	}

@@ -21,8 +21,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planpr/planpr/bot"
 	"github.com/planpr/planpr/bot/githubtest"
+	"github.com/planpr/planpr/render"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -103,7 +103,7 @@ func fakegh(ts *testscript.TestScript, neg bool, args []string) {
 	case "count":
 		count := 0
 		for _, c := range fake.Comments(n) {
-			if m, ok := bot.ParseMarker(c.Body); ok && m.Key == args[2] {
+			if m, ok := render.ParseMarker(c.Body); ok && m.Key == args[2] {
 				count++
 			}
 		}
@@ -189,7 +189,7 @@ func waitcount(ts *testscript.TestScript, neg bool, args []string) {
 	for i := 0; i < 400; i++ {
 		count := 0
 		for _, c := range fake.Comments(n) {
-			if m, ok := bot.ParseMarker(c.Body); ok && m.Key == args[1] {
+			if m, ok := render.ParseMarker(c.Body); ok && m.Key == args[1] {
 				count++
 			}
 		}

@@ -97,7 +97,7 @@ Flags:
 			}
 			key = strings.Join(names, ",")
 		}
-		_, err = render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Key: key, Title: o.title, MaxSize: o.maxSize, Version: Version})
+		_, err = render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Marker: render.Marker{Key: key}, Title: o.title, MaxSize: o.maxSize, Version: Version})
 	default:
 		// Check every input first, then stream: nothing is printed for a
 		// bad input, and memory stays one resource deep.
@@ -233,7 +233,7 @@ func renderStates(states []string, inputs int, o renderOptions, popts render.Pla
 			return &usageError{"--format markdown renders one state at a time"}
 		}
 		key := cmp.Or(o.key, "state")
-		if _, err := render.StateMarkdown(&out, states[0], render.CommentOptions{PlanOptions: popts, Key: key, Title: o.title, MaxSize: o.maxSize, Version: Version}); err != nil {
+		if _, err := render.StateMarkdown(&out, states[0], render.CommentOptions{PlanOptions: popts, Marker: render.Marker{Key: key}, Title: o.title, MaxSize: o.maxSize, Version: Version}); err != nil {
 			return err
 		}
 	case "json":

@@ -1,0 +1,72 @@
+package render
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Marker is the hidden first line of planpr's comments, by which planpr
+// finds its comment again: the key (root module, workspace or lock set),
+// and what orders comments of one key. It is the one writer (String) and
+// the one reader (ParseMarker) of that line.
+type Marker struct {
+	Key string
+	SHA string
+	// At orders comments of one key: the Unix time of the object that
+	// triggered the run (the pull request's updated_at, the workflow run's
+	// run_started_at), one clock for the Action and the App; 0 when
+	// unknown, which never counts as newer.
+	At  int64
+	Run int64 // the workflow run id, for reference; 0 when unknown
+}
+
+// String is the marker line.
+func (m Marker) String() string {
+	s := "<!-- planpr:v1 key=" + MarkerField(m.Key)
+	if m.SHA != "" {
+		s += " sha=" + MarkerField(m.SHA)
+	}
+	if m.At != 0 {
+		s += " at=" + strconv.FormatInt(m.At, 10)
+	}
+	if m.Run != 0 {
+		s += " run=" + strconv.FormatInt(m.Run, 10)
+	}
+	return s + " -->"
+}
+
+// MarkerField is a value as the marker writes it: no spaces, no "--"
+// (which would end the HTML comment), no angle brackets or quotes.
+func MarkerField(s string) string {
+	s = strings.ReplaceAll(s, "--", "__")
+	return strings.Map(func(r rune) rune {
+		if r <= ' ' || r == '<' || r == '>' || r == '"' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+var markerLine = regexp.MustCompile(`^<!-- planpr:v1 key=(\S+)((?: \w+=\S+)*) -->`)
+
+// ParseMarker reads the marker at the start of a comment body.
+func ParseMarker(body string) (Marker, bool) {
+	m := markerLine.FindStringSubmatch(body)
+	if m == nil {
+		return Marker{}, false
+	}
+	mk := Marker{Key: m[1]}
+	for _, f := range strings.Fields(m[2]) {
+		k, v, _ := strings.Cut(f, "=")
+		switch k {
+		case "sha":
+			mk.SHA = v
+		case "at":
+			mk.At, _ = strconv.ParseInt(v, 10, 64)
+		case "run":
+			mk.Run, _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	return mk, true
+}
