@@ -335,17 +335,6 @@ func actionLocks(ctx context.Context, env ActionEnv, log *ActionLog, gh GitHub, 
 	})
 }
 
-func fetchLock(ctx context.Context, gh GitHub, repo Repo, path, ref string) (*lockdiff.LockFile, error) {
-	src, _, err := gh.FileAt(ctx, repo, path, ref)
-	if err != nil {
-		return nil, err
-	}
-	lf, diags := lockdiff.Parse(src, path+"@"+shortSHA(ref))
-	if diags.HasErrors() {
-		return nil, fmt.Errorf("%s", diags.Error())
-	}
-	return lf, nil
-}
 
 func shortSHA(s string) string {
 	if len(s) > 7 {

@@ -111,19 +111,22 @@ func configRank(name string) int {
 func reviewLocks(ctx context.Context, gh GitHub, repo Repo, pr *PullRequest, pairs []lockPair, config func(dir string) *lockdiff.Config) ([]*lockdiff.FileDiff, error) {
 	var out []*lockdiff.FileDiff
 	for _, pp := range pairs {
-		before, err := fetchLock(ctx, gh, repo, pp.before, pr.BaseSHA)
+		before, _, err := gh.FileAt(ctx, repo, pp.before, pr.BaseSHA)
 		if err != nil {
 			return nil, err
 		}
-		after, err := fetchLock(ctx, gh, repo, pp.after, pr.HeadSHA)
+		after, _, err := gh.FileAt(ctx, repo, pp.after, pr.HeadSHA)
 		if err != nil {
 			return nil, err
 		}
-		fd := lockdiff.Compare(pp.after, before, after)
+		p := lockdiff.Pair{Path: pp.after, Before: before, After: after,
+			BeforeName: pp.before + "@" + shortSHA(pr.BaseSHA), AfterName: pp.after + "@" + shortSHA(pr.HeadSHA)}
 		if config != nil {
-			if cfg := config(path.Dir(pp.after)); cfg != nil {
-				lockdiff.CrossCheck(fd, after, cfg)
-			}
+			p.Config = config(path.Dir(pp.after))
+		}
+		fd, diags := lockdiff.ComparePair(p)
+		if diags.HasErrors() {
+			return nil, fmt.Errorf("%s", diags.Error())
 		}
 		out = append(out, fd)
 	}

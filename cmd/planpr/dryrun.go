@@ -193,20 +193,16 @@ func changedLocks(top, base string) ([]*lockdiff.FileDiff, error) {
 			}
 		}
 		name := cmp.Or(p.after, p.before)
-		before, diags := lockdiff.Parse(beforeSrc, name+"@"+shortRef(base))
-		if diags.HasErrors() {
-			return nil, errors.New(diags.Error())
-		}
-		after, diags := lockdiff.Parse(afterSrc, name)
-		if diags.HasErrors() {
-			return nil, errors.New(diags.Error())
-		}
-		fd := lockdiff.Compare(name, before, after)
+		pair := lockdiff.Pair{Path: name, Before: beforeSrc, After: afterSrc, BeforeName: name + "@" + shortRef(base)}
 		if p.after != "" {
 			dir := filepath.Dir(p.after)
 			if cfg, diags := lockdiff.LoadConfigFS(os.DirFS(filepath.Join(top, dir)), dir); !diags.HasErrors() {
-				lockdiff.CrossCheck(fd, after, cfg)
+				pair.Config = cfg
 			}
+		}
+		fd, diags := lockdiff.ComparePair(pair)
+		if diags.HasErrors() {
+			return nil, errors.New(diags.Error())
 		}
 		out = append(out, fd)
 	}

@@ -66,13 +66,13 @@ Flags:
 			failed = true
 			continue
 		}
-		path := files[i+1]
-		if len(after.Providers) == 0 {
-			path = files[i]
+		fd, diags := lockdiff.ComparePair(lockdiff.Pair{Path: files[i+1], Before: before, After: after, BeforeName: files[i], Config: cfg})
+		if diagnosticsError(diags, stderr) != nil {
+			failed = true
+			continue
 		}
-		fd := lockdiff.Compare(path, before, after)
-		if cfg != nil {
-			lockdiff.CrossCheck(fd, after, cfg)
+		if !fd.HasAfter() {
+			fd.Path = files[i] // deleted: name the file that was
 		}
 		diffs = append(diffs, fd)
 	}
@@ -95,20 +95,16 @@ Flags:
 	return err
 }
 
-// readLock parses a lock file; a missing or empty file has no providers.
-func readLock(path string, stderr io.Writer) (*lockdiff.LockFile, error) {
+// readLock reads a lock file; a missing one is empty (created or deleted).
+func readLock(path string, stderr io.Writer) ([]byte, error) {
 	src, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		src = nil
+		return nil, nil
 	} else if err != nil {
 		fmt.Fprintln(stderr, bot.SafeLog(fmt.Sprintf("%s: %v", path, err)))
 		return nil, err
 	}
-	lf, diags := lockdiff.Parse(src, path)
-	if err := diagnosticsError(diags, stderr); err != nil {
-		return nil, err
-	}
-	return lf, nil
+	return src, nil
 }
 
 // diagnosticsError prints diagnostics as file:line:col: summary, with the

@@ -1,0 +1,39 @@
+package lockdiff
+
+import "github.com/hashicorp/hcl/v2"
+
+// Pair is one lock file as a change leaves it: its source before and
+// after (nil or empty when there was, or is, no file), the names its
+// diagnostics give each side, and the after side's root module when it is
+// known.
+type Pair struct {
+	Path                  string // how the report names the file
+	Before, After         []byte
+	BeforeName, AfterName string // default: Path
+	Config                *Config
+}
+
+// ComparePair parses both sides of a lock file and compares them, cross-
+// checked with the root module's configuration when given. It is how the
+// Action, the App, dry-run and lockdiff compare lock files. Diagnostics
+// of both sides come back together; with errors, the diff is nil.
+func ComparePair(p Pair) (*FileDiff, hcl.Diagnostics) {
+	before, diags := Parse(p.Before, orPath(p.BeforeName, p.Path))
+	after, afterDiags := Parse(p.After, orPath(p.AfterName, p.Path))
+	diags = append(diags, afterDiags...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	fd := Compare(p.Path, before, after)
+	if p.Config != nil {
+		CrossCheck(fd, after, p.Config)
+	}
+	return fd, diags
+}
+
+func orPath(name, path string) string {
+	if name == "" {
+		return path
+	}
+	return name
+}
