@@ -50,16 +50,6 @@ type FileDiff struct {
 	Findings  []Finding // about the file as a whole
 }
 
-// HasAfter reports whether the file has providers after the change.
-func (fd *FileDiff) HasAfter() bool {
-	for _, p := range fd.Providers {
-		if p.After != nil {
-			return true
-		}
-	}
-	return false
-}
-
 // Compare compares two parsed lock files. Either may have no providers (a
 // file created or deleted). path names the file in the report.
 func Compare(path string, before, after *LockFile) *FileDiff {

@@ -8,6 +8,7 @@ import "github.com/hashicorp/hcl/v2"
 // known.
 type Pair struct {
 	Path                  string // how the report names the file
+	DeletedPath           string // how it names it when no provider is left (default Path)
 	Before, After         []byte
 	BeforeName, AfterName string // default: Path
 	Config                *Config
@@ -24,7 +25,11 @@ func ComparePair(p Pair) (*FileDiff, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	fd := Compare(p.Path, before, after)
+	path := p.Path
+	if len(after.Providers) == 0 && p.DeletedPath != "" {
+		path = p.DeletedPath
+	}
+	fd := Compare(path, before, after)
 	if p.Config != nil {
 		CrossCheck(fd, after, p.Config)
 	}

@@ -66,13 +66,10 @@ Flags:
 			failed = true
 			continue
 		}
-		fd, diags := lockdiff.ComparePair(lockdiff.Pair{Path: files[i+1], Before: before, After: after, BeforeName: files[i], Config: cfg})
+		fd, diags := lockdiff.ComparePair(lockdiff.Pair{Path: files[i+1], DeletedPath: files[i], Before: before, After: after, BeforeName: files[i], Config: cfg})
 		if diagnosticsError(diags, stderr) != nil {
 			failed = true
 			continue
-		}
-		if !fd.HasAfter() {
-			fd.Path = files[i] // deleted: name the file that was
 		}
 		diffs = append(diffs, fd)
 	}
