@@ -122,7 +122,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	// Render both before writing anything: bad input posts nothing.
 	var full, short bytes.Buffer
 	fullOpts := opts
-	fullOpts.MaxSize = MaxJobSummary - 1 // and a newline
+	fullOpts.MaxSize, fullOpts.MaxBytes = MaxJobSummary, MaxJobSummary-1 // and a newline
 
 	if _, err := render.Comment(&full, p.plans, fullOpts); err != nil {
 		return err
@@ -334,7 +334,6 @@ func actionLocks(ctx context.Context, env ActionEnv, log *ActionLog, gh GitHub, 
 		return cfg
 	})
 }
-
 
 func shortSHA(s string) string {
 	if len(s) > 7 {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/planpr/planpr/render"
 )
 
 // Client implements GitHub on go-github.
@@ -110,7 +111,7 @@ func (c *Client) ListComments(ctx context.Context, repo Repo, pr int) ([]*Commen
 }
 
 func checkLength(body string) error {
-	if utf8.RuneCountInString(body) > 65536 {
+	if utf8.RuneCountInString(body) > render.GitHubMaxComment {
 		return ErrTooLong
 	}
 	return nil

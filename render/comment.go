@@ -34,7 +34,11 @@ type CommentOptions struct {
 	PlanOptions
 	Marker  Marker // the hidden first line: the key, and the comment's order
 	Title   string
-	MaxSize int // in bytes, which bounds characters; GitHubMaxComment when 0
+	// MaxSize bounds the comment in characters, as GitHub counts them
+	// (GitHubMaxComment when 0); MaxBytes, when set, in bytes too (a job
+	// summary's limit is in bytes).
+	MaxSize  int
+	MaxBytes int
 	Version string
 	// FullText says where the unshortened text is, e.g. "the job summary".
 	FullText string
@@ -200,17 +204,17 @@ func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult
 		}
 		for _, cap := range warningCaps(level) {
 			text = assemble(sections, o, res, level, cap, masker)
-			if len(text) <= o.MaxSize {
+			if o.fits(text) {
 				res.Level = level
 				break
 			}
 		}
-		if len(text) <= o.MaxSize {
+		if o.fits(text) {
 			break
 		}
 	}
-	if len(text) > o.MaxSize { // cannot happen with sane budgets; never post more than allowed
-		text = CutToFit(text, o.MaxSize)
+	if !o.fits(text) { // cannot happen with sane budgets; never post more than allowed
+		text = o.cut(text)
 	}
 	res.Size = len(text)
 	res.Omitted = omitted(sections, res.Level)
@@ -225,6 +229,43 @@ func anyOverflow(sections []*planSection) bool {
 		}
 	}
 	return false
+}
+
+// fits reports whether text is within the comment's limits.
+func (o CommentOptions) fits(text string) bool {
+	return (o.MaxBytes <= 0 || len(text) <= o.MaxBytes) && (len(text) <= o.MaxSize || utf8.RuneCountInString(text) <= o.MaxSize)
+}
+
+// cut is CutToFit for the comment's limits.
+func (o CommentOptions) cut(text string) string {
+	if o.MaxBytes > 0 {
+		text = CutToFit(text, o.MaxBytes)
+	}
+	return CutRunesToFit(text, o.MaxSize)
+}
+
+// CutRunesToFit is CutToFit counting characters rather than bytes.
+func CutRunesToFit(text string, limit int) string {
+	if utf8.RuneCountInString(text) <= limit {
+		return text
+	}
+	keep := limit - utf8.RuneCountInString(truncatedNote)
+	if keep <= 0 {
+		return string([]rune(truncatedNote)[:max(0, limit)])
+	}
+	offset, n := 0, 0
+	for i := range text {
+		if n == keep {
+			offset = i
+			break
+		}
+		n++
+	}
+	cut := text[:offset]
+	if nl := strings.LastIndexByte(cut, '\n'); nl > offset/2 {
+		cut = cut[:nl]
+	}
+	return cut + truncatedNote
 }
 
 const truncatedNote = "\n\n… (cut to fit)\n"

@@ -302,12 +302,12 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 		}
 		text = head() + body.String() + foot(masked)
 		res.Level = level
-		if len(text) <= o.MaxSize {
+		if o.fits(text) {
 			break
 		}
 	}
-	if len(text) > o.MaxSize {
-		text = CutToFit(text, o.MaxSize)
+	if !o.fits(text) {
+		text = o.cut(text)
 	}
 	res.Size, res.Masked = len(text), masked
 	_, err = io.WriteString(w, text)
