@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/md"
 )
 
 // SafeLog makes text fit to print where GitHub Actions reads workflow
@@ -19,7 +20,7 @@ import (
 // text — plan values, file names, lock-file contents — goes through it
 // before it is printed.
 func SafeLog(s string) string {
-	s = render.Visible(render.MaskCredentials(s))
+	s = md.Visible(render.MaskCredentials(s))
 	if !strings.Contains(s, "::") && !strings.Contains(s, "##[") {
 		return s
 	}

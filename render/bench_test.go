@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -143,7 +144,7 @@ func BenchmarkRenderMarkdownBlocks(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		for _, t := range texts {
-			m.Mask(diffBlock(t))
+			m.Mask(md.DiffBlock(t))
 		}
 	}
 }

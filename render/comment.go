@@ -11,6 +11,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -32,14 +33,14 @@ type CommentPlan struct {
 // CommentOptions shape the comment.
 type CommentOptions struct {
 	PlanOptions
-	Marker  Marker // the hidden first line: the key, and the comment's order
-	Title   string
+	Marker Marker // the hidden first line: the key, and the comment's order
+	Title  string
 	// MaxSize bounds the comment in characters, as GitHub counts them
 	// (GitHubMaxComment when 0); MaxBytes, when set, in bytes too (a job
 	// summary's limit is in bytes).
 	MaxSize  int
 	MaxBytes int
-	Version string
+	Version  string
 	// FullText says where the unshortened text is, e.g. "the job summary".
 	FullText string
 	Locks    []*lockdiff.FileDiff
@@ -140,7 +141,7 @@ func (b *budgetBuffer) add(it diffItem, estimate int) {
 // finish masks each item's values and lays it out.
 func (b *budgetBuffer) finish(m *Masker) {
 	for _, it := range b.pending {
-		b.md.WriteString(details(it.summary(m), it.wrap(m.Mask(it.text))))
+		b.md.WriteString(md.Details(it.summary(m), it.wrap(m.Mask(it.text))))
 	}
 	b.pending = nil
 	b.size = b.md.Len()
@@ -373,7 +374,7 @@ func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChan
 			return nil
 		}
 		s.marked += strings.Count(text, Masked)
-		it := diffItem{summary: func(m *Masker) string { return summaryLine(c, m) }, text: text, wrap: diffBlock}
+		it := diffItem{summary: func(m *Masker) string { return summaryLine(c, m) }, text: text, wrap: md.DiffBlock}
 		estimate := detailsEstimate(text, c.address)
 		s.full.add(it, estimate)
 		if risky {
@@ -474,10 +475,6 @@ func checkVerb(status string) string {
 
 func isRisky(a diff.Action) bool {
 	return a == diff.Delete || a == diff.DeleteThenCreate || a == diff.CreateThenDelete
-}
-
-func details(summary, body string) string {
-	return "<details><summary>" + summary + "</summary>\n\n" + body + "\n</details>\n\n"
 }
 
 // summaryLine is the one-line description of a resource change, its

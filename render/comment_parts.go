@@ -6,6 +6,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/md"
 )
 
 // assemble builds the whole comment at one level of detail, listing at most
@@ -366,7 +367,7 @@ func (s *planSection) body(level Level, m *Masker) string {
 		fmt.Fprintf(&b, "#### Changed outside OpenTofu (%d)\n\n", len(s.drift))
 		if level == LevelFull {
 			for _, e := range s.drift {
-				b.WriteString(details(m.html(e.address)+" changed outside OpenTofu", diffBlock(e.text)))
+				b.WriteString(md.Details(m.html(e.address)+" changed outside OpenTofu", md.DiffBlock(e.text)))
 			}
 		} else if level == LevelReduced {
 			for _, e := range s.drift {
@@ -376,7 +377,7 @@ func (s *planSection) body(level Level, m *Masker) string {
 		}
 	}
 	if s.outputs != "" && level < LevelSummary {
-		b.WriteString("#### Changes to outputs\n\n" + diffBlock(s.outputs) + "\n")
+		b.WriteString("#### Changes to outputs\n\n" + md.DiffBlock(s.outputs) + "\n")
 	}
 	if level < LevelSummary {
 		b.WriteString(s.streamFull)
@@ -392,7 +393,7 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *Ma
 	if v == "" {
 		v = "dev"
 	}
-	parts = append(parts, "planpr "+mdText(v))
+	parts = append(parts, "planpr "+md.Text(v))
 	if res.Masked > 0 {
 		parts = append(parts, plural(res.Masked, "sensitive value")+" masked")
 	}
@@ -400,7 +401,7 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *Ma
 		if s.path != "" {
 			src := m.text(s.source)
 			if tv := s.scan.plan.TerraformVersion; tv != "" {
-				src += " (OpenTofu/Terraform " + mdText(tv) + ")"
+				src += " (OpenTofu/Terraform " + md.Text(tv) + ")"
 			}
 			parts = append(parts, src)
 		}

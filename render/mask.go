@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -367,10 +368,10 @@ func (m *Masker) replaceSecrets(text string) (string, int) {
 // code, text, html and message are the one way untrusted values reach
 // Markdown: masked first, then escaped (codeSpan, mdText, htmlCode,
 // mdMessage). A nil masker only escapes.
-func (m *Masker) code(s string) string    { return codeSpan(m.quiet(s)) }
-func (m *Masker) text(s string) string    { return mdText(m.quiet(s)) }
-func (m *Masker) html(s string) string    { return htmlCode(m.quiet(s)) }
-func (m *Masker) message(s string) string { return mdMessage(m.quiet(s)) }
+func (m *Masker) code(s string) string    { return md.Code(m.quiet(s)) }
+func (m *Masker) text(s string) string    { return md.Text(m.quiet(s)) }
+func (m *Masker) html(s string) string    { return md.HTMLCode(m.quiet(s)) }
+func (m *Masker) message(s string) string { return md.Message(m.quiet(s)) }
 
 func (m *Masker) quiet(s string) string {
 	if m == nil {

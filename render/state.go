@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
@@ -245,7 +246,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 	head := func() string {
 		var b strings.Builder
 		b.WriteString(o.Marker.String() + "\n")
-		fmt.Fprintf(&b, "## 📦 %s: state — %s in %s, %s\n\n", mdText(title), plural(st.Resources, "resource"), plural(len(modules), "module"), plural(len(st.Outputs), "output"))
+		fmt.Fprintf(&b, "## 📦 %s: state — %s in %s, %s\n\n", md.Text(title), plural(st.Resources, "resource"), plural(len(modules), "module"), plural(len(st.Outputs), "output"))
 		if st.Resources == 0 && len(st.Outputs) == 0 {
 			b.WriteString("The state file is empty. No resources are represented.\n\n")
 		}
@@ -261,18 +262,18 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 			b.WriteString("\n")
 		}
 		if outputsText != "" {
-			b.WriteString("#### Outputs\n\n" + fenced(visible(outputsText), "hcl") + "\n")
+			b.WriteString("#### Outputs\n\n" + md.Fence(md.Visible(outputsText), "hcl") + "\n")
 		}
 		return b.String()
 	}
 	foot := func(masked int) string {
-		parts := []string{"planpr " + mdText(cmp.Or(o.Version, "dev"))}
+		parts := []string{"planpr " + md.Text(cmp.Or(o.Version, "dev"))}
 		if masked > 0 {
 			parts = append(parts, plural(masked, "sensitive value")+" masked")
 		}
-		src := mdText(path)
+		src := md.Text(path)
 		if st.TerraformVersion != "" {
-			src += " (OpenTofu/Terraform " + mdText(st.TerraformVersion) + ")"
+			src += " (OpenTofu/Terraform " + md.Text(st.TerraformVersion) + ")"
 		}
 		return "---\n<sub>" + strings.Join(append(parts, src), " · ") + "</sub>\n"
 	}
@@ -315,4 +316,4 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 }
 
 // hclFence fences a state resource's text.
-func hclFence(text string) string { return fenced(visible(text), "hcl") }
+func hclFence(text string) string { return md.Fence(md.Visible(text), "hcl") }

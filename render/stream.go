@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -249,7 +250,7 @@ func StreamText(w io.Writer, path string) error {
 	var b strings.Builder
 	_, err = tofujson.ReadStreamFile(path, func(m *tofujson.Message) error {
 		if m.Type != "version" && m.Text != "" {
-			b.WriteString(visible(masker.Mask(m.Text)) + "\n")
+			b.WriteString(md.Visible(masker.Mask(m.Text)) + "\n")
 		}
 		return nil
 	})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -120,7 +121,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 			case "complete":
 				icon, result = "✅", "complete"
 				if a.IDValue != "" {
-					result += " " + codeSpan(a.IDKey+"="+masker.Mask(a.IDValue))
+					result += " " + md.Code(a.IDKey+"="+masker.Mask(a.IDValue))
 				}
 			case "errored":
 				icon, result = "❌", "errored"
@@ -143,8 +144,8 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 					outputs.left++
 					continue
 				}
-				outputs.line(details(masker.html(a.Address)+" "+masker.html(p.Name)+" "+state,
-					fenced(visible(masker.Mask(strings.Join(p.Output, "\n"))), "text")))
+				outputs.line(md.Details(masker.html(a.Address)+" "+masker.html(p.Name)+" "+state,
+					md.Fence(md.Visible(masker.Mask(strings.Join(p.Output, "\n"))), "text")))
 			}
 		}
 		outputs.end("… and %d more provisioner outputs\n\n")
@@ -203,7 +204,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 				other.left++
 				continue
 			}
-			other.line("- " + mdText(masker.Mask(m)) + "\n")
+			other.line("- " + md.Text(masker.Mask(m)) + "\n")
 		}
 		other.end("- … and %d more messages\n")
 	}
@@ -247,7 +248,7 @@ func diagnosticMarkdown(d *tofujson.Diagnostic, masker *Masker, compact bool) st
 	if d.Severity == "error" {
 		sev = "❌ **Error**"
 	}
-	fmt.Fprintf(&b, "\n%s: %s", sev, mdText(masker.Mask(d.Summary)))
+	fmt.Fprintf(&b, "\n%s: %s", sev, md.Text(masker.Mask(d.Summary)))
 	if d.Range != nil {
 		fmt.Fprintf(&b, " (%s)", masker.code(fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
 	}
@@ -256,7 +257,7 @@ func diagnosticMarkdown(d *tofujson.Diagnostic, masker *Masker, compact bool) st
 		return b.String()
 	}
 	if sn := d.Snippet; sn != nil && sn.Code != "" {
-		b.WriteString(fenced(visible(masker.Mask(snippetText(d))), "hcl"))
+		b.WriteString(md.Fence(md.Visible(masker.Mask(snippetText(d))), "hcl"))
 		b.WriteString("\n")
 	}
 	if d.Detail != "" {
@@ -316,7 +317,7 @@ func outputsBlock(outputs map[string]tofujson.StreamOutput, masker *Masker) stri
 		}
 		fmt.Fprintf(&b, "%-*s = %s\n", width, attrName(name), value)
 	}
-	return fenced(visible(masker.Mask(b.String())), "hcl") + "\n"
+	return md.Fence(md.Visible(masker.Mask(b.String())), "hcl") + "\n"
 }
 
 func testsMarkdown(s *StreamSummary, masker *Masker) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	safemd "github.com/planpr/planpr/render/md"
 	"os"
 	"path/filepath"
 	"strings"
@@ -195,7 +196,7 @@ func TestStreamCorpus(t *testing.T) {
 				t.Errorf("json change_summary %+v, want %+v", got, want)
 			}
 			for _, d := range diags {
-				if !strings.Contains(md.String(), mdText(d)) {
+				if !strings.Contains(md.String(), safemd.Text(d)) {
 					t.Errorf("diagnostic %q not shown", d)
 				}
 			}

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"reflect"
 
-	"github.com/planpr/planpr/render/tofujson"
 	"io"
 	"sort"
+
+	"github.com/planpr/planpr/render/tofujson"
 
 	"github.com/planpr/planpr/render/diff"
 )

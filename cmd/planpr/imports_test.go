@@ -2,43 +2,53 @@ package main
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// TestImportRules enforces DESIGN.md's layout: the models import nothing
-// from the project, the diff only the models, render never bot, and lockdiff
-// nothing; only cmd imports bot.
+// TestImportRules enforces DESIGN.md's layout, data flowing top to bottom:
+// the models import nothing from the project, safe Markdown nothing at
+// all, the masker and the diff only the models; render never imports bot;
+// lockdiff nothing; bot's webhook intake nothing of render; only cmd
+// imports bot; and go-github stays out of render and lockdiff.
 func TestImportRules(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "github.com/planpr/planpr/...").Output()
 	if err != nil {
 		t.Skipf("go list unavailable: %v", err)
 	}
 	const mod = "github.com/planpr/planpr/"
+	models := []string{"render/tofujson"}
 	allowed := map[string][]string{
 		"render/tofujson": {},
-		"render/diff":     {"render/tofujson"},
-		"render":          {"render/tofujson", "render/diff", "lockdiff"},
+		"render/md":       {},
+		"render/mask":     models,
+		"render/diff":     models,
+		"render":          {"render/tofujson", "render/diff", "render/md", "render/mask", "lockdiff"},
 		"lockdiff":        {},
-		"bot":             {"render", "render/tofujson", "render/diff", "lockdiff"},
+		"bot/gh":          {},
+		"bot/artifact":    {},
+		"bot/webhook":     {"bot/gh"},
+		"bot/githubtest":  {},
+		"bot":             {"render", "render/tofujson", "render/diff", "render/md", "render/mask", "lockdiff", "bot/gh", "bot/webhook", "bot/artifact"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
 		pkg := strings.TrimPrefix(fields[0], mod)
+		for _, imp := range fields[1:] {
+			if strings.HasPrefix(imp, "github.com/google/go-github") && (strings.HasPrefix(pkg, "render") || strings.HasPrefix(pkg, "lockdiff")) {
+				t.Errorf("%s imports go-github: GitHub belongs to bot", pkg)
+			}
+		}
 		rules, ok := allowed[pkg]
 		if !ok {
+			if !strings.HasPrefix(pkg, "cmd/") && !strings.HasPrefix(pkg, "scripts/") && !strings.HasPrefix(pkg, "testdata/") {
+				t.Errorf("%s is not in DESIGN.md's layout: add its rule here", pkg)
+			}
 			continue // cmd/planpr may import everything
 		}
 		for _, imp := range fields[1:] {
-			if !strings.HasPrefix(imp, mod) {
-				continue
-			}
-			dep := strings.TrimPrefix(imp, mod)
-			ok := false
-			for _, r := range rules {
-				ok = ok || dep == r
-			}
-			if !ok {
+			if dep, ok := strings.CutPrefix(imp, mod); ok && !slices.Contains(rules, dep) {
 				t.Errorf("%s imports %s, which DESIGN.md does not allow", pkg, dep)
 			}
 		}
