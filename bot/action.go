@@ -22,6 +22,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -82,7 +83,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	log := NewActionLog(env.Stdout)
 	defer func() {
 		if err != nil {
-			log.Command("error", "planpr: "+render.MaskCredentials(err.Error()))
+			log.Command("error", "planpr: "+mask.MaskCredentials(err.Error()))
 		}
 		log.Close()
 	}()

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 )
 
@@ -20,7 +20,7 @@ import (
 // text — plan values, file names, lock-file contents — goes through it
 // before it is printed.
 func SafeLog(s string) string {
-	s = md.Visible(render.MaskCredentials(s))
+	s = md.Visible(mask.MaskCredentials(s))
 	if !strings.Contains(s, "::") && !strings.Contains(s, "##[") {
 		return s
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -303,7 +304,7 @@ func (s *Server) process(j *job) {
 	}
 	if err != nil {
 		s.metrics.delivery(j.event, "failed")
-		log.Error("delivery failed", "error", render.MaskCredentials(err.Error()), "duration_ms", time.Since(start).Milliseconds())
+		log.Error("delivery failed", "error", mask.MaskCredentials(err.Error()), "duration_ms", time.Since(start).Milliseconds())
 		return
 	}
 	s.metrics.delivery(j.event, "done")
@@ -369,7 +370,7 @@ func (s *Server) reviewPR(ctx context.Context, gh GitHub, repo Repo, ev *Event, 
 	locks, err := reviewLocks(ctx, gh, repo, pr, pairs, func(dir string) *lockdiff.Config {
 		cfg, err := configAtRef(ctx, gh, repo, dir, pr.HeadSHA)
 		if err != nil {
-			log.Warn("cannot read the root module's configuration", "dir", boundedName(dir), "error", render.MaskCredentials(err.Error()))
+			log.Warn("cannot read the root module's configuration", "dir", boundedName(dir), "error", mask.MaskCredentials(err.Error()))
 		}
 		return cfg
 	})

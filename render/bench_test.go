@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -136,7 +137,7 @@ func BenchmarkRenderMarkdownBlocks(b *testing.B) {
 		action, _ := tofujson.ParseActions(all[i].rc.Change.Actions)
 		texts[i] = ResourceText(&all[i].rc, action, diff.ForResource(&all[i].rc.Change, all[i].block, diff.Always()), CauseChange)
 	}
-	m := NewMasker()
+	m := mask.NewMasker()
 	for i := range 2000 {
 		m.Add("secret-value-" + string(rune('a'+i%26)) + string(rune('a'+i/26%26)))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -112,9 +113,9 @@ type planSection struct {
 // masked, and only then escaped, fenced and laid out, so that no secret
 // can change the markup around it.
 type diffItem struct {
-	summary func(m *Masker) string // the <summary> line
-	text    string                 // the plain text inside
-	wrap    func(string) string    // fences the masked text
+	summary func(m *mask.Masker) string // the <summary> line
+	text    string                      // the plain text inside
+	wrap    func(string) string         // fences the masked text
 }
 
 // budgetBuffer collects diffs until they would pass a limit.
@@ -139,7 +140,7 @@ func (b *budgetBuffer) add(it diffItem, estimate int) {
 }
 
 // finish masks each item's values and lays it out.
-func (b *budgetBuffer) finish(m *Masker) {
+func (b *budgetBuffer) finish(m *mask.Masker) {
 	for _, it := range b.pending {
 		b.md.WriteString(md.Details(it.summary(m), it.wrap(m.Mask(it.text))))
 	}
@@ -164,7 +165,7 @@ func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult
 	if o.Mode == "" {
 		o.Mode = ModeNormal
 	}
-	masker := NewMasker()
+	masker := mask.NewMasker()
 	var sections []*planSection
 	for _, p := range plans {
 		s, err := newSection(p, o, masker)
@@ -301,7 +302,7 @@ func warningCaps(l Level) []int {
 
 // newSection reads one root module's plan and streams in one pass,
 // rendering the resources that can fit the budget as it goes.
-func newSection(p CommentPlan, o CommentOptions, masker *Masker) (*planSection, error) {
+func newSection(p CommentPlan, o CommentOptions, masker *mask.Masker) (*planSection, error) {
 	s := &planSection{name: p.Name, path: p.Path, source: cmp.Or(p.Source, p.Path)}
 	s.full.limit, s.risky.limit = o.MaxSize, o.MaxSize
 	if p.Path != "" {
@@ -373,8 +374,8 @@ func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChan
 		if text == "" {
 			return nil
 		}
-		s.marked += strings.Count(text, Masked)
-		it := diffItem{summary: func(m *Masker) string { return summaryLine(c, m) }, text: text, wrap: md.DiffBlock}
+		s.marked += strings.Count(text, mask.Masked)
+		it := diffItem{summary: func(m *mask.Masker) string { return summaryLine(c, m) }, text: text, wrap: md.DiffBlock}
 		estimate := detailsEstimate(text, c.address)
 		s.full.add(it, estimate)
 		if risky {
@@ -417,11 +418,11 @@ func planName(path string) string {
 // needs the relevant attributes from the end of the plan), checks, streams
 // — and masks everything with the secrets of the whole plan. It returns
 // how many values the plan itself had marked sensitive in what it rendered.
-func (s *planSection) finish(o CommentOptions, masker *Masker) (int, error) {
+func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error) {
 	p := s.scan.plan
 	marked := s.marked
 	block := func(text string) string {
-		marked += strings.Count(text, Masked)
+		marked += strings.Count(text, mask.Masked)
 		return masker.Mask(text)
 	}
 	s.full.finish(masker)
@@ -479,11 +480,11 @@ func isRisky(a diff.Action) bool {
 
 // summaryLine is the one-line description of a resource change, its
 // addresses masked.
-func summaryLine(c changeSummary, m *Masker) string {
-	return "<code>" + html.EscapeString(strings.TrimSpace(Symbol(c.action))) + "</code> " + m.html(c.address) + " " + verb(c, m)
+func summaryLine(c changeSummary, m *mask.Masker) string {
+	return "<code>" + html.EscapeString(strings.TrimSpace(Symbol(c.action))) + "</code> " + safeHTML(m, c.address) + " " + verb(c, m)
 }
 
-func verb(c changeSummary, m *Masker) string {
+func verb(c changeSummary, m *mask.Masker) string {
 	switch c.action {
 	case diff.Create:
 		return "will be created"
@@ -503,7 +504,7 @@ func verb(c changeSummary, m *Masker) string {
 		return "will be removed from the state but not destroyed"
 	}
 	if c.moved {
-		return "has moved from " + m.html(c.previousAddress)
+		return "has moved from " + safeHTML(m, c.previousAddress)
 	}
 	return "will be imported"
 }

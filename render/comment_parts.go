@@ -6,12 +6,13 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 )
 
 // assemble builds the whole comment at one level of detail, listing at most
 // warnCap destroy/replace warnings.
-func assemble(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int, m *Masker) string {
+func assemble(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int, m *mask.Masker) string {
 	var b strings.Builder
 	b.WriteString(o.Marker.String() + "\n")
 	b.WriteString(title(sections, o, res, m) + "\n\n")
@@ -26,7 +27,7 @@ func assemble(sections []*planSection, o CommentOptions, res *CommentResult, lev
 			break
 		}
 		if len(sections) > 1 {
-			fmt.Fprintf(&b, "### %s — %s\n\n", m.text(s.name), countsText(s.total, s.failure(), s.hasChanges()))
+			fmt.Fprintf(&b, "### %s — %s\n\n", safeText(m, s.name), countsText(s.total, s.failure(), s.hasChanges()))
 		}
 		b.WriteString(s.body(level, m))
 	}
@@ -42,7 +43,7 @@ func assemble(sections []*planSection, o CommentOptions, res *CommentResult, lev
 	return b.String()
 }
 
-func title(sections []*planSection, o CommentOptions, res *CommentResult, m *Masker) string {
+func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mask.Masker) string {
 	t := o.Title
 	if t == "" {
 		t = "planpr"
@@ -59,9 +60,9 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *Mas
 		for _, fd := range o.Locks {
 			parts = append(parts, lockSummary(fd))
 		}
-		return fmt.Sprintf("## %s %s: %s", icon, m.text(t), m.text(strings.Join(parts, "; ")))
+		return fmt.Sprintf("## %s %s: %s", icon, safeText(m, t), safeText(m, strings.Join(parts, "; ")))
 	}
-	return fmt.Sprintf("## %s %s: %s", icon, m.text(t), countsText(res.Counts, res.failure(), res.HasChange))
+	return fmt.Sprintf("## %s %s: %s", icon, safeText(m, t), countsText(res.Counts, res.failure(), res.HasChange))
 }
 
 // countsText is the plan's counts in OpenTofu's words.
@@ -97,16 +98,16 @@ const maxWarningsOfAKind = 20
 // warnings. Each kind is listed up to cap (and maxWarningsOfAKind), then
 // counted, so that no kind can push another out; lock-file alerts are all
 // listed.
-func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap int, m *Masker) string {
+func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap int, m *mask.Masker) string {
 	var lines, errored, checks, streams, destroys []string
 	risky, failedChecks := 0, 0
 	for _, s := range sections {
 		if s.scan.plan.Errored {
-			errored = append(errored, fmt.Sprintf("- ❌ planning **failed** for %s: OpenTofu reported an error; the changes below are what it planned before the error.", m.text(s.name)))
+			errored = append(errored, fmt.Sprintf("- ❌ planning **failed** for %s: OpenTofu reported an error; the changes below are what it planned before the error.", safeText(m, s.name)))
 		}
 		failedChecks += s.failedCount
 		for _, f := range s.failed {
-			checks = append(checks, "- ❌ check "+m.text(f))
+			checks = append(checks, "- ❌ check "+safeText(m, f))
 		}
 		streams = append(streams, s.streamWarn...)
 		risky += s.scan.stats.risky
@@ -137,13 +138,13 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 	for _, fd := range locks {
 		for _, f := range fd.Findings {
 			lockLine(f.Severity, func() string {
-				return fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], m.text(fd.Path), m.message(f.Message))
+				return fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], safeText(m, fd.Path), safeMessage(m, f.Message))
 			})
 		}
 		for _, p := range fd.Providers {
 			for _, f := range p.Findings {
 				lockLine(f.Severity, func() string {
-					return fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], m.code(p.Address.Short()), m.message(f.Message))
+					return fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], safeCode(m, p.Address.Short()), safeMessage(m, f.Message))
 				})
 			}
 		}
@@ -170,10 +171,10 @@ func capped(lines []string, n, total int, what string) []string {
 	return out
 }
 
-func riskyLine(c changeSummary, s *planSection, named bool, m *Masker) string {
+func riskyLine(c changeSummary, s *planSection, named bool, m *mask.Masker) string {
 	where := ""
 	if named {
-		where = " in " + m.text(s.name)
+		where = " in " + safeText(m, s.name)
 	}
 	var what, why string
 	switch c.action {
@@ -184,7 +185,7 @@ func riskyLine(c changeSummary, s *planSection, named bool, m *Masker) string {
 		what = "will be **replaced**"
 		why = replaceWhy(c, m)
 	}
-	line := fmt.Sprintf("%s %s%s", m.code(c.address), what, where)
+	line := fmt.Sprintf("%s %s%s", safeCode(m, c.address), what, where)
 	if why != "" {
 		line += ": " + why
 	}
@@ -211,7 +212,7 @@ func deleteWhy(c changeSummary) string {
 	return ""
 }
 
-func replaceWhy(c changeSummary, m *Masker) string {
+func replaceWhy(c changeSummary, m *mask.Masker) string {
 	switch c.reason {
 	case "replace_because_tainted":
 		return "it is tainted"
@@ -222,7 +223,7 @@ func replaceWhy(c changeSummary, m *Masker) string {
 	}
 	var attrs []string
 	for _, p := range c.replacePaths {
-		attrs = append(attrs, m.code(m.path(p)))
+		attrs = append(attrs, safeCode(m, maskedPath(m, p)))
 	}
 	if len(attrs) == 0 {
 		return "it cannot be updated in place"
@@ -287,7 +288,7 @@ var actionRows = []struct {
 
 // countsTable summarises the actions: one row per action for one plan, or
 // one row per plan.
-func countsTable(sections []*planSection, m *Masker) string {
+func countsTable(sections []*planSection, m *mask.Masker) string {
 	var b strings.Builder
 	if len(sections) == 0 {
 		return ""
@@ -322,7 +323,7 @@ func countsTable(sections []*planSection, m *Masker) string {
 			fmt.Fprintf(&b, "| … and %d more plans | | | | | | |\n", len(sections)-i)
 			break
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", m.text(s.name), s.total.Add, s.total.Change, s.total.Destroy,
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", safeText(m, s.name), s.total.Add, s.total.Change, s.total.Destroy,
 			s.counts[diff.DeleteThenCreate]+s.counts[diff.CreateThenDelete]+s.counts[diff.ForgetThenCreate], s.total.Import, s.total.Forget)
 	}
 	b.WriteString("\n")
@@ -342,7 +343,7 @@ func (s *planSection) movesAndImports() string {
 }
 
 // body is a plan's resource diffs, drift and outputs at a level.
-func (s *planSection) body(level Level, m *Masker) string {
+func (s *planSection) body(level Level, m *mask.Masker) string {
 	var b strings.Builder
 	switch level {
 	case LevelFull:
@@ -355,7 +356,7 @@ func (s *planSection) body(level Level, m *Masker) string {
 		if s.othersCount > 0 {
 			fmt.Fprintf(&b, "<details><summary>%d other changes (diffs left out)</summary>\n\n", s.othersCount)
 			for _, c := range s.others {
-				fmt.Fprintf(&b, "- `%s` %s\n", strings.TrimSpace(Symbol(c.action)), m.code(c.address))
+				fmt.Fprintf(&b, "- `%s` %s\n", strings.TrimSpace(Symbol(c.action)), safeCode(m, c.address))
 			}
 			if s.othersCount > len(s.others) {
 				fmt.Fprintf(&b, "- … and %d more\n", s.othersCount-len(s.others))
@@ -367,11 +368,11 @@ func (s *planSection) body(level Level, m *Masker) string {
 		fmt.Fprintf(&b, "#### Changed outside OpenTofu (%d)\n\n", len(s.drift))
 		if level == LevelFull {
 			for _, e := range s.drift {
-				b.WriteString(md.Details(m.html(e.address)+" changed outside OpenTofu", md.DiffBlock(e.text)))
+				b.WriteString(md.Details(safeHTML(m, e.address)+" changed outside OpenTofu", md.DiffBlock(e.text)))
 			}
 		} else if level == LevelReduced {
 			for _, e := range s.drift {
-				fmt.Fprintf(&b, "- %s\n", m.code(e.address))
+				fmt.Fprintf(&b, "- %s\n", safeCode(m, e.address))
 			}
 			b.WriteString("\n")
 		}
@@ -387,7 +388,7 @@ func (s *planSection) body(level Level, m *Masker) string {
 	return b.String()
 }
 
-func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *Masker) string {
+func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *mask.Masker) string {
 	var parts []string
 	v := o.Version
 	if v == "" {
@@ -399,14 +400,14 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *Ma
 	}
 	for _, s := range sections {
 		if s.path != "" {
-			src := m.text(s.source)
+			src := safeText(m, s.source)
 			if tv := s.scan.plan.TerraformVersion; tv != "" {
 				src += " (OpenTofu/Terraform " + md.Text(tv) + ")"
 			}
 			parts = append(parts, src)
 		}
 		for _, st := range s.streams {
-			parts = append(parts, m.text(st.Path))
+			parts = append(parts, safeText(m, st.Path))
 		}
 	}
 	return "---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
@@ -420,11 +421,11 @@ func limitText(max int) string {
 }
 
 // streamWarnings are a stream's failures for the warnings at the top.
-func streamWarnings(st *StreamSummary, masker *Masker) []string {
+func streamWarnings(st *StreamSummary, masker *mask.Masker) []string {
 	var lines []string
 	for _, a := range st.Applies {
 		if a.Status == "errored" {
-			lines = append(lines, fmt.Sprintf("- ❌ %s: %s **failed**", masker.code(a.Address), masker.text(a.Action)))
+			lines = append(lines, fmt.Sprintf("- ❌ %s: %s **failed**", safeCode(masker, a.Address), safeText(masker, a.Action)))
 		}
 	}
 	for _, d := range st.Diagnostics {
@@ -433,15 +434,15 @@ func streamWarnings(st *StreamSummary, masker *Masker) []string {
 		}
 		where := ""
 		if d.Range != nil {
-			where = fmt.Sprintf(" (%s)", masker.code(fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
+			where = fmt.Sprintf(" (%s)", safeCode(masker, fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
 		}
-		lines = append(lines, fmt.Sprintf("- ❌ Error: %s%s", masker.text(d.Summary), where))
+		lines = append(lines, fmt.Sprintf("- ❌ Error: %s%s", safeText(masker, d.Summary), where))
 	}
 	if t := st.TestSummary; t != nil && t.Failed+t.Errored > 0 {
 		lines = append(lines, fmt.Sprintf("- ❌ tests: %d failed, %d errored (%d passed)", t.Failed, t.Errored, t.Passed))
 	}
 	if st.Info.Truncated > 0 {
-		lines = append(lines, fmt.Sprintf("- ⚠️ %s ends mid-message at line %d: the run was probably interrupted", masker.text(st.Path), st.Info.Truncated))
+		lines = append(lines, fmt.Sprintf("- ⚠️ %s ends mid-message at line %d: the run was probably interrupted", safeText(masker, st.Path), st.Info.Truncated))
 	}
 	return lines
 }

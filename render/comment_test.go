@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -205,7 +206,7 @@ func TestCommentNeverShowsSensitiveValues(t *testing.T) {
 		}
 		md := b.String()
 		for _, s := range secrets {
-			if strings.Contains(md, strconv.Quote(s)) || len(s) >= minRawSecret && strings.Contains(md, s) {
+			if strings.Contains(md, strconv.Quote(s)) || len(s) >= mask.MinRawSecret && strings.Contains(md, s) {
 				t.Errorf("%s: the comment shows the sensitive value %q", path, s)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render/mask"
 )
 
 // LockJSON writes lock-file comparisons in the JSON contract of DESIGN.md.
@@ -159,14 +160,14 @@ func LockMarkdown(w io.Writer, files []*lockdiff.FileDiff) error {
 
 // lockMarkdown is the section; without urgent, warnings and alerts are left
 // to the comment's warnings at the top.
-func lockMarkdown(files []*lockdiff.FileDiff, withUrgent bool, m *Masker) string {
+func lockMarkdown(files []*lockdiff.FileDiff, withUrgent bool, m *mask.Masker) string {
 	var b strings.Builder
 	b.WriteString("### Lock file changes\n\n")
 	for _, fd := range files {
-		fmt.Fprintf(&b, "**%s** — %s\n\n", m.text(fd.Path), m.text(lockSummary(fd)))
+		fmt.Fprintf(&b, "**%s** — %s\n\n", safeText(m, fd.Path), safeText(m, lockSummary(fd)))
 		var urgent, other []string
 		for _, f := range fd.Findings {
-			line := fmt.Sprintf("- %s: %s\n", severityMark[f.Severity], m.message(f.Message))
+			line := fmt.Sprintf("- %s: %s\n", severityMark[f.Severity], safeMessage(m, f.Message))
 			if f.Severity.Rank() >= lockdiff.Warning.Rank() {
 				urgent = append(urgent, line)
 			} else {
@@ -181,10 +182,10 @@ func lockMarkdown(files []*lockdiff.FileDiff, withUrgent bool, m *Masker) string
 				continue
 			}
 			rows++
-			fmt.Fprintf(&table, "| `%s` | %s | %s | %s | %s |\n", p.Address, p.Change, m.text(versionCell(p)), m.text(constraintsCell(p)),
+			fmt.Fprintf(&table, "| `%s` | %s | %s | %s | %s |\n", p.Address, p.Change, safeText(m, versionCell(p)), safeText(m, constraintsCell(p)),
 				fmt.Sprintf("+%d −%d", len(p.HashesAdded), len(p.HashesRemoved)))
 			for _, f := range p.Findings {
-				line := fmt.Sprintf("- %s `%s`: %s\n", severityMark[f.Severity], p.Address.Short(), m.message(f.Message))
+				line := fmt.Sprintf("- %s `%s`: %s\n", severityMark[f.Severity], p.Address.Short(), safeMessage(m, f.Message))
 				if f.Severity.Rank() >= lockdiff.Warning.Rank() {
 					urgent = append(urgent, line)
 				} else {

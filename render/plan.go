@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -100,7 +101,7 @@ type planScan struct {
 // scanOptions say what a first pass does besides counting.
 type scanOptions struct {
 	// masker, when set, collects every string the plan marks sensitive.
-	masker *Masker
+	masker *mask.Masker
 	// each, when set, sees every resource change with its summary. Its
 	// values are still raw (call rc.Change.Decode), or absent with
 	// skipValues.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -182,7 +183,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 	if o.MaxSize <= 0 {
 		o.MaxSize = GitHubMaxComment
 	}
-	masker := NewMasker()
+	masker := mask.NewMasker()
 	var full budgetBuffer
 	full.limit = o.MaxSize
 	type count struct{ module, typ string }
@@ -204,9 +205,9 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 		if err != nil {
 			return err
 		}
-		marked += strings.Count(text, Masked)
+		marked += strings.Count(text, mask.Masked)
 		address := r.Address
-		full.add(diffItem{summary: func(m *Masker) string { return m.html(address) }, text: text, wrap: hclFence}, detailsEstimate(text, address))
+		full.add(diffItem{summary: func(m *mask.Masker) string { return safeHTML(m, address) }, text: text, wrap: hclFence}, detailsEstimate(text, address))
 		return nil
 	}})
 	if err != nil {
@@ -223,7 +224,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 		outputs.WriteString(stateOutputText(name, st.Outputs[name]) + "\n")
 	}
 	outputsText := masker.Mask(outputs.String())
-	marked += strings.Count(outputs.String(), Masked)
+	marked += strings.Count(outputs.String(), mask.Masked)
 
 	keys := make([]count, 0, len(counts))
 	for k := range counts {
@@ -295,7 +296,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 					fmt.Fprintf(&body, "- … and %d more\n", len(addresses)-i)
 					break
 				}
-				body.WriteString("- " + masker.code(a) + "\n")
+				body.WriteString("- " + safeCode(masker, a) + "\n")
 			}
 			body.WriteString("\n")
 		default:

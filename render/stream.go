@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -215,7 +216,7 @@ func ReadStream(path string) (*StreamSummary, error) {
 
 // addSecrets records the stream's sensitive output values, which the
 // stream carries in clear.
-func (s *StreamSummary) addSecrets(m *Masker) {
+func (s *StreamSummary) addSecrets(m *mask.Masker) {
 	for _, o := range s.Outputs {
 		if o.Sensitive {
 			m.AddValue(o.Value)
@@ -245,7 +246,7 @@ func StreamText(w io.Writer, path string) error {
 	if err != nil {
 		return err
 	}
-	masker := NewMasker()
+	masker := mask.NewMasker()
 	st.addSecrets(masker)
 	var b strings.Builder
 	_, err = tofujson.ReadStreamFile(path, func(m *tofujson.Message) error {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -64,9 +65,9 @@ func (l *bounded) end(format string) {
 	}
 }
 
-func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) string {
+func streamMarkdown(s *StreamSummary, masker *mask.Masker, withPlan, compact bool) string {
 	var b strings.Builder
-	title := "Log " + masker.text(s.Path)
+	title := "Log " + safeText(masker, s.Path)
 	if line := operationLine(s.Changes); line != "" {
 		title += " — " + line
 	}
@@ -81,7 +82,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 	failures := bounded{b: &b, max: maxStreamFailures}
 	for _, a := range s.Applies {
 		if a.Status == "errored" {
-			failures.line(fmt.Sprintf("- ❌ %s: %s **failed** after %s\n", masker.code(a.Address), masker.text(a.Action), elapsed(a.Elapsed)))
+			failures.line(fmt.Sprintf("- ❌ %s: %s **failed** after %s\n", safeCode(masker, a.Address), safeText(masker, a.Action), elapsed(a.Elapsed)))
 		}
 	}
 	errs, warns := splitDiagnostics(s.Diagnostics)
@@ -93,7 +94,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 					continue
 				}
 				e, _ := splitDiagnostics(r.Diagnostics)
-				text := fmt.Sprintf("- ❌ test %s run %s: %s\n", masker.code(f.Path), masker.code(r.Name), masker.text(r.Status))
+				text := fmt.Sprintf("- ❌ test %s run %s: %s\n", safeCode(masker, f.Path), safeCode(masker, r.Name), safeText(masker, r.Status))
 				for _, d := range e {
 					text += indentLines(diagnosticMarkdown(d, masker, compact), "  ")
 				}
@@ -126,7 +127,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 			case "errored":
 				icon, result = "❌", "errored"
 			}
-			rows.line(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", icon, tableCode(masker, a.Address), masker.text(a.Action), strings.ReplaceAll(result, "|", "\\|"), elapsed(a.Elapsed)))
+			rows.line(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", icon, tableCode(masker, a.Address), safeText(masker, a.Action), strings.ReplaceAll(result, "|", "\\|"), elapsed(a.Elapsed)))
 		}
 		rows.end("| | … and %d more resources | | | |\n")
 		b.WriteString("\n")
@@ -144,7 +145,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 					outputs.left++
 					continue
 				}
-				outputs.line(md.Details(masker.html(a.Address)+" "+masker.html(p.Name)+" "+state,
+				outputs.line(md.Details(safeHTML(masker, a.Address)+" "+safeHTML(masker, p.Name)+" "+state,
 					md.Fence(md.Visible(masker.Mask(strings.Join(p.Output, "\n"))), "text")))
 			}
 		}
@@ -154,12 +155,12 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 		b.WriteString("\n**Planned changes**\n\n")
 		planned := bounded{b: &b, max: maxStreamRows}
 		for _, it := range s.Planned {
-			line := fmt.Sprintf("- %s %s", masker.text(it.Action), masker.code(it.Address))
+			line := fmt.Sprintf("- %s %s", safeText(masker, it.Action), safeCode(masker, it.Address))
 			if it.Previous != "" && it.Previous != it.Address {
-				line += " (from " + masker.code(it.Previous) + ")"
+				line += " (from " + safeCode(masker, it.Previous) + ")"
 			}
 			if it.Reason != "" {
-				line += " — " + masker.text(strings.ReplaceAll(it.Reason, "_", " "))
+				line += " — " + safeText(masker, strings.ReplaceAll(it.Reason, "_", " "))
 			}
 			planned.line(line + "\n")
 		}
@@ -169,7 +170,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 		b.WriteString("\n**Changed outside OpenTofu**\n\n")
 		drift := bounded{b: &b, max: maxStreamRows}
 		for _, it := range s.Drift {
-			drift.line(fmt.Sprintf("- %s %s\n", masker.text(it.Action), masker.code(it.Address)))
+			drift.line(fmt.Sprintf("- %s %s\n", safeText(masker, it.Action), safeCode(masker, it.Address)))
 		}
 		drift.end("- … and %d more changed outside OpenTofu\n")
 	}
@@ -192,7 +193,7 @@ func streamMarkdown(s *StreamSummary, masker *Masker, withPlan, compact bool) st
 		b.WriteString("\n⚠️ Resources the tests could not destroy:\n\n")
 		cleanup := bounded{b: &b, max: maxStreamRows}
 		for _, r := range s.Cleanup {
-			cleanup.line("- " + masker.code(r) + "\n")
+			cleanup.line("- " + safeCode(masker, r) + "\n")
 		}
 		cleanup.end("- … and %d more resources\n")
 	}
@@ -216,7 +217,9 @@ func elapsed(sec float64) string {
 }
 
 // tableCode is a code span that is safe inside a table cell.
-func tableCode(m *Masker, s string) string { return strings.ReplaceAll(m.code(s), "|", "\\|") }
+func tableCode(m *mask.Masker, s string) string {
+	return strings.ReplaceAll(safeCode(m, s), "|", "\\|")
+}
 
 func splitDiagnostics(ds []*tofujson.Diagnostic) (errs, warns []*tofujson.Diagnostic) {
 	for _, d := range ds {
@@ -242,7 +245,7 @@ func indentLines(s, prefix string) string {
 // diagnosticMarkdown shows a diagnostic as OpenTofu's terminal does: the
 // severity and summary, where, the source snippet with the problem
 // underlined, and the detail.
-func diagnosticMarkdown(d *tofujson.Diagnostic, masker *Masker, compact bool) string {
+func diagnosticMarkdown(d *tofujson.Diagnostic, masker *mask.Masker, compact bool) string {
 	var b strings.Builder
 	sev := "⚠️ **Warning**"
 	if d.Severity == "error" {
@@ -250,7 +253,7 @@ func diagnosticMarkdown(d *tofujson.Diagnostic, masker *Masker, compact bool) st
 	}
 	fmt.Fprintf(&b, "\n%s: %s", sev, md.Text(masker.Mask(d.Summary)))
 	if d.Range != nil {
-		fmt.Fprintf(&b, " (%s)", masker.code(fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
+		fmt.Fprintf(&b, " (%s)", safeCode(masker, fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
 	}
 	b.WriteString("\n\n")
 	if compact {
@@ -263,7 +266,7 @@ func diagnosticMarkdown(d *tofujson.Diagnostic, masker *Masker, compact bool) st
 	if d.Detail != "" {
 		var lines []string
 		for _, l := range strings.Split(masker.Mask(d.Detail), "\n") {
-			lines = append(lines, masker.text(l))
+			lines = append(lines, safeText(masker, l))
 		}
 		b.WriteString(strings.Join(lines, "<br>\n") + "\n\n")
 	}
@@ -298,7 +301,7 @@ func snippetText(d *tofujson.Diagnostic) string {
 }
 
 // outputsBlock shows the stream's outputs; sensitive ones are masked.
-func outputsBlock(outputs map[string]tofujson.StreamOutput, masker *Masker) string {
+func outputsBlock(outputs map[string]tofujson.StreamOutput, masker *mask.Masker) string {
 	names, width := namesAndWidth(outputs)
 	var b strings.Builder
 	for _, name := range names {
@@ -306,7 +309,7 @@ func outputsBlock(outputs map[string]tofujson.StreamOutput, masker *Masker) stri
 		var value string
 		switch {
 		case o.Sensitive:
-			value = Masked
+			value = mask.Masked
 		case o.Value == nil && o.Action != "":
 			value = "(" + o.Action + ")"
 		default:
@@ -320,26 +323,26 @@ func outputsBlock(outputs map[string]tofujson.StreamOutput, masker *Masker) stri
 	return md.Fence(md.Visible(masker.Mask(b.String())), "hcl") + "\n"
 }
 
-func testsMarkdown(s *StreamSummary, masker *Masker) string {
+func testsMarkdown(s *StreamSummary, masker *mask.Masker) string {
 	var b strings.Builder
 	b.WriteString("\n**Tests**\n\n| file | run | status |\n| --- | --- | --- |\n")
 	icons := map[string]string{"pass": "✅", "fail": "❌", "error": "❌", "skip": "⏭️"}
 	rows := bounded{b: &b, max: maxStreamRows}
 	for _, f := range s.Tests {
 		if len(f.Runs) == 0 {
-			rows.line(fmt.Sprintf("| %s | | %s %s |\n", tableCode(masker, f.Path), icons[f.Status], masker.text(f.Status)))
+			rows.line(fmt.Sprintf("| %s | | %s %s |\n", tableCode(masker, f.Path), icons[f.Status], safeText(masker, f.Status)))
 		}
 		for _, r := range f.Runs {
 			if rows.shown >= rows.max {
 				rows.left++
 				continue
 			}
-			rows.line(fmt.Sprintf("| %s | %s | %s %s |\n", tableCode(masker, f.Path), tableCode(masker, r.Name), icons[r.Status], masker.text(r.Status)))
+			rows.line(fmt.Sprintf("| %s | %s | %s %s |\n", tableCode(masker, f.Path), tableCode(masker, r.Name), icons[r.Status], safeText(masker, r.Status)))
 		}
 	}
 	rows.end("| … and %d more runs | | |\n")
 	if t := s.TestSummary; t != nil {
-		fmt.Fprintf(&b, "\n**%s**: %d passed, %d failed, %d errored, %d skipped.\n", masker.text(t.Status), t.Passed, t.Failed, t.Errored, t.Skipped)
+		fmt.Fprintf(&b, "\n**%s**: %d passed, %d failed, %d errored, %d skipped.\n", safeText(masker, t.Status), t.Passed, t.Failed, t.Errored, t.Skipped)
 	}
 	diags := bounded{b: &b, max: maxStreamFailures}
 	for _, f := range s.Tests {

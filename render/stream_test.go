@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	safemd "github.com/planpr/planpr/render/md"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	safemd "github.com/planpr/planpr/render/md"
 
 	"github.com/planpr/planpr/render/tofujson"
 )

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 
+	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/tofujson"
 
 	"github.com/planpr/planpr/render/diff"
@@ -96,7 +97,7 @@ type OutputFact struct {
 	Action    string `json:"action,omitempty"`
 }
 
-func streamFacts(st *StreamSummary, masker *Masker) StreamFacts {
+func streamFacts(st *StreamSummary, masker *mask.Masker) StreamFacts {
 	f := StreamFacts{Path: st.Path, Version: st.Info.Version, ChangeSummary: st.Changes, TestSummary: st.TestSummary,
 		Planned: []StreamFactItem{}, Applies: []ApplyFact{}, Diagnostics: []DiagnosticFact{}, Tests: []TestFact{},
 		Outputs: map[string]OutputFact{}, Truncated: st.Info.Truncated}
@@ -152,7 +153,7 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 		Errored       bool          `json:"errored"`
 		Plans         []PlanSummary `json:"plans"`
 	}{FormatVersion: "1.0", Plans: []PlanSummary{}}
-	masker := NewMasker()
+	masker := mask.NewMasker()
 	for _, p := range plans {
 		s, err := newSection(p, CommentOptions{PlanOptions: o, MaxSize: 0, keepAll: true}, masker)
 		if err != nil {
@@ -183,7 +184,7 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 			if isRisky(c.action) || c.action == diff.ForgetThenCreate {
 				r := ReplaceReason{Reason: c.reason}
 				for _, path := range c.replacePaths {
-					r.Attributes = append(r.Attributes, masker.path(path))
+					r.Attributes = append(r.Attributes, maskedPath(masker, path))
 				}
 				ps.ReplaceReasons[c.address] = r
 			}
@@ -240,7 +241,7 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 // maskStrings masks every string in v in place — fields, elements, map
 // keys and values — so no part of the summary shows a secret: values are
 // masked one by one, before they are encoded.
-func maskStrings(v reflect.Value, m *Masker) {
+func maskStrings(v reflect.Value, m *mask.Masker) {
 	switch v.Kind() {
 	case reflect.String:
 		if v.CanSet() {

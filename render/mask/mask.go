@@ -1,4 +1,8 @@
-package render
+// Package mask owns secrets: what the plan marks sensitive, found anywhere
+// in every form it takes in the output, and credential-shaped strings.
+// Masking works on values (a diff's text, an address, a message) before
+// they are escaped and laid out. It imports only the models.
+package mask
 
 import (
 	"bytes"
@@ -8,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -61,10 +64,10 @@ func NewMasker() *Masker {
 	return m
 }
 
-// minRawSecret is the shortest secret hidden wherever it appears; shorter
+// MinRawSecret is the shortest secret hidden wherever it appears; shorter
 // ones ("x", "on") are hidden only as whole quoted values, or the masking
 // would eat ordinary words.
-const minRawSecret = 5
+const MinRawSecret = 5
 
 // minSecretNumber is the fewest characters of a number hidden as a secret:
 // hiding every "1" would hide the counts.
@@ -93,7 +96,7 @@ func (m *Masker) AddSecret(s string, kind tofujson.SecretKind) {
 	}
 	quoted := strconv.Quote(s)
 	m.add(quoted)
-	if len(s) < minRawSecret {
+	if len(s) < MinRawSecret {
 		return
 	}
 	m.add(s)
@@ -109,7 +112,7 @@ func (m *Masker) AddSecret(s string, kind tofujson.SecretKind) {
 	// A heredoc shows each line on its own.
 	if strings.ContainsAny(s, "\n") {
 		for line := range strings.SplitSeq(s, "\n") {
-			if line = strings.TrimSpace(line); len(line) >= minRawSecret {
+			if line = strings.TrimSpace(line); len(line) >= MinRawSecret {
 				m.add(line)
 			}
 		}
@@ -227,9 +230,10 @@ func (m *Masker) Mask(text string) string {
 	return out
 }
 
-// maskQuiet masks without counting: for values laid out several times
-// while the comment is fitted to its budget.
-func (m *Masker) maskQuiet(text string) string {
+// Quiet masks without counting: for values laid out several times while
+// a comment is fitted to its budget. A nil masker hides credential shapes
+// only.
+func (m *Masker) Quiet(text string) string {
 	out, _ := m.mask(text)
 	return out
 }
@@ -365,37 +369,14 @@ func (m *Masker) replaceSecrets(text string) (string, int) {
 	return b.String(), n
 }
 
-// code, text, html and message are the one way untrusted values reach
-// Markdown: masked first, then escaped (codeSpan, mdText, htmlCode,
-// mdMessage). A nil masker only escapes.
-func (m *Masker) code(s string) string    { return md.Code(m.quiet(s)) }
-func (m *Masker) text(s string) string    { return md.Text(m.quiet(s)) }
-func (m *Masker) html(s string) string    { return md.HTMLCode(m.quiet(s)) }
-func (m *Masker) message(s string) string { return md.Message(m.quiet(s)) }
-
-func (m *Masker) quiet(s string) string {
+// IsKey reports whether s is a key of a map marked sensitive: attribute
+// paths (replace_paths) name such keys as steps.
+func (m *Masker) IsKey(s string) bool {
 	if m == nil {
-		return s
+		return false
 	}
-	return m.maskQuiet(s)
-}
-
-// path writes an attribute path (pathString) with every step that is a
-// marked map's key hidden: replace_paths name the keys of sensitive maps.
-func (m *Masker) path(p []any) string {
-	if m == nil || len(m.keys) == 0 {
-		return pathString(p)
-	}
-	masked := make([]any, len(p))
-	for i, step := range p {
-		masked[i] = step
-		if s, ok := step.(string); ok && i > 0 {
-			if _, secret := m.keys[s]; secret {
-				masked[i] = Masked
-			}
-		}
-	}
-	return pathString(masked)
+	_, ok := m.keys[s]
+	return ok
 }
 
 // MaskCredentials hides credential-shaped strings in a message planpr
