@@ -21,6 +21,7 @@ import (
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	"github.com/google/go-github/v60/github"
+	"github.com/planpr/planpr/bot/artifact"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/mask"
@@ -433,7 +434,7 @@ func (s *Server) commentArtifact(ctx context.Context, gh GitHub, repo Repo, ev *
 	if err != nil {
 		return err
 	}
-	zipData, err := downloadArtifact(ctx, url)
+	zipData, err := artifact.Download(ctx, url)
 	if err != nil {
 		return err
 	}
@@ -442,7 +443,7 @@ func (s *Server) commentArtifact(ctx context.Context, gh GitHub, repo Repo, ev *
 		return err
 	}
 	defer os.RemoveAll(dir)
-	if err := unpack(zipData, dir); err != nil {
+	if err := artifact.Unpack(zipData, dir); err != nil {
 		return err
 	}
 	var manifest Manifest

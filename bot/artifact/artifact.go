@@ -1,4 +1,8 @@
-package bot
+// Package artifact owns what comes from untrusted workflows as artifacts:
+// downloading a zip from its pre-signed URL without planpr's token, and
+// unpacking it safely (no path traversal, no links, caps on size, file
+// count and directory, checked before the zip is parsed).
+package artifact
 
 import (
 	"archive/zip"
@@ -16,14 +20,14 @@ import (
 
 // Limits on artifacts, which come from untrusted workflows.
 const (
-	maxArtifactZip   = 200 << 20 // compressed
-	maxArtifactFiles = 1000
-	maxArtifactTotal = 500 << 20 // uncompressed, all files
+	MaxZip   = 200 << 20 // compressed
+	MaxFiles = 1000
+	MaxTotal = 500 << 20 // uncompressed, all files
 )
 
-// downloadArtifact fetches an artifact's zip from its pre-signed URL,
+// Download fetches an artifact's zip from its pre-signed URL,
 // without our token (it must not leak to the storage host).
-func downloadArtifact(ctx context.Context, url string) ([]byte, error) {
+func Download(ctx context.Context, url string) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
@@ -36,19 +40,19 @@ func downloadArtifact(ctx context.Context, url string) ([]byte, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("downloading the artifact: %s", resp.Status)
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxArtifactZip+1))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, MaxZip+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > maxArtifactZip {
-		return nil, fmt.Errorf("the artifact is over %d MB", maxArtifactZip>>20)
+	if len(b) > MaxZip {
+		return nil, fmt.Errorf("the artifact is over %d MB", MaxZip>>20)
 	}
 	return b, nil
 }
 
-// unpack extracts a zip into dir, refusing paths that leave it, links, and
+// Unpack extracts a zip into dir, refusing paths that leave it, links, and
 // anything over the size and count limits.
-func unpack(zipData []byte, dir string) error {
+func Unpack(zipData []byte, dir string) error {
 	if err := checkZipDirectory(zipData); err != nil {
 		return err
 	}
@@ -56,8 +60,8 @@ func unpack(zipData []byte, dir string) error {
 	if err != nil {
 		return fmt.Errorf("the artifact is not a zip: %v", err)
 	}
-	if len(zr.File) > maxArtifactFiles {
-		return fmt.Errorf("the artifact has %d files, more than %d", len(zr.File), maxArtifactFiles)
+	if len(zr.File) > MaxFiles {
+		return fmt.Errorf("the artifact has %d files, more than %d", len(zr.File), MaxFiles)
 	}
 	var total int64
 	for _, f := range zr.File {
@@ -89,15 +93,15 @@ func unpack(zipData []byte, dir string) error {
 			return err
 		}
 		// Count what is really written, not what the header claims.
-		n, err := io.Copy(out, io.LimitReader(rc, maxArtifactTotal-total+1))
+		n, err := io.Copy(out, io.LimitReader(rc, MaxTotal-total+1))
 		rc.Close()
 		out.Close()
 		if err != nil {
 			return fmt.Errorf("the artifact's %s: %v", f.Name, err)
 		}
 		total += n
-		if total > maxArtifactTotal {
-			return fmt.Errorf("the artifact unpacks to more than %d MB", maxArtifactTotal>>20)
+		if total > MaxTotal {
+			return fmt.Errorf("the artifact unpacks to more than %d MB", MaxTotal>>20)
 		}
 	}
 	return nil
@@ -105,7 +109,7 @@ func unpack(zipData []byte, dir string) error {
 
 // maxZipDirectory bounds the central directory: an entry takes 46 bytes and
 // its name, and names longer than a few hundred bytes are no plan's.
-const maxZipDirectory = maxArtifactFiles * 1024
+const maxZipDirectory = MaxFiles * 1024
 
 // checkZipDirectory reads the count and size of a zip's entries from its
 // end records before archive/zip parses them all into memory: a central
@@ -127,8 +131,8 @@ func checkZipDirectory(data []byte) error {
 			size = binary.LittleEndian.Uint64(data[off+40:])
 		}
 	}
-	if entries > maxArtifactFiles {
-		return fmt.Errorf("the artifact has %d files, more than %d", entries, maxArtifactFiles)
+	if entries > MaxFiles {
+		return fmt.Errorf("the artifact has %d files, more than %d", entries, MaxFiles)
 	}
 	if size > maxZipDirectory {
 		return fmt.Errorf("the artifact's list of files is %d KB, more than %d KB", size>>10, maxZipDirectory>>10)
