@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/mask"
@@ -60,7 +61,7 @@ const (
 // actionPlan is what the Action will do, all of it decided and rendered
 // before anything is written to GitHub.
 type actionPlan struct {
-	repo        Repo
+	repo        gh.Repo
 	pr          int
 	marker      render.Marker
 	mode        render.Mode
@@ -93,18 +94,18 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	}
 	client := env.HTTPClient
 	if client == nil {
-		client = &http.Client{Transport: &RetryTransport{}}
+		client = &http.Client{Transport: &gh.RetryTransport{}}
 	}
 	token := env.input("github-token")
-	gh, err := NewClient(client, env.Getenv("GITHUB_API_URL"), env.Getenv("GITHUB_GRAPHQL_URL"), token)
+	api, err := gh.NewClient(client, env.Getenv("GITHUB_API_URL"), env.Getenv("GITHUB_GRAPHQL_URL"), token)
 	if err != nil {
 		return err
 	}
-	if err := p.findPR(ctx, log, gh); err != nil {
+	if err := p.findPR(ctx, log, api); err != nil {
 		return err
 	}
 	if p.pr != 0 && p.lockSpec != "off" {
-		if p.locks, err = actionLocks(ctx, env, log, gh, p); err != nil {
+		if p.locks, err = actionLocks(ctx, env, log, api, p); err != nil {
 			return err
 		}
 	}
@@ -151,14 +152,14 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
 	} else {
 		if p.author = env.input("comment-author"); p.author == "" {
-			if p.author, err = gh.Login(ctx); err != nil {
+			if p.author, err = api.Login(ctx); err != nil {
 				return err
 			}
-			p.author = cmp.Or(p.author, ActionsBot)
+			p.author = cmp.Or(p.author, gh.ActionsBot)
 		}
-		up, err := Upsert(ctx, gh, p.repo, p.pr, p.author, p.marker, short.String(), p.commentMode)
+		up, err := Upsert(ctx, api, p.repo, p.pr, p.author, p.marker, short.String(), p.commentMode)
 		switch {
-		case errors.Is(err, ErrReadOnly):
+		case errors.Is(err, gh.ErrReadOnly):
 			readOnly = true
 			log.Command("warning", "planpr: the token cannot comment on this pull request (a fork's read-only token?); the report is in the job summary. Use the workflow_run pattern in the README to comment on fork pull requests.")
 		case err != nil:
@@ -171,7 +172,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 			}
 		}
 		if p.labels && !readOnly {
-			if err := syncLabels(ctx, gh, p.repo, p.pr, res.Counts.Destroy > 0, res.LockAlert); errors.Is(err, ErrReadOnly) {
+			if err := syncLabels(ctx, api, p.repo, p.pr, res.Counts.Destroy > 0, res.LockAlert); errors.Is(err, gh.ErrReadOnly) {
 				log.Command("warning", "planpr: the token cannot change labels")
 			} else if err != nil {
 				return err
@@ -184,7 +185,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 func prepare(env ActionEnv) (*actionPlan, error) {
 	p := &actionPlan{}
 	var err error
-	if p.repo, err = ParseRepo(env.Getenv("GITHUB_REPOSITORY")); err != nil {
+	if p.repo, err = gh.ParseRepo(env.Getenv("GITHUB_REPOSITORY")); err != nil {
 		return nil, fmt.Errorf("GITHUB_REPOSITORY: %v", err)
 	}
 	if p.commentMode, err = ParseCommentMode(env.input("comment-mode")); err != nil {
@@ -262,13 +263,13 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 // pattern): the one a manifest names, once checked to be the run's; else
 // the one GitHub lists with the run; else the open one of the run's head
 // branch (runs from forks list none).
-func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, gh GitHub) error {
+func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, api GitHub) error {
 	run := p.ev.WorkflowRun
 	if p.pr != 0 || run == nil {
 		return nil
 	}
 	if p.manifest.PR != 0 {
-		pr, err := gh.PullRequest(ctx, p.repo, p.manifest.PR)
+		pr, err := api.PullRequest(ctx, p.repo, p.manifest.PR)
 		if err != nil {
 			return err
 		}
@@ -286,7 +287,7 @@ func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, gh GitHub) erro
 		return nil
 	}
 	owner := cmp.Or(run.HeadRepository.Owner.Login, p.repo.Owner)
-	n, err := gh.PullRequestForBranch(ctx, p.repo, owner, run.HeadBranch)
+	n, err := api.PullRequestForBranch(ctx, p.repo, owner, run.HeadBranch)
 	if err != nil {
 		log.Command("notice", "planpr: "+err.Error())
 		return nil
@@ -298,15 +299,15 @@ func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, gh GitHub) erro
 // actionLocks compares each changed lock file at the pull request's base and
 // head: "auto" finds them in the pull request's files through the API; a
 // glob names local files (the head) compared with the base.
-func actionLocks(ctx context.Context, env ActionEnv, log *ActionLog, gh GitHub, p *actionPlan) ([]*lockdiff.FileDiff, error) {
-	pr, err := gh.PullRequest(ctx, p.repo, p.pr)
+func actionLocks(ctx context.Context, env ActionEnv, log *ActionLog, api GitHub, p *actionPlan) ([]*lockdiff.FileDiff, error) {
+	pr, err := api.PullRequest(ctx, p.repo, p.pr)
 	if err != nil {
 		return nil, err
 	}
 	var pairs []lockPair
 	if p.lockSpec == "auto" {
 		var capped bool
-		if pairs, capped, err = changedLockFiles(ctx, gh, p.repo, p.pr); err != nil {
+		if pairs, capped, err = changedLockFiles(ctx, api, p.repo, p.pr); err != nil {
 			return nil, err
 		}
 		if capped {
@@ -323,7 +324,7 @@ func actionLocks(ctx context.Context, env ActionEnv, log *ActionLog, gh GitHub, 
 	}
 	workspace := env.Getenv("GITHUB_WORKSPACE")
 	// The checkout is the head: cross-check with the root module there.
-	return reviewLocks(ctx, gh, p.repo, pr, pairs, func(dir string) *lockdiff.Config {
+	return reviewLocks(ctx, api, p.repo, pr, pairs, func(dir string) *lockdiff.Config {
 		full := filepath.Join(workspace, dir)
 		if st, err := os.Stat(full); workspace == "" || err != nil || !st.IsDir() {
 			return nil
@@ -356,8 +357,8 @@ func lockAlerts(files []*lockdiff.FileDiff) int {
 }
 
 // syncLabels adds and removes planpr's labels to match the plan.
-func syncLabels(ctx context.Context, gh GitHub, repo Repo, pr int, destroy, lockAlert bool) error {
-	have, err := gh.Labels(ctx, repo, pr)
+func syncLabels(ctx context.Context, api GitHub, repo gh.Repo, pr int, destroy, lockAlert bool) error {
+	have, err := api.Labels(ctx, repo, pr)
 	if err != nil {
 		return err
 	}
@@ -369,13 +370,13 @@ func syncLabels(ctx context.Context, gh GitHub, repo Repo, pr int, destroy, lock
 		case want[l] && !has:
 			add = append(add, l)
 		case !want[l] && has:
-			if err := gh.RemoveLabel(ctx, repo, pr, l); err != nil {
+			if err := api.RemoveLabel(ctx, repo, pr, l); err != nil {
 				return err
 			}
 		}
 	}
 	if len(add) > 0 {
-		return gh.AddLabels(ctx, repo, pr, add)
+		return api.AddLabels(ctx, repo, pr, add)
 	}
 	return nil
 }

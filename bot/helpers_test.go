@@ -7,21 +7,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/githubtest"
 	"github.com/planpr/planpr/render"
 )
 
-var repo = Repo{"octo", "infra"}
+var repo = gh.Repo{Owner: "octo", Name: "infra"}
 
 // newFake starts a fake GitHub and a client for it whose retries do not
 // really sleep; slept counts the waits.
-func newFake(t *testing.T, token string) (*githubtest.Server, *Client, *atomic.Int64) {
+func newFake(t *testing.T, token string) (*githubtest.Server, *gh.Client, *atomic.Int64) {
 	t.Helper()
 	fake := githubtest.New()
 	t.Cleanup(fake.Close)
 	var slept atomic.Int64
-	rt := &RetryTransport{Sleep: func(d time.Duration) { slept.Add(int64(d / time.Second)) }}
-	c, err := NewClient(&http.Client{Transport: rt}, fake.APIURL(), fake.URL+"/graphql", token)
+	rt := &gh.RetryTransport{Sleep: func(d time.Duration) { slept.Add(int64(d / time.Second)) }}
+	c, err := gh.NewClient(&http.Client{Transport: rt}, fake.APIURL(), fake.URL+"/graphql", token)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing/fstest"
 
+	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/lockdiff"
 )
 
@@ -21,8 +22,8 @@ type lockPair struct{ before, after string }
 
 // changedLockFiles lists the .terraform.lock.hcl files a pull request
 // changes.
-func changedLockFiles(ctx context.Context, gh GitHub, repo Repo, pr int) ([]lockPair, bool, error) {
-	files, err := gh.ListFiles(ctx, repo, pr)
+func changedLockFiles(ctx context.Context, api GitHub, repo gh.Repo, pr int) ([]lockPair, bool, error) {
+	files, err := api.ListFiles(ctx, repo, pr)
 	if err != nil {
 		return nil, false, err
 	}
@@ -48,14 +49,14 @@ const maxConfigFiles = 20
 
 // configAtRef reads a root module's configuration through the API, for
 // servers that have no checkout.
-func configAtRef(ctx context.Context, gh GitHub, repo Repo, dir, ref string) (*lockdiff.Config, error) {
-	files, err := gh.ListDir(ctx, repo, dir, ref)
+func configAtRef(ctx context.Context, api GitHub, repo gh.Repo, dir, ref string) (*lockdiff.Config, error) {
+	files, err := api.ListDir(ctx, repo, dir, ref)
 	if err != nil || len(files) == 0 {
 		return nil, err
 	}
 	var names []string
 	for _, f := range files {
-		if isConfigFile(f.Name) && f.Size <= MaxFileFetch {
+		if isConfigFile(f.Name) && f.Size <= gh.MaxFileFetch {
 			names = append(names, f.Name)
 		}
 	}
@@ -65,7 +66,7 @@ func configAtRef(ctx context.Context, gh GitHub, repo Repo, dir, ref string) (*l
 	}
 	fsys := fstest.MapFS{}
 	for _, name := range names {
-		src, found, err := gh.FileAt(ctx, repo, path.Join(dir, name), ref)
+		src, found, err := api.FileAt(ctx, repo, path.Join(dir, name), ref)
 		if err != nil {
 			return nil, err
 		}
@@ -108,14 +109,14 @@ func configRank(name string) int {
 
 // reviewLocks compares each pair at the pull request's base and head, and
 // cross-checks with the head's root module when config gives one.
-func reviewLocks(ctx context.Context, gh GitHub, repo Repo, pr *PullRequest, pairs []lockPair, config func(dir string) *lockdiff.Config) ([]*lockdiff.FileDiff, error) {
+func reviewLocks(ctx context.Context, api GitHub, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, config func(dir string) *lockdiff.Config) ([]*lockdiff.FileDiff, error) {
 	var out []*lockdiff.FileDiff
 	for _, pp := range pairs {
-		before, _, err := gh.FileAt(ctx, repo, pp.before, pr.BaseSHA)
+		before, _, err := api.FileAt(ctx, repo, pp.before, pr.BaseSHA)
 		if err != nil {
 			return nil, err
 		}
-		after, _, err := gh.FileAt(ctx, repo, pp.after, pr.HeadSHA)
+		after, _, err := api.FileAt(ctx, repo, pp.after, pr.HeadSHA)
 		if err != nil {
 			return nil, err
 		}

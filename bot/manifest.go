@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 
+	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/render"
 )
 
@@ -82,7 +83,7 @@ func (m Manifest) validate() error {
 // workflow run built: its head must be the run's head commit, in the run's
 // head repository. Otherwise a fork's run could comment on (and relabel)
 // any pull request.
-func verifyRunPR(pr *PullRequest, runHeadSHA, runHeadRepo string) error {
+func verifyRunPR(pr *gh.PullRequest, runHeadSHA, runHeadRepo string) error {
 	if pr.HeadSHA != runHeadSHA {
 		return fmt.Errorf("the manifest names pull request #%d, whose head %s is not the run's head %s: refused", pr.Number, shortSHA(pr.HeadSHA), shortSHA(runHeadSHA))
 	}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/planpr/planpr/bot/gh"
 )
 
 // promLine is one line of the Prometheus text format.
@@ -180,12 +182,12 @@ func TestM7ConfigFetchesBounded(t *testing.T) {
 }
 
 // TestM7LargeFilesAreNotFetched: blob fetches had no size limit; a lock
-// file over MaxFileFetch is refused from its size, unread.
+// file over gh.MaxFileFetch is refused from its size, unread.
 func TestM7LargeFilesAreNotFetched(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
-	fake.AddFile("abc", "big/.terraform.lock.hcl", bytes.Repeat([]byte("# padding\n"), MaxFileFetch/10+1))
+	fake.AddFile("abc", "big/.terraform.lock.hcl", bytes.Repeat([]byte("# padding\n"), gh.MaxFileFetch/10+1))
 	_, _, err := c.FileAt(t.Context(), repo, "big/.terraform.lock.hcl", "abc")
-	if !errors.Is(err, ErrFileTooLarge) {
+	if !errors.Is(err, gh.ErrFileTooLarge) {
 		t.Errorf("err = %v", err)
 	}
 	if n := countRequests(fake, "GET /repos/octo/infra/git/blobs/"); n != 0 {

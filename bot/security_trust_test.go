@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/githubtest"
 	"github.com/planpr/planpr/render"
 )
@@ -83,7 +84,7 @@ func TestH2OnlyPlanprsOwnCommentsCount(t *testing.T) {
 			fake.AddComment(5, "mallory", frozen)
 			fake.AddComment(5, "mallory", older)
 			m := render.Marker{Key: "prod", At: 1700000000}
-			res, err := Upsert(t.Context(), c, repo, 5, ActionsBot, m, bodyFor(m, "the plan"), mode)
+			res, err := Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m, bodyFor(m, "the plan"), mode)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +95,7 @@ func TestH2OnlyPlanprsOwnCommentsCount(t *testing.T) {
 			if len(comments) != 3 || comments[0].Body != frozen || comments[1].Body != older || comments[0].Minimized || comments[1].Minimized {
 				t.Fatalf("users' comments were touched: %+v", comments)
 			}
-			if comments[2].User != ActionsBot || comments[2].Body != bodyFor(m, "the plan") {
+			if comments[2].User != gh.ActionsBot || comments[2].Body != bodyFor(m, "the plan") {
 				t.Errorf("planpr's comment: %+v", comments[2])
 			}
 		})
@@ -157,7 +158,7 @@ func TestH1ActionVerifiesTheManifestsPR(t *testing.T) {
 				fake.AddPR(pr8)
 			}
 			real := render.Marker{Key: "prod", At: 1}
-			fake.AddComment(8, ActionsBot, real.String()+"\n5 to destroy")
+			fake.AddComment(8, gh.ActionsBot, real.String()+"\n5 to destroy")
 			dir := t.TempDir()
 			ev, err := os.ReadFile("../testdata/payloads/workflow_run-completed.json")
 			if err != nil {

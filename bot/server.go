@@ -22,6 +22,7 @@ import (
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	"github.com/google/go-github/v60/github"
 	"github.com/planpr/planpr/bot/artifact"
+	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/mask"
@@ -40,7 +41,7 @@ type ServerConfig struct {
 	Logger        *slog.Logger
 	Version       string
 	// Retry tunes GitHub retries (tests shorten the waits).
-	Retry *RetryTransport
+	Retry *gh.RetryTransport
 	// IntakeBudget bounds the bytes of deliveries being read at once
 	// (default 64 MiB), IntakeReaders how many are read at once (default
 	// 16), and IntakeWait how long a delivery waits for room before a 503
@@ -64,11 +65,11 @@ type Server struct {
 	seen    *deliverySet
 	prLocks keyedMutex
 	metrics *metrics
-	retry   *RetryTransport
+	retry   *gh.RetryTransport
 	apps    *ghinstallation.AppsTransport
 
 	mu       sync.Mutex
-	clients  map[int64]*Client
+	clients  map[int64]*gh.Client
 	botLogin string // SLUG[bot], once known
 
 	closing atomic.Bool
@@ -105,7 +106,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	retry := cfg.Retry
 	if retry == nil {
-		retry = &RetryTransport{}
+		retry = &gh.RetryTransport{}
 	}
 	apps, err := ghinstallation.NewAppsTransport(retry, cfg.AppID, cfg.PrivateKey)
 	if err != nil {
@@ -114,7 +115,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	apps.BaseURL = strings.TrimSuffix(cfg.APIURL, "/")
 	return &Server{
 		cfg: cfg, log: cfg.Logger, intake: newIntake(cfg.IntakeBudget, cfg.IntakeReaders, cfg.IntakeWait), queue: make(chan *job, cfg.QueueSize), seen: newDeliverySet(10000),
-		metrics: newMetrics(), retry: retry, apps: apps, clients: map[int64]*Client{},
+		metrics: newMetrics(), retry: retry, apps: apps, clients: map[int64]*gh.Client{},
 	}, nil
 }
 
@@ -283,13 +284,13 @@ func (s *Server) process(j *job) {
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	repo, err := ParseRepo(j.ev.Repository.FullName)
+	repo, err := gh.ParseRepo(j.ev.Repository.FullName)
 	if err != nil || j.ev.Installation == nil {
 		s.metrics.delivery(j.event, "failed")
 		log.Error("delivery without a repository or installation")
 		return
 	}
-	gh, err := s.client(j.ev.Installation.ID)
+	api, err := s.client(j.ev.Installation.ID)
 	if err != nil {
 		s.metrics.delivery(j.event, "failed")
 		log.Error("no client for the installation", "installation", j.ev.Installation.ID, "error", err.Error())
@@ -298,10 +299,10 @@ func (s *Server) process(j *job) {
 	switch j.event {
 	case "pull_request":
 		unlock := s.prLocks.lock(fmt.Sprintf("%s#%d", repo, j.ev.PullRequest.Number))
-		err = s.reviewPR(ctx, gh, repo, j.ev, log)
+		err = s.reviewPR(ctx, api, repo, j.ev, log)
 		unlock()
 	case "workflow_run":
-		err = s.commentRun(ctx, gh, repo, j.ev, log)
+		err = s.commentRun(ctx, api, repo, j.ev, log)
 	}
 	if err != nil {
 		s.metrics.delivery(j.event, "failed")
@@ -315,7 +316,7 @@ func (s *Server) process(j *job) {
 // client is the installation's GitHub client: one per installation, since
 // go-github remembers rate limits per client, with its token cached and
 // renewed by ghinstallation.
-func (s *Server) client(installation int64) (*Client, error) {
+func (s *Server) client(installation int64) (*gh.Client, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c := s.clients[installation]; c != nil {
@@ -323,7 +324,7 @@ func (s *Server) client(installation int64) (*Client, error) {
 	}
 	itr := ghinstallation.NewFromAppsTransport(s.apps, installation)
 	itr.BaseURL = s.apps.BaseURL
-	c, err := NewClient(&http.Client{Transport: itr}, s.cfg.APIURL, s.cfg.GraphQLURL, "")
+	c, err := gh.NewClient(&http.Client{Transport: itr}, s.cfg.APIURL, s.cfg.GraphQLURL, "")
 	if err != nil {
 		return nil, err
 	}
@@ -339,7 +340,7 @@ func (s *Server) login(ctx context.Context) (string, error) {
 	if s.botLogin != "" {
 		return s.botLogin, nil
 	}
-	c, err := NewClient(&http.Client{Transport: s.apps}, s.cfg.APIURL, s.cfg.GraphQLURL, "")
+	c, err := gh.NewClient(&http.Client{Transport: s.apps}, s.cfg.APIURL, s.cfg.GraphQLURL, "")
 	if err != nil {
 		return "", err
 	}
@@ -356,9 +357,9 @@ const LockKey = "lock-files"
 
 // reviewPR reviews the lock files a pull request changes and keeps the
 // lock comment.
-func (s *Server) reviewPR(ctx context.Context, gh GitHub, repo Repo, ev *Event, log *slog.Logger) error {
-	pr := &PullRequest{Number: ev.PullRequest.Number, BaseSHA: ev.PullRequest.Base.SHA, HeadSHA: ev.PullRequest.Head.SHA}
-	pairs, capped, err := changedLockFiles(ctx, gh, repo, pr.Number)
+func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, log *slog.Logger) error {
+	pr := &gh.PullRequest{Number: ev.PullRequest.Number, BaseSHA: ev.PullRequest.Base.SHA, HeadSHA: ev.PullRequest.Head.SHA}
+	pairs, capped, err := changedLockFiles(ctx, api, repo, pr.Number)
 	if err != nil {
 		return err
 	}
@@ -368,8 +369,8 @@ func (s *Server) reviewPR(ctx context.Context, gh GitHub, repo Repo, ev *Event, 
 	if len(pairs) == 0 {
 		return nil
 	}
-	locks, err := reviewLocks(ctx, gh, repo, pr, pairs, func(dir string) *lockdiff.Config {
-		cfg, err := configAtRef(ctx, gh, repo, dir, pr.HeadSHA)
+	locks, err := reviewLocks(ctx, api, repo, pr, pairs, func(dir string) *lockdiff.Config {
+		cfg, err := configAtRef(ctx, api, repo, dir, pr.HeadSHA)
 		if err != nil {
 			log.Warn("cannot read the root module's configuration", "dir", boundedName(dir), "error", mask.MaskCredentials(err.Error()))
 		}
@@ -387,7 +388,7 @@ func (s *Server) reviewPR(ctx context.Context, gh GitHub, repo Repo, ev *Event, 
 	if _, err := render.Comment(&body, nil, render.CommentOptions{Marker: marker, Title: "Lock files", Locks: locks, Version: s.cfg.Version}); err != nil {
 		return err
 	}
-	res, err := Upsert(ctx, gh, repo, pr.Number, author, marker, body.String(), ModeUpdate)
+	res, err := Upsert(ctx, api, repo, pr.Number, author, marker, body.String(), ModeUpdate)
 	if err != nil {
 		return err
 	}
@@ -407,9 +408,9 @@ func unixTime(s string) int64 {
 
 // commentRun renders the plans a finished workflow run uploaded as
 // planpr* artifacts and comments on its pull request.
-func (s *Server) commentRun(ctx context.Context, gh GitHub, repo Repo, ev *Event, log *slog.Logger) error {
+func (s *Server) commentRun(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, log *slog.Logger) error {
 	run := ev.WorkflowRun
-	arts, err := gh.ListArtifacts(ctx, repo, run.ID)
+	arts, err := api.ListArtifacts(ctx, repo, run.ID)
 	if err != nil {
 		return err
 	}
@@ -421,16 +422,16 @@ func (s *Server) commentRun(ctx context.Context, gh GitHub, repo Repo, ev *Event
 			log.Warn("artifact name is not a usable key: skipped", "artifact", boundedName(a.Name))
 			continue
 		}
-		if err := s.commentArtifact(ctx, gh, repo, ev, a, log); err != nil {
+		if err := s.commentArtifact(ctx, api, repo, ev, a, log); err != nil {
 			return fmt.Errorf("artifact %s: %w", a.Name, err)
 		}
 	}
 	return nil
 }
 
-func (s *Server) commentArtifact(ctx context.Context, gh GitHub, repo Repo, ev *Event, a Artifact, log *slog.Logger) error {
+func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, a gh.Artifact, log *slog.Logger) error {
 	run := ev.WorkflowRun
-	url, err := gh.ArtifactURL(ctx, repo, a.ID)
+	url, err := api.ArtifactURL(ctx, repo, a.ID)
 	if err != nil {
 		return err
 	}
@@ -452,7 +453,7 @@ func (s *Server) commentArtifact(ctx context.Context, gh GitHub, repo Repo, ev *
 			return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))
 		}
 	}
-	pr, err := s.runPR(ctx, gh, repo, ev, manifest.PR)
+	pr, err := s.runPR(ctx, api, repo, ev, manifest.PR)
 	if err != nil {
 		return err
 	}
@@ -502,7 +503,7 @@ func (s *Server) commentArtifact(ctx context.Context, gh GitHub, repo Repo, ev *
 	if err != nil {
 		return err
 	}
-	res, err := Upsert(ctx, gh, repo, pr, author, marker, body.String(), ModeUpdate)
+	res, err := Upsert(ctx, api, repo, pr, author, marker, body.String(), ModeUpdate)
 	if err != nil {
 		return err
 	}
@@ -520,7 +521,7 @@ func first(xs []string) string {
 // runPR finds the pull request a workflow run belongs to. The manifest's
 // number is untrusted: it is accepted only for a pull request whose head
 // is the run's head commit.
-func (s *Server) runPR(ctx context.Context, gh GitHub, repo Repo, ev *Event, claimed int) (int, error) {
+func (s *Server) runPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, claimed int) (int, error) {
 	run := ev.WorkflowRun
 	for _, p := range run.PullRequests {
 		if claimed == 0 || p.Number == claimed {
@@ -528,7 +529,7 @@ func (s *Server) runPR(ctx context.Context, gh GitHub, repo Repo, ev *Event, cla
 		}
 	}
 	if claimed != 0 {
-		pr, err := gh.PullRequest(ctx, repo, claimed)
+		pr, err := api.PullRequest(ctx, repo, claimed)
 		if err != nil {
 			return 0, err
 		}
@@ -538,7 +539,7 @@ func (s *Server) runPR(ctx context.Context, gh GitHub, repo Repo, ev *Event, cla
 		return claimed, nil
 	}
 	owner := cmp.Or(run.HeadRepository.Owner.Login, repo.Owner)
-	return gh.PullRequestForBranch(ctx, repo, owner, run.HeadBranch)
+	return api.PullRequestForBranch(ctx, repo, owner, run.HeadBranch)
 }
 
 // deliverySet remembers recent delivery ids, so a redelivery is done once.

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/githubtest"
 )
 
@@ -66,7 +67,7 @@ func newTestApp(t testing.TB, workers, queue int) *testApp {
 		AppID: testAppID, PrivateKey: appKey(t), WebhookSecret: []byte(testSecret),
 		APIURL: fake.URL, GraphQLURL: fake.URL + "/graphql", Workers: workers, QueueSize: queue,
 		Logger: slog.New(slog.NewJSONHandler(lockedWriter{&mu, logs}, nil)), Version: "test",
-		Retry: &RetryTransport{Sleep: func(time.Duration) { time.Sleep(5 * time.Millisecond) }, Attempts: 8},
+		Retry: &gh.RetryTransport{Sleep: func(time.Duration) { time.Sleep(5 * time.Millisecond) }, Attempts: 8},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/render"
 )
 
@@ -33,9 +34,9 @@ func ParseCommentMode(s string) (CommentMode, error) {
 
 // UpsertResult says what the upsert did.
 type UpsertResult struct {
-	Comment *Comment // the comment that now holds the body (nil when skipped or off)
-	Action  string   // created, updated, unchanged, skipped-older, recreated, hidden-and-created, off
-	Deleted int      // duplicates removed
+	Comment *gh.Comment // the comment that now holds the body (nil when skipped or off)
+	Action  string      // created, updated, unchanged, skipped-older, recreated, hidden-and-created, off
+	Deleted int         // duplicates removed
 }
 
 // Upsert keeps exactly one comment for the marker's key on the pull request
@@ -46,7 +47,7 @@ type UpsertResult struct {
 // same-key duplicates keeping the oldest, so runs racing each other end
 // with one comment. A run older than the one that wrote the comment
 // changes nothing, and an unchanged body is not written again.
-func Upsert(ctx context.Context, gh GitHub, repo Repo, pr int, author string, marker render.Marker, body string, mode CommentMode) (*UpsertResult, error) {
+func Upsert(ctx context.Context, api GitHub, repo gh.Repo, pr int, author string, marker render.Marker, body string, mode CommentMode) (*UpsertResult, error) {
 	if mode == ModeOff {
 		return &UpsertResult{Action: "off"}, nil
 	}
@@ -56,7 +57,7 @@ func Upsert(ctx context.Context, gh GitHub, repo Repo, pr int, author string, ma
 	if author == "" {
 		return nil, errors.New("internal error: planpr's own login is not known")
 	}
-	mine, err := sameKey(ctx, gh, repo, pr, author, marker.Key)
+	mine, err := sameKey(ctx, api, repo, pr, author, marker.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -73,58 +74,58 @@ func Upsert(ctx context.Context, gh GitHub, repo Repo, pr int, author string, ma
 		switch mode {
 		case ModeRecreate:
 			for _, c := range mine {
-				if err := gh.DeleteComment(ctx, repo, c.ID); err != nil {
+				if err := api.DeleteComment(ctx, repo, c.ID); err != nil {
 					return nil, err
 				}
 			}
-			return createAndConverge(ctx, gh, repo, pr, author, marker, body, "recreated")
+			return createAndConverge(ctx, api, repo, pr, author, marker, body, "recreated")
 		case ModeHideAndNew:
 			if newest.Body == body {
 				return &UpsertResult{Comment: newest, Action: "unchanged"}, nil
 			}
 			for _, c := range mine {
-				if err := gh.MinimizeComment(ctx, c.NodeID); err != nil {
+				if err := api.MinimizeComment(ctx, c.NodeID); err != nil {
 					return nil, err
 				}
 				// Retire its marker so it is not found again.
 				retired := strings.Replace(c.Body, "<!-- planpr:v1 ", "<!-- planpr:v1:hidden ", 1)
-				if _, err := gh.EditComment(ctx, repo, c.ID, retired); err != nil {
+				if _, err := api.EditComment(ctx, repo, c.ID, retired); err != nil {
 					return nil, err
 				}
 			}
-			return createAndConverge(ctx, gh, repo, pr, author, marker, body, "hidden-and-created")
+			return createAndConverge(ctx, api, repo, pr, author, marker, body, "hidden-and-created")
 		}
 		keep := mine[0] // the oldest
 		res := &UpsertResult{Comment: keep, Action: "unchanged"}
 		if keep.Body != body {
-			c, err := gh.EditComment(ctx, repo, keep.ID, body)
+			c, err := api.EditComment(ctx, repo, keep.ID, body)
 			if err != nil {
 				return nil, err
 			}
 			res.Comment, res.Action = c, "updated"
 		}
 		for _, c := range mine[1:] {
-			if err := gh.DeleteComment(ctx, repo, c.ID); err != nil {
+			if err := api.DeleteComment(ctx, repo, c.ID); err != nil {
 				return nil, err
 			}
 			res.Deleted++
 		}
 		return res, nil
 	}
-	return createAndConverge(ctx, gh, repo, pr, author, marker, body, "created")
+	return createAndConverge(ctx, api, repo, pr, author, marker, body, "created")
 }
 
 // createAndConverge posts the comment, then resolves a race with other
 // runs: the oldest same-key comment wins and the others are deleted. (GitHub
 // offers no compare-and-swap, so which of several racing runs' bodies ends
 // up in it is not guaranteed; that there is exactly one comment is.)
-func createAndConverge(ctx context.Context, gh GitHub, repo Repo, pr int, author string, marker render.Marker, body, action string) (*UpsertResult, error) {
-	created, err := gh.CreateComment(ctx, repo, pr, body)
+func createAndConverge(ctx context.Context, api GitHub, repo gh.Repo, pr int, author string, marker render.Marker, body, action string) (*UpsertResult, error) {
+	created, err := api.CreateComment(ctx, repo, pr, body)
 	if err != nil {
 		return nil, err
 	}
 	res := &UpsertResult{Comment: created, Action: action}
-	mine, err := sameKey(ctx, gh, repo, pr, author, marker.Key)
+	mine, err := sameKey(ctx, api, repo, pr, author, marker.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -135,14 +136,14 @@ func createAndConverge(ctx context.Context, gh GitHub, repo Repo, pr int, author
 	// than the one that wrote it.
 	keep := mine[0]
 	if km, _ := render.ParseMarker(keep.Body); keep.ID != created.ID && (km.At < marker.At || marker.At == 0) && keep.Body != body {
-		c, err := gh.EditComment(ctx, repo, keep.ID, body)
+		c, err := api.EditComment(ctx, repo, keep.ID, body)
 		if err != nil {
 			return nil, err
 		}
 		keep = c
 	}
 	for _, c := range mine[1:] {
-		if err := gh.DeleteComment(ctx, repo, c.ID); err != nil {
+		if err := api.DeleteComment(ctx, repo, c.ID); err != nil {
 			return nil, err
 		}
 		res.Deleted++
@@ -153,12 +154,12 @@ func createAndConverge(ctx context.Context, gh GitHub, repo Repo, pr int, author
 
 // sameKey lists the pull request's comments by author carrying the key's
 // marker, oldest first.
-func sameKey(ctx context.Context, gh GitHub, repo Repo, pr int, author, key string) ([]*Comment, error) {
-	all, err := gh.ListComments(ctx, repo, pr)
+func sameKey(ctx context.Context, api GitHub, repo gh.Repo, pr int, author, key string) ([]*gh.Comment, error) {
+	all, err := api.ListComments(ctx, repo, pr)
 	if err != nil {
 		return nil, err
 	}
-	var mine []*Comment
+	var mine []*gh.Comment
 	for _, c := range all {
 		if m, ok := render.ParseMarker(c.Body); ok && c.User == author && m.Key == render.MarkerField(key) {
 			mine = append(mine, c)

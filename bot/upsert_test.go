@@ -1,9 +1,11 @@
 package bot
 
 import (
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/render"
 )
 
@@ -11,12 +13,12 @@ func TestUpsertCreatesThenUpdates(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
 	fake.AddComment(5, "alice", "LGTM")
 	m := render.Marker{Key: "prod", SHA: "aaa", At: 10}
-	res, err := Upsert(t.Context(), c, repo, 5, ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
+	res, err := Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
 	if err != nil || res.Action != "created" {
 		t.Fatalf("%+v %v", res, err)
 	}
 	m2 := render.Marker{Key: "prod", SHA: "bbb", At: 11}
-	res, err = Upsert(t.Context(), c, repo, 5, ActionsBot, m2, bodyFor(m2, "two"), ModeUpdate)
+	res, err = Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m2, bodyFor(m2, "two"), ModeUpdate)
 	if err != nil || res.Action != "updated" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -25,7 +27,7 @@ func TestUpsertCreatesThenUpdates(t *testing.T) {
 	}
 	// The same body again: nothing written.
 	before := len(fake.Log())
-	res, _ = Upsert(t.Context(), c, repo, 5, ActionsBot, m2, bodyFor(m2, "two"), ModeUpdate)
+	res, _ = Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m2, bodyFor(m2, "two"), ModeUpdate)
 	if res.Action != "unchanged" || len(fake.Log()) != before+1 {
 		t.Errorf("%s with %d requests", res.Action, len(fake.Log())-before)
 	}
@@ -37,9 +39,9 @@ func TestUpsertCreatesThenUpdates(t *testing.T) {
 func TestUpsertOlderRunChangesNothing(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
 	newer := render.Marker{Key: "prod", At: 20}
-	Upsert(t.Context(), c, repo, 5, ActionsBot, newer, bodyFor(newer, "new"), ModeUpdate)
+	Upsert(t.Context(), c, repo, 5, gh.ActionsBot, newer, bodyFor(newer, "new"), ModeUpdate)
 	older := render.Marker{Key: "prod", At: 19}
-	res, err := Upsert(t.Context(), c, repo, 5, ActionsBot, older, bodyFor(older, "old"), ModeUpdate)
+	res, err := Upsert(t.Context(), c, repo, 5, gh.ActionsBot, older, bodyFor(older, "old"), ModeUpdate)
 	if err != nil || res.Action != "skipped-older" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -52,7 +54,7 @@ func TestUpsertTwoKeysKeepTwoComments(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
 	for _, key := range []string{"prod", "staging", "prod", "staging"} {
 		m := render.Marker{Key: key, At: 1}
-		if _, err := Upsert(t.Context(), c, repo, 5, ActionsBot, m, bodyFor(m, key), ModeUpdate); err != nil {
+		if _, err := Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m, bodyFor(m, key), ModeUpdate); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -75,7 +77,7 @@ func TestUpsertConcurrentRunsConverge(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				m := render.Marker{Key: "prod", At: run}
-				if _, err := Upsert(t.Context(), c, repo, 9, ActionsBot, m, bodyFor(m, "from run"), ModeUpdate); err != nil {
+				if _, err := Upsert(t.Context(), c, repo, 9, gh.ActionsBot, m, bodyFor(m, "from run"), ModeUpdate); err != nil {
 					t.Error(err)
 				}
 			}()
@@ -94,15 +96,15 @@ func TestUpsertConcurrentRunsConverge(t *testing.T) {
 func TestUpsertRecreateAndHide(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
 	m := render.Marker{Key: "prod", At: 1}
-	Upsert(t.Context(), c, repo, 5, ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
+	Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
 	first := fake.Comments(5)[0].ID
 	m2 := render.Marker{Key: "prod", At: 2}
-	res, err := Upsert(t.Context(), c, repo, 5, ActionsBot, m2, bodyFor(m2, "two"), ModeRecreate)
+	res, err := Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m2, bodyFor(m2, "two"), ModeRecreate)
 	if err != nil || res.Action != "recreated" || len(fake.Comments(5)) != 1 || fake.Comments(5)[0].ID == first {
 		t.Fatalf("recreate: %+v %v %+v", res, err, fake.Comments(5))
 	}
 	m3 := render.Marker{Key: "prod", At: 3}
-	res, err = Upsert(t.Context(), c, repo, 5, ActionsBot, m3, bodyFor(m3, "three"), ModeHideAndNew)
+	res, err = Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m3, bodyFor(m3, "three"), ModeHideAndNew)
 	if err != nil || res.Action != "hidden-and-created" {
 		t.Fatalf("hide: %+v %v", res, err)
 	}
@@ -113,7 +115,23 @@ func TestUpsertRecreateAndHide(t *testing.T) {
 	if n, _ := countKey(fake, 5, "prod"); n != 1 {
 		t.Errorf("%d live comments for the key", n)
 	}
-	if res, _ := Upsert(t.Context(), c, repo, 5, ActionsBot, m, "", ModeOff); res.Action != "off" {
+	if res, _ := Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m, "", ModeOff); res.Action != "off" {
 		t.Error("off should do nothing")
+	}
+}
+
+func TestSyncLabelsAddsAndRemoves(t *testing.T) {
+	fake, c, _ := newFake(t, "t-write")
+	if err := syncLabels(t.Context(), c, repo, 4, true, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(fake.Labels(4), ","); got != "planpr:destroy,planpr:lock-alert" {
+		t.Errorf("labels %s", got)
+	}
+	if err := syncLabels(t.Context(), c, repo, 4, false, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(fake.Labels(4), ","); got != "planpr:lock-alert" {
+		t.Errorf("after the destroy went away: %s", got)
 	}
 }

@@ -1,13 +1,15 @@
-package bot
+// Package gh is planpr's go-github adapter: the client for the REST and
+// GraphQL calls planpr makes, with retries that honour GitHub's rate
+// limits, and the few types those calls return. The interfaces bot needs
+// of it are declared where they are used. It imports nothing of the
+// project.
+package gh
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/planpr/planpr/lockdiff"
 )
 
 // Repo names a repository.
@@ -56,7 +58,7 @@ type DirFile struct {
 // MaxFileFetch is the largest file planpr fetches from a repository: lock
 // files and configuration larger than this are refused unread (lockdiff
 // refuses them anyway).
-const MaxFileFetch = lockdiff.MaxSourceSize
+const MaxFileFetch = 8 << 20 // lockdiff.MaxSourceSize
 
 // ErrFileTooLarge is a file over MaxFileFetch.
 var ErrFileTooLarge = fmt.Errorf("over %d MiB: not fetched", MaxFileFetch>>20)
@@ -68,35 +70,6 @@ type Artifact struct {
 	Size    int64
 	Expired bool
 }
-
-// GitHub is every GitHub call planpr makes. It is implemented on go-github
-// (NewClient) and faked over HTTP in tests.
-type GitHub interface {
-	ListComments(ctx context.Context, repo Repo, pr int) ([]*Comment, error)
-	CreateComment(ctx context.Context, repo Repo, pr int, body string) (*Comment, error)
-	EditComment(ctx context.Context, repo Repo, id int64, body string) (*Comment, error)
-	DeleteComment(ctx context.Context, repo Repo, id int64) error
-	MinimizeComment(ctx context.Context, nodeID string) error
-	PullRequest(ctx context.Context, repo Repo, pr int) (*PullRequest, error)
-	PullRequestForBranch(ctx context.Context, repo Repo, owner, branch string) (int, error)
-	ListFiles(ctx context.Context, repo Repo, pr int) ([]ChangedFile, error)
-	// FileAt returns a file's content at a ref; found is false when the
-	// file does not exist there.
-	FileAt(ctx context.Context, repo Repo, path, ref string) (content []byte, found bool, err error)
-	// ListDir lists the files in a directory at a ref.
-	ListDir(ctx context.Context, repo Repo, dir, ref string) ([]DirFile, error)
-	ListArtifacts(ctx context.Context, repo Repo, runID int64) ([]Artifact, error)
-	// ArtifactURL is the short-lived download URL of an artifact's zip,
-	// to be fetched without a token.
-	ArtifactURL(ctx context.Context, repo Repo, id int64) (string, error)
-	Labels(ctx context.Context, repo Repo, pr int) ([]string, error)
-	AddLabels(ctx context.Context, repo Repo, pr int, labels []string) error
-	RemoveLabel(ctx context.Context, repo Repo, pr int, label string) error
-}
-
-// MaxJobSummary is the most a step's job summary may hold, in bytes: past
-// it GitHub drops the whole summary.
-const MaxJobSummary = 1 << 20
 
 // ErrReadOnly means the token may read but not write, as with the token of
 // a workflow run for a pull request from a fork.

@@ -1,4 +1,4 @@
-package bot
+package gh
 
 import (
 	"bytes"
@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
-	"github.com/planpr/planpr/render"
 )
 
 // Client implements GitHub on go-github.
@@ -110,8 +109,12 @@ func (c *Client) ListComments(ctx context.Context, repo Repo, pr int) ([]*Commen
 	return out, err
 }
 
+// MaxCommentChars is the longest comment body GitHub accepts, in
+// characters.
+const MaxCommentChars = 65536
+
 func checkLength(body string) error {
-	if utf8.RuneCountInString(body) > render.GitHubMaxComment {
+	if utf8.RuneCountInString(body) > MaxCommentChars {
 		return ErrTooLong
 	}
 	return nil

@@ -1,4 +1,4 @@
-package bot
+package gh
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -168,18 +169,30 @@ func TestRetryAfterRateLimitReset(t *testing.T) {
 	}
 }
 
-func TestSyncLabelsAddsAndRemoves(t *testing.T) {
-	fake, c, _ := newFake(t, "t-write")
-	if err := syncLabels(t.Context(), c, repo, 4, true, true); err != nil {
+var repo = Repo{Owner: "octo", Name: "infra"}
+
+// newFake starts a fake GitHub and a client for it whose retries do not
+// really sleep; slept counts the waits.
+func newFake(t *testing.T, token string) (*githubtest.Server, *Client, *atomic.Int64) {
+	t.Helper()
+	fake := githubtest.New()
+	t.Cleanup(fake.Close)
+	var slept atomic.Int64
+	rt := &RetryTransport{Sleep: func(d time.Duration) { slept.Add(int64(d / time.Second)) }}
+	c, err := NewClient(&http.Client{Transport: rt}, fake.APIURL(), fake.URL+"/graphql", token)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(fake.Labels(4), ","); got != "planpr:destroy,planpr:lock-alert" {
-		t.Errorf("labels %s", got)
+	return fake, c, &slept
+}
+
+// countRequests counts the requests the fake logged that start with prefix.
+func countRequests(fake *githubtest.Server, prefix string) int {
+	n := 0
+	for _, l := range fake.Log() {
+		if strings.HasPrefix(l, prefix) {
+			n++
+		}
 	}
-	if err := syncLabels(t.Context(), c, repo, 4, false, true); err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(fake.Labels(4), ","); got != "planpr:lock-alert" {
-		t.Errorf("after the destroy went away: %s", got)
-	}
+	return n
 }
