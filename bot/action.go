@@ -263,7 +263,7 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 // pattern): the one a manifest names, once checked to be the run's; else
 // the one GitHub lists with the run; else the open one of the run's head
 // branch (runs from forks list none).
-func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, api GitHub) error {
+func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, api PullRequests) error {
 	run := p.ev.WorkflowRun
 	if p.pr != 0 || run == nil {
 		return nil
@@ -357,7 +357,7 @@ func lockAlerts(files []*lockdiff.FileDiff) int {
 }
 
 // syncLabels adds and removes planpr's labels to match the plan.
-func syncLabels(ctx context.Context, api GitHub, repo gh.Repo, pr int, destroy, lockAlert bool) error {
+func syncLabels(ctx context.Context, api Labels, repo gh.Repo, pr int, destroy, lockAlert bool) error {
 	have, err := api.Labels(ctx, repo, pr)
 	if err != nil {
 		return err

@@ -6,30 +6,54 @@ import (
 	"github.com/planpr/planpr/bot/gh"
 )
 
-// GitHub is every GitHub call planpr makes. It is implemented on go-github
-// (gh.NewClient) and faked over HTTP in tests.
-type GitHub interface {
-	ListComments(ctx context.Context, repo gh.Repo, pr int) ([]*gh.Comment, error)
-	CreateComment(ctx context.Context, repo gh.Repo, pr int, body string) (*gh.Comment, error)
-	EditComment(ctx context.Context, repo gh.Repo, id int64, body string) (*gh.Comment, error)
-	DeleteComment(ctx context.Context, repo gh.Repo, id int64) error
-	MinimizeComment(ctx context.Context, nodeID string) error
-	PullRequest(ctx context.Context, repo gh.Repo, pr int) (*gh.PullRequest, error)
-	PullRequestForBranch(ctx context.Context, repo gh.Repo, owner, branch string) (int, error)
-	ListFiles(ctx context.Context, repo gh.Repo, pr int) ([]gh.ChangedFile, error)
-	// FileAt returns a file's content at a ref; found is false when the
-	// file does not exist there.
-	FileAt(ctx context.Context, repo gh.Repo, path, ref string) (content []byte, found bool, err error)
-	// ListDir lists the files in a directory at a ref.
-	ListDir(ctx context.Context, repo gh.Repo, dir, ref string) ([]gh.DirFile, error)
-	ListArtifacts(ctx context.Context, repo gh.Repo, runID int64) ([]gh.Artifact, error)
-	// ArtifactURL is the short-lived download URL of an artifact's zip,
-	// to be fetched without a token.
-	ArtifactURL(ctx context.Context, repo gh.Repo, id int64) (string, error)
-	Labels(ctx context.Context, repo gh.Repo, pr int) ([]string, error)
-	AddLabels(ctx context.Context, repo gh.Repo, pr int, labels []string) error
-	RemoveLabel(ctx context.Context, repo gh.Repo, pr int, label string) error
-}
+// The GitHub calls bot makes, each group declared for what uses it and
+// implemented by *gh.Client (faked over HTTP in tests).
+type (
+	// Comments is what the convergent upsert needs.
+	Comments interface {
+		ListComments(ctx context.Context, repo gh.Repo, pr int) ([]*gh.Comment, error)
+		CreateComment(ctx context.Context, repo gh.Repo, pr int, body string) (*gh.Comment, error)
+		EditComment(ctx context.Context, repo gh.Repo, id int64, body string) (*gh.Comment, error)
+		DeleteComment(ctx context.Context, repo gh.Repo, id int64) error
+		MinimizeComment(ctx context.Context, nodeID string) error
+	}
+	// Labels is what syncing planpr's labels needs.
+	Labels interface {
+		Labels(ctx context.Context, repo gh.Repo, pr int) ([]string, error)
+		AddLabels(ctx context.Context, repo gh.Repo, pr int, labels []string) error
+		RemoveLabel(ctx context.Context, repo gh.Repo, pr int, label string) error
+	}
+	// Files is what reading a pull request's lock files and their root
+	// modules needs.
+	Files interface {
+		ListFiles(ctx context.Context, repo gh.Repo, pr int) ([]gh.ChangedFile, error)
+		// FileAt returns a file's content at a ref; found is false when
+		// the file does not exist there.
+		FileAt(ctx context.Context, repo gh.Repo, path, ref string) (content []byte, found bool, err error)
+		// ListDir lists the files in a directory at a ref.
+		ListDir(ctx context.Context, repo gh.Repo, dir, ref string) ([]gh.DirFile, error)
+	}
+	// PullRequests finds the pull request a run belongs to.
+	PullRequests interface {
+		PullRequest(ctx context.Context, repo gh.Repo, pr int) (*gh.PullRequest, error)
+		PullRequestForBranch(ctx context.Context, repo gh.Repo, owner, branch string) (int, error)
+	}
+	// Artifacts lists and locates a workflow run's artifacts.
+	Artifacts interface {
+		ListArtifacts(ctx context.Context, repo gh.Repo, runID int64) ([]gh.Artifact, error)
+		// ArtifactURL is the short-lived download URL of an artifact's
+		// zip, to be fetched without a token.
+		ArtifactURL(ctx context.Context, repo gh.Repo, id int64) (string, error)
+	}
+	// GitHub is all of it, for the runners that do everything.
+	GitHub interface {
+		Comments
+		Labels
+		Files
+		PullRequests
+		Artifacts
+	}
+)
 
 // MaxJobSummary is the most a step's job summary may hold, in bytes: past
 // it GitHub drops the whole summary.

@@ -22,7 +22,7 @@ type lockPair struct{ before, after string }
 
 // changedLockFiles lists the .terraform.lock.hcl files a pull request
 // changes.
-func changedLockFiles(ctx context.Context, api GitHub, repo gh.Repo, pr int) ([]lockPair, bool, error) {
+func changedLockFiles(ctx context.Context, api Files, repo gh.Repo, pr int) ([]lockPair, bool, error) {
 	files, err := api.ListFiles(ctx, repo, pr)
 	if err != nil {
 		return nil, false, err
@@ -49,7 +49,7 @@ const maxConfigFiles = 20
 
 // configAtRef reads a root module's configuration through the API, for
 // servers that have no checkout.
-func configAtRef(ctx context.Context, api GitHub, repo gh.Repo, dir, ref string) (*lockdiff.Config, error) {
+func configAtRef(ctx context.Context, api Files, repo gh.Repo, dir, ref string) (*lockdiff.Config, error) {
 	files, err := api.ListDir(ctx, repo, dir, ref)
 	if err != nil || len(files) == 0 {
 		return nil, err
@@ -109,7 +109,7 @@ func configRank(name string) int {
 
 // reviewLocks compares each pair at the pull request's base and head, and
 // cross-checks with the head's root module when config gives one.
-func reviewLocks(ctx context.Context, api GitHub, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, config func(dir string) *lockdiff.Config) ([]*lockdiff.FileDiff, error) {
+func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, config func(dir string) *lockdiff.Config) ([]*lockdiff.FileDiff, error) {
 	var out []*lockdiff.FileDiff
 	for _, pp := range pairs {
 		before, _, err := api.FileAt(ctx, repo, pp.before, pr.BaseSHA)

@@ -521,7 +521,7 @@ func first(xs []string) string {
 // runPR finds the pull request a workflow run belongs to. The manifest's
 // number is untrusted: it is accepted only for a pull request whose head
 // is the run's head commit.
-func (s *Server) runPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, claimed int) (int, error) {
+func (s *Server) runPR(ctx context.Context, api PullRequests, repo gh.Repo, ev *Event, claimed int) (int, error) {
 	run := ev.WorkflowRun
 	for _, p := range run.PullRequests {
 		if claimed == 0 || p.Number == claimed {

@@ -47,7 +47,7 @@ type UpsertResult struct {
 // same-key duplicates keeping the oldest, so runs racing each other end
 // with one comment. A run older than the one that wrote the comment
 // changes nothing, and an unchanged body is not written again.
-func Upsert(ctx context.Context, api GitHub, repo gh.Repo, pr int, author string, marker render.Marker, body string, mode CommentMode) (*UpsertResult, error) {
+func Upsert(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker, body string, mode CommentMode) (*UpsertResult, error) {
 	if mode == ModeOff {
 		return &UpsertResult{Action: "off"}, nil
 	}
@@ -119,7 +119,7 @@ func Upsert(ctx context.Context, api GitHub, repo gh.Repo, pr int, author string
 // runs: the oldest same-key comment wins and the others are deleted. (GitHub
 // offers no compare-and-swap, so which of several racing runs' bodies ends
 // up in it is not guaranteed; that there is exactly one comment is.)
-func createAndConverge(ctx context.Context, api GitHub, repo gh.Repo, pr int, author string, marker render.Marker, body, action string) (*UpsertResult, error) {
+func createAndConverge(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker, body, action string) (*UpsertResult, error) {
 	created, err := api.CreateComment(ctx, repo, pr, body)
 	if err != nil {
 		return nil, err
@@ -154,7 +154,7 @@ func createAndConverge(ctx context.Context, api GitHub, repo gh.Repo, pr int, au
 
 // sameKey lists the pull request's comments by author carrying the key's
 // marker, oldest first.
-func sameKey(ctx context.Context, api GitHub, repo gh.Repo, pr int, author, key string) ([]*gh.Comment, error) {
+func sameKey(ctx context.Context, api Comments, repo gh.Repo, pr int, author, key string) ([]*gh.Comment, error) {
 	all, err := api.ListComments(ctx, repo, pr)
 	if err != nil {
 		return nil, err
