@@ -9,20 +9,17 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
-	"github.com/google/go-github/v60/github"
 	"github.com/planpr/planpr/bot/artifact"
 	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/bot/webhook"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/mask"
@@ -42,61 +39,32 @@ type ServerConfig struct {
 	Version       string
 	// Retry tunes GitHub retries (tests shorten the waits).
 	Retry *gh.RetryTransport
-	// IntakeBudget bounds the bytes of deliveries being read at once
-	// (default 64 MiB), IntakeReaders how many are read at once (default
-	// 16), and IntakeWait how long a delivery waits for room before a 503
-	// (default 10 s). Bodies are read before their signature can be
-	// checked, so anyone can send them.
+	// Intake tunes the webhook intake's budget (see webhook.Config).
 	IntakeBudget  int64
 	IntakeReaders int
 	IntakeWait    time.Duration
 }
 
-// MaxWebhookBody is the largest delivery accepted, as GitHub caps payloads.
-const MaxWebhookBody = 25 << 20
-
-// Server is the GitHub App: it checks each delivery's signature, answers
-// at once, and does the work on a bounded queue, one pull request at a time.
+// Server is the GitHub App: the webhook intake (package webhook) serving
+// the App's handlers, which review lock files on pull requests and comment
+// plans from workflow runs' artifacts.
 type Server struct {
+	*webhook.Server
 	cfg     ServerConfig
-	intake  *intake
 	log     *slog.Logger
-	queue   chan *job
-	seen    *deliverySet
-	prLocks keyedMutex
-	metrics *metrics
+	prLocks webhook.KeyedMutex
 	retry   *gh.RetryTransport
 	apps    *ghinstallation.AppsTransport
 
 	mu       sync.Mutex
 	clients  map[int64]*gh.Client
 	botLogin string // SLUG[bot], once known
-
-	closing atomic.Bool
-	running atomic.Int64 // jobs being processed
-	workers sync.WaitGroup
-	once    sync.Once
-}
-
-type job struct {
-	delivery, event string
-	ev              *Event
-	received        time.Time
 }
 
 // NewServer checks the configuration and builds the server.
 func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.AppID == 0 {
 		return nil, errors.New("PLANPR_APP_ID is not set")
-	}
-	if len(cfg.WebhookSecret) == 0 {
-		return nil, errors.New("PLANPR_WEBHOOK_SECRET is not set: deliveries cannot be verified")
-	}
-	if cfg.Workers <= 0 {
-		cfg.Workers = 4
-	}
-	if cfg.QueueSize <= 0 {
-		cfg.QueueSize = 100
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
@@ -108,150 +76,56 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if retry == nil {
 		retry = &gh.RetryTransport{}
 	}
-	apps, err := ghinstallation.NewAppsTransport(retry, cfg.AppID, cfg.PrivateKey)
+	s := &Server{cfg: cfg, log: cfg.Logger, retry: retry, clients: map[int64]*gh.Client{}}
+	hooks, err := webhook.New(webhook.Config{
+		Secret: cfg.WebhookSecret, Workers: cfg.Workers, QueueSize: cfg.QueueSize, Logger: cfg.Logger,
+		IntakeBudget: cfg.IntakeBudget, IntakeReaders: cfg.IntakeReaders, IntakeWait: cfg.IntakeWait,
+		Gauges: func(w io.Writer) {
+			webhook.Metric(w, "planpr_github_requests_total", "counter", "GitHub API requests sent (retries included).", retry.Calls.Load())
+			webhook.Metric(w, "planpr_github_errors_total", "counter", "GitHub API requests that failed (status 4xx/5xx or no answer).", retry.Errors.Load())
+		},
+	}, s)
 	if err != nil {
+		return nil, err
+	}
+	s.Server = hooks
+	if s.apps, err = ghinstallation.NewAppsTransport(retry, cfg.AppID, cfg.PrivateKey); err != nil {
 		return nil, fmt.Errorf("PLANPR_PRIVATE_KEY: %v", err)
 	}
-	apps.BaseURL = strings.TrimSuffix(cfg.APIURL, "/")
-	return &Server{
-		cfg: cfg, log: cfg.Logger, intake: newIntake(cfg.IntakeBudget, cfg.IntakeReaders, cfg.IntakeWait), queue: make(chan *job, cfg.QueueSize), seen: newDeliverySet(10000),
-		metrics: newMetrics(), retry: retry, apps: apps, clients: map[int64]*gh.Client{},
-	}, nil
+	s.apps.BaseURL = strings.TrimSuffix(cfg.APIURL, "/")
+	return s, nil
 }
 
 // Handler serves POST /webhook, GET /healthz and GET /metrics.
-func (s *Server) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /webhook", s.webhook)
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		if s.closing.Load() {
-			http.Error(w, "shutting down", http.StatusServiceUnavailable)
-			return
-		}
-		io.WriteString(w, "ok\n")
-	})
-	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-		s.metrics.write(w, len(s.queue), cap(s.queue), s.retry.Calls.Load(), s.retry.Errors.Load())
-	})
-	return mux
+func (s *Server) Handler() http.Handler { return s.HTTPHandler() }
+
+// delivery is a verified delivery the App works on.
+type delivery struct {
+	event string
+	ev    *Event
+	repo  gh.Repo
 }
 
-// Start starts the workers.
-func (s *Server) Start() {
-	for i := 0; i < s.cfg.Workers; i++ {
-		s.workers.Add(1)
-		go func() {
-			defer s.workers.Done()
-			for j := range s.queue {
-				s.running.Add(1)
-				s.process(j)
-				s.running.Add(-1)
-			}
-		}()
-	}
-}
-
-// Shutdown stops taking deliveries and finishes the queued work, until ctx
-// ends.
-func (s *Server) Shutdown(ctx context.Context) error {
-	s.closing.Store(true)
-	s.once.Do(func() { close(s.queue) })
-	done := make(chan struct{})
-	go func() { s.workers.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		left := int64(len(s.queue)) + s.running.Load()
-		if left == 0 {
-			return nil // the last job ended as the deadline came
-		}
-		return fmt.Errorf("shutdown: %d jobs left unfinished (%d running, %d queued): %w", left, s.running.Load(), len(s.queue), ctx.Err())
-	}
-}
-
-// Run serves the Handler on ln until ctx ends, then shuts down in two
-// steps, each with its own deadline: open requests get httpGrace to finish
-// and are then cut (a client sending its body slowly cannot hold the
-// shutdown), then running and queued jobs get jobGrace.
-func (s *Server) Run(ctx context.Context, ln net.Listener, httpGrace, jobGrace time.Duration) error {
-	httpSrv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
-	s.Start()
-	errc := make(chan error, 1)
-	go func() { errc <- httpSrv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	s.closing.Store(true)
-	s.log.Info("shutting down: no new deliveries; finishing requests and queued work")
-	httpCtx, cancel := context.WithTimeout(context.Background(), httpGrace)
-	defer cancel()
-	if err := httpSrv.Shutdown(httpCtx); err != nil {
-		s.log.Warn("requests still open at the deadline were cut", "error", err.Error())
-		httpSrv.Close()
-	}
-	jobCtx, cancelJobs := context.WithTimeout(context.Background(), jobGrace)
-	defer cancelJobs()
-	return s.Shutdown(jobCtx)
-}
-
-func (s *Server) webhook(w http.ResponseWriter, r *http.Request) {
-	body, status := s.intake.read(w, r)
-	if status != 0 {
-		s.metrics.delivery(unverified, intakeResults[status])
-		http.Error(w, http.StatusText(status), status)
-		return
-	}
-	// The signature comes first: nothing else is looked at before it.
-	sig := r.Header.Get("X-Hub-Signature-256")
-	if !strings.HasPrefix(sig, "sha256=") || github.ValidateSignature(sig, body, s.cfg.WebhookSecret) != nil {
-		s.metrics.delivery(unverified, "bad-signature")
-		s.log.Warn("webhook signature missing or wrong", "delivery", boundedDelivery(r.Header.Get("X-GitHub-Delivery")))
-		http.Error(w, "bad signature", http.StatusUnauthorized)
-		return
-	}
-	// The signature covers the body only: the headers are still untrusted.
-	event := eventLabel(r.Header.Get("X-GitHub-Event"))
-	delivery := r.Header.Get("X-GitHub-Delivery")
-	if !validDelivery(delivery) {
-		s.metrics.delivery(event, "bad-delivery-id")
-		http.Error(w, "X-GitHub-Delivery is not a delivery id", http.StatusBadRequest)
-		return
-	}
-	if s.closing.Load() {
-		s.metrics.delivery(event, "shutting-down")
-		http.Error(w, "shutting down", http.StatusServiceUnavailable)
-		return
-	}
-	if !s.seen.add(delivery) {
-		s.metrics.delivery(event, "duplicate")
-		writeJSON(w, http.StatusOK, map[string]string{"status": "duplicate"})
-		return
-	}
+// Accept reads a verified delivery: pull_request opened, synchronize and
+// reopened, and workflow_run completed are work; the rest is ignored.
+// Work for one pull request runs one delivery at a time.
+func (s *Server) Accept(event string, body []byte) (*webhook.Job, error) {
 	var ev Event
 	if err := json.Unmarshal(body, &ev); err != nil {
-		s.metrics.delivery(event, "bad-payload")
-		http.Error(w, "not a JSON payload", http.StatusBadRequest)
-		return
+		return nil, err
 	}
 	if !wanted(event, &ev) {
-		s.metrics.delivery(event, "ignored")
-		writeJSON(w, http.StatusAccepted, map[string]string{"status": "ignored"})
-		return
+		return nil, nil
 	}
-	select {
-	case s.queue <- &job{delivery: delivery, event: event, ev: &ev, received: time.Now()}:
-		s.metrics.delivery(event, "queued")
-		writeJSON(w, http.StatusAccepted, map[string]string{"status": "queued"})
-	default:
-		s.seen.remove(delivery) // let GitHub's redelivery through
-		s.metrics.delivery(event, "queue-full")
-		s.log.Warn("queue full", "delivery", delivery, "event", event)
-		http.Error(w, "busy: queue full", http.StatusServiceUnavailable)
+	d := &delivery{event: event, ev: &ev}
+	job := &webhook.Job{Work: d, Log: []any{"repo", boundedName(ev.Repository.FullName)}}
+	if repo, err := gh.ParseRepo(ev.Repository.FullName); err == nil {
+		d.repo = repo
+		if event == "pull_request" {
+			job.Key = fmt.Sprintf("%s#%d", repo, ev.PullRequest.Number)
+		}
 	}
+	return job, nil
 }
 
 func wanted(event string, ev *Event) bool {
@@ -264,53 +138,26 @@ func wanted(event string, ev *Event) bool {
 	return false
 }
 
-func writeJSON(w http.ResponseWriter, code int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(v)
-}
-
-// process does one delivery's work, one pull request at a time; a panic is
-// recovered and logged with the delivery.
-func (s *Server) process(j *job) {
-	start := time.Now()
-	log := s.log.With("delivery", j.delivery, "event", j.event, "repo", j.ev.Repository.FullName)
-	defer func() {
-		if p := recover(); p != nil {
-			s.metrics.delivery(j.event, "panic")
-			log.Error("panic while handling a delivery", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-		}
-		s.metrics.processed(time.Since(start))
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	repo, err := gh.ParseRepo(j.ev.Repository.FullName)
-	if err != nil || j.ev.Installation == nil {
-		s.metrics.delivery(j.event, "failed")
-		log.Error("delivery without a repository or installation")
-		return
+// Handle does one delivery's work.
+func (s *Server) Handle(ctx context.Context, work any, log *slog.Logger) error {
+	d := work.(*delivery)
+	if d.repo.Owner == "" || d.ev.Installation == nil {
+		return errors.New("delivery without a repository or installation")
 	}
-	api, err := s.client(j.ev.Installation.ID)
+	api, err := s.client(d.ev.Installation.ID)
 	if err != nil {
-		s.metrics.delivery(j.event, "failed")
-		log.Error("no client for the installation", "installation", j.ev.Installation.ID, "error", err.Error())
-		return
+		return fmt.Errorf("no client for installation %d: %w", d.ev.Installation.ID, err)
 	}
-	switch j.event {
+	switch d.event {
 	case "pull_request":
-		unlock := s.prLocks.lock(fmt.Sprintf("%s#%d", repo, j.ev.PullRequest.Number))
-		err = s.reviewPR(ctx, api, repo, j.ev, log)
-		unlock()
+		err = s.reviewPR(ctx, api, d.repo, d.ev, log)
 	case "workflow_run":
-		err = s.commentRun(ctx, api, repo, j.ev, log)
+		err = s.commentRun(ctx, api, d.repo, d.ev, log)
 	}
 	if err != nil {
-		s.metrics.delivery(j.event, "failed")
-		log.Error("delivery failed", "error", mask.MaskCredentials(err.Error()), "duration_ms", time.Since(start).Milliseconds())
-		return
+		return errors.New(mask.MaskCredentials(err.Error()))
 	}
-	s.metrics.delivery(j.event, "done")
-	log.Info("delivery done", "duration_ms", time.Since(start).Milliseconds(), "queued_ms", start.Sub(j.received).Milliseconds())
+	return nil
 }
 
 // client is the installation's GitHub client: one per installation, since
@@ -497,7 +344,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	if _, err := render.Comment(&body, plans, opts); err != nil {
 		return err
 	}
-	unlock := s.prLocks.lock(fmt.Sprintf("%s#%d", repo, pr))
+	unlock := s.prLocks.Lock(fmt.Sprintf("%s#%d", repo, pr))
 	defer unlock()
 	author, err := s.login(ctx)
 	if err != nil {
@@ -540,72 +387,6 @@ func (s *Server) runPR(ctx context.Context, api PullRequests, repo gh.Repo, ev *
 	}
 	owner := cmp.Or(run.HeadRepository.Owner.Login, repo.Owner)
 	return api.PullRequestForBranch(ctx, repo, owner, run.HeadBranch)
-}
-
-// deliverySet remembers recent delivery ids, so a redelivery is done once.
-type deliverySet struct {
-	mu    sync.Mutex
-	ids   map[string]bool
-	order []string
-	max   int
-}
-
-func newDeliverySet(max int) *deliverySet { return &deliverySet{ids: map[string]bool{}, max: max} }
-
-func (d *deliverySet) add(id string) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.ids[id] {
-		return false
-	}
-	d.ids[id] = true
-	d.order = append(d.order, id)
-	if len(d.order) > d.max {
-		delete(d.ids, d.order[0])
-		d.order = d.order[1:]
-	}
-	return true
-}
-
-func (d *deliverySet) remove(id string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	delete(d.ids, id)
-}
-
-// keyedMutex serialises work per key (a pull request) while different
-// keys run in parallel.
-type keyedMutex struct {
-	mu    sync.Mutex
-	locks map[string]*refMutex
-}
-
-type refMutex struct {
-	sync.Mutex
-	refs int
-}
-
-func (k *keyedMutex) lock(key string) func() {
-	k.mu.Lock()
-	if k.locks == nil {
-		k.locks = map[string]*refMutex{}
-	}
-	m := k.locks[key]
-	if m == nil {
-		m = &refMutex{}
-		k.locks[key] = m
-	}
-	m.refs++
-	k.mu.Unlock()
-	m.Lock()
-	return func() {
-		m.Unlock()
-		k.mu.Lock()
-		if m.refs--; m.refs == 0 {
-			delete(k.locks, key)
-		}
-		k.mu.Unlock()
-	}
 }
 
 func fileExists(path string) bool {

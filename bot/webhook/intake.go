@@ -1,4 +1,4 @@
-package bot
+package webhook
 
 import (
 	"context"
@@ -21,7 +21,7 @@ type intake struct {
 }
 
 func newIntake(budget int64, readers int, wait time.Duration) *intake {
-	budget = max(positiveOr(budget, 64<<20), MaxWebhookBody)
+	budget = max(positiveOr(budget, 64<<20), MaxBody)
 	return &intake{
 		budget:  semaphore.NewWeighted(budget),
 		readers: make(chan struct{}, positiveOr(readers, 16)),
@@ -37,12 +37,12 @@ func positiveOr[T int | int64 | time.Duration](v, def T) T {
 }
 
 // read reads a delivery's body, or says which status to answer: 413 for a
-// body over MaxWebhookBody, 503 when no room frees up in time.
+// body over MaxBody, 503 when no room frees up in time.
 func (in *intake) read(w http.ResponseWriter, r *http.Request) ([]byte, int) {
-	if r.ContentLength > MaxWebhookBody {
+	if r.ContentLength > MaxBody {
 		return nil, http.StatusRequestEntityTooLarge
 	}
-	weight := int64(MaxWebhookBody) // unknown length: the most it may be
+	weight := int64(MaxBody) // unknown length: the most it may be
 	if r.ContentLength >= 0 {
 		weight = max(r.ContentLength, 1)
 	}
@@ -58,7 +58,7 @@ func (in *intake) read(w http.ResponseWriter, r *http.Request) ([]byte, int) {
 		return nil, http.StatusServiceUnavailable
 	}
 	defer in.budget.Release(weight)
-	body, err := io.ReadAll(io.LimitReader(http.MaxBytesReader(w, r.Body, MaxWebhookBody), weight+1))
+	body, err := io.ReadAll(io.LimitReader(http.MaxBytesReader(w, r.Body, MaxBody), weight+1))
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge), int64(len(body)) > weight:

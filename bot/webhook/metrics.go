@@ -1,4 +1,4 @@
-package bot
+package webhook
 
 import (
 	"fmt"
@@ -41,7 +41,7 @@ func (m *metrics) processed(d time.Duration) {
 	}
 }
 
-func (m *metrics) write(w io.Writer, queueDepth, queueCap int, calls, errors int64) {
+func (m *metrics) write(w io.Writer, queueDepth, queueCap int, gauges func(io.Writer)) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	fmt.Fprintln(w, "# HELP planpr_webhook_deliveries_total Webhook deliveries by event and result.")
@@ -54,10 +54,11 @@ func (m *metrics) write(w io.Writer, queueDepth, queueCap int, calls, errors int
 	for _, k := range keys {
 		fmt.Fprintf(w, "planpr_webhook_deliveries_total{event=%q,result=%q} %d\n", k[0], k[1], m.deliveries[k])
 	}
-	metric(w, "planpr_queue_depth", "gauge", "Jobs waiting for a worker.", int64(queueDepth))
-	metric(w, "planpr_queue_capacity", "gauge", "Jobs the queue holds before answering 503.", int64(queueCap))
-	metric(w, "planpr_github_requests_total", "counter", "GitHub API requests sent (retries included).", calls)
-	metric(w, "planpr_github_errors_total", "counter", "GitHub API requests that failed (status 4xx/5xx or no answer).", errors)
+	Metric(w, "planpr_queue_depth", "gauge", "Jobs waiting for a worker.", int64(queueDepth))
+	Metric(w, "planpr_queue_capacity", "gauge", "Jobs the queue holds before answering 503.", int64(queueCap))
+	if gauges != nil {
+		gauges(w)
+	}
 	fmt.Fprintln(w, "# HELP planpr_job_duration_seconds Time to process a delivery's work.")
 	fmt.Fprintln(w, "# TYPE planpr_job_duration_seconds histogram")
 	for i, b := range m.buckets {
@@ -68,7 +69,7 @@ func (m *metrics) write(w io.Writer, queueDepth, queueCap int, calls, errors int
 	fmt.Fprintf(w, "planpr_job_duration_seconds_count %d\n", m.jobs)
 }
 
-// metric writes one single-valued metric in the Prometheus text format.
-func metric(w io.Writer, name, kind, help string, value int64) {
+// Metric writes one single-valued metric in the Prometheus text format.
+func Metric(w io.Writer, name, kind, help string, value int64) {
 	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n%s %d\n", name, help, name, kind, name, value)
 }
