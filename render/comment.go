@@ -142,7 +142,9 @@ func (b *budgetBuffer) add(it diffItem, estimate int) {
 // finish masks each item's values and lays it out.
 func (b *budgetBuffer) finish(m *mask.Masker) {
 	for _, it := range b.pending {
-		b.md.WriteString(md.Details(it.summary(m), it.wrap(m.Mask(it.text))))
+		summary := it.summary(m)
+		m.Count += strings.Count(summary, mask.Masked) // laid out once, so counted here
+		b.md.WriteString(md.Details(summary, it.wrap(m.Mask(it.text))))
 	}
 	b.pending = nil
 	b.size = b.md.Len()
