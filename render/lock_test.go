@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/planpr/planpr/lockdiff"
-	"github.com/planpr/planpr/render/md"
 )
 
 func exampleLockDiff(t *testing.T) []*lockdiff.FileDiff {
@@ -47,18 +46,5 @@ func TestLockGolden(t *testing.T) {
 			}
 			golden(t, name, b.Bytes())
 		})
-	}
-}
-
-func TestMarkdownEscaping(t *testing.T) {
-	hostile := "<script>x</script> </details> [link](http://x) ![i](y) @octocat #123 a|b `code` *em* \u202eevil\u200b"
-	got := md.Text(hostile)
-	for _, bad := range []string{"<script", "</details>", "[link]", "![i]", "@octocat", "#123", "a|b", "`code`", "*em*", "\u202e", "\u200b"} {
-		if bytes.Contains([]byte(got), []byte(bad)) {
-			t.Errorf("mdText left %q in %q", bad, got)
-		}
-	}
-	if got := md.Message("run `tofu init` for <b>"); got != "run `tofu init` for &lt;b&gt;" {
-		t.Errorf("mdMessage = %q", got)
 	}
 }

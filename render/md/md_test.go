@@ -1,0 +1,40 @@
+package md
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestMarkdownEscaping(t *testing.T) {
+	hostile := "<script>x</script> </details> [link](http://x) ![i](y) @octocat #123 a|b `code` *em* \u202eevil\u200b"
+	got := Text(hostile)
+	for _, bad := range []string{"<script", "</details>", "[link]", "![i]", "@octocat", "#123", "a|b", "`code`", "*em*", "\u202e", "\u200b"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("mdText left %q in %q", bad, got)
+		}
+	}
+	if got := Message("run `tofu init` for <b>"); got != "run `tofu init` for &lt;b&gt;" {
+		t.Errorf("mdMessage = %q", got)
+	}
+}
+
+// Fences and code spans are longer than any backtick run inside, so no
+// value can close them.
+func TestFencesOutlastBackticks(t *testing.T) {
+	body := "a ```` b\n```"
+	if got := Fence(body, "diff"); !strings.HasPrefix(got, "`````diff\n") || !strings.HasSuffix(got, "\n`````\n") {
+		t.Errorf("Fence = %q", got)
+	}
+	if got := Code("`x`"); got != "`` `x` ``" {
+		t.Errorf("Code = %q", got)
+	}
+	if got := HTMLCode("</code><b>"); got != "<code>&lt;/code&gt;&lt;b&gt;</code>" {
+		t.Errorf("HTMLCode = %q", got)
+	}
+	if got := Visible("a\x1b[31mb\u202e"); got != `a\u001b[31mb\u202e` {
+		t.Errorf("Visible = %q", got)
+	}
+	if got := DiffBlock("  ~ a = 1 -> 2\n  + b = 1"); got != "```diff\n!   a = 1 -> 2\n+   b = 1\n```\n" {
+		t.Errorf("DiffBlock = %q", got)
+	}
+}
