@@ -2,6 +2,7 @@ package render
 
 import (
 	"cmp"
+	txt "github.com/planpr/planpr/render/text"
 	"io"
 	"os"
 	"os/exec"
@@ -122,7 +123,7 @@ func BenchmarkRenderText(b *testing.B) {
 	for b.Loop() {
 		for i := range all {
 			action, _ := tofujson.ParseActions(all[i].rc.Change.Actions)
-			ResourceText(&all[i].rc, action, nodes[i], CauseChange)
+			txt.ResourceText(&all[i].rc, action, nodes[i], txt.CauseChange)
 		}
 	}
 }
@@ -135,7 +136,7 @@ func BenchmarkRenderMarkdownBlocks(b *testing.B) {
 	texts := make([]string, len(all))
 	for i := range all {
 		action, _ := tofujson.ParseActions(all[i].rc.Change.Actions)
-		texts[i] = ResourceText(&all[i].rc, action, diff.ForResource(&all[i].rc.Change, all[i].block, diff.Always()), CauseChange)
+		texts[i] = txt.ResourceText(&all[i].rc, action, diff.ForResource(&all[i].rc.Change, all[i].block, diff.Always()), txt.CauseChange)
 	}
 	m := mask.NewMasker()
 	for i := range 2000 {

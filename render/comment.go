@@ -3,6 +3,7 @@ package render
 import (
 	"cmp"
 	"fmt"
+	txt "github.com/planpr/planpr/render/text"
 	"html"
 	"io"
 	"path/filepath"
@@ -372,7 +373,7 @@ func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChan
 		if err != nil {
 			return err
 		}
-		text := ResourceText(rc, c.action, diff.ForResource(&rc.Change, block, diff.Always()), CauseChange)
+		text := txt.ResourceText(rc, c.action, diff.ForResource(&rc.Change, block, diff.Always()), txt.CauseChange)
 		if text == "" {
 			return nil
 		}
@@ -483,7 +484,7 @@ func isRisky(a diff.Action) bool {
 // summaryLine is the one-line description of a resource change, its
 // addresses masked.
 func summaryLine(c changeSummary, m *mask.Masker) string {
-	return "<code>" + html.EscapeString(strings.TrimSpace(Symbol(c.action))) + "</code> " + safeHTML(m, c.address) + " " + verb(c, m)
+	return "<code>" + html.EscapeString(strings.TrimSpace(txt.Symbol(c.action))) + "</code> " + safeHTML(m, c.address) + " " + verb(c, m)
 }
 
 func verb(c changeSummary, m *mask.Masker) string {

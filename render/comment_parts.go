@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	txt "github.com/planpr/planpr/render/text"
 	"strings"
 
 	"github.com/planpr/planpr/lockdiff"
@@ -302,7 +303,7 @@ func countsTable(sections []*planSection, m *mask.Masker) string {
 					b.WriteString("| | action | resources |\n| --- | --- | ---: |\n")
 				}
 				rows++
-				fmt.Fprintf(&b, "| `%s` | %s | %d |\n", strings.TrimSpace(Symbol(r.action)), r.label, n)
+				fmt.Fprintf(&b, "| `%s` | %s | %d |\n", strings.TrimSpace(txt.Symbol(r.action)), r.label, n)
 			}
 		}
 		if moves := s.movesAndImports(); moves != "" {
@@ -356,7 +357,7 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 		if s.othersCount > 0 {
 			fmt.Fprintf(&b, "<details><summary>%d other changes (diffs left out)</summary>\n\n", s.othersCount)
 			for _, c := range s.others {
-				fmt.Fprintf(&b, "- `%s` %s\n", strings.TrimSpace(Symbol(c.action)), safeCode(m, c.address))
+				fmt.Fprintf(&b, "- `%s` %s\n", strings.TrimSpace(txt.Symbol(c.action)), safeCode(m, c.address))
 			}
 			if s.othersCount > len(s.others) {
 				fmt.Fprintf(&b, "- … and %d more\n", s.othersCount-len(s.others))

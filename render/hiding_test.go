@@ -1,6 +1,7 @@
 package render
 
 import (
+	txt "github.com/planpr/planpr/render/text"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,15 +47,15 @@ func TestHidingUnchangedChangesNoText(t *testing.T) {
 		for _, o := range []PlanOptions{{Schemas: schemas}, {}} {
 			_, err := tofujson.ReadPlanFile(in.plan, func(_ string, rc *tofujson.ResourceChange) error {
 				action, _ := tofujson.ParseActions(rc.Change.Actions)
-				if !hidesUnchanged(rc, action) {
+				if !txt.HidesUnchanged(rc, action) {
 					return nil
 				}
 				block, err := o.schemaFor(rc, config)
 				if err != nil {
 					return err
 				}
-				want := ResourceText(rc, action, diff.ForResource(&rc.Change, block, diff.Always()), CauseChange)
-				got := ResourceText(rc, action, nodes.ForResourceHidingUnchanged(&rc.Change, block, diff.Always(), isImportant), CauseChange)
+				want := txt.ResourceText(rc, action, diff.ForResource(&rc.Change, block, diff.Always()), txt.CauseChange)
+				got := txt.ResourceText(rc, action, nodes.ForResourceHidingUnchanged(&rc.Change, block, diff.Always(), txt.IsImportant), txt.CauseChange)
 				nodes.Reset()
 				if got != want {
 					t.Errorf("%s, %s (schemas: %v): hiding what is unchanged changed the text:\n%s\nwant\n%s", in.plan, rc.Address, o.Schemas != nil, got, want)

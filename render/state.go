@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
+	txt "github.com/planpr/planpr/render/text"
 	"io"
 	"maps"
 	"slices"
@@ -23,7 +24,7 @@ const (
 )
 
 // stateOpts are how OpenTofu shows a state: everything, no symbols.
-var stateOpts = textOpts{showUnchanged: true, hideSymbols: true}
+var stateOpts = txt.Opts{ShowUnchanged: true, HideSymbols: true}
 
 // stateResourceText is one resource of a state as `tofu show` prints it.
 func stateResourceText(r *tofujson.StateResource, o PlanOptions) (string, error) {
@@ -33,7 +34,7 @@ func stateResourceText(r *tofujson.StateResource, o PlanOptions) (string, error)
 	if err != nil {
 		return "", err
 	}
-	var b textBuf
+	var b txt.Buf
 	switch {
 	case r.DeposedKey != "":
 		fmt.Fprintf(&b, "# %s: (deposed object %s)\n", r.Address, r.DeposedKey)
@@ -47,7 +48,7 @@ func stateResourceText(r *tofujson.StateResource, o PlanOptions) (string, error)
 		kind = "data"
 	}
 	fmt.Fprintf(&b, "%s %q %q ", kind, r.Type, r.Name)
-	textNode(&b, diff.ForResource(&rc.Change, block, diff.Always()), 0, stateOpts)
+	txt.Node(&b, diff.ForResource(&rc.Change, block, diff.Always()), 0, stateOpts)
 	return b.String(), nil
 }
 
@@ -60,9 +61,9 @@ func stateOutputText(name string, out tofujson.StateOutput) string {
 	} else {
 		n = diff.ForOutput(c)
 	}
-	var b textBuf
+	var b txt.Buf
 	b.WriteString(name + " = ")
-	textNode(&b, n, 0, stateOpts)
+	txt.Node(&b, n, 0, stateOpts)
 	return b.String()
 }
 

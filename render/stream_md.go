@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	txt "github.com/planpr/planpr/render/text"
 	"strings"
 
 	"github.com/planpr/planpr/render/diff"
@@ -313,12 +314,12 @@ func outputsBlock(outputs map[string]tofujson.StreamOutput, masker *mask.Masker)
 		case o.Value == nil && o.Action != "":
 			value = "(" + o.Action + ")"
 		default:
-			var vb textBuf
+			var vb txt.Buf
 			c := tofujson.Change{Before: o.Value, After: o.Value}
-			textNode(&vb, diff.ForValue(&c), 0, textOpts{showUnchanged: true, hideSymbols: true})
+			txt.Node(&vb, diff.ForValue(&c), 0, txt.Opts{ShowUnchanged: true, HideSymbols: true})
 			value = vb.String()
 		}
-		fmt.Fprintf(&b, "%-*s = %s\n", width, attrName(name), value)
+		fmt.Fprintf(&b, "%-*s = %s\n", width, txt.AttrName(name), value)
 	}
 	return md.Fence(md.Visible(masker.Mask(b.String())), "hcl") + "\n"
 }

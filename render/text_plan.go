@@ -3,6 +3,7 @@ package render
 import (
 	"bufio"
 	"fmt"
+	txt "github.com/planpr/planpr/render/text"
 	"io"
 	"maps"
 	"slices"
@@ -267,7 +268,7 @@ func (s *planScan) applyable() bool {
 
 // writeChangeText writes one resource's text as the plan shows it, between
 // blank lines, or nothing when OpenTofu does not show it.
-func writeChangeText(b *textBuf, rc *tofujson.ResourceChange, o PlanOptions, config *configIndex, nodes *diff.Arena) error {
+func writeChangeText(b *txt.Buf, rc *tofujson.ResourceChange, o PlanOptions, config *configIndex, nodes *diff.Arena) error {
 	action, _ := tofujson.ParseActions(rc.Change.Actions)
 	s := changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode}
 	if !s.shown() {
@@ -281,13 +282,13 @@ func writeChangeText(b *textBuf, rc *tofujson.ResourceChange, o PlanOptions, con
 		return err
 	}
 	var tree *diff.Node
-	if hidesUnchanged(rc, action) {
-		tree = nodes.ForResourceHidingUnchanged(&rc.Change, block, diff.Always(), isImportant)
+	if txt.HidesUnchanged(rc, action) {
+		tree = nodes.ForResourceHidingUnchanged(&rc.Change, block, diff.Always(), txt.IsImportant)
 	} else {
 		tree = nodes.ForResource(&rc.Change, block, diff.Always())
 	}
 	b.WriteByte('\n')
-	writeResourceText(b, rc, action, tree, CauseChange)
+	txt.WriteResource(b, rc, action, tree, txt.CauseChange)
 	b.WriteByte('\n')
 	nodes.Reset() // the text is all that is kept of the tree
 	return nil
@@ -325,7 +326,7 @@ func driftEntries(o PlanOptions, scan *planScan, outputsChanged bool, config *co
 		if !refreshOnly && n.Action == diff.NoOp {
 			continue
 		}
-		entries = append(entries, driftEntry{address: rc.Address, action: action, text: ResourceText(rc, action, n, CauseDrift)})
+		entries = append(entries, driftEntry{address: rc.Address, action: action, text: txt.ResourceText(rc, action, n, txt.CauseDrift)})
 	}
 	if len(entries) == 0 {
 		return nil, nil
@@ -361,7 +362,7 @@ func namesAndWidth[T any](m map[string]T) ([]string, int) {
 	names := slices.Sorted(maps.Keys(m))
 	width := 0
 	for _, name := range names {
-		width = max(width, len(attrName(name)))
+		width = max(width, len(txt.AttrName(name)))
 	}
 	return names, width
 }
@@ -376,9 +377,9 @@ func outputsText(changes map[string]tofujson.Change) string {
 		if n.Action == diff.NoOp {
 			continue
 		}
-		var b textBuf
-		fmt.Fprintf(&b, "%s %-*s = ", Symbol(n.Action), width, attrName(name))
-		textNode(&b, n, 0, textOpts{})
+		var b txt.Buf
+		fmt.Fprintf(&b, "%s %-*s = ", txt.Symbol(n.Action), width, txt.AttrName(name))
+		txt.Node(&b, n, 0, txt.Opts{})
 		lines = append(lines, b.String())
 	}
 	return strings.Join(lines, "\n")

@@ -1,4 +1,4 @@
-package render
+package text
 
 import (
 	"bytes"
@@ -25,17 +25,17 @@ func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node,
 	if action == diff.NoOp && !rc.Moved() && !rc.Importing() {
 		return ""
 	}
-	var b textBuf
-	b.Grow(textSizeHint(rc.Span, action))
-	writeResourceText(&b, rc, action, n, cause)
+	var b Buf
+	b.Grow(SizeHint(rc.Span, action))
+	WriteResource(&b, rc, action, n, cause)
 	return ownString(&b)
 }
 
-// hidesUnchanged reports whether ResourceText hides the attributes and
-// blocks of a change that do not change (isImportant ones aside): in
+// HidesUnchanged reports whether ResourceText hides the attributes and
+// blocks of a change that do not change (IsImportant ones aside): in
 // updates and replacements, unless the resource is being imported. Their
 // trees need not be built (diff.Arena.ForResourceHidingUnchanged).
-func hidesUnchanged(rc *tofujson.ResourceChange, action diff.Action) bool {
+func HidesUnchanged(rc *tofujson.ResourceChange, action diff.Action) bool {
 	switch action {
 	case diff.Update, diff.DeleteThenCreate, diff.CreateThenDelete:
 		return !rc.Importing()
@@ -43,12 +43,12 @@ func hidesUnchanged(rc *tofujson.ResourceChange, action diff.Action) bool {
 	return false
 }
 
-// writeResourceText writes ResourceText to b, for a change that is shown.
-func writeResourceText(b *textBuf, rc *tofujson.ResourceChange, action diff.Action, n *diff.Node, cause Cause) {
+// WriteResource writes ResourceText to b, for a change that is shown.
+func WriteResource(b *Buf, rc *tofujson.ResourceChange, action diff.Action, n *diff.Node, cause Cause) {
 	writeResourceComment(b, rc, action, cause)
-	o := textOpts{showUnchanged: rc.Importing()}
+	o := Opts{ShowUnchanged: rc.Importing()}
 	if action == diff.Forget {
-		o.hideSymbols = true
+		o.HideSymbols = true
 		o.overrideNullSuffix = true
 	}
 	kind := "resource"
@@ -56,16 +56,16 @@ func writeResourceText(b *textBuf, rc *tofujson.ResourceChange, action diff.Acti
 		kind = "data"
 	}
 	writeAll(b, Symbol(action), " ", kind, " \"", rc.Type, "\" \"", rc.Name, "\" ")
-	textNode(b, n, 0, o)
+	Node(b, n, 0, o)
 }
 
-// textSizeHint guesses the length of a change's text from its JSON, so
+// SizeHint guesses the length of a change's text from its JSON, so
 // that the builder rarely grows (each growth copies it all) and holds little
 // unused: creations and deletions show every value and come out a quarter
 // longer than their JSON; updates and replacements hide what is unchanged
 // and print no "before" for the values that are, about two thirds of it.
 // Measured on generated plans.
-func textSizeHint(span tofujson.Span, action diff.Action) int {
+func SizeHint(span tofujson.Span, action diff.Action) int {
 	n := int(span.End - span.Start)
 	switch action {
 	case diff.Create, diff.Delete, diff.Forget:
@@ -77,7 +77,7 @@ func textSizeHint(span tofujson.Span, action diff.Action) int {
 }
 
 // writeResourceComment writes the comment lines above a resource.
-func writeResourceComment(b *textBuf, rc *tofujson.ResourceChange, action diff.Action, cause Cause) {
+func writeResourceComment(b *Buf, rc *tofujson.ResourceChange, action diff.Action, cause Cause) {
 	addr := rc.Address
 	if rc.Deposed != "" {
 		addr += " (deposed object " + rc.Deposed + ")"

@@ -1,4 +1,4 @@
-package render
+package text
 
 import (
 	"encoding/json"
@@ -10,9 +10,9 @@ import (
 	"github.com/planpr/planpr/render/diff"
 )
 
-func text(n *diff.Node, o textOpts) string {
-	var b textBuf
-	textNode(&b, n, 0, o)
+func text(n *diff.Node, o Opts) string {
+	var b Buf
+	Node(&b, n, 0, o)
 	return b.String()
 }
 
@@ -59,7 +59,7 @@ func TestTextBlockByHand(t *testing.T) {
 
         # (1 unchanged block hidden)
     }`
-	got := text(tree, textOpts{})
+	got := text(tree, Opts{})
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
@@ -73,7 +73,7 @@ func TestTextListContext(t *testing.T) {
 	}{{diff.NoOp, "1", "1"}, {diff.NoOp, "2", "2"}, {diff.Delete, "3", ""}, {diff.Create, "", "9"}, {diff.NoOp, "4", "4"}, {diff.NoOp, "5", "5"}, {diff.NoOp, "6", "6"}, {diff.Create, "", "7"}} {
 		elems = append(elems, num(e.a, e.b, e.v))
 	}
-	got := text(&diff.Node{Kind: diff.List, Action: diff.Update, Elements: elems}, textOpts{})
+	got := text(&diff.Node{Kind: diff.List, Action: diff.Update, Elements: elems}, Opts{})
 	want := `[
         # (1 unchanged element hidden)
         2,
@@ -92,12 +92,12 @@ func TestTextListContext(t *testing.T) {
 func TestTextHeredocAndJSONString(t *testing.T) {
 	h := &diff.Node{Kind: diff.String, Action: diff.Delete, Before: "a\nb", Str: &diff.StringDiff{Form: diff.Heredoc,
 		Lines: []diff.Line{{Action: diff.NoOp, Text: "a"}, {Action: diff.NoOp, Text: "b"}}}}
-	if got, want := text(h, textOpts{}), "<<-EOT\n        a\n        b\n    EOT -> null"; got != want {
+	if got, want := text(h, Opts{}), "<<-EOT\n        a\n        b\n    EOT -> null"; got != want {
 		t.Errorf("heredoc got %q, want %q", got, want)
 	}
 	j := &diff.Node{Kind: diff.String, Action: diff.Create, After: `{"a":1}`, Str: &diff.StringDiff{Form: diff.JSONEncoded,
 		JSON: &diff.Node{Kind: diff.Object, Action: diff.Create, Children: fields(map[string]*diff.Node{"a": num(diff.Create, "", "1")})}}}
-	if got, want := text(j, textOpts{}), "jsonencode(\n        {\n          + a = 1\n        }\n    )"; got != want {
+	if got, want := text(j, Opts{}), "jsonencode(\n        {\n          + a = 1\n        }\n    )"; got != want {
 		t.Errorf("jsonencode got %q, want %q", got, want)
 	}
 }
@@ -107,14 +107,14 @@ func TestTextMapQuotesAndAlignsKeys(t *testing.T) {
 		"a":    str(diff.Delete, "x", nil),
 		"long": str(diff.Create, nil, "y"),
 	})}
-	if got, want := text(m, textOpts{}), "{\n      - \"a\"    = \"x\" -> null\n      + \"long\" = \"y\"\n    }"; got != want {
+	if got, want := text(m, Opts{}), "{\n      - \"a\"    = \"x\" -> null\n      + \"long\" = \"y\"\n    }"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
 func TestTextForgetHidesSymbols(t *testing.T) {
 	b := &diff.Node{Kind: diff.Block, Action: diff.Delete, Children: fields(map[string]*diff.Node{"id": str(diff.Delete, "i-1", nil)})}
-	if got, want := text(b, textOpts{hideSymbols: true, overrideNullSuffix: true}), "{\n    id = \"i-1\"\n}"; got != want {
+	if got, want := text(b, Opts{HideSymbols: true, overrideNullSuffix: true}), "{\n    id = \"i-1\"\n}"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -142,13 +142,13 @@ func TestTextJSONStringWhateverTheLineGuess(t *testing.T) {
 	// spansLines says a Block fits on one line (JSON has no blocks), but
 	// this one does not.
 	block := &diff.Node{Kind: diff.Block, Action: diff.Create, Children: fields(map[string]*diff.Node{"a": num(diff.Create, "", "1")})}
-	got := "x = " + text(jsonString(block), textOpts{})
+	got := "x = " + text(jsonString(block), Opts{})
 	want := "x = jsonencode(\n        {\n          + a = 1\n        }\n    )"
 	if got != want {
 		t.Errorf("multi-line value guessed single-line:\n%s\nwant\n%s", got, want)
 	}
 	// And a primitive, correctly guessed, stays on the line.
-	if got, want := text(jsonString(num(diff.Create, "", "2")), textOpts{}), "jsonencode(2)"; got != want {
+	if got, want := text(jsonString(num(diff.Create, "", "2")), Opts{}), "jsonencode(2)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -170,12 +170,12 @@ func TestH4UnalignedListSaysSo(t *testing.T) {
 		str(diff.Delete, "a", nil), str(diff.Create, nil, "b"),
 	}}
 	want := "[\n        " + unalignedNote + "\n      - \"a\",\n      + \"b\",\n    ]"
-	if got := text(list, textOpts{}); got != want {
+	if got := text(list, Opts{}); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	heredoc := &diff.Node{Kind: diff.String, Action: diff.Update, Str: &diff.StringDiff{Form: diff.Heredoc, Unaligned: true,
 		Lines: []diff.Line{{Action: diff.Delete, Text: "a"}, {Action: diff.Create, Text: "b"}}}}
-	if got := text(heredoc, textOpts{}); !strings.HasSuffix(got, "EOT "+unalignedNote) {
+	if got := text(heredoc, Opts{}); !strings.HasSuffix(got, "EOT "+unalignedNote) {
 		t.Errorf("heredoc: %q", got)
 	}
 }

@@ -1,4 +1,8 @@
-package render
+// Package text writes OpenTofu's human text for diff trees: the node
+// walker (every value kind, as OpenTofu's RenderHuman), a resource's
+// comment and body, and the buffer they write into. Plans, states and
+// streams are put together from it by package render.
+package text
 
 import (
 	"bytes"
@@ -13,16 +17,16 @@ import (
 	"github.com/planpr/planpr/render/diff"
 )
 
-// textOpts are the switches OpenTofu's renderers pass down the tree.
-type textOpts struct {
+// Opts are the switches OpenTofu's renderers pass down the tree.
+type Opts struct {
 	overrideNullSuffix bool
 	// overrideForces never cascades: clone resets it.
 	overrideForces bool
-	showUnchanged  bool
-	hideSymbols    bool
+	ShowUnchanged  bool
+	HideSymbols    bool
 }
 
-func (o textOpts) clone() textOpts {
+func (o Opts) clone() Opts {
 	o.overrideForces = false
 	return o
 }
@@ -59,8 +63,8 @@ var symbols = func() (s [diff.ForgetThenCreate + 1]string) {
 	return s
 }()
 
-func (o textOpts) sym(a diff.Action) string {
-	if o.hideSymbols {
+func (o Opts) sym(a diff.Action) string {
+	if o.HideSymbols {
 		return ""
 	}
 	if int(a) < len(symbols) {
@@ -86,7 +90,7 @@ func ind(n int) string {
 
 // ownString is what b holds, as a string that shares b's bytes: b must
 // not be written to again.
-func ownString(b *textBuf) string {
+func ownString(b *Buf) string {
 	if b.Len() == 0 {
 		return ""
 	}
@@ -94,7 +98,7 @@ func ownString(b *textBuf) string {
 }
 
 // writeAll writes the pieces of one line without joining them first.
-func writeAll(b *textBuf, parts ...string) {
+func writeAll(b *Buf, parts ...string) {
 	for _, p := range parts {
 		b.WriteString(p)
 	}
@@ -104,7 +108,7 @@ func writeAll(b *textBuf, parts ...string) {
 var spaces = strings.Repeat(" ", 128)
 
 // writePadded writes s left-aligned in width columns, like %-*s.
-func writePadded(b *textBuf, s string, width int) {
+func writePadded(b *Buf, s string, width int) {
 	b.WriteString(s)
 	for pad := width - utf8.RuneCountInString(s); pad > 0; pad -= len(spaces) {
 		b.WriteString(spaces[:min(pad, len(spaces))])
@@ -131,7 +135,7 @@ func plainASCII(s string) bool {
 
 // writeQuoted writes strconv.Quote(s), without building it when s needs
 // no escaping (printable ASCII, no quote or backslash).
-func writeQuoted(b *textBuf, s string) {
+func writeQuoted(b *Buf, s string) {
 	if !plainASCII(s) {
 		b.WriteString(strconv.Quote(s))
 		return
@@ -141,14 +145,14 @@ func writeQuoted(b *textBuf, s string) {
 	b.WriteByte('"')
 }
 
-func nullSuffix(a diff.Action, o textOpts) string {
+func nullSuffix(a diff.Action, o Opts) string {
 	if !o.overrideNullSuffix && a == diff.Delete {
 		return " -> null"
 	}
 	return ""
 }
 
-func forces(replace bool, o textOpts) string {
+func forces(replace bool, o Opts) string {
 	if replace || o.overrideForces {
 		return " # forces replacement"
 	}
@@ -157,7 +161,7 @@ func forces(replace bool, o textOpts) string {
 
 // writeUnchanged writes the line that stands for n hidden values: its
 // indent and symbol column, then "# (n unchanged keywords hidden)".
-func writeUnchanged(b *textBuf, prefix, sym, keyword string, n int) {
+func writeUnchanged(b *Buf, prefix, sym, keyword string, n int) {
 	var num [20]byte
 	writeAll(b, prefix, sym, "# (")
 	b.Write(strconv.AppendInt(num[:0], int64(n), 10))
@@ -168,9 +172,9 @@ func writeUnchanged(b *textBuf, prefix, sym, keyword string, n int) {
 	b.WriteString(" hidden)\n")
 }
 
-// attrName prints a key as an HCL identifier, or quoted (Go-style, as
+// AttrName prints a key as an HCL identifier, or quoted (Go-style, as
 // OpenTofu does) when it is not one.
-func attrName(name string) string {
+func AttrName(name string) string {
 	if validIdentifier(name) {
 		return name
 	}
@@ -197,10 +201,10 @@ func validIdentifier(s string) bool {
 	return true
 }
 
-func isImportant(name string) bool { return name == "id" || name == "name" || name == "tags" }
+func IsImportant(name string) bool { return name == "id" || name == "name" || name == "tags" }
 
-// textNode renders one node at an indent level, as OpenTofu's RenderHuman.
-func textNode(b *textBuf, n *diff.Node, k int, o textOpts) {
+// Node renders one node at an indent level, as OpenTofu's RenderHuman.
+func Node(b *Buf, n *diff.Node, k int, o Opts) {
 	switch n.Kind {
 	case diff.Primitive:
 		textPrimitive(b, n, o)
@@ -230,14 +234,14 @@ func textNode(b *textBuf, n *diff.Node, k int, o textOpts) {
 		}
 		in := o
 		in.overrideNullSuffix = true
-		textNode(b, n.Inner, k, in)
+		Node(b, n.Inner, k, in)
 		b.WriteString(" -> (known after apply)" + forces(n.Replace, o))
 	case diff.TypeChange:
 		in := o
 		in.overrideNullSuffix = true
-		textNode(b, n.From, k, in)
+		Node(b, n.From, k, in)
 		b.WriteString(" -> ")
-		textNode(b, n.To, k, in)
+		Node(b, n.To, k, in)
 	case diff.WriteOnly:
 		b.WriteString("(write-only attribute)" + forces(n.Replace, o) + nullSuffix(n.Action, o))
 	default:
@@ -268,7 +272,7 @@ func warnings(n *diff.Node, k int) []string {
 	return []string{w}
 }
 
-func writeWarnings(b *textBuf, n *diff.Node, k int) {
+func writeWarnings(b *Buf, n *diff.Node, k int) {
 	if n.Kind != diff.Sensitive && n.Kind != diff.SensitiveBlock {
 		return
 	}
@@ -292,7 +296,7 @@ func primitiveText(x any) string {
 }
 
 // writePrimitive writes primitiveText(x).
-func writePrimitive(b *textBuf, x any) {
+func writePrimitive(b *Buf, x any) {
 	if s, ok := x.(string); ok {
 		writeQuoted(b, s)
 		return
@@ -300,7 +304,7 @@ func writePrimitive(b *textBuf, x any) {
 	b.WriteString(primitiveText(x))
 }
 
-func textPrimitive(b *textBuf, n *diff.Node, o textOpts) {
+func textPrimitive(b *Buf, n *diff.Node, o Opts) {
 	switch n.Action {
 	case diff.Create:
 		writePrimitive(b, n.After)
@@ -317,7 +321,7 @@ func textPrimitive(b *textBuf, n *diff.Node, o textOpts) {
 	b.WriteString(forces(n.Replace, o))
 }
 
-func textString(b *textBuf, n *diff.Node, k int, o textOpts) {
+func textString(b *Buf, n *diff.Node, k int, o Opts) {
 	switch n.Str.Form {
 	case diff.JSONEncoded:
 		textJSONString(b, n, k, o)
@@ -350,7 +354,7 @@ func textString(b *textBuf, n *diff.Node, k int, o textOpts) {
 	}
 }
 
-func textJSONString(b *textBuf, n *diff.Node, k int, o textOpts) {
+func textJSONString(b *Buf, n *diff.Node, k int, o Opts) {
 	jo := o.clone()
 	jo.overrideNullSuffix = true
 	action := n.Action
@@ -360,7 +364,7 @@ func textJSONString(b *textBuf, n *diff.Node, k int, o textOpts) {
 		if n.Replace {
 			ws = " # whitespace changes force replacement"
 		}
-		jo.showUnchanged = true
+		jo.ShowUnchanged = true
 		action = diff.NoOp
 	} else {
 		rep = forces(n.Replace, o)
@@ -378,7 +382,7 @@ func textJSONString(b *textBuf, n *diff.Node, k int, o textOpts) {
 		b.WriteString("jsonencode(")
 	}
 	inner := b.Len()
-	textNode(b, n.Str.JSON, k+1, jo)
+	Node(b, n.Str.JSON, k+1, jo)
 	if bytes.Contains(b.Bytes()[inner:], []byte{'\n'}) != multiline {
 		// spansLines guessed wrong: rewrite this value the slow way.
 		rendered := string(b.Bytes()[inner:])
@@ -426,7 +430,7 @@ func spansLines(n *diff.Node) bool {
 // element by element (OpenTofu would need gigabytes for it).
 const unalignedNote = "# (planpr: too many changes to align; the changed part is shown as removed and added)"
 
-func textList(b *textBuf, n *diff.Node, k int, o textOpts) {
+func textList(b *Buf, n *diff.Node, k int, o Opts) {
 	if len(n.Elements) == 0 {
 		writeAll(b, "[]", nullSuffix(n.Action, o), forces(n.Replace, o))
 		return
@@ -434,7 +438,7 @@ func textList(b *textBuf, n *diff.Node, k int, o textOpts) {
 	elemOpts := o.clone()
 	elemOpts.overrideNullSuffix = true
 	unchangedOpts := o.clone()
-	unchangedOpts.showUnchanged = true
+	unchangedOpts.ShowUnchanged = true
 	context := !n.Nested
 
 	var pending []*diff.Node // unchanged elements not yet shown
@@ -444,7 +448,7 @@ func textList(b *textBuf, n *diff.Node, k int, o textOpts) {
 		writeAll(b, ind(k+1), o.sym(diff.NoOp), unalignedNote, "\n")
 	}
 	for _, e := range n.Elements {
-		if e.Action == diff.NoOp && !renderNext && !o.showUnchanged {
+		if e.Action == diff.NoOp && !renderNext && !o.ShowUnchanged {
 			pending = append(pending, e)
 			continue
 		}
@@ -457,7 +461,7 @@ func textList(b *textBuf, n *diff.Node, k int, o textOpts) {
 			if len(pending) > 0 {
 				last := pending[len(pending)-1]
 				writeAll(b, ind(k+1), unchangedOpts.sym(last.Action))
-				textNode(b, last, k+1, unchangedOpts)
+				Node(b, last, k+1, unchangedOpts)
 				b.WriteString(",\n")
 			}
 			pending = pending[:0]
@@ -469,7 +473,7 @@ func textList(b *textBuf, n *diff.Node, k int, o textOpts) {
 		}
 		writeWarnings(b, e, k+1)
 		writeAll(b, ind(k+1), eo.sym(e.Action))
-		textNode(b, e, k+1, eo)
+		Node(b, e, k+1, eo)
 		b.WriteString(",\n")
 	}
 	if len(pending) > 0 {
@@ -478,7 +482,7 @@ func textList(b *textBuf, n *diff.Node, k int, o textOpts) {
 	writeAll(b, ind(k), o.sym(diff.NoOp), "]", nullSuffix(n.Action, o))
 }
 
-func textSet(b *textBuf, n *diff.Node, k int, o textOpts) {
+func textSet(b *Buf, n *diff.Node, k int, o Opts) {
 	self := n.Replace && !n.Nested
 	children := n.Replace && n.Nested
 	if len(n.Elements) == 0 {
@@ -491,13 +495,13 @@ func textSet(b *textBuf, n *diff.Node, k int, o textOpts) {
 	hidden := 0
 	writeAll(b, "[", forces(self, o), "\n")
 	for _, e := range n.Elements {
-		if e.Action == diff.NoOp && !o.showUnchanged {
+		if e.Action == diff.NoOp && !o.ShowUnchanged {
 			hidden++
 			continue
 		}
 		writeWarnings(b, e, k+1)
 		writeAll(b, ind(k+1), eo.sym(e.Action))
-		textNode(b, e, k+1, eo)
+		Node(b, e, k+1, eo)
 		b.WriteString(",\n")
 	}
 	if hidden > 0 {
@@ -506,7 +510,7 @@ func textSet(b *textBuf, n *diff.Node, k int, o textOpts) {
 	writeAll(b, ind(k), o.sym(diff.NoOp), "]", nullSuffix(n.Action, o))
 }
 
-func textMap(b *textBuf, n *diff.Node, k int, o textOpts) {
+func textMap(b *Buf, n *diff.Node, k int, o Opts) {
 	self := n.Replace && !n.Nested
 	children := n.Replace && n.Nested
 	if len(n.Children) == 0 {
@@ -524,7 +528,7 @@ func textMap(b *textBuf, n *diff.Node, k int, o textOpts) {
 	writeAll(b, "{", forces(self, o), "\n")
 	for _, c := range n.Children {
 		key, e := c.Name, c.Node
-		if e.Action == diff.NoOp && !o.showUnchanged {
+		if e.Action == diff.NoOp && !o.ShowUnchanged {
 			hidden++
 			continue
 		}
@@ -535,7 +539,7 @@ func textMap(b *textBuf, n *diff.Node, k int, o textOpts) {
 			writePadded(b, "", width-quotedWidth(key))
 		}
 		b.WriteString(" = ")
-		textNode(b, e, k+1, eo)
+		Node(b, e, k+1, eo)
 		if e.Kind == diff.Object {
 			b.WriteByte(',')
 		}
@@ -549,22 +553,22 @@ func textMap(b *textBuf, n *diff.Node, k int, o textOpts) {
 
 // textAttributes writes the sorted attribute lines of an object or block
 // and returns how many unchanged ones it hid.
-func textAttributes(b *textBuf, attrs []diff.Field, k int, o, ao textOpts) int {
+func textAttributes(b *Buf, attrs []diff.Field, k int, o, ao Opts) int {
 	var namesBuf [32]string
 	names := namesBuf[:0]
 	width := 0
 	for _, f := range attrs {
-		names = append(names, attrName(f.Name))
+		names = append(names, AttrName(f.Name))
 		width = max(width, utf8.RuneCountInString(names[len(names)-1]))
 	}
 	hidden := 0
 	for i, f := range attrs {
 		key, a := f.Name, f.Node
 		lo := ao
-		if isImportant(key) {
+		if IsImportant(key) {
 			lo = ao.clone()
-			lo.showUnchanged = true
-		} else if a.Action == diff.NoOp && !o.showUnchanged {
+			lo.ShowUnchanged = true
+		} else if a.Action == diff.NoOp && !o.ShowUnchanged {
 			hidden++
 			continue
 		}
@@ -572,13 +576,13 @@ func textAttributes(b *textBuf, attrs []diff.Field, k int, o, ao textOpts) int {
 		writeAll(b, ind(k+1), lo.sym(a.Action))
 		writePadded(b, names[i], width)
 		b.WriteString(" = ")
-		textNode(b, a, k+1, lo)
+		Node(b, a, k+1, lo)
 		b.WriteByte('\n')
 	}
 	return hidden
 }
 
-func textObject(b *textBuf, n *diff.Node, k int, o textOpts) {
+func textObject(b *Buf, n *diff.Node, k int, o Opts) {
 	if len(n.Children) == 0 {
 		writeAll(b, "{}", nullSuffix(n.Action, o), forces(n.Replace, o))
 		return
@@ -592,7 +596,7 @@ func textObject(b *textBuf, n *diff.Node, k int, o textOpts) {
 	writeAll(b, ind(k), o.sym(diff.NoOp), "}", nullSuffix(n.Action, o))
 }
 
-func textBlock(b *textBuf, n *diff.Node, k int, o textOpts) {
+func textBlock(b *Buf, n *diff.Node, k int, o Opts) {
 	if len(n.Children) == 0 && len(n.Blocks) == 0 {
 		writeAll(b, "{}", forces(n.Replace, o))
 		return
@@ -605,7 +609,7 @@ func textBlock(b *textBuf, n *diff.Node, k int, o textOpts) {
 	for _, g := range n.Blocks {
 		shown := false
 		for i, item := range g.Items {
-			if item.Action == diff.NoOp && !o.showUnchanged {
+			if item.Action == diff.NoOp && !o.ShowUnchanged {
 				hiddenBlocks++
 				continue
 			}
@@ -616,13 +620,13 @@ func textBlock(b *textBuf, n *diff.Node, k int, o textOpts) {
 			bo := o.clone()
 			bo.overrideForces = g.Replace
 			writeWarnings(b, item, k+1)
-			writeAll(b, ind(k+1), bo.sym(item.Action), attrName(g.Name))
+			writeAll(b, ind(k+1), bo.sym(item.Action), AttrName(g.Name))
 			if g.Mode == "map" {
 				b.WriteByte(' ')
 				writeQuoted(b, g.Keys[i])
 			}
 			b.WriteByte(' ')
-			textNode(b, item, k+1, bo)
+			Node(b, item, k+1, bo)
 			b.WriteByte('\n')
 		}
 	}

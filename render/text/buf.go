@@ -1,16 +1,16 @@
-package render
+package text
 
 import "unsafe"
 
-// textBuf is what the text renderer writes to: a byte slice that append
+// Buf is what the text renderer writes to: a byte slice that append
 // grows. bytes.Buffer does the same with more bookkeeping per call, and
 // the renderer makes a call for every few bytes it writes.
-type textBuf struct{ b []byte }
+type Buf struct{ b []byte }
 
 // WriteString appends s. While there is room it only reslices: the
 // compiler then stores the length alone, where append would store the
 // pointer too, behind a write barrier while the collector runs.
-func (t *textBuf) WriteString(s string) {
+func (t *Buf) WriteString(s string) {
 	if n := len(t.b); cap(t.b)-n >= len(s) {
 		t.b = t.b[:n+len(s)]
 		copy(t.b[n:], s)
@@ -19,7 +19,7 @@ func (t *textBuf) WriteString(s string) {
 	t.b = append(t.b, s...)
 }
 
-func (t *textBuf) WriteByte(c byte) error {
+func (t *Buf) WriteByte(c byte) error {
 	if n := len(t.b); n < cap(t.b) {
 		t.b = t.b[:n+1]
 		t.b[n] = c
@@ -29,21 +29,21 @@ func (t *textBuf) WriteByte(c byte) error {
 	return nil
 }
 
-// Write makes a textBuf an io.Writer, for fmt.Fprintf.
-func (t *textBuf) Write(p []byte) (int, error) {
+// Write makes a Buf an io.Writer, for fmt.Fprintf.
+func (t *Buf) Write(p []byte) (int, error) {
 	t.WriteString(unsafe.String(unsafe.SliceData(p), len(p)))
 	return len(p), nil
 }
 
-func (t *textBuf) Len() int       { return len(t.b) }
-func (t *textBuf) Cap() int       { return cap(t.b) }
-func (t *textBuf) Bytes() []byte  { return t.b }
-func (t *textBuf) String() string { return string(t.b) }
-func (t *textBuf) Reset()         { t.b = t.b[:0] }
-func (t *textBuf) Truncate(n int) { t.b = t.b[:n] }
+func (t *Buf) Len() int       { return len(t.b) }
+func (t *Buf) Cap() int       { return cap(t.b) }
+func (t *Buf) Bytes() []byte  { return t.b }
+func (t *Buf) String() string { return string(t.b) }
+func (t *Buf) Reset()         { t.b = t.b[:0] }
+func (t *Buf) Truncate(n int) { t.b = t.b[:n] }
 
 // Grow makes room for n more bytes.
-func (t *textBuf) Grow(n int) {
+func (t *Buf) Grow(n int) {
 	if cap(t.b)-len(t.b) < n {
 		t.b = append(t.b[:len(t.b):len(t.b)], make([]byte, n)...)[:len(t.b)]
 	}

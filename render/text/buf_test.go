@@ -1,4 +1,4 @@
-package render
+package text
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 )
 
 func TestTextBuf(t *testing.T) {
-	var b textBuf
+	var b Buf
 	var want strings.Builder
 	for i := range 1000 { // across many growths, with and without room
 		s := strings.Repeat("x", i%7)
@@ -23,7 +23,7 @@ func TestTextBuf(t *testing.T) {
 		}
 	}
 	if b.String() != want.String() {
-		t.Fatal("textBuf lost or reordered what was written")
+		t.Fatal("Buf lost or reordered what was written")
 	}
 	n := b.Len()
 	b.WriteString("tail")
