@@ -87,7 +87,7 @@ func decodeAll(b *testing.B, plan string, schemas *tofujson.Schemas) []decoded {
 	var all []decoded
 	o := PlanOptions{Schemas: schemas}
 	_, err := tofujson.ReadPlanFile(plan, func(_ string, rc *tofujson.ResourceChange) error {
-		block, err := o.schemaFor(rc, nil)
+		block, err := o.SchemaFor(rc, nil)
 		all = append(all, decoded{*rc, block})
 		return err
 	}, tofujson.SectionChanges)
@@ -192,7 +192,7 @@ func BenchmarkSummary(b *testing.B) {
 func BenchmarkReadSpans(b *testing.B) {
 	plan, schemas := benchPlan(b)
 	var spans []tofujson.Span
-	if _, err := scanPlan(plan, PlanOptions{Schemas: schemas}, scanOptions{skipValues: true, each: func(rc *tofujson.ResourceChange, _ changeSummary) error {
+	if _, err := ReadPlan(plan, PlanOptions{Schemas: schemas}, ScanOptions{SkipValues: true, Each: func(rc *tofujson.ResourceChange, _ ChangeSummary) error {
 		spans = append(spans, rc.Span)
 		return nil
 	}}); err != nil {

@@ -90,13 +90,13 @@ type planSection struct {
 	name        string
 	path        string
 	source      string
-	scan        *planScan
+	scan        *Scan
 	counts      map[diff.Action]int
 	total       Counts
 	shown       int
 	full        budgetBuffer    // every resource's diff
 	risky       budgetBuffer    // destroyed and replaced resources' diffs
-	others      []changeSummary // the first maxListed of them
+	others      []ChangeSummary // the first maxListed of them
 	othersCount int
 	drift       []driftEntry
 	outputs     string
@@ -309,20 +309,20 @@ func newSection(p CommentPlan, o CommentOptions, masker *mask.Masker) (*planSect
 	s := &planSection{name: p.Name, path: p.Path, source: cmp.Or(p.Source, p.Path)}
 	s.full.limit, s.risky.limit = o.MaxSize, o.MaxSize
 	if p.Path != "" {
-		scan, err := scanPlan(p.Path, o.PlanOptions, scanOptions{masker: masker, each: s.renderChange(o), keepAll: o.keepAll})
+		scan, err := ReadPlan(p.Path, o.PlanOptions, ScanOptions{Masker: masker, Each: s.renderChange(o), KeepAll: o.keepAll})
 		if err != nil {
 			return nil, err
 		}
 		s.scan = scan
 	} else {
-		s.scan = &planScan{plan: &tofujson.Plan{}, changesEmpty: true}
+		s.scan = &Scan{Plan: &tofujson.Plan{}, ChangesEmpty: true}
 	}
 	for _, path := range p.Streams {
 		st, err := ReadStream(path)
 		if err != nil {
 			return nil, err
 		}
-		st.addSecrets(masker)
+		st.AddSecrets(masker)
 		s.streams = append(s.streams, st)
 	}
 	if s.name == "" {
@@ -332,7 +332,7 @@ func newSection(p CommentPlan, o CommentOptions, masker *mask.Masker) (*planSect
 		}
 		s.name = planName(first)
 	}
-	s.counts, s.total, s.shown = s.scan.tally()
+	s.counts, s.total, s.shown = s.scan.Tally()
 	if p.Path == "" {
 		// Without a plan JSON the stream's own summary gives the counts.
 		for _, st := range s.streams {
@@ -347,13 +347,13 @@ func newSection(p CommentPlan, o CommentOptions, masker *mask.Masker) (*planSect
 // renderChange renders a shown resource's diff while it can still fit: in
 // the full body, or (destroyed and replaced ones) in the reduced body.
 // Others are listed by address only, and their values never decoded.
-func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChange, changeSummary) error {
-	config := (*configIndex)(nil)
-	return func(rc *tofujson.ResourceChange, c changeSummary) error {
-		if !c.shown() {
+func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChange, ChangeSummary) error {
+	config := (*ConfigIndex)(nil)
+	return func(rc *tofujson.ResourceChange, c ChangeSummary) error {
+		if !c.Shown() {
 			return nil
 		}
-		risky := isRisky(c.action)
+		risky := IsRisky(c.Action)
 		if !risky {
 			s.othersCount++
 			if len(s.others) < maxListed { // the reduced comment lists no more
@@ -367,19 +367,19 @@ func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChan
 			return err
 		}
 		if config == nil && o.Schemas == nil {
-			config = &configIndex{} // the configuration comes after the changes; infer from values
+			config = &ConfigIndex{} // the configuration comes after the changes; infer from values
 		}
-		block, err := o.schemaFor(rc, config)
+		block, err := o.SchemaFor(rc, config)
 		if err != nil {
 			return err
 		}
-		text := txt.ResourceText(rc, c.action, diff.ForResource(&rc.Change, block, diff.Always()), txt.CauseChange)
+		text := txt.ResourceText(rc, c.Action, diff.ForResource(&rc.Change, block, diff.Always()), txt.CauseChange)
 		if text == "" {
 			return nil
 		}
 		s.marked += strings.Count(text, mask.Masked)
 		it := diffItem{summary: func(m *mask.Masker) string { return summaryLine(c, m) }, text: text, wrap: md.DiffBlock}
-		estimate := detailsEstimate(text, c.address)
+		estimate := detailsEstimate(text, c.Address)
 		s.full.add(it, estimate)
 		if risky {
 			s.risky.add(it, estimate)
@@ -398,7 +398,7 @@ func (s *planSection) errored() bool { return s.failure() != "" }
 
 // failure names what failed: "planning failed", "failed", or "".
 func (s *planSection) failure() string {
-	if s.scan.plan.Errored {
+	if s.scan.Plan.Errored {
 		return "planning failed"
 	}
 	for _, st := range s.streams {
@@ -422,7 +422,7 @@ func planName(path string) string {
 // — and masks everything with the secrets of the whole plan. It returns
 // how many values the plan itself had marked sensitive in what it rendered.
 func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error) {
-	p := s.scan.plan
+	p := s.scan.Plan
 	marked := s.marked
 	block := func(text string) string {
 		marked += strings.Count(text, mask.Masked)
@@ -442,8 +442,8 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 	if s.outputs != "" {
 		s.outputs = block(s.outputs)
 	}
-	if s.scan.hasDrift {
-		drift, err := driftEntries(o.PlanOptions, s.scan, s.outputs != "", indexConfiguration(p.Configuration))
+	if s.scan.HasDrift {
+		drift, err := driftEntries(o.PlanOptions, s.scan, s.outputs != "", IndexConfiguration(p.Configuration))
 		if err != nil {
 			return 0, err
 		}
@@ -477,18 +477,18 @@ func checkVerb(status string) string {
 	return "failed"
 }
 
-func isRisky(a diff.Action) bool {
+func IsRisky(a diff.Action) bool {
 	return a == diff.Delete || a == diff.DeleteThenCreate || a == diff.CreateThenDelete
 }
 
 // summaryLine is the one-line description of a resource change, its
 // addresses masked.
-func summaryLine(c changeSummary, m *mask.Masker) string {
-	return "<code>" + html.EscapeString(strings.TrimSpace(txt.Symbol(c.action))) + "</code> " + safeHTML(m, c.address) + " " + verb(c, m)
+func summaryLine(c ChangeSummary, m *mask.Masker) string {
+	return "<code>" + html.EscapeString(strings.TrimSpace(txt.Symbol(c.Action))) + "</code> " + safeHTML(m, c.Address) + " " + verb(c, m)
 }
 
-func verb(c changeSummary, m *mask.Masker) string {
-	switch c.action {
+func verb(c ChangeSummary, m *mask.Masker) string {
+	switch c.Action {
 	case diff.Create:
 		return "will be created"
 	case diff.Update:
@@ -506,8 +506,8 @@ func verb(c changeSummary, m *mask.Masker) string {
 	case diff.Forget:
 		return "will be removed from the state but not destroyed"
 	}
-	if c.moved {
-		return "has moved from " + safeHTML(m, c.previousAddress)
+	if c.Moved {
+		return "has moved from " + safeHTML(m, c.PreviousAddress)
 	}
 	return "will be imported"
 }

@@ -103,7 +103,7 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 	var lines, errored, checks, streams, destroys []string
 	risky, failedChecks := 0, 0
 	for _, s := range sections {
-		if s.scan.plan.Errored {
+		if s.scan.Plan.Errored {
 			errored = append(errored, fmt.Sprintf("- ❌ planning **failed** for %s: OpenTofu reported an error; the changes below are what it planned before the error.", safeText(m, s.name)))
 		}
 		failedChecks += s.failedCount
@@ -111,8 +111,8 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 			checks = append(checks, "- ❌ check "+safeText(m, f))
 		}
 		streams = append(streams, s.streamWarn...)
-		risky += s.scan.stats.risky
-		for _, c := range s.scan.stats.riskyListed {
+		risky += s.scan.Stats.Risky
+		for _, c := range s.scan.Stats.RiskyListed {
 			if len(destroys) < cap {
 				destroys = append(destroys, "- "+riskyLine(c, s, len(sections) > 1, m))
 			}
@@ -172,13 +172,13 @@ func capped(lines []string, n, total int, what string) []string {
 	return out
 }
 
-func riskyLine(c changeSummary, s *planSection, named bool, m *mask.Masker) string {
+func riskyLine(c ChangeSummary, s *planSection, named bool, m *mask.Masker) string {
 	where := ""
 	if named {
 		where = " in " + safeText(m, s.name)
 	}
 	var what, why string
-	switch c.action {
+	switch c.Action {
 	case diff.Delete:
 		what = "will be **destroyed**"
 		why = deleteWhy(c)
@@ -186,15 +186,15 @@ func riskyLine(c changeSummary, s *planSection, named bool, m *mask.Masker) stri
 		what = "will be **replaced**"
 		why = replaceWhy(c, m)
 	}
-	line := fmt.Sprintf("%s %s%s", safeCode(m, c.address), what, where)
+	line := fmt.Sprintf("%s %s%s", safeCode(m, c.Address), what, where)
 	if why != "" {
 		line += ": " + why
 	}
 	return line
 }
 
-func deleteWhy(c changeSummary) string {
-	switch c.reason {
+func deleteWhy(c ChangeSummary) string {
+	switch c.Reason {
 	case "delete_because_no_resource_config":
 		return "its resource block is no longer in the configuration"
 	case "delete_because_no_move_target":
@@ -213,8 +213,8 @@ func deleteWhy(c changeSummary) string {
 	return ""
 }
 
-func replaceWhy(c changeSummary, m *mask.Masker) string {
-	switch c.reason {
+func replaceWhy(c ChangeSummary, m *mask.Masker) string {
+	switch c.Reason {
 	case "replace_because_tainted":
 		return "it is tainted"
 	case "replace_by_request":
@@ -223,7 +223,7 @@ func replaceWhy(c changeSummary, m *mask.Masker) string {
 		return "replace_triggered_by changed"
 	}
 	var attrs []string
-	for _, p := range c.replacePaths {
+	for _, p := range c.ReplacePaths {
 		attrs = append(attrs, safeCode(m, maskedPath(m, p)))
 	}
 	if len(attrs) == 0 {
@@ -270,7 +270,7 @@ func shortenedNote(sections []*planSection, o CommentOptions, level Level) strin
 }
 
 func (s *planSection) riskyCount() int {
-	return s.scan.stats.risky
+	return s.scan.Stats.Risky
 }
 
 var actionRows = []struct {
@@ -332,7 +332,7 @@ func countsTable(sections []*planSection, m *mask.Masker) string {
 }
 
 func (s *planSection) movesAndImports() string {
-	moved, imported := s.scan.stats.moved, s.scan.stats.imported
+	moved, imported := s.scan.Stats.Moved, s.scan.Stats.Imported
 	var b strings.Builder
 	if moved > 0 {
 		fmt.Fprintf(&b, "| | move | %d |\n", moved)
@@ -357,7 +357,7 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 		if s.othersCount > 0 {
 			fmt.Fprintf(&b, "<details><summary>%d other changes (diffs left out)</summary>\n\n", s.othersCount)
 			for _, c := range s.others {
-				fmt.Fprintf(&b, "- `%s` %s\n", strings.TrimSpace(txt.Symbol(c.action)), safeCode(m, c.address))
+				fmt.Fprintf(&b, "- `%s` %s\n", strings.TrimSpace(txt.Symbol(c.Action)), safeCode(m, c.Address))
 			}
 			if s.othersCount > len(s.others) {
 				fmt.Fprintf(&b, "- … and %d more\n", s.othersCount-len(s.others))
@@ -402,7 +402,7 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 	for _, s := range sections {
 		if s.path != "" {
 			src := safeText(m, s.source)
-			if tv := s.scan.plan.TerraformVersion; tv != "" {
+			if tv := s.scan.Plan.TerraformVersion; tv != "" {
 				src += " (OpenTofu/Terraform " + md.Text(tv) + ")"
 			}
 			parts = append(parts, src)

@@ -43,14 +43,14 @@ func TestHidingUnchangedChangesNoText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		config := indexConfiguration(p.Configuration)
+		config := IndexConfiguration(p.Configuration)
 		for _, o := range []PlanOptions{{Schemas: schemas}, {}} {
 			_, err := tofujson.ReadPlanFile(in.plan, func(_ string, rc *tofujson.ResourceChange) error {
 				action, _ := tofujson.ParseActions(rc.Change.Actions)
 				if !txt.HidesUnchanged(rc, action) {
 					return nil
 				}
-				block, err := o.schemaFor(rc, config)
+				block, err := o.SchemaFor(rc, config)
 				if err != nil {
 					return err
 				}

@@ -13,9 +13,9 @@ import (
 // (rendered from the shape of its JSON), and nested blocks are recognised
 // where the plan's configuration section writes them as blocks.
 
-// configIndex maps a resource's configuration address (module path without
+// ConfigIndex maps a resource's configuration address (module path without
 // instance keys, then mode, type and name) to its "expressions".
-type configIndex struct {
+type ConfigIndex struct {
 	expressions map[string]map[string]any
 }
 
@@ -29,8 +29,8 @@ type configModule struct {
 	} `json:"module_calls"`
 }
 
-func indexConfiguration(raw json.RawMessage) *configIndex {
-	idx := &configIndex{expressions: map[string]map[string]any{}}
+func IndexConfiguration(raw json.RawMessage) *ConfigIndex {
+	idx := &ConfigIndex{expressions: map[string]map[string]any{}}
 	if len(raw) == 0 {
 		return idx
 	}
@@ -57,7 +57,7 @@ func indexConfiguration(raw json.RawMessage) *configIndex {
 
 var instanceKey = regexp.MustCompile(`\[[^\]]*\]`)
 
-func (c *configIndex) lookup(rc *tofujson.ResourceChange) map[string]any {
+func (c *ConfigIndex) lookup(rc *tofujson.ResourceChange) map[string]any {
 	if c == nil {
 		return nil
 	}
@@ -71,7 +71,7 @@ func (c *configIndex) lookup(rc *tofujson.ResourceChange) map[string]any {
 	return c.expressions[addr]
 }
 
-func inferBlock(rc *tofujson.ResourceChange, config *configIndex) *tofujson.Block {
+func InferBlock(rc *tofujson.ResourceChange, config *ConfigIndex) *tofujson.Block {
 	b := inferFrom([]any{rc.Change.Before, rc.Change.After}, config.lookup(rc))
 	// Attributes unknown until apply appear only in after_unknown.
 	if unknown, ok := rc.Change.AfterUnknown.(tofujson.Object); ok {
@@ -149,8 +149,8 @@ func elementsOf(values []any, key string) []any {
 	return out
 }
 
-// approximateNote is the first line of text rendered without schemas.
-const approximateNote = "# planpr: rendered without provider schemas (pass --schemas FILE from `tofu providers schema -json`); nested blocks and attribute types are inferred, so this may differ from `tofu show`."
+// ApproximateNote is the first line of text rendered without schemas.
+const ApproximateNote = "# planpr: rendered without provider schemas (pass --schemas FILE from `tofu providers schema -json`); nested blocks and attribute types are inferred, so this may differ from `tofu show`."
 
 func valuesOf(values []any, key string) []any {
 	var out []any

@@ -40,11 +40,11 @@ type PlanOptions struct {
 	SchemasFile string
 }
 
-// schemaFor finds the block schema for a resource change, or infers one
+// SchemaFor finds the block schema for a resource change, or infers one
 // from its values when no schemas were given.
-func (o PlanOptions) schemaFor(rc *tofujson.ResourceChange, config *configIndex) (*tofujson.Block, error) {
+func (o PlanOptions) SchemaFor(rc *tofujson.ResourceChange, config *ConfigIndex) (*tofujson.Block, error) {
 	if o.Schemas == nil {
-		return inferBlock(rc, config), nil
+		return InferBlock(rc, config), nil
 	}
 	s, ok := o.Schemas.Lookup(rc.ProviderName, rc.Mode, rc.Type)
 	if !ok {
@@ -59,65 +59,65 @@ func (o PlanOptions) schemaFor(rc *tofujson.ResourceChange, config *configIndex)
 	return s.Block, nil
 }
 
-// changeSummary is what the first pass keeps of each resource change:
+// ChangeSummary is what the first pass keeps of each resource change:
 // enough to count, title and list it without its values.
-type changeSummary struct {
-	action          diff.Action
-	moved           bool
-	importing       bool
-	mode            string
-	address         string
-	previousAddress string
-	reason          string
-	replacePaths    [][]any
+type ChangeSummary struct {
+	Action          diff.Action
+	Moved           bool
+	Importing       bool
+	Mode            string
+	Address         string
+	PreviousAddress string
+	Reason          string
+	ReplacePaths    [][]any
 }
 
-// shown reports whether OpenTofu prints this change among the planned
+// Shown reports whether OpenTofu prints this change among the planned
 // actions.
-func (s changeSummary) shown() bool {
-	if s.action == diff.NoOp && !s.moved && !s.importing {
+func (s ChangeSummary) Shown() bool {
+	if s.Action == diff.NoOp && !s.Moved && !s.Importing {
 		return false
 	}
-	if s.action == diff.Delete && s.mode != "managed" {
+	if s.Action == diff.Delete && s.Mode != "managed" {
 		return false // deleted data sources are not worth mentioning
 	}
-	return s.mode != "ephemeral"
+	return s.Mode != "ephemeral"
 }
 
-// planScan is the result of the first pass over a plan.
-type planScan struct {
-	plan  *tofujson.Plan
-	stats changeStats
-	// changes lists every change, when the scan was asked to keep them
+// Scan is the result of the first pass over a plan.
+type Scan struct {
+	Plan  *tofujson.Plan
+	Stats Stats
+	// Changes lists every change, when the scan was asked to keep them
 	// (the JSON summary); the other outputs need only the stats.
-	changes  []changeSummary
-	hasDrift bool
-	drift    []tofujson.ResourceChange
-	// changesEmpty is OpenTofu's "no resource diff has an action": it
+	Changes  []ChangeSummary
+	HasDrift bool
+	Drift    []tofujson.ResourceChange
+	// ChangesEmpty is OpenTofu's "no resource diff has an action": it
 	// decides whether drift is worth showing.
-	changesEmpty bool
+	ChangesEmpty bool
 }
 
-// scanOptions say what a first pass does besides counting.
-type scanOptions struct {
-	// masker, when set, collects every string the plan marks sensitive.
-	masker *mask.Masker
-	// each, when set, sees every resource change with its summary. Its
+// ScanOptions say what a first pass does besides counting.
+type ScanOptions struct {
+	// Masker, when set, collects every string the plan marks sensitive.
+	Masker *mask.Masker
+	// Each, when set, sees every resource change with its summary. Its
 	// values are still raw (call rc.Change.Decode), or absent with
 	// skipValues.
-	each func(*tofujson.ResourceChange, changeSummary) error
-	// keepAll keeps every change's summary (the JSON summary lists them).
-	keepAll bool
-	// skipValues checks the resource changes' values without keeping
+	Each func(*tofujson.ResourceChange, ChangeSummary) error
+	// KeepAll keeps every change's summary (the JSON summary lists them).
+	KeepAll bool
+	// SkipValues checks the resource changes' values without keeping
 	// them: a later pass reads each change again from its Span.
-	skipValues bool
+	SkipValues bool
 }
 
-// scanPlan is the first pass over a plan: it counts and lists the changes
+// ReadPlan is the first pass over a plan: it counts and lists the changes
 // without decoding their values, unless it must.
-func scanPlan(path string, o PlanOptions, so scanOptions) (*planScan, error) {
-	masker, each, keepAll := so.masker, so.each, so.keepAll
-	s := &planScan{changesEmpty: true}
+func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
+	masker, each, keepAll := so.Masker, so.Each, so.KeepAll
+	s := &Scan{ChangesEmpty: true}
 	// Finding the sensitive strings means scanning marked values again:
 	// a second goroutine does it while this one reads on.
 	var secrets chan tofujson.SensitiveWork
@@ -136,11 +136,11 @@ func scanPlan(path string, o PlanOptions, so scanOptions) (*planScan, error) {
 		}()
 	}
 	ropts := tofujson.ReadOptions{Lazy: true}
-	var values *spanValues
-	if so.skipValues {
+	var values *SpanValues
+	if so.SkipValues {
 		ropts.SkipValues = []string{tofujson.SectionChanges}
-		values = &spanValues{path: path}
-		defer values.close()
+		values = &SpanValues{path: path}
+		defer values.Close()
 	}
 	p, err := tofujson.ReadPlan(path, ropts, func(section string, rc *tofujson.ResourceChange) error {
 		if masker != nil {
@@ -151,41 +151,41 @@ func scanPlan(path string, o PlanOptions, so scanOptions) (*planScan, error) {
 		if section == tofujson.SectionDrift {
 			// Drift is shown first but needs relevant_attributes, which
 			// come last: keep the entries (their values still raw JSON).
-			s.hasDrift = true
-			s.drift = append(s.drift, *rc)
+			s.HasDrift = true
+			s.Drift = append(s.Drift, *rc)
 			return nil
 		}
 		action, _ := tofujson.ParseActions(rc.Change.Actions)
-		sum := changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode,
-			address: rc.Address, previousAddress: rc.PreviousAddress, reason: rc.ActionReason, replacePaths: rc.Change.ReplacePaths}
-		s.stats.add(sum)
+		sum := ChangeSummary{Action: action, Moved: rc.Moved(), Importing: rc.Importing(), Mode: rc.Mode,
+			Address: rc.Address, PreviousAddress: rc.PreviousAddress, Reason: rc.ActionReason, ReplacePaths: rc.Change.ReplacePaths}
+		s.Stats.add(sum)
 		if keepAll {
-			s.changes = append(s.changes, sum)
+			s.Changes = append(s.Changes, sum)
 		}
 		if o.Schemas != nil { // a plan the schemas do not cover is an error
-			if _, err := o.schemaFor(rc, nil); err != nil {
+			if _, err := o.SchemaFor(rc, nil); err != nil {
 				return err
 			}
 		}
-		if s.changesEmpty {
+		if s.ChangesEmpty {
 			switch {
 			case rc.Moved():
-				s.changesEmpty = false
+				s.ChangesEmpty = false
 			case action != diff.NoOp && action != diff.Update:
 				// Creates, deletes, reads and forgets always differ.
-				s.changesEmpty = false
+				s.ChangesEmpty = false
 			default:
 				// Only the diff tells whether an update changes anything.
-				rc, err := values.decode(rc)
+				rc, err := values.Decode(rc)
 				if err != nil {
 					return err
 				}
-				block, err := o.schemaFor(rc, nil)
+				block, err := o.SchemaFor(rc, nil)
 				if err != nil {
 					return err
 				}
 				if diff.ForResource(&rc.Change, block, diff.Always()).Action != diff.NoOp {
-					s.changesEmpty = false
+					s.ChangesEmpty = false
 				}
 			}
 		}
@@ -203,7 +203,7 @@ func scanPlan(path string, o PlanOptions, so scanOptions) (*planScan, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.plan = p
+	s.Plan = p
 	if masker != nil {
 		for _, oc := range p.OutputChanges {
 			masker.AddMarked(oc.Before, oc.BeforeSensitive)
@@ -216,18 +216,18 @@ func scanPlan(path string, o PlanOptions, so scanOptions) (*planScan, error) {
 	return s, nil
 }
 
-// spanValues decodes, for a pass that skipped them, the values of the few
+// SpanValues decodes, for a pass that skipped them, the values of the few
 // changes the pass itself must diff.
-type spanValues struct {
+type SpanValues struct {
 	path string
 	f    *os.File
 	cr   *tofujson.ChangeReader
 	rc   tofujson.ResourceChange
 }
 
-// decode returns rc with its values decoded: rc itself when the pass kept
+// Decode returns rc with its values decoded: rc itself when the pass kept
 // them raw (v is nil), or a copy read again from the file.
-func (v *spanValues) decode(rc *tofujson.ResourceChange) (*tofujson.ResourceChange, error) {
+func (v *SpanValues) Decode(rc *tofujson.ResourceChange) (*tofujson.ResourceChange, error) {
 	if v == nil {
 		return rc, rc.Change.Decode()
 	}
@@ -244,58 +244,58 @@ func (v *spanValues) decode(rc *tofujson.ResourceChange) (*tofujson.ResourceChan
 	return &v.rc, nil
 }
 
-func (v *spanValues) close() {
+func (v *SpanValues) Close() {
 	if v.f != nil {
 		v.f.Close()
 	}
 }
 
-// maxRiskyListed is how many destroyed or replaced resources the warnings
+// MaxRiskyListed is how many destroyed or replaced resources the warnings
 // can name; the rest are counted.
-const maxRiskyListed = 200
+const MaxRiskyListed = 200
 
-// changeStats are the counts a plan's outputs need, gathered as the plan
+// Stats are the counts a plan's outputs need, gathered as the plan
 // is read so that no list of every change is kept.
-type changeStats struct {
-	counts                 map[diff.Action]int
-	total                  Counts
-	shown, moved, imported int
-	risky                  int
-	riskyListed            []changeSummary
-	anyAction              bool // some change has an action, a move or an import
+type Stats struct {
+	Counts                 map[diff.Action]int
+	Total                  Counts
+	Shown, Moved, Imported int
+	Risky                  int
+	RiskyListed            []ChangeSummary
+	AnyAction              bool // some change has an action, a move or an import
 }
 
-func (st *changeStats) add(c changeSummary) {
-	if c.action != diff.NoOp || c.moved || c.importing {
-		st.anyAction = true
+func (st *Stats) add(c ChangeSummary) {
+	if c.Action != diff.NoOp || c.Moved || c.Importing {
+		st.AnyAction = true
 	}
-	if !c.shown() {
+	if !c.Shown() {
 		return
 	}
-	if st.counts == nil {
-		st.counts = map[diff.Action]int{}
+	if st.Counts == nil {
+		st.Counts = map[diff.Action]int{}
 	}
-	st.shown++
-	if c.moved {
-		st.moved++
+	st.Shown++
+	if c.Moved {
+		st.Moved++
 	}
-	if c.importing {
-		st.imported++
-		st.total.Import++
+	if c.Importing {
+		st.Imported++
+		st.Total.Import++
 	}
-	if c.action == diff.Forget || c.action == diff.ForgetThenCreate {
-		st.total.Forget++
+	if c.Action == diff.Forget || c.Action == diff.ForgetThenCreate {
+		st.Total.Forget++
 	}
-	if c.action != diff.NoOp {
-		st.counts[c.action]++
+	if c.Action != diff.NoOp {
+		st.Counts[c.Action]++
 	}
-	if isRisky(c.action) {
-		st.risky++
-		if len(st.riskyListed) < maxRiskyListed {
-			st.riskyListed = append(st.riskyListed, c)
+	if IsRisky(c.Action) {
+		st.Risky++
+		if len(st.RiskyListed) < MaxRiskyListed {
+			st.RiskyListed = append(st.RiskyListed, c)
 		}
 	}
-	st.total.Add = st.counts[diff.Create] + st.counts[diff.DeleteThenCreate] + st.counts[diff.CreateThenDelete] + st.counts[diff.ForgetThenCreate]
-	st.total.Change = st.counts[diff.Update]
-	st.total.Destroy = st.counts[diff.Delete] + st.counts[diff.DeleteThenCreate] + st.counts[diff.CreateThenDelete]
+	st.Total.Add = st.Counts[diff.Create] + st.Counts[diff.DeleteThenCreate] + st.Counts[diff.CreateThenDelete] + st.Counts[diff.ForgetThenCreate]
+	st.Total.Change = st.Counts[diff.Update]
+	st.Total.Destroy = st.Counts[diff.Delete] + st.Counts[diff.DeleteThenCreate] + st.Counts[diff.CreateThenDelete]
 }

@@ -30,7 +30,7 @@ var stateOpts = txt.Opts{ShowUnchanged: true, HideSymbols: true}
 func stateResourceText(r *tofujson.StateResource, o PlanOptions) (string, error) {
 	rc := &tofujson.ResourceChange{Address: r.Address, Mode: r.Mode, Type: r.Type, Name: r.Name, ProviderName: r.ProviderName,
 		Change: tofujson.Change{Before: r.Values, After: r.Values, AfterUnknown: false, BeforeSensitive: r.SensitiveValues, AfterSensitive: r.SensitiveValues}}
-	block, err := o.schemaFor(rc, nil)
+	block, err := o.SchemaFor(rc, nil)
 	if err != nil {
 		return "", err
 	}
@@ -77,7 +77,7 @@ func StateText(w io.Writer, path string, o PlanOptions) error {
 		if o.Schemas == nil {
 			return nil
 		}
-		_, err := o.schemaFor(&tofujson.ResourceChange{Address: r.Address, Mode: r.Mode, Type: r.Type, ProviderName: r.ProviderName}, nil)
+		_, err := o.SchemaFor(&tofujson.ResourceChange{Address: r.Address, Mode: r.Mode, Type: r.Type, ProviderName: r.ProviderName}, nil)
 		return err
 	}})
 	if err != nil {
@@ -85,7 +85,7 @@ func StateText(w io.Writer, path string, o PlanOptions) error {
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if o.Schemas == nil {
-		bw.WriteString(approximateNote + "\n")
+		bw.WriteString(ApproximateNote + "\n")
 	}
 	if st.NewerThanRenderer() || (o.Schemas != nil && o.Schemas.NewerThanRenderer()) {
 		bw.WriteString(msgStateVersionWarning)

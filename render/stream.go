@@ -214,9 +214,9 @@ func ReadStream(path string) (*StreamSummary, error) {
 	return s, nil
 }
 
-// addSecrets records the stream's sensitive output values, which the
+// AddSecrets records the stream's sensitive output values, which the
 // stream carries in clear.
-func (s *StreamSummary) addSecrets(m *mask.Masker) {
+func (s *StreamSummary) AddSecrets(m *mask.Masker) {
 	for _, o := range s.Outputs {
 		if o.Sensitive {
 			m.AddValue(o.Value)
@@ -247,7 +247,7 @@ func StreamText(w io.Writer, path string) error {
 		return err
 	}
 	masker := mask.NewMasker()
-	st.addSecrets(masker)
+	st.AddSecrets(masker)
 	var b strings.Builder
 	_, err = tofujson.ReadStreamFile(path, func(m *tofujson.Message) error {
 		if m.Type != "version" && m.Text != "" {

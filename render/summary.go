@@ -167,36 +167,36 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 		}
 		ps.Counts = SummaryCounts{Add: s.total.Add, Change: s.total.Change, Destroy: s.total.Destroy, Import: s.total.Import, Forget: s.total.Forget,
 			Replace: s.counts[diff.DeleteThenCreate] + s.counts[diff.CreateThenDelete] + s.counts[diff.ForgetThenCreate], Read: s.counts[diff.Read]}
-		for _, c := range scan.changes {
-			if !c.shown() {
+		for _, c := range scan.Changes {
+			if !c.Shown() {
 				continue
 			}
-			if c.moved {
+			if c.Moved {
 				ps.Counts.Move++
-				ps.Addresses["move"] = append(ps.Addresses["move"], c.address)
+				ps.Addresses["move"] = append(ps.Addresses["move"], c.Address)
 			}
-			if c.importing {
-				ps.Addresses["import"] = append(ps.Addresses["import"], c.address)
+			if c.Importing {
+				ps.Addresses["import"] = append(ps.Addresses["import"], c.Address)
 			}
-			if name, ok := summaryActionNames[c.action]; ok {
-				ps.Addresses[name] = append(ps.Addresses[name], c.address)
+			if name, ok := summaryActionNames[c.Action]; ok {
+				ps.Addresses[name] = append(ps.Addresses[name], c.Address)
 			}
-			if isRisky(c.action) || c.action == diff.ForgetThenCreate {
-				r := ReplaceReason{Reason: c.reason}
-				for _, path := range c.replacePaths {
+			if IsRisky(c.Action) || c.Action == diff.ForgetThenCreate {
+				r := ReplaceReason{Reason: c.Reason}
+				for _, path := range c.ReplacePaths {
 					r.Attributes = append(r.Attributes, maskedPath(masker, path))
 				}
-				ps.ReplaceReasons[c.address] = r
+				ps.ReplaceReasons[c.Address] = r
 			}
 		}
-		for name, oc := range scan.plan.OutputChanges {
+		for name, oc := range scan.Plan.OutputChanges {
 			if diff.ForOutput(&oc).Action != diff.NoOp {
 				ps.OutputsChanged = append(ps.OutputsChanged, name)
 			}
 		}
 		sort.Strings(ps.OutputsChanged)
-		if scan.hasDrift && p.Path != "" {
-			entries, err := driftEntries(o, scan, len(ps.OutputsChanged) > 0, indexConfiguration(scan.plan.Configuration))
+		if scan.HasDrift && p.Path != "" {
+			entries, err := driftEntries(o, scan, len(ps.OutputsChanged) > 0, IndexConfiguration(scan.Plan.Configuration))
 			if err != nil {
 				return err
 			}
@@ -204,7 +204,7 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 				ps.Drift = append(ps.Drift, e.address)
 			}
 		}
-		for _, c := range scan.plan.Checks {
+		for _, c := range scan.Plan.Checks {
 			for _, inst := range c.Instances {
 				if inst.Status == "fail" || inst.Status == "error" {
 					ps.FailedChecks = append(ps.FailedChecks, inst.Address.ToDisplay)

@@ -34,7 +34,7 @@ type textPipeline struct {
 
 	spans    []tofujson.Span // from the first pass, in document order
 	readDone bool            // no more spans will come
-	config   *configIndex    // needed without schemas; set after the first pass
+	config   *ConfigIndex    // needed without schemas; set after the first pass
 	// maxAhead bounds how far workers run ahead of the oldest unfinished
 	// change, so one huge resource cannot leave the rest piling up.
 	maxAhead int
@@ -81,7 +81,7 @@ func (p *textPipeline) add(span tofujson.Span) {
 
 // read ends the first pass: every span is known, and so is the
 // configuration that guides rendering without schemas.
-func (p *textPipeline) read(config *configIndex) {
+func (p *textPipeline) read(config *ConfigIndex) {
 	p.mu.Lock()
 	p.readDone, p.config = true, config
 	p.mu.Unlock()
@@ -103,7 +103,7 @@ const batchSize = 8
 // take waits for changes to render: the spans from index first on and a
 // buffer for their text, none when there is no more work. Workers that are
 // not early start only once the first pass has ended.
-func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, config *configIndex, buf *txt.Buf) {
+func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, config *ConfigIndex, buf *txt.Buf) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for {

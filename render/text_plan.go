@@ -81,7 +81,7 @@ func PlanText(w io.Writer, path string, o PlanOptions) error {
 // resources are already being rendered; call Write, or Close to give up.
 type PreparedPlan struct {
 	o    PlanOptions
-	scan *planScan
+	scan *Scan
 	pipe *textPipeline
 }
 
@@ -96,8 +96,8 @@ func PreparePlanText(path string, o PlanOptions) (*PreparedPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	scan, err := scanPlan(path, o, scanOptions{skipValues: true, each: func(rc *tofujson.ResourceChange, sum changeSummary) error {
-		if sum.shown() {
+	scan, err := ReadPlan(path, o, ScanOptions{SkipValues: true, Each: func(rc *tofujson.ResourceChange, sum ChangeSummary) error {
+		if sum.Shown() {
 			pipe.add(rc.Span)
 		}
 		return nil
@@ -106,7 +106,7 @@ func PreparePlanText(path string, o PlanOptions) (*PreparedPlan, error) {
 		pipe.stop()
 		return nil, err
 	}
-	pipe.read(indexConfiguration(scan.plan.Configuration))
+	pipe.read(IndexConfiguration(scan.Plan.Configuration))
 	return &PreparedPlan{o: o, scan: scan, pipe: pipe}, nil
 }
 
@@ -126,12 +126,12 @@ func (pt *PreparedPlan) Close() {
 	pt.pipe.stop()
 }
 
-func planText(w *bufio.Writer, o PlanOptions, scan *planScan, pipe *textPipeline) error {
+func planText(w *bufio.Writer, o PlanOptions, scan *Scan, pipe *textPipeline) error {
 	var err error
-	p := scan.plan
+	p := scan.Plan
 	config := pipe.config
 	if o.Schemas == nil {
-		w.WriteString(approximateNote + "\n")
+		w.WriteString(ApproximateNote + "\n")
 	}
 	if p.NewerThanRenderer() || (o.Schemas != nil && o.Schemas.NewerThanRenderer()) {
 		w.WriteString(msgVersionWarning)
@@ -147,7 +147,7 @@ func planText(w *bufio.Writer, o PlanOptions, scan *planScan, pipe *textPipeline
 	}
 
 	var drift string
-	if scan.hasDrift {
+	if scan.HasDrift {
 		drift, err = driftText(o, scan, outputsChanged, config)
 		if err != nil {
 			return err
@@ -156,7 +156,7 @@ func planText(w *bufio.Writer, o PlanOptions, scan *planScan, pipe *textPipeline
 	haveRefreshChanges := drift != ""
 	w.WriteString(drift)
 
-	counts, total, shown := scan.tally()
+	counts, total, shown := scan.Tally()
 
 	if shown == 0 && outputs == "" {
 		if noChangesText(w, scan, o, haveRefreshChanges) {
@@ -197,20 +197,20 @@ func planText(w *bufio.Writer, o PlanOptions, scan *planScan, pipe *textPipeline
 	return nil
 }
 
-// tally counts the changes OpenTofu shows: per action, the "Plan:" line's
+// Tally counts the changes OpenTofu shows: per action, the "Plan:" line's
 // numbers, and how many are shown at all.
-func (s *planScan) tally() (map[diff.Action]int, Counts, int) {
-	counts := s.stats.counts
+func (s *Scan) Tally() (map[diff.Action]int, Counts, int) {
+	counts := s.Stats.Counts
 	if counts == nil {
 		counts = map[diff.Action]int{}
 	}
-	return counts, s.stats.total, s.stats.shown
+	return counts, s.Stats.Total, s.Stats.Shown
 }
 
 // noChangesText writes the "No changes." variants and reports whether the
 // output is complete (some variants fall through to the rule below).
-func noChangesText(w *bufio.Writer, scan *planScan, o PlanOptions, haveRefreshChanges bool) bool {
-	p := scan.plan
+func noChangesText(w *bufio.Writer, scan *Scan, o PlanOptions, haveRefreshChanges bool) bool {
+	p := scan.Plan
 	rule := func() {
 		if haveRefreshChanges {
 			w.WriteString("\n" + horizontalRule + "\n")
@@ -236,7 +236,7 @@ func noChangesText(w *bufio.Writer, scan *planScan, o PlanOptions, haveRefreshCh
 	if haveRefreshChanges {
 		// A plan that cannot be applied (nothing but drift) asks for a
 		// refresh-only plan instead.
-		if !scan.applyable() {
+		if !scan.Applyable() {
 			w.WriteString(msgDriftRefreshCmd)
 		} else {
 			w.WriteString(msgDriftApplyable)
@@ -249,16 +249,16 @@ func noChangesText(w *bufio.Writer, scan *planScan, o PlanOptions, haveRefreshCh
 	return true
 }
 
-// applyable is OpenTofu's CanApply as far as the JSON tells it: the plan did
+// Applyable is OpenTofu's CanApply as far as the JSON tells it: the plan did
 // not fail and some resource or root output has an action to take.
-func (s *planScan) applyable() bool {
-	if s.plan.Errored {
+func (s *Scan) Applyable() bool {
+	if s.Plan.Errored {
 		return false
 	}
-	if s.stats.anyAction {
+	if s.Stats.AnyAction {
 		return true
 	}
-	for _, oc := range s.plan.OutputChanges {
+	for _, oc := range s.Plan.OutputChanges {
 		if a, _ := tofujson.ParseActions(oc.Actions); a != diff.NoOp {
 			return true
 		}
@@ -268,16 +268,16 @@ func (s *planScan) applyable() bool {
 
 // writeChangeText writes one resource's text as the plan shows it, between
 // blank lines, or nothing when OpenTofu does not show it.
-func writeChangeText(b *txt.Buf, rc *tofujson.ResourceChange, o PlanOptions, config *configIndex, nodes *diff.Arena) error {
+func writeChangeText(b *txt.Buf, rc *tofujson.ResourceChange, o PlanOptions, config *ConfigIndex, nodes *diff.Arena) error {
 	action, _ := tofujson.ParseActions(rc.Change.Actions)
-	s := changeSummary{action: action, moved: rc.Moved(), importing: rc.Importing(), mode: rc.Mode}
-	if !s.shown() {
+	s := ChangeSummary{Action: action, Moved: rc.Moved(), Importing: rc.Importing(), Mode: rc.Mode}
+	if !s.Shown() {
 		return nil
 	}
 	if err := rc.Change.Decode(); err != nil {
 		return err
 	}
-	block, err := o.schemaFor(rc, config)
+	block, err := o.SchemaFor(rc, config)
 	if err != nil {
 		return err
 	}
@@ -303,22 +303,22 @@ type driftEntry struct {
 
 // driftEntries are the drifted resources OpenTofu would show, or none when
 // it would show no drift section at all.
-func driftEntries(o PlanOptions, scan *planScan, outputsChanged bool, config *configIndex) ([]driftEntry, error) {
+func driftEntries(o PlanOptions, scan *Scan, outputsChanged bool, config *ConfigIndex) ([]driftEntry, error) {
 	refreshOnly := o.Mode == ModeRefreshOnly
 	var entries []driftEntry
-	for i := range scan.drift {
-		rc := &scan.drift[i]
+	for i := range scan.Drift {
+		rc := &scan.Drift[i]
 		action, _ := tofujson.ParseActions(rc.Change.Actions)
 		if err := rc.Change.Decode(); err != nil {
 			return nil, err
 		}
-		block, err := o.schemaFor(rc, config) // inferred from the values without schemas
+		block, err := o.SchemaFor(rc, config) // inferred from the values without schemas
 		if err != nil {
 			return nil, err
 		}
 		relevant := diff.Always()
 		if !refreshOnly {
-			if relevant = diff.Relevant(scan.plan.RelevantAttributes, rc.Address); relevant == nil {
+			if relevant = diff.Relevant(scan.Plan.RelevantAttributes, rc.Address); relevant == nil {
 				continue
 			}
 		}
@@ -331,13 +331,13 @@ func driftEntries(o PlanOptions, scan *planScan, outputsChanged bool, config *co
 	if len(entries) == 0 {
 		return nil, nil
 	}
-	if !refreshOnly && scan.changesEmpty && !outputsChanged {
+	if !refreshOnly && scan.ChangesEmpty && !outputsChanged {
 		return nil, nil
 	}
 	return entries, nil
 }
 
-func driftText(o PlanOptions, scan *planScan, outputsChanged bool, config *configIndex) (string, error) {
+func driftText(o PlanOptions, scan *Scan, outputsChanged bool, config *ConfigIndex) (string, error) {
 	entries, err := driftEntries(o, scan, outputsChanged, config)
 	if err != nil || len(entries) == 0 {
 		return "", err
