@@ -24,6 +24,7 @@ import (
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/mask"
+	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -64,7 +65,7 @@ type actionPlan struct {
 	repo        gh.Repo
 	pr          int
 	marker      render.Marker
-	mode        render.Mode
+	mode        review.Mode
 	commentMode CommentMode
 	jobSummary  bool
 	labels      bool
@@ -114,7 +115,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		runURL = s + "/" + r + "/actions/runs/" + id
 	}
 	opts := render.CommentOptions{
-		PlanOptions: render.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile},
+		PlanOptions: review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile},
 		Marker:      p.marker, Version: env.Version, Locks: p.locks,
 		FullText: "the job summary of this run",
 	}
@@ -230,7 +231,7 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		return nil, err
 	}
 	p.manifest = manifest
-	if p.mode, err = render.ParseMode(cmp.Or(env.input("mode"), manifest.Mode)); err != nil {
+	if p.mode, err = review.ParseMode(cmp.Or(env.input("mode"), manifest.Mode)); err != nil {
 		return nil, fmt.Errorf("input %v", err)
 	}
 	key := cmp.Or(env.input("key"), manifest.Key)

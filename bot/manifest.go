@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/planpr/planpr/bot/gh"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/review"
 )
 
 // LocksKey is the key of the Action's comment when it has only lock files
@@ -69,7 +69,7 @@ func (m Manifest) validate() error {
 		}
 	}
 	if m.Mode != "" {
-		if _, err := render.ParseMode(m.Mode); err != nil {
+		if _, err := review.ParseMode(m.Mode); err != nil {
 			return err
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/mask"
+	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -331,9 +332,9 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 			plans[i].Source = a.Name + "/" + filepath.ToSlash(rel)
 		}
 	}
-	mode, _ := render.ParseMode(manifest.Mode) // validated with the manifest
+	mode, _ := review.ParseMode(manifest.Mode) // validated with the manifest
 	marker := render.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
-	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: "planpr", PlanOptions: render.PlanOptions{Mode: mode}}
+	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: "planpr", PlanOptions: review.PlanOptions{Mode: mode}}
 	if len(schemas) > 0 {
 		if opts.Schemas, err = tofujson.ReadSchemasFile(schemas[0]); err != nil {
 			return err

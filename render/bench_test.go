@@ -2,13 +2,15 @@ package render
 
 import (
 	"cmp"
-	txt "github.com/planpr/planpr/render/text"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/planpr/planpr/render/review"
+	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/mask"
@@ -85,7 +87,7 @@ type decoded struct {
 
 func decodeAll(b *testing.B, plan string, schemas *tofujson.Schemas) []decoded {
 	var all []decoded
-	o := PlanOptions{Schemas: schemas}
+	o := review.PlanOptions{Schemas: schemas}
 	_, err := tofujson.ReadPlanFile(plan, func(_ string, rc *tofujson.ResourceChange) error {
 		block, err := o.SchemaFor(rc, nil)
 		all = append(all, decoded{*rc, block})
@@ -157,7 +159,7 @@ func BenchmarkPlanText(b *testing.B) {
 	sizeOf(b, plan)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := PlanText(io.Discard, plan, PlanOptions{Schemas: schemas}); err != nil {
+		if err := PlanText(io.Discard, plan, review.PlanOptions{Schemas: schemas}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -169,7 +171,7 @@ func BenchmarkComment(b *testing.B) {
 	sizeOf(b, plan)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Comment(io.Discard, []CommentPlan{{Path: plan}}, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}}); err != nil {
+		if _, err := Comment(io.Discard, []CommentPlan{{Path: plan}}, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -181,7 +183,7 @@ func BenchmarkSummary(b *testing.B) {
 	sizeOf(b, plan)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := Summary(io.Discard, []CommentPlan{{Path: plan}}, PlanOptions{Schemas: schemas}); err != nil {
+		if err := Summary(io.Discard, []CommentPlan{{Path: plan}}, review.PlanOptions{Schemas: schemas}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -192,7 +194,7 @@ func BenchmarkSummary(b *testing.B) {
 func BenchmarkReadSpans(b *testing.B) {
 	plan, schemas := benchPlan(b)
 	var spans []tofujson.Span
-	if _, err := ReadPlan(plan, PlanOptions{Schemas: schemas}, ScanOptions{SkipValues: true, Each: func(rc *tofujson.ResourceChange, _ ChangeSummary) error {
+	if _, err := review.ReadPlan(plan, review.PlanOptions{Schemas: schemas}, review.ScanOptions{SkipValues: true, Each: func(rc *tofujson.ResourceChange, _ review.ChangeSummary) error {
 		spans = append(spans, rc.Span)
 		return nil
 	}}); err != nil {

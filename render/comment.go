@@ -3,12 +3,14 @@ package render
 import (
 	"cmp"
 	"fmt"
-	txt "github.com/planpr/planpr/render/text"
 	"html"
 	"io"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/planpr/planpr/render/review"
+	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/diff"
@@ -34,7 +36,7 @@ type CommentPlan struct {
 
 // CommentOptions shape the comment.
 type CommentOptions struct {
-	PlanOptions
+	review.PlanOptions
 	Marker Marker // the hidden first line: the key, and the comment's order
 	Title  string
 	// MaxSize bounds the comment in characters, as GitHub counts them
@@ -65,7 +67,7 @@ type CommentResult struct {
 	Level     Level
 	Omitted   int // resource diffs left out
 	Masked    int
-	Counts    Counts
+	Counts    review.Counts
 	Replace   int
 	Errored   bool
 	HasChange bool
@@ -90,19 +92,19 @@ type planSection struct {
 	name        string
 	path        string
 	source      string
-	scan        *Scan
+	scan        *review.Scan
 	counts      map[diff.Action]int
-	total       Counts
+	total       review.Counts
 	shown       int
-	full        budgetBuffer    // every resource's diff
-	risky       budgetBuffer    // destroyed and replaced resources' diffs
-	others      []ChangeSummary // the first maxListed of them
+	full        budgetBuffer           // every resource's diff
+	risky       budgetBuffer           // destroyed and replaced resources' diffs
+	others      []review.ChangeSummary // the first maxListed of them
 	othersCount int
 	drift       []driftEntry
 	outputs     string
 	failed      []string // failed checks, the first maxWarningsOfAKind
 	failedCount int
-	streams     []*StreamSummary
+	streams     []*review.StreamSummary
 	// The streams' part of the comment, in full and with failures only.
 	streamFull, streamCompact string
 	streamWarn                []string
@@ -166,7 +168,7 @@ func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult
 		o.MaxSize = GitHubMaxComment
 	}
 	if o.Mode == "" {
-		o.Mode = ModeNormal
+		o.Mode = review.ModeNormal
 	}
 	masker := mask.NewMasker()
 	var sections []*planSection
@@ -309,16 +311,16 @@ func newSection(p CommentPlan, o CommentOptions, masker *mask.Masker) (*planSect
 	s := &planSection{name: p.Name, path: p.Path, source: cmp.Or(p.Source, p.Path)}
 	s.full.limit, s.risky.limit = o.MaxSize, o.MaxSize
 	if p.Path != "" {
-		scan, err := ReadPlan(p.Path, o.PlanOptions, ScanOptions{Masker: masker, Each: s.renderChange(o), KeepAll: o.keepAll})
+		scan, err := review.ReadPlan(p.Path, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o), KeepAll: o.keepAll})
 		if err != nil {
 			return nil, err
 		}
 		s.scan = scan
 	} else {
-		s.scan = &Scan{Plan: &tofujson.Plan{}, ChangesEmpty: true}
+		s.scan = &review.Scan{Plan: &tofujson.Plan{}, ChangesEmpty: true}
 	}
 	for _, path := range p.Streams {
-		st, err := ReadStream(path)
+		st, err := review.ReadStream(path)
 		if err != nil {
 			return nil, err
 		}
@@ -337,7 +339,7 @@ func newSection(p CommentPlan, o CommentOptions, masker *mask.Masker) (*planSect
 		// Without a plan JSON the stream's own summary gives the counts.
 		for _, st := range s.streams {
 			if c := st.Changes; c != nil {
-				s.total = Counts{Add: c.Add, Change: c.Change, Destroy: c.Remove, Import: c.Import, Forget: c.Forget}
+				s.total = review.Counts{Add: c.Add, Change: c.Change, Destroy: c.Remove, Import: c.Import, Forget: c.Forget}
 			}
 		}
 	}
@@ -347,13 +349,13 @@ func newSection(p CommentPlan, o CommentOptions, masker *mask.Masker) (*planSect
 // renderChange renders a shown resource's diff while it can still fit: in
 // the full body, or (destroyed and replaced ones) in the reduced body.
 // Others are listed by address only, and their values never decoded.
-func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChange, ChangeSummary) error {
-	config := (*ConfigIndex)(nil)
-	return func(rc *tofujson.ResourceChange, c ChangeSummary) error {
+func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChange, review.ChangeSummary) error {
+	config := (*review.ConfigIndex)(nil)
+	return func(rc *tofujson.ResourceChange, c review.ChangeSummary) error {
 		if !c.Shown() {
 			return nil
 		}
-		risky := IsRisky(c.Action)
+		risky := review.IsRisky(c.Action)
 		if !risky {
 			s.othersCount++
 			if len(s.others) < maxListed { // the reduced comment lists no more
@@ -367,7 +369,7 @@ func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChan
 			return err
 		}
 		if config == nil && o.Schemas == nil {
-			config = &ConfigIndex{} // the configuration comes after the changes; infer from values
+			config = &review.ConfigIndex{} // the configuration comes after the changes; infer from values
 		}
 		block, err := o.SchemaFor(rc, config)
 		if err != nil {
@@ -443,7 +445,7 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 		s.outputs = block(s.outputs)
 	}
 	if s.scan.HasDrift {
-		drift, err := driftEntries(o.PlanOptions, s.scan, s.outputs != "", IndexConfiguration(p.Configuration))
+		drift, err := driftEntries(o.PlanOptions, s.scan, s.outputs != "", review.IndexConfiguration(p.Configuration))
 		if err != nil {
 			return 0, err
 		}
@@ -477,17 +479,13 @@ func checkVerb(status string) string {
 	return "failed"
 }
 
-func IsRisky(a diff.Action) bool {
-	return a == diff.Delete || a == diff.DeleteThenCreate || a == diff.CreateThenDelete
-}
-
 // summaryLine is the one-line description of a resource change, its
 // addresses masked.
-func summaryLine(c ChangeSummary, m *mask.Masker) string {
+func summaryLine(c review.ChangeSummary, m *mask.Masker) string {
 	return "<code>" + html.EscapeString(strings.TrimSpace(txt.Symbol(c.Action))) + "</code> " + safeHTML(m, c.Address) + " " + verb(c, m)
 }
 
-func verb(c ChangeSummary, m *mask.Masker) string {
+func verb(c review.ChangeSummary, m *mask.Masker) string {
 	switch c.Action {
 	case diff.Create:
 		return "will be created"

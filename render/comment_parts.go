@@ -2,8 +2,10 @@ package render
 
 import (
 	"fmt"
-	txt "github.com/planpr/planpr/render/text"
 	"strings"
+
+	"github.com/planpr/planpr/render/review"
+	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/diff"
@@ -67,7 +69,7 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 }
 
 // countsText is the plan's counts in OpenTofu's words.
-func countsText(c Counts, failure string, changes bool) string {
+func countsText(c review.Counts, failure string, changes bool) string {
 	var parts []string
 	if c.Import > 0 {
 		parts = append(parts, fmt.Sprintf("%d to import", c.Import))
@@ -172,7 +174,7 @@ func capped(lines []string, n, total int, what string) []string {
 	return out
 }
 
-func riskyLine(c ChangeSummary, s *planSection, named bool, m *mask.Masker) string {
+func riskyLine(c review.ChangeSummary, s *planSection, named bool, m *mask.Masker) string {
 	where := ""
 	if named {
 		where = " in " + safeText(m, s.name)
@@ -193,7 +195,7 @@ func riskyLine(c ChangeSummary, s *planSection, named bool, m *mask.Masker) stri
 	return line
 }
 
-func deleteWhy(c ChangeSummary) string {
+func deleteWhy(c review.ChangeSummary) string {
 	switch c.Reason {
 	case "delete_because_no_resource_config":
 		return "its resource block is no longer in the configuration"
@@ -213,7 +215,7 @@ func deleteWhy(c ChangeSummary) string {
 	return ""
 }
 
-func replaceWhy(c ChangeSummary, m *mask.Masker) string {
+func replaceWhy(c review.ChangeSummary, m *mask.Masker) string {
 	switch c.Reason {
 	case "replace_because_tainted":
 		return "it is tainted"
@@ -422,7 +424,7 @@ func limitText(max int) string {
 }
 
 // streamWarnings are a stream's failures for the warnings at the top.
-func streamWarnings(st *StreamSummary, masker *mask.Masker) []string {
+func streamWarnings(st *review.StreamSummary, masker *mask.Masker) []string {
 	var lines []string
 	for _, a := range st.Applies {
 		if a.Status == "errored" {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/mask"
+	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -47,13 +48,13 @@ func TestCommentGolden(t *testing.T) {
 		plans  []CommentPlan
 		opts   CommentOptions
 	}{
-		{"example.md", example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test"}},
-		{"example-with-locks.md", example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test", Locks: exampleLockDiff(t)}},
+		{"example.md", example, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test"}},
+		{"example-with-locks.md", example, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test", Locks: exampleLockDiff(t)}},
 		{"lock-only.md", nil, CommentOptions{Marker: Marker{Key: "locks"}, Version: "test", Locks: exampleLockDiff(t)}},
 		{"two-plans.md", []CommentPlan{{Name: "prod", Path: "../testdata/example/plan.json"}, {Name: "staging", Path: "testdata/plans/drift.json"}},
-			CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "all"}, Title: "Infrastructure", Version: "test"}},
-		{"example-shortened.md", example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test", MaxSize: 3000, FullText: "the job summary"}},
-		{"example-summary-only.md", example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test", MaxSize: 1500, FullText: "the job summary"}},
+			CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "all"}, Title: "Infrastructure", Version: "test"}},
+		{"example-shortened.md", example, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test", MaxSize: 3000, FullText: "the job summary"}},
+		{"example-summary-only.md", example, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test", MaxSize: 1500, FullText: "the job summary"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -73,7 +74,7 @@ func TestCommentLevels(t *testing.T) {
 		max  int
 		want Level
 	}{{GitHubMaxComment, LevelFull}, {3000, LevelReduced}, {1500, LevelSummary}} {
-		got, res := comment(t, example, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "k"}, MaxSize: tt.max})
+		got, res := comment(t, example, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "k"}, MaxSize: tt.max})
 		if res.Level != tt.want || len(got) > tt.max {
 			t.Errorf("max %d: level %d size %d, want level %d", tt.max, res.Level, len(got), tt.want)
 		}
@@ -113,7 +114,7 @@ func TestCommentHostileValuesWithCmark(t *testing.T) {
 	}
 	for _, max := range []int{GitHubMaxComment, 2500, 900} {
 		md, _ := comment(t, []CommentPlan{{Name: "</details>@octocat", Path: "testdata/plans/hostile.json"}},
-			CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "k"}, Title: "<b>x</b> @octocat #1", MaxSize: max})
+			CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "k"}, Title: "<b>x</b> @octocat #1", MaxSize: max})
 		cmd := exec.Command(cmark, "--unsafe", "-e", "table", "-e", "autolink", "-e", "strikethrough", "-e", "tagfilter")
 		cmd.Stdin = strings.NewReader(md)
 		out, err := cmd.Output()
@@ -197,7 +198,7 @@ func TestCommentNeverShowsSensitiveValues(t *testing.T) {
 		}
 		if b, err := os.ReadFile(filepath.Join(dir, "meta.json")); err == nil {
 			_ = json.Unmarshal(b, &meta)
-			o.Mode = Mode(meta.Mode)
+			o.Mode = review.Mode(meta.Mode)
 		}
 		var b bytes.Buffer
 		if _, err := Comment(&b, []CommentPlan{{Path: path}}, o); err != nil {
@@ -275,10 +276,10 @@ func TestCommentMasksSecretsEverywhere(t *testing.T) {
 
 // bigPlan writes a plan of n resources: every tenth destroyed, every
 // fifth replaced, the rest updated or created.
-func bigPlan(t *testing.T, n int) (string, Counts) {
+func bigPlan(t *testing.T, n int) (string, review.Counts) {
 	t.Helper()
 	var changes []any
-	var c Counts
+	var c review.Counts
 	for i := 0; i < n; i++ {
 		actions := []string{"create"}
 		before := any(nil)

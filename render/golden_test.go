@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -38,15 +39,15 @@ func TestPlanTextGolden(t *testing.T) {
 	}
 	tests := []struct {
 		golden, plan string
-		opts         PlanOptions
+		opts         review.PlanOptions
 	}{
-		{"example.txt", "../testdata/example/plan.json", PlanOptions{Schemas: schemas}},
-		{"example-noschemas.txt", "../testdata/example/plan.json", PlanOptions{}},
-		{"drift.txt", "testdata/plans/drift.json", PlanOptions{Schemas: schemas}},
-		{"drift-refresh-only.txt", "testdata/plans/drift.json", PlanOptions{Schemas: schemas, Mode: ModeRefreshOnly}},
-		{"nochanges.txt", "testdata/plans/nochanges.json", PlanOptions{Schemas: schemas}},
-		{"nochanges-targeted.txt", "testdata/plans/nochanges.json", PlanOptions{Schemas: schemas, Targeted: true}},
-		{"nochanges-destroy.txt", "testdata/plans/nochanges.json", PlanOptions{Schemas: schemas, Mode: ModeDestroy}},
+		{"example.txt", "../testdata/example/plan.json", review.PlanOptions{Schemas: schemas}},
+		{"example-noschemas.txt", "../testdata/example/plan.json", review.PlanOptions{}},
+		{"drift.txt", "testdata/plans/drift.json", review.PlanOptions{Schemas: schemas}},
+		{"drift-refresh-only.txt", "testdata/plans/drift.json", review.PlanOptions{Schemas: schemas, Mode: review.ModeRefreshOnly}},
+		{"nochanges.txt", "testdata/plans/nochanges.json", review.PlanOptions{Schemas: schemas}},
+		{"nochanges-targeted.txt", "testdata/plans/nochanges.json", review.PlanOptions{Schemas: schemas, Targeted: true}},
+		{"nochanges-destroy.txt", "testdata/plans/nochanges.json", review.PlanOptions{Schemas: schemas, Mode: review.ModeDestroy}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -65,7 +66,7 @@ func TestPlanTextNeedsMatchingSchemas(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	err = PlanText(&out, "../testdata/example/plan.json", PlanOptions{Schemas: other, SchemasFile: "other.json"})
+	err = PlanText(&out, "../testdata/example/plan.json", review.PlanOptions{Schemas: other, SchemasFile: "other.json"})
 	if err == nil || !bytes.Contains([]byte(err.Error()), []byte(`other.json: no schema for resource type "aws_db_instance" of provider "registry.opentofu.org/hashicorp/aws"`)) {
 		t.Errorf("err = %v", err)
 	}

@@ -1,11 +1,13 @@
 package render
 
 import (
-	txt "github.com/planpr/planpr/render/text"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/planpr/planpr/render/review"
+	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/tofujson"
@@ -43,8 +45,8 @@ func TestHidingUnchangedChangesNoText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		config := IndexConfiguration(p.Configuration)
-		for _, o := range []PlanOptions{{Schemas: schemas}, {}} {
+		config := review.IndexConfiguration(p.Configuration)
+		for _, o := range []review.PlanOptions{{Schemas: schemas}, {}} {
 			_, err := tofujson.ReadPlanFile(in.plan, func(_ string, rc *tofujson.ResourceChange) error {
 				action, _ := tofujson.ParseActions(rc.Change.Actions)
 				if !txt.HidesUnchanged(rc, action) {

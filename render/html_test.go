@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -35,7 +36,7 @@ func TestPreviewInChromium(t *testing.T) {
 				"after_unknown": map[string]any{}, "before_sensitive": map[string]any{}, "after_sensitive": map[string]any{}}},
 	}})
 	var md bytes.Buffer
-	if _, err := Comment(&md, []CommentPlan{{Path: plan}, {Path: "testdata/plans/hostile.json"}}, CommentOptions{PlanOptions: PlanOptions{Schemas: schemas}, Marker: Marker{Key: "k"}, Title: `<script>document.title="pwned"</script>`}); err != nil {
+	if _, err := Comment(&md, []CommentPlan{{Path: plan}, {Path: "testdata/plans/hostile.json"}}, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "k"}, Title: `<script>document.title="pwned"</script>`}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render/review"
 )
 
 // rc is a resource change for a test plan; before or after nil leave the
@@ -192,7 +193,7 @@ func TestM3SensitiveMapKeysInReplacePaths(t *testing.T) {
 	path := writePlan(t, planOf(change))
 	md, _ := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "k"}})
 	var js bytes.Buffer
-	if err := Summary(&js, []CommentPlan{{Path: path}}, PlanOptions{}); err != nil {
+	if err := Summary(&js, []CommentPlan{{Path: path}}, review.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"markdown": md, "json": js.String()} {
@@ -241,7 +242,7 @@ func TestM4EveryOutputIsMasked(t *testing.T) {
 		}
 	}
 	var js bytes.Buffer
-	if err := Summary(&js, []CommentPlan{{Path: path}}, PlanOptions{}); err != nil {
+	if err := Summary(&js, []CommentPlan{{Path: path}}, review.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(js.String(), "ghp_") {
@@ -360,9 +361,9 @@ func TestM7DeepValues(t *testing.T) {
 		case "markdown":
 			_, err = Comment(&out, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "k"}})
 		case "text":
-			err = PlanText(&out, path, PlanOptions{})
+			err = PlanText(&out, path, review.PlanOptions{})
 		case "json":
-			err = Summary(&out, []CommentPlan{{Path: path}}, PlanOptions{})
+			err = Summary(&out, []CommentPlan{{Path: path}}, review.PlanOptions{})
 		}
 		if err == nil || !strings.Contains(err.Error(), "nested more than 256 levels") || !strings.Contains(err.Error(), path+":1:") {
 			t.Errorf("%s: err = %v, want a located refusal", format, err)

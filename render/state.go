@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
-	txt "github.com/planpr/planpr/render/text"
 	"io"
 	"maps"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/planpr/planpr/render/review"
+	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/mask"
@@ -27,7 +29,7 @@ const (
 var stateOpts = txt.Opts{ShowUnchanged: true, HideSymbols: true}
 
 // stateResourceText is one resource of a state as `tofu show` prints it.
-func stateResourceText(r *tofujson.StateResource, o PlanOptions) (string, error) {
+func stateResourceText(r *tofujson.StateResource, o review.PlanOptions) (string, error) {
 	rc := &tofujson.ResourceChange{Address: r.Address, Mode: r.Mode, Type: r.Type, Name: r.Name, ProviderName: r.ProviderName,
 		Change: tofujson.Change{Before: r.Values, After: r.Values, AfterUnknown: false, BeforeSensitive: r.SensitiveValues, AfterSensitive: r.SensitiveValues}}
 	block, err := o.SchemaFor(rc, nil)
@@ -70,7 +72,7 @@ func stateOutputText(name string, out tofujson.StateOutput) string {
 // StateText writes a state (`tofu show -json STATEFILE`) exactly as
 // `tofu show -no-color` prints it, given the provider schemas; resources
 // are streamed, one in memory at a time.
-func StateText(w io.Writer, path string, o PlanOptions) error {
+func StateText(w io.Writer, path string, o review.PlanOptions) error {
 	// The first pass checks the document and the schemas before anything
 	// is printed.
 	st, err := tofujson.ReadStateFile(path, &tofujson.StateVisitor{Resource: func(r *tofujson.StateResource) error {
@@ -85,7 +87,7 @@ func StateText(w io.Writer, path string, o PlanOptions) error {
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if o.Schemas == nil {
-		bw.WriteString(ApproximateNote + "\n")
+		bw.WriteString(review.ApproximateNote + "\n")
 	}
 	if st.NewerThanRenderer() || (o.Schemas != nil && o.Schemas.NewerThanRenderer()) {
 		bw.WriteString(msgStateVersionWarning)

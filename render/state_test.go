@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -28,7 +29,7 @@ func TestStateTextMatchesOpenTofu(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got bytes.Buffer
-			if err := StateText(&got, "testdata/states/"+name+".json", PlanOptions{Schemas: stateSchemas(t)}); err != nil {
+			if err := StateText(&got, "testdata/states/"+name+".json", review.PlanOptions{Schemas: stateSchemas(t)}); err != nil {
 				t.Fatal(err)
 			}
 			if got.String() != string(want) {
@@ -40,17 +41,17 @@ func TestStateTextMatchesOpenTofu(t *testing.T) {
 
 func TestStateGolden(t *testing.T) {
 	var text bytes.Buffer
-	if err := StateText(&text, "testdata/states/modules.json", PlanOptions{Schemas: stateSchemas(t)}); err != nil {
+	if err := StateText(&text, "testdata/states/modules.json", review.PlanOptions{Schemas: stateSchemas(t)}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "state-modules.txt", text.Bytes())
 	var noschema bytes.Buffer
-	if err := StateText(&noschema, "testdata/states/modules.json", PlanOptions{}); err != nil {
+	if err := StateText(&noschema, "testdata/states/modules.json", review.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "state-modules-noschemas.txt", noschema.Bytes())
 	var md bytes.Buffer
-	if _, err := StateMarkdown(&md, "testdata/states/modules.json", CommentOptions{PlanOptions: PlanOptions{Schemas: stateSchemas(t)}, Marker: Marker{Key: "state"}, Version: "test"}); err != nil {
+	if _, err := StateMarkdown(&md, "testdata/states/modules.json", CommentOptions{PlanOptions: review.PlanOptions{Schemas: stateSchemas(t)}, Marker: Marker{Key: "state"}, Version: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "state-modules.md", md.Bytes())
@@ -59,7 +60,7 @@ func TestStateGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	var all bytes.Buffer
-	if err := StateText(&all, "testdata/states/kinds.json", PlanOptions{Schemas: kinds}); err != nil {
+	if err := StateText(&all, "testdata/states/kinds.json", review.PlanOptions{Schemas: kinds}); err != nil {
 		t.Fatal(err)
 	}
 	// Every value kind and nesting mode: primitives (a number kept as
@@ -70,7 +71,7 @@ func TestStateGolden(t *testing.T) {
 
 func TestStateTextQuirks(t *testing.T) {
 	var got bytes.Buffer
-	if err := StateText(&got, "testdata/states/modules.json", PlanOptions{Schemas: stateSchemas(t)}); err != nil {
+	if err := StateText(&got, "testdata/states/modules.json", review.PlanOptions{Schemas: stateSchemas(t)}); err != nil {
 		t.Fatal(err)
 	}
 	s := got.String()
@@ -93,7 +94,7 @@ func TestStateTextQuirks(t *testing.T) {
 
 func TestStateMarkdownMasksAndFits(t *testing.T) {
 	var md bytes.Buffer
-	res, err := StateMarkdown(&md, "testdata/states/modules.json", CommentOptions{PlanOptions: PlanOptions{Schemas: stateSchemas(t)}, Marker: Marker{Key: "s"}})
+	res, err := StateMarkdown(&md, "testdata/states/modules.json", CommentOptions{PlanOptions: review.PlanOptions{Schemas: stateSchemas(t)}, Marker: Marker{Key: "s"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestStateMarkdownMasksAndFits(t *testing.T) {
 	}
 	for _, max := range []int{1500, 900} {
 		var small bytes.Buffer
-		res, err := StateMarkdown(&small, "testdata/states/modules.json", CommentOptions{PlanOptions: PlanOptions{Schemas: stateSchemas(t)}, Marker: Marker{Key: "s"}, MaxSize: max})
+		res, err := StateMarkdown(&small, "testdata/states/modules.json", CommentOptions{PlanOptions: review.PlanOptions{Schemas: stateSchemas(t)}, Marker: Marker{Key: "s"}, MaxSize: max})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,11 +118,11 @@ func TestStateMarkdownMasksAndFits(t *testing.T) {
 
 func TestStateBadInput(t *testing.T) {
 	path := writePlan(t, map[string]any{"format_version": "2.0", "values": map[string]any{}})
-	if err := StateText(&bytes.Buffer{}, path, PlanOptions{}); err == nil || !strings.Contains(err.Error(), `unsupported state format_version "2.0"`) {
+	if err := StateText(&bytes.Buffer{}, path, review.PlanOptions{}); err == nil || !strings.Contains(err.Error(), `unsupported state format_version "2.0"`) {
 		t.Errorf("err = %v", err)
 	}
 	other, _ := tofujson.DecodeSchemas("o.json", []byte(`{"format_version":"1.0","provider_schemas":{}}`))
-	if err := StateText(&bytes.Buffer{}, "testdata/states/basic.json", PlanOptions{Schemas: other, SchemasFile: "o.json"}); err == nil || !strings.Contains(err.Error(), "no schema for data source") {
+	if err := StateText(&bytes.Buffer{}, "testdata/states/basic.json", review.PlanOptions{Schemas: other, SchemasFile: "o.json"}); err == nil || !strings.Contains(err.Error(), "no schema for data source") {
 		t.Errorf("err = %v", err)
 	}
 	if kind, err := tofujson.DocumentKind("testdata/states/basic.json"); kind != "state" || err != nil {

@@ -2,8 +2,10 @@ package render
 
 import (
 	"fmt"
-	txt "github.com/planpr/planpr/render/text"
 	"strings"
+
+	"github.com/planpr/planpr/render/review"
+	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/mask"
@@ -66,7 +68,7 @@ func (l *bounded) end(format string) {
 	}
 }
 
-func streamMarkdown(s *StreamSummary, masker *mask.Masker, withPlan, compact bool) string {
+func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, compact bool) string {
 	var b strings.Builder
 	title := "Log " + safeText(masker, s.Path)
 	if line := operationLine(s.Changes); line != "" {
@@ -324,7 +326,7 @@ func outputsBlock(outputs map[string]tofujson.StreamOutput, masker *mask.Masker)
 	return md.Fence(md.Visible(masker.Mask(b.String())), "hcl") + "\n"
 }
 
-func testsMarkdown(s *StreamSummary, masker *mask.Masker) string {
+func testsMarkdown(s *review.StreamSummary, masker *mask.Masker) string {
 	var b strings.Builder
 	b.WriteString("\n**Tests**\n\n| file | run | status |\n| --- | --- | --- |\n")
 	icons := map[string]string{"pass": "✅", "fail": "❌", "error": "❌", "skip": "⏭️"}

@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	safemd "github.com/planpr/planpr/render/md"
+	"github.com/planpr/planpr/render/review"
 
 	"github.com/planpr/planpr/render/tofujson"
 )
 
 func TestReadStreamPlanMessages(t *testing.T) {
-	s, err := ReadStream("testdata/streams/plan.jsonl")
+	s, err := review.ReadStream("testdata/streams/plan.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestReadStreamPlanMessages(t *testing.T) {
 }
 
 func TestReadStreamApplyMessages(t *testing.T) {
-	s, err := ReadStream("testdata/streams/apply.jsonl")
+	s, err := review.ReadStream("testdata/streams/apply.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestReadStreamApplyMessages(t *testing.T) {
 }
 
 func TestReadStreamTestMessages(t *testing.T) {
-	s, err := ReadStream("testdata/streams/test.jsonl")
+	s, err := review.ReadStream("testdata/streams/test.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,19 +91,19 @@ func TestReadStreamBadInput(t *testing.T) {
 		{"ui2.jsonl", `unsupported UI stream version "2.0": planpr reads ui 1.x`, 1},
 		{"garbage.jsonl", `not a JSON message: "Error: something went wrong"`, 3},
 	} {
-		_, err := ReadStream("testdata/streams/" + tt.file)
+		_, err := review.ReadStream("testdata/streams/" + tt.file)
 		var ie *tofujson.InputError
 		if !errors.As(err, &ie) || !strings.Contains(ie.Msg, tt.want) || ie.Line != tt.line {
 			t.Errorf("%s: err = %v, want line %d: %s", tt.file, err, tt.line, tt.want)
 		}
 	}
-	s, err := ReadStream("testdata/streams/truncated.jsonl")
+	s, err := review.ReadStream("testdata/streams/truncated.jsonl")
 	if err != nil || s.Info.Truncated != 4 {
 		t.Errorf("a truncated last line: %v, %+v", err, s)
 	}
 	path := filepath.Join(t.TempDir(), "x.jsonl")
 	os.WriteFile(path, []byte(`{"type":"log","@message":"hi"}`+"\n"), 0o644)
-	if _, err := ReadStream(path); err == nil || !strings.Contains(err.Error(), `starts with a "version" message`) {
+	if _, err := review.ReadStream(path); err == nil || !strings.Contains(err.Error(), `starts with a "version" message`) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -114,7 +115,7 @@ func TestStreamGolden(t *testing.T) {
 		"stream-with-plan.md":  {{Name: "web", Path: "../testdata/example/plan.json", Streams: []string{"testdata/streams/plan.jsonl"}}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			md, _ := comment(t, plans, CommentOptions{PlanOptions: PlanOptions{Schemas: exampleSchemas(t)}, Marker: Marker{Key: "k"}, Version: "test"})
+			md, _ := comment(t, plans, CommentOptions{PlanOptions: review.PlanOptions{Schemas: exampleSchemas(t)}, Marker: Marker{Key: "k"}, Version: "test"})
 			golden(t, name, []byte(md))
 		})
 	}
@@ -128,7 +129,7 @@ func TestStreamSensitiveOutputs(t *testing.T) {
 	if _, err := Comment(&md, plans, CommentOptions{Marker: Marker{Key: "k"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Summary(&js, plans, PlanOptions{}); err != nil {
+	if err := Summary(&js, plans, review.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := StreamText(&txt, "testdata/streams/apply.jsonl"); err != nil {
@@ -163,7 +164,7 @@ func TestStreamCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := Summary(&js, plans, PlanOptions{}); err != nil {
+			if err := Summary(&js, plans, review.PlanOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			if err := StreamText(&txt, path); err != nil {

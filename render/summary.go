@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/planpr/planpr/render/mask"
+	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 
 	"github.com/planpr/planpr/render/diff"
@@ -97,7 +98,7 @@ type OutputFact struct {
 	Action    string `json:"action,omitempty"`
 }
 
-func streamFacts(st *StreamSummary, masker *mask.Masker) StreamFacts {
+func streamFacts(st *review.StreamSummary, masker *mask.Masker) StreamFacts {
 	f := StreamFacts{Path: st.Path, Version: st.Info.Version, ChangeSummary: st.Changes, TestSummary: st.TestSummary,
 		Planned: []StreamFactItem{}, Applies: []ApplyFact{}, Diagnostics: []DiagnosticFact{}, Tests: []TestFact{},
 		Outputs: map[string]OutputFact{}, Truncated: st.Info.Truncated}
@@ -142,9 +143,9 @@ var summaryActionNames = map[diff.Action]string{
 
 // Summary writes the plans' machine summary as JSON: counts, addresses by
 // action, why things are replaced, drift, changed outputs, failures.
-func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
+func Summary(w io.Writer, plans []CommentPlan, o review.PlanOptions) error {
 	if o.Mode == "" {
-		o.Mode = ModeNormal
+		o.Mode = review.ModeNormal
 	}
 	doc := struct {
 		FormatVersion string        `json:"format_version"`
@@ -181,7 +182,7 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 			if name, ok := summaryActionNames[c.Action]; ok {
 				ps.Addresses[name] = append(ps.Addresses[name], c.Address)
 			}
-			if IsRisky(c.Action) || c.Action == diff.ForgetThenCreate {
+			if review.IsRisky(c.Action) || c.Action == diff.ForgetThenCreate {
 				r := ReplaceReason{Reason: c.Reason}
 				for _, path := range c.ReplacePaths {
 					r.Attributes = append(r.Attributes, maskedPath(masker, path))
@@ -196,7 +197,7 @@ func Summary(w io.Writer, plans []CommentPlan, o PlanOptions) error {
 		}
 		sort.Strings(ps.OutputsChanged)
 		if scan.HasDrift && p.Path != "" {
-			entries, err := driftEntries(o, scan, len(ps.OutputsChanged) > 0, IndexConfiguration(scan.Plan.Configuration))
+			entries, err := driftEntries(o, scan, len(ps.OutputsChanged) > 0, review.IndexConfiguration(scan.Plan.Configuration))
 			if err != nil {
 				return err
 			}

@@ -3,10 +3,12 @@ package render
 import (
 	"bufio"
 	"errors"
-	txt "github.com/planpr/planpr/render/text"
 	"os"
 	"runtime"
 	"sync"
+
+	"github.com/planpr/planpr/render/review"
+	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/tofujson"
@@ -25,16 +27,16 @@ var heldTextLimit = 16 << 20 // a variable so that tests can make it tiny
 // header needs the whole first pass), then streamed.
 type textPipeline struct {
 	path string
-	o    PlanOptions
+	o    review.PlanOptions
 	f    *os.File
 
 	mu   sync.Mutex
 	cond *sync.Cond
 	wg   sync.WaitGroup
 
-	spans    []tofujson.Span // from the first pass, in document order
-	readDone bool            // no more spans will come
-	config   *ConfigIndex    // needed without schemas; set after the first pass
+	spans    []tofujson.Span     // from the first pass, in document order
+	readDone bool                // no more spans will come
+	config   *review.ConfigIndex // needed without schemas; set after the first pass
 	// maxAhead bounds how far workers run ahead of the oldest unfinished
 	// change, so one huge resource cannot leave the rest piling up.
 	maxAhead int
@@ -53,7 +55,7 @@ type textPipeline struct {
 }
 
 // newTextPipeline starts the workers; they wait for spans.
-func newTextPipeline(path string, o PlanOptions) (*textPipeline, error) {
+func newTextPipeline(path string, o review.PlanOptions) (*textPipeline, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &tofujson.InputError{File: path, Msg: err.Error()}
@@ -81,7 +83,7 @@ func (p *textPipeline) add(span tofujson.Span) {
 
 // read ends the first pass: every span is known, and so is the
 // configuration that guides rendering without schemas.
-func (p *textPipeline) read(config *ConfigIndex) {
+func (p *textPipeline) read(config *review.ConfigIndex) {
 	p.mu.Lock()
 	p.readDone, p.config = true, config
 	p.mu.Unlock()
@@ -103,7 +105,7 @@ const batchSize = 8
 // take waits for changes to render: the spans from index first on and a
 // buffer for their text, none when there is no more work. Workers that are
 // not early start only once the first pass has ended.
-func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, config *ConfigIndex, buf *txt.Buf) {
+func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, config *review.ConfigIndex, buf *txt.Buf) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for {

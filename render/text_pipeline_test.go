@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/planpr/planpr/render/review"
 )
 
 // manyChangesPlan writes a plan of n created resources, each with a
@@ -38,7 +40,7 @@ func manyChangesPlan(t *testing.T, n int) string {
 func planTextOf(t *testing.T, path string) string {
 	t.Helper()
 	var out bytes.Buffer
-	if err := PlanText(&out, path, PlanOptions{}); err != nil {
+	if err := PlanText(&out, path, review.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()
@@ -97,7 +99,7 @@ func TestPreparedPlanCloseStopsTheWorkers(t *testing.T) {
 	saved := heldTextLimit
 	heldTextLimit = 1 // the workers are waiting for Write
 	defer func() { heldTextLimit = saved }()
-	pt, err := PreparePlanText(path, PlanOptions{})
+	pt, err := PreparePlanText(path, review.PlanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +126,7 @@ func TestPlanTextBadLaterInputPrintsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	err := PlanText(&out, path, PlanOptions{})
+	err := PlanText(&out, path, review.PlanOptions{})
 	if err == nil || !strings.Contains(err.Error(), path+":50:") || !strings.Contains(err.Error(), "invalid JSON") {
 		t.Fatalf("error = %v, want one located in %s", err, path)
 	}

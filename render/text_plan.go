@@ -3,11 +3,13 @@ package render
 import (
 	"bufio"
 	"fmt"
-	txt "github.com/planpr/planpr/render/text"
 	"io"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/planpr/planpr/render/review"
+	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/tofujson"
@@ -49,27 +51,10 @@ var legend = []struct {
 	{diff.Forget, "  . forget"},
 }
 
-// Counts are the numbers in OpenTofu's "Plan:" line.
-type Counts struct {
-	Import, Add, Change, Destroy, Forget int
-}
-
-func (c Counts) line() string {
-	switch {
-	case c.Import > 0 && c.Forget > 0:
-		return fmt.Sprintf("\nPlan: %d to import, %d to add, %d to change, %d to destroy, %d to forget.\n", c.Import, c.Add, c.Change, c.Destroy, c.Forget)
-	case c.Import > 0:
-		return fmt.Sprintf("\nPlan: %d to import, %d to add, %d to change, %d to destroy.\n", c.Import, c.Add, c.Change, c.Destroy)
-	case c.Forget > 0:
-		return fmt.Sprintf("\nPlan: %d to add, %d to change, %d to destroy, %d to forget.\n", c.Add, c.Change, c.Destroy, c.Forget)
-	}
-	return fmt.Sprintf("\nPlan: %d to add, %d to change, %d to destroy.\n", c.Add, c.Change, c.Destroy)
-}
-
 // PlanText writes the plan at path exactly as `tofu show -no-color` prints
 // it (given the plan's schemas). It reads the file more than once so that no
 // more than a few resources are held in memory at a time.
-func PlanText(w io.Writer, path string, o PlanOptions) error {
+func PlanText(w io.Writer, path string, o review.PlanOptions) error {
 	pt, err := PreparePlanText(path, o)
 	if err != nil {
 		return err
@@ -80,23 +65,23 @@ func PlanText(w io.Writer, path string, o PlanOptions) error {
 // PreparedPlan is a plan read once and checked, ready to print. Its
 // resources are already being rendered; call Write, or Close to give up.
 type PreparedPlan struct {
-	o    PlanOptions
-	scan *Scan
+	o    review.PlanOptions
+	scan *review.Scan
 	pipe *textPipeline
 }
 
 // PreparePlanText reads and checks the plan (the first pass), so that
 // every input can be checked before anything is printed. The changes it
 // will print start rendering on the other cores as the pass meets them.
-func PreparePlanText(path string, o PlanOptions) (*PreparedPlan, error) {
+func PreparePlanText(path string, o review.PlanOptions) (*PreparedPlan, error) {
 	if o.Mode == "" {
-		o.Mode = ModeNormal
+		o.Mode = review.ModeNormal
 	}
 	pipe, err := newTextPipeline(path, o)
 	if err != nil {
 		return nil, err
 	}
-	scan, err := ReadPlan(path, o, ScanOptions{SkipValues: true, Each: func(rc *tofujson.ResourceChange, sum ChangeSummary) error {
+	scan, err := review.ReadPlan(path, o, review.ScanOptions{SkipValues: true, Each: func(rc *tofujson.ResourceChange, sum review.ChangeSummary) error {
 		if sum.Shown() {
 			pipe.add(rc.Span)
 		}
@@ -106,7 +91,7 @@ func PreparePlanText(path string, o PlanOptions) (*PreparedPlan, error) {
 		pipe.stop()
 		return nil, err
 	}
-	pipe.read(IndexConfiguration(scan.Plan.Configuration))
+	pipe.read(review.IndexConfiguration(scan.Plan.Configuration))
 	return &PreparedPlan{o: o, scan: scan, pipe: pipe}, nil
 }
 
@@ -126,12 +111,12 @@ func (pt *PreparedPlan) Close() {
 	pt.pipe.stop()
 }
 
-func planText(w *bufio.Writer, o PlanOptions, scan *Scan, pipe *textPipeline) error {
+func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *textPipeline) error {
 	var err error
 	p := scan.Plan
 	config := pipe.config
 	if o.Schemas == nil {
-		w.WriteString(ApproximateNote + "\n")
+		w.WriteString(review.ApproximateNote + "\n")
 	}
 	if p.NewerThanRenderer() || (o.Schemas != nil && o.Schemas.NewerThanRenderer()) {
 		w.WriteString(msgVersionWarning)
@@ -186,7 +171,7 @@ func planText(w *bufio.Writer, o PlanOptions, scan *Scan, pipe *textPipeline) er
 		if err := pipe.writeTo(w); err != nil {
 			return err
 		}
-		w.WriteString(total.line())
+		w.WriteString(planLine(total))
 	}
 	if outputs != "" {
 		w.WriteString("\nChanges to Outputs:\n" + outputs + "\n")
@@ -197,19 +182,9 @@ func planText(w *bufio.Writer, o PlanOptions, scan *Scan, pipe *textPipeline) er
 	return nil
 }
 
-// Tally counts the changes OpenTofu shows: per action, the "Plan:" line's
-// numbers, and how many are shown at all.
-func (s *Scan) Tally() (map[diff.Action]int, Counts, int) {
-	counts := s.Stats.Counts
-	if counts == nil {
-		counts = map[diff.Action]int{}
-	}
-	return counts, s.Stats.Total, s.Stats.Shown
-}
-
 // noChangesText writes the "No changes." variants and reports whether the
 // output is complete (some variants fall through to the rule below).
-func noChangesText(w *bufio.Writer, scan *Scan, o PlanOptions, haveRefreshChanges bool) bool {
+func noChangesText(w *bufio.Writer, scan *review.Scan, o review.PlanOptions, haveRefreshChanges bool) bool {
 	p := scan.Plan
 	rule := func() {
 		if haveRefreshChanges {
@@ -221,12 +196,12 @@ func noChangesText(w *bufio.Writer, scan *Scan, o PlanOptions, haveRefreshChange
 		rule()
 		w.WriteString(msgPlanFailed)
 		return false
-	case o.Mode == ModeRefreshOnly:
+	case o.Mode == review.ModeRefreshOnly:
 		if !haveRefreshChanges {
 			w.WriteString(msgNoChangesRO)
 		}
 		return true
-	case o.Mode == ModeDestroy:
+	case o.Mode == review.ModeDestroy:
 		rule()
 		w.WriteString(msgNoChangesDel)
 		return false
@@ -249,28 +224,11 @@ func noChangesText(w *bufio.Writer, scan *Scan, o PlanOptions, haveRefreshChange
 	return true
 }
 
-// Applyable is OpenTofu's CanApply as far as the JSON tells it: the plan did
-// not fail and some resource or root output has an action to take.
-func (s *Scan) Applyable() bool {
-	if s.Plan.Errored {
-		return false
-	}
-	if s.Stats.AnyAction {
-		return true
-	}
-	for _, oc := range s.Plan.OutputChanges {
-		if a, _ := tofujson.ParseActions(oc.Actions); a != diff.NoOp {
-			return true
-		}
-	}
-	return false
-}
-
 // writeChangeText writes one resource's text as the plan shows it, between
 // blank lines, or nothing when OpenTofu does not show it.
-func writeChangeText(b *txt.Buf, rc *tofujson.ResourceChange, o PlanOptions, config *ConfigIndex, nodes *diff.Arena) error {
+func writeChangeText(b *txt.Buf, rc *tofujson.ResourceChange, o review.PlanOptions, config *review.ConfigIndex, nodes *diff.Arena) error {
 	action, _ := tofujson.ParseActions(rc.Change.Actions)
-	s := ChangeSummary{Action: action, Moved: rc.Moved(), Importing: rc.Importing(), Mode: rc.Mode}
+	s := review.ChangeSummary{Action: action, Moved: rc.Moved(), Importing: rc.Importing(), Mode: rc.Mode}
 	if !s.Shown() {
 		return nil
 	}
@@ -303,8 +261,8 @@ type driftEntry struct {
 
 // driftEntries are the drifted resources OpenTofu would show, or none when
 // it would show no drift section at all.
-func driftEntries(o PlanOptions, scan *Scan, outputsChanged bool, config *ConfigIndex) ([]driftEntry, error) {
-	refreshOnly := o.Mode == ModeRefreshOnly
+func driftEntries(o review.PlanOptions, scan *review.Scan, outputsChanged bool, config *review.ConfigIndex) ([]driftEntry, error) {
+	refreshOnly := o.Mode == review.ModeRefreshOnly
 	var entries []driftEntry
 	for i := range scan.Drift {
 		rc := &scan.Drift[i]
@@ -337,7 +295,7 @@ func driftEntries(o PlanOptions, scan *Scan, outputsChanged bool, config *Config
 	return entries, nil
 }
 
-func driftText(o PlanOptions, scan *Scan, outputsChanged bool, config *ConfigIndex) (string, error) {
+func driftText(o review.PlanOptions, scan *review.Scan, outputsChanged bool, config *review.ConfigIndex) (string, error) {
 	entries, err := driftEntries(o, scan, outputsChanged, config)
 	if err != nil || len(entries) == 0 {
 		return "", err
@@ -349,7 +307,7 @@ func driftText(o PlanOptions, scan *Scan, outputsChanged bool, config *ConfigInd
 			b.WriteString("\n" + e.text + "\n")
 		}
 	}
-	if o.Mode == ModeRefreshOnly {
+	if o.Mode == review.ModeRefreshOnly {
 		b.WriteString(msgDriftRefresh)
 	} else {
 		b.WriteString(msgDriftOther)
@@ -383,4 +341,16 @@ func outputsText(changes map[string]tofujson.Change) string {
 		lines = append(lines, b.String())
 	}
 	return strings.Join(lines, "\n")
+}
+
+func planLine(c review.Counts) string {
+	switch {
+	case c.Import > 0 && c.Forget > 0:
+		return fmt.Sprintf("\nPlan: %d to import, %d to add, %d to change, %d to destroy, %d to forget.\n", c.Import, c.Add, c.Change, c.Destroy, c.Forget)
+	case c.Import > 0:
+		return fmt.Sprintf("\nPlan: %d to import, %d to add, %d to change, %d to destroy.\n", c.Import, c.Add, c.Change, c.Destroy)
+	case c.Forget > 0:
+		return fmt.Sprintf("\nPlan: %d to add, %d to change, %d to destroy, %d to forget.\n", c.Add, c.Change, c.Destroy, c.Forget)
+	}
+	return fmt.Sprintf("\nPlan: %d to add, %d to change, %d to destroy.\n", c.Add, c.Change, c.Destroy)
 }

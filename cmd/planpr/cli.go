@@ -7,9 +7,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/planpr/planpr/bot"
 	"io"
 	"strings"
+
+	"github.com/planpr/planpr/bot"
 )
 
 // Exit codes.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -47,11 +48,11 @@ Flags:
 	if err != nil {
 		return err
 	}
-	m, err := render.ParseMode(mode)
+	m, err := review.ParseMode(mode)
 	if err != nil {
 		return &usageError{"--" + err.Error()}
 	}
-	popts := render.PlanOptions{Mode: m}
+	popts := review.PlanOptions{Mode: m}
 	if schemas != "" {
 		if popts.Schemas, err = tofujson.ReadSchemasFile(schemas); err != nil {
 			return err

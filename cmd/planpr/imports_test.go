@@ -25,13 +25,14 @@ func TestImportRules(t *testing.T) {
 		"render/mask":     models,
 		"render/diff":     models,
 		"render/text":     {"render/tofujson", "render/diff"},
-		"render":          {"render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff"},
+		"render/review":   {"render/tofujson", "render/diff", "render/mask"},
+		"render":          {"render/tofujson", "render/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff"},
 		"lockdiff":        {},
 		"bot/gh":          {},
 		"bot/artifact":    {},
 		"bot/webhook":     {"bot/gh"},
 		"bot/githubtest":  {},
-		"bot":             {"render", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "bot/gh", "bot/webhook", "bot/artifact"},
+		"bot":             {"render", "render/review", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "bot/gh", "bot/webhook", "bot/artifact"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)

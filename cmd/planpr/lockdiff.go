@@ -5,11 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/planpr/planpr/bot"
 	"io"
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/planpr/planpr/bot"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/planpr/planpr/lockdiff"

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -56,7 +57,7 @@ Flags:
 	if len(inputs) == 0 {
 		return &usageError{"render needs at least one plan JSON file (from `tofu show -json PLANFILE`)"}
 	}
-	mode, err := render.ParseMode(o.mode)
+	mode, err := review.ParseMode(o.mode)
 	if err != nil {
 		return &usageError{"--" + err.Error()}
 	}
@@ -65,7 +66,7 @@ Flags:
 	default:
 		return &usageError{fmt.Sprintf("--format %q: want text, markdown or json", o.format)}
 	}
-	popts := render.PlanOptions{Mode: mode, Targeted: o.targeted}
+	popts := review.PlanOptions{Mode: mode, Targeted: o.targeted}
 	if o.schemas != "" {
 		s, err := tofujson.ReadSchemasFile(o.schemas)
 		if err != nil {
@@ -222,7 +223,7 @@ func stateInputs(inputs []string) ([]string, error) {
 
 // renderStates renders states: as `tofu show` prints them, or as an
 // inventory for a comment.
-func renderStates(states []string, inputs int, o renderOptions, popts render.PlanOptions, stdout io.Writer) error {
+func renderStates(states []string, inputs int, o renderOptions, popts review.PlanOptions, stdout io.Writer) error {
 	if len(states) != inputs {
 		return &usageError{"a state (`tofu show -json STATEFILE`) is rendered on its own: pass it without plans or streams"}
 	}

@@ -1,13 +1,10 @@
-package render
+package review
 
 import (
-	"io"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/planpr/planpr/render/mask"
-	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -237,27 +234,4 @@ func (s *StreamSummary) Failed() bool {
 		}
 	}
 	return s.TestSummary != nil && (s.TestSummary.Failed > 0 || s.TestSummary.Errored > 0)
-}
-
-// StreamText prints a stream as the human log it stands for: each
-// message's own text, with sensitive output values masked.
-func StreamText(w io.Writer, path string) error {
-	st, err := ReadStream(path)
-	if err != nil {
-		return err
-	}
-	masker := mask.NewMasker()
-	st.AddSecrets(masker)
-	var b strings.Builder
-	_, err = tofujson.ReadStreamFile(path, func(m *tofujson.Message) error {
-		if m.Type != "version" && m.Text != "" {
-			b.WriteString(md.Visible(masker.Mask(m.Text)) + "\n")
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	_, err = io.WriteString(w, b.String())
-	return err
 }

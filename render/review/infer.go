@@ -1,4 +1,4 @@
-package render
+package review
 
 import (
 	"encoding/json"

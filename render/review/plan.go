@@ -1,4 +1,9 @@
-package render
+// Package review owns the facts of one review, read from its inputs for
+// every format: the plan's first pass (counts, the changes shown, risky
+// changes, drift, checks, the values a later pass reads again), schema
+// inference from a plan's configuration, and the results of UI streams.
+// It imports the models, the diff and the masker, and no format.
+package review
 
 import (
 	"fmt"
@@ -298,4 +303,40 @@ func (st *Stats) add(c ChangeSummary) {
 	st.Total.Add = st.Counts[diff.Create] + st.Counts[diff.DeleteThenCreate] + st.Counts[diff.CreateThenDelete] + st.Counts[diff.ForgetThenCreate]
 	st.Total.Change = st.Counts[diff.Update]
 	st.Total.Destroy = st.Counts[diff.Delete] + st.Counts[diff.DeleteThenCreate] + st.Counts[diff.CreateThenDelete]
+}
+
+// Counts are the numbers in OpenTofu's "Plan:" line.
+type Counts struct {
+	Import, Add, Change, Destroy, Forget int
+}
+
+// Tally counts the changes OpenTofu shows: per action, the "Plan:" line's
+// numbers, and how many are shown at all.
+func (s *Scan) Tally() (map[diff.Action]int, Counts, int) {
+	counts := s.Stats.Counts
+	if counts == nil {
+		counts = map[diff.Action]int{}
+	}
+	return counts, s.Stats.Total, s.Stats.Shown
+}
+
+// Applyable is OpenTofu's CanApply as far as the JSON tells it: the plan did
+// not fail and some resource or root output has an action to take.
+func (s *Scan) Applyable() bool {
+	if s.Plan.Errored {
+		return false
+	}
+	if s.Stats.AnyAction {
+		return true
+	}
+	for _, oc := range s.Plan.OutputChanges {
+		if a, _ := tofujson.ParseActions(oc.Actions); a != diff.NoOp {
+			return true
+		}
+	}
+	return false
+}
+
+func IsRisky(a diff.Action) bool {
+	return a == diff.Delete || a == diff.DeleteThenCreate || a == diff.CreateThenDelete
 }

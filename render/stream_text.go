@@ -1,0 +1,34 @@
+package render
+
+import (
+	"io"
+	"strings"
+
+	"github.com/planpr/planpr/render/mask"
+	"github.com/planpr/planpr/render/md"
+	"github.com/planpr/planpr/render/review"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// StreamText prints a stream as the human log it stands for: each
+// message's own text, with sensitive output values masked.
+func StreamText(w io.Writer, path string) error {
+	st, err := review.ReadStream(path)
+	if err != nil {
+		return err
+	}
+	masker := mask.NewMasker()
+	st.AddSecrets(masker)
+	var b strings.Builder
+	_, err = tofujson.ReadStreamFile(path, func(m *tofujson.Message) error {
+		if m.Type != "version" && m.Text != "" {
+			b.WriteString(md.Visible(masker.Mask(m.Text)) + "\n")
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
