@@ -100,7 +100,7 @@ type planSection struct {
 	risky       budgetBuffer           // destroyed and replaced resources' diffs
 	others      []review.ChangeSummary // the first maxListed of them
 	othersCount int
-	drift       []driftEntry
+	drift       []DriftEntry
 	outputs     string
 	failed      []string // failed checks, the first maxWarningsOfAKind
 	failedCount int
@@ -440,17 +440,17 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 	if s.path == "" {
 		return marked, nil
 	}
-	s.outputs = outputsText(p.OutputChanges)
+	s.outputs = OutputsText(p.OutputChanges)
 	if s.outputs != "" {
 		s.outputs = block(s.outputs)
 	}
 	if s.scan.HasDrift {
-		drift, err := driftEntries(o.PlanOptions, s.scan, s.outputs != "", review.IndexConfiguration(p.Configuration))
+		drift, err := DriftEntries(o.PlanOptions, s.scan, s.outputs != "", review.IndexConfiguration(p.Configuration))
 		if err != nil {
 			return 0, err
 		}
 		for _, e := range drift {
-			e.text = block(e.text)
+			e.Text = block(e.Text)
 			s.drift = append(s.drift, e)
 		}
 	}

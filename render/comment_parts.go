@@ -371,11 +371,11 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 		fmt.Fprintf(&b, "#### Changed outside OpenTofu (%d)\n\n", len(s.drift))
 		if level == LevelFull {
 			for _, e := range s.drift {
-				b.WriteString(md.Details(safeHTML(m, e.address)+" changed outside OpenTofu", md.DiffBlock(e.text)))
+				b.WriteString(md.Details(safeHTML(m, e.Address)+" changed outside OpenTofu", md.DiffBlock(e.Text)))
 			}
 		} else if level == LevelReduced {
 			for _, e := range s.drift {
-				fmt.Fprintf(&b, "- %s\n", safeCode(m, e.address))
+				fmt.Fprintf(&b, "- %s\n", safeCode(m, e.Address))
 			}
 			b.WriteString("\n")
 		}

@@ -28,8 +28,8 @@ const (
 // stateOpts are how OpenTofu shows a state: everything, no symbols.
 var stateOpts = txt.Opts{ShowUnchanged: true, HideSymbols: true}
 
-// stateResourceText is one resource of a state as `tofu show` prints it.
-func stateResourceText(r *tofujson.StateResource, o review.PlanOptions) (string, error) {
+// StateResourceText is one resource of a state as `tofu show` prints it.
+func StateResourceText(r *tofujson.StateResource, o review.PlanOptions) (string, error) {
 	rc := &tofujson.ResourceChange{Address: r.Address, Mode: r.Mode, Type: r.Type, Name: r.Name, ProviderName: r.ProviderName,
 		Change: tofujson.Change{Before: r.Values, After: r.Values, AfterUnknown: false, BeforeSensitive: r.SensitiveValues, AfterSensitive: r.SensitiveValues}}
 	block, err := o.SchemaFor(rc, nil)
@@ -54,8 +54,8 @@ func stateResourceText(r *tofujson.StateResource, o review.PlanOptions) (string,
 	return b.String(), nil
 }
 
-// stateOutputText is one root output of a state: "name = value".
-func stateOutputText(name string, out tofujson.StateOutput) string {
+// StateOutputText is one root output of a state: "name = value".
+func StateOutputText(name string, out tofujson.StateOutput) string {
 	c := &tofujson.Change{Before: out.Value, After: out.Value, AfterUnknown: false, BeforeSensitive: out.Sensitive, AfterSensitive: out.Sensitive}
 	var n *diff.Node
 	if t, err := ctyjson.UnmarshalType(out.Type); err == nil {
@@ -122,7 +122,7 @@ func StateText(w io.Writer, path string, o review.PlanOptions) error {
 				bw.WriteString("\n")
 			}
 			first = false
-			text, err := stateResourceText(r, o)
+			text, err := StateResourceText(r, o)
 			if err != nil {
 				return err
 			}
@@ -136,14 +136,14 @@ func StateText(w io.Writer, path string, o review.PlanOptions) error {
 	if len(st.Outputs) > 0 {
 		bw.WriteString("\n\nOutputs:\n\n")
 		for _, name := range slices.Sorted(maps.Keys(st.Outputs)) {
-			bw.WriteString(stateOutputText(name, st.Outputs[name]) + "\n")
+			bw.WriteString(StateOutputText(name, st.Outputs[name]) + "\n")
 		}
 	}
 	return bw.Flush()
 }
 
-// moduleOf is the module part of a resource address ("" for the root).
-func moduleOf(address string) string {
+// ModuleOf is the module part of a resource address ("" for the root).
+func ModuleOf(address string) string {
 	parts := splitAddress(address)
 	var mod []string
 	for i := 0; i+1 < len(parts); i += 2 {
@@ -199,12 +199,12 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 		if r.Mode != "managed" {
 			typ = "data." + typ
 		}
-		counts[count{moduleOf(r.Address), typ}]++
+		counts[count{ModuleOf(r.Address), typ}]++
 		addresses = append(addresses, r.Address)
 		if full.overflow {
 			return nil
 		}
-		text, err := stateResourceText(r, o.PlanOptions)
+		text, err := StateResourceText(r, o.PlanOptions)
 		if err != nil {
 			return err
 		}
@@ -224,7 +224,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 	full.finish(masker)
 	var outputs strings.Builder
 	for _, name := range slices.Sorted(maps.Keys(st.Outputs)) {
-		outputs.WriteString(stateOutputText(name, st.Outputs[name]) + "\n")
+		outputs.WriteString(StateOutputText(name, st.Outputs[name]) + "\n")
 	}
 	outputsText := masker.Mask(outputs.String())
 	marked += strings.Count(outputs.String(), mask.Masked)

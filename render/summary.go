@@ -197,12 +197,12 @@ func Summary(w io.Writer, plans []CommentPlan, o review.PlanOptions) error {
 		}
 		sort.Strings(ps.OutputsChanged)
 		if scan.HasDrift && p.Path != "" {
-			entries, err := driftEntries(o, scan, len(ps.OutputsChanged) > 0, review.IndexConfiguration(scan.Plan.Configuration))
+			entries, err := DriftEntries(o, scan, len(ps.OutputsChanged) > 0, review.IndexConfiguration(scan.Plan.Configuration))
 			if err != nil {
 				return err
 			}
 			for _, e := range entries {
-				ps.Drift = append(ps.Drift, e.address)
+				ps.Drift = append(ps.Drift, e.Address)
 			}
 		}
 		for _, c := range scan.Plan.Checks {

@@ -122,7 +122,7 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 		w.WriteString(msgVersionWarning)
 	}
 
-	outputs := outputsText(p.OutputChanges)
+	outputs := OutputsText(p.OutputChanges)
 	outputsChanged := false
 	for _, oc := range p.OutputChanges {
 		if diff.ForOutput(&oc).Action != diff.NoOp {
@@ -252,18 +252,18 @@ func writeChangeText(b *txt.Buf, rc *tofujson.ResourceChange, o review.PlanOptio
 	return nil
 }
 
-// driftEntry is one drifted resource as OpenTofu would show it.
-type driftEntry struct {
-	address string
-	action  diff.Action
-	text    string
+// DriftEntry is one drifted resource as OpenTofu would show it.
+type DriftEntry struct {
+	Address string
+	Action  diff.Action
+	Text    string
 }
 
-// driftEntries are the drifted resources OpenTofu would show, or none when
+// DriftEntries are the drifted resources OpenTofu would show, or none when
 // it would show no drift section at all.
-func driftEntries(o review.PlanOptions, scan *review.Scan, outputsChanged bool, config *review.ConfigIndex) ([]driftEntry, error) {
+func DriftEntries(o review.PlanOptions, scan *review.Scan, outputsChanged bool, config *review.ConfigIndex) ([]DriftEntry, error) {
 	refreshOnly := o.Mode == review.ModeRefreshOnly
-	var entries []driftEntry
+	var entries []DriftEntry
 	for i := range scan.Drift {
 		rc := &scan.Drift[i]
 		action, _ := tofujson.ParseActions(rc.Change.Actions)
@@ -284,7 +284,7 @@ func driftEntries(o review.PlanOptions, scan *review.Scan, outputsChanged bool, 
 		if !refreshOnly && n.Action == diff.NoOp {
 			continue
 		}
-		entries = append(entries, driftEntry{address: rc.Address, action: action, text: txt.ResourceText(rc, action, n, txt.CauseDrift)})
+		entries = append(entries, DriftEntry{Address: rc.Address, Action: action, Text: txt.ResourceText(rc, action, n, txt.CauseDrift)})
 	}
 	if len(entries) == 0 {
 		return nil, nil
@@ -296,15 +296,15 @@ func driftEntries(o review.PlanOptions, scan *review.Scan, outputsChanged bool, 
 }
 
 func driftText(o review.PlanOptions, scan *review.Scan, outputsChanged bool, config *review.ConfigIndex) (string, error) {
-	entries, err := driftEntries(o, scan, outputsChanged, config)
+	entries, err := DriftEntries(o, scan, outputsChanged, config)
 	if err != nil || len(entries) == 0 {
 		return "", err
 	}
 	var b strings.Builder
 	b.WriteString(msgDriftHeader)
 	for _, e := range entries {
-		if e.text != "" {
-			b.WriteString("\n" + e.text + "\n")
+		if e.Text != "" {
+			b.WriteString("\n" + e.Text + "\n")
 		}
 	}
 	if o.Mode == review.ModeRefreshOnly {
@@ -315,8 +315,8 @@ func driftText(o review.PlanOptions, scan *review.Scan, outputsChanged bool, con
 	return b.String(), nil
 }
 
-// namesAndWidth sorts a map's names and measures the widest as shown.
-func namesAndWidth[T any](m map[string]T) ([]string, int) {
+// NamesAndWidth sorts a map's names and measures the widest as shown.
+func NamesAndWidth[T any](m map[string]T) ([]string, int) {
 	names := slices.Sorted(maps.Keys(m))
 	width := 0
 	for _, name := range names {
@@ -325,9 +325,9 @@ func namesAndWidth[T any](m map[string]T) ([]string, int) {
 	return names, width
 }
 
-// outputsText renders the changed outputs, "" when none changed.
-func outputsText(changes map[string]tofujson.Change) string {
-	names, width := namesAndWidth(changes)
+// OutputsText renders the changed outputs, "" when none changed.
+func OutputsText(changes map[string]tofujson.Change) string {
+	names, width := NamesAndWidth(changes)
 	var lines []string
 	for _, name := range names {
 		c := changes[name]
