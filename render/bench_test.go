@@ -159,7 +159,7 @@ func BenchmarkPlanText(b *testing.B) {
 	sizeOf(b, plan)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := PlanText(io.Discard, plan, review.PlanOptions{Schemas: schemas}); err != nil {
+		if err := txt.PlanText(io.Discard, plan, review.PlanOptions{Schemas: schemas}); err != nil {
 			b.Fatal(err)
 		}
 	}

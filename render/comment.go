@@ -100,7 +100,7 @@ type planSection struct {
 	risky       budgetBuffer           // destroyed and replaced resources' diffs
 	others      []review.ChangeSummary // the first maxListed of them
 	othersCount int
-	drift       []DriftEntry
+	drift       []txt.DriftEntry
 	outputs     string
 	failed      []string // failed checks, the first maxWarningsOfAKind
 	failedCount int
@@ -440,12 +440,12 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 	if s.path == "" {
 		return marked, nil
 	}
-	s.outputs = OutputsText(p.OutputChanges)
+	s.outputs = txt.OutputsText(p.OutputChanges)
 	if s.outputs != "" {
 		s.outputs = block(s.outputs)
 	}
 	if s.scan.HasDrift {
-		drift, err := DriftEntries(o.PlanOptions, s.scan, s.outputs != "", review.IndexConfiguration(p.Configuration))
+		drift, err := txt.DriftEntries(o.PlanOptions, s.scan, s.outputs != "", review.IndexConfiguration(p.Configuration))
 		if err != nil {
 			return 0, err
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	txt "github.com/planpr/planpr/render/text"
+
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -52,7 +54,7 @@ func TestPlanTextGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
 			var out bytes.Buffer
-			if err := PlanText(&out, tt.plan, tt.opts); err != nil {
+			if err := txt.PlanText(&out, tt.plan, tt.opts); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, tt.golden, out.Bytes())
@@ -66,7 +68,7 @@ func TestPlanTextNeedsMatchingSchemas(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	err = PlanText(&out, "../testdata/example/plan.json", review.PlanOptions{Schemas: other, SchemasFile: "other.json"})
+	err = txt.PlanText(&out, "../testdata/example/plan.json", review.PlanOptions{Schemas: other, SchemasFile: "other.json"})
 	if err == nil || !bytes.Contains([]byte(err.Error()), []byte(`other.json: no schema for resource type "aws_db_instance" of provider "registry.opentofu.org/hashicorp/aws"`)) {
 		t.Errorf("err = %v", err)
 	}

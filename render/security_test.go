@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	txt "github.com/planpr/planpr/render/text"
+
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/review"
 )
@@ -361,7 +363,7 @@ func TestM7DeepValues(t *testing.T) {
 		case "markdown":
 			_, err = Comment(&out, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "k"}})
 		case "text":
-			err = PlanText(&out, path, review.PlanOptions{})
+			err = txt.PlanText(&out, path, review.PlanOptions{})
 		case "json":
 			err = Summary(&out, []CommentPlan{{Path: path}}, review.PlanOptions{})
 		}

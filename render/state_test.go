@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	txt "github.com/planpr/planpr/render/text"
+
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -29,7 +31,7 @@ func TestStateTextMatchesOpenTofu(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got bytes.Buffer
-			if err := StateText(&got, "testdata/states/"+name+".json", review.PlanOptions{Schemas: stateSchemas(t)}); err != nil {
+			if err := txt.StateText(&got, "testdata/states/"+name+".json", review.PlanOptions{Schemas: stateSchemas(t)}); err != nil {
 				t.Fatal(err)
 			}
 			if got.String() != string(want) {
@@ -41,12 +43,12 @@ func TestStateTextMatchesOpenTofu(t *testing.T) {
 
 func TestStateGolden(t *testing.T) {
 	var text bytes.Buffer
-	if err := StateText(&text, "testdata/states/modules.json", review.PlanOptions{Schemas: stateSchemas(t)}); err != nil {
+	if err := txt.StateText(&text, "testdata/states/modules.json", review.PlanOptions{Schemas: stateSchemas(t)}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "state-modules.txt", text.Bytes())
 	var noschema bytes.Buffer
-	if err := StateText(&noschema, "testdata/states/modules.json", review.PlanOptions{}); err != nil {
+	if err := txt.StateText(&noschema, "testdata/states/modules.json", review.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "state-modules-noschemas.txt", noschema.Bytes())
@@ -60,7 +62,7 @@ func TestStateGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	var all bytes.Buffer
-	if err := StateText(&all, "testdata/states/kinds.json", review.PlanOptions{Schemas: kinds}); err != nil {
+	if err := txt.StateText(&all, "testdata/states/kinds.json", review.PlanOptions{Schemas: kinds}); err != nil {
 		t.Fatal(err)
 	}
 	// Every value kind and nesting mode: primitives (a number kept as
@@ -71,7 +73,7 @@ func TestStateGolden(t *testing.T) {
 
 func TestStateTextQuirks(t *testing.T) {
 	var got bytes.Buffer
-	if err := StateText(&got, "testdata/states/modules.json", review.PlanOptions{Schemas: stateSchemas(t)}); err != nil {
+	if err := txt.StateText(&got, "testdata/states/modules.json", review.PlanOptions{Schemas: stateSchemas(t)}); err != nil {
 		t.Fatal(err)
 	}
 	s := got.String()
@@ -118,11 +120,11 @@ func TestStateMarkdownMasksAndFits(t *testing.T) {
 
 func TestStateBadInput(t *testing.T) {
 	path := writePlan(t, map[string]any{"format_version": "2.0", "values": map[string]any{}})
-	if err := StateText(&bytes.Buffer{}, path, review.PlanOptions{}); err == nil || !strings.Contains(err.Error(), `unsupported state format_version "2.0"`) {
+	if err := txt.StateText(&bytes.Buffer{}, path, review.PlanOptions{}); err == nil || !strings.Contains(err.Error(), `unsupported state format_version "2.0"`) {
 		t.Errorf("err = %v", err)
 	}
 	other, _ := tofujson.DecodeSchemas("o.json", []byte(`{"format_version":"1.0","provider_schemas":{}}`))
-	if err := StateText(&bytes.Buffer{}, "testdata/states/basic.json", review.PlanOptions{Schemas: other, SchemasFile: "o.json"}); err == nil || !strings.Contains(err.Error(), "no schema for data source") {
+	if err := txt.StateText(&bytes.Buffer{}, "testdata/states/basic.json", review.PlanOptions{Schemas: other, SchemasFile: "o.json"}); err == nil || !strings.Contains(err.Error(), "no schema for data source") {
 		t.Errorf("err = %v", err)
 	}
 	if kind, err := tofujson.DocumentKind("testdata/states/basic.json"); kind != "state" || err != nil {

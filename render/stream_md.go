@@ -305,7 +305,7 @@ func snippetText(d *tofujson.Diagnostic) string {
 
 // outputsBlock shows the stream's outputs; sensitive ones are masked.
 func outputsBlock(outputs map[string]tofujson.StreamOutput, masker *mask.Masker) string {
-	names, width := NamesAndWidth(outputs)
+	names, width := txt.NamesAndWidth(outputs)
 	var b strings.Builder
 	for _, name := range names {
 		o := outputs[name]

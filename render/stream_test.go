@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	txt "github.com/planpr/planpr/render/text"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,17 +126,17 @@ func TestStreamGolden(t *testing.T) {
 // clear; no format may show them.
 func TestStreamSensitiveOutputs(t *testing.T) {
 	plans := []CommentPlan{{Name: "web", Streams: []string{"testdata/streams/apply.jsonl"}}}
-	var md, js, txt bytes.Buffer
+	var md, js, plain bytes.Buffer
 	if _, err := Comment(&md, plans, CommentOptions{Marker: Marker{Key: "k"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := Summary(&js, plans, review.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := StreamText(&txt, "testdata/streams/apply.jsonl"); err != nil {
+	if err := txt.StreamText(&plain, "testdata/streams/apply.jsonl"); err != nil {
 		t.Fatal(err)
 	}
-	for name, out := range map[string]string{"markdown": md.String(), "json": js.String(), "text": txt.String()} {
+	for name, out := range map[string]string{"markdown": md.String(), "json": js.String(), "text": plain.String()} {
 		if strings.Contains(out, "s3cr3t-db-pass") || strings.Contains(out, "ghp_x1Y2") || strings.Contains(out, "n3st3d-t0ken-77") {
 			t.Errorf("%s shows a secret", name)
 		}
@@ -159,7 +160,7 @@ func TestStreamCorpus(t *testing.T) {
 				t.Fatal("not recognised as a stream")
 			}
 			plans := []CommentPlan{{Name: "x", Streams: []string{path}}}
-			var md, js, txt bytes.Buffer
+			var md, js, plain bytes.Buffer
 			res, err := Comment(&md, plans, CommentOptions{Marker: Marker{Key: "k"}})
 			if err != nil {
 				t.Fatal(err)
@@ -167,7 +168,7 @@ func TestStreamCorpus(t *testing.T) {
 			if err := Summary(&js, plans, review.PlanOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			if err := StreamText(&txt, path); err != nil {
+			if err := txt.StreamText(&plain, path); err != nil {
 				t.Fatal(err)
 			}
 			var want *tofujson.ChangeSummary

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 
+	txt "github.com/planpr/planpr/render/text"
+
 	"io"
 	"sort"
 
@@ -197,7 +199,7 @@ func Summary(w io.Writer, plans []CommentPlan, o review.PlanOptions) error {
 		}
 		sort.Strings(ps.OutputsChanged)
 		if scan.HasDrift && p.Path != "" {
-			entries, err := DriftEntries(o, scan, len(ps.OutputsChanged) > 0, review.IndexConfiguration(scan.Plan.Configuration))
+			entries, err := txt.DriftEntries(o, scan, len(ps.OutputsChanged) > 0, review.IndexConfiguration(scan.Plan.Configuration))
 			if err != nil {
 				return err
 			}

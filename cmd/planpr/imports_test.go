@@ -24,7 +24,7 @@ func TestImportRules(t *testing.T) {
 		"render/md":       {},
 		"render/mask":     models,
 		"render/diff":     models,
-		"render/text":     {"render/tofujson", "render/diff"},
+		"render/text":     {"render/tofujson", "render/diff", "render/review", "render/mask", "render/md"},
 		"render/review":   {"render/tofujson", "render/diff", "render/mask"},
 		"render":          {"render/tofujson", "render/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff"},
 		"lockdiff":        {},

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	txt "github.com/planpr/planpr/render/text"
+
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
@@ -102,7 +104,7 @@ Flags:
 	default:
 		// Check every input first, then stream: nothing is printed for a
 		// bad input, and memory stays one resource deep.
-		var prepared []*render.PreparedPlan
+		var prepared []*txt.PreparedPlan
 		defer func() {
 			for _, pt := range prepared {
 				if pt != nil {
@@ -115,7 +117,7 @@ Flags:
 				prepared = append(prepared, nil)
 				continue
 			}
-			pt, perr := render.PreparePlanText(p.Path, popts)
+			pt, perr := txt.PreparePlanText(p.Path, popts)
 			if perr != nil {
 				return perr
 			}
@@ -139,7 +141,7 @@ Flags:
 				}
 			}
 			for _, st := range p.Streams {
-				if err = render.StreamText(w, st); err != nil {
+				if err = txt.StreamText(w, st); err != nil {
 					break
 				}
 			}
@@ -246,7 +248,7 @@ func renderStates(states []string, inputs int, o renderOptions, popts review.Pla
 			if len(states) > 1 {
 				fmt.Fprintf(&out, "### %s\n", s)
 			}
-			if err := render.StateText(&out, s, popts); err != nil {
+			if err := txt.StateText(&out, s, popts); err != nil {
 				return err
 			}
 		}

@@ -1,4 +1,4 @@
-package render
+package text
 
 import (
 	"bufio"
@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/planpr/planpr/render/review"
-	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/tofujson"
@@ -44,9 +43,9 @@ type textPipeline struct {
 	next    int               // the next span to hand to a worker
 	done    map[int]textBatch // finished out of order, by first index
 	emitted int               // how many changes' texts went out in order
-	held    []*txt.Buf        // texts in order, waiting for the output
+	held    []*Buf            // texts in order, waiting for the output
 	heldLen int
-	free    []*txt.Buf    // written out, for workers to fill again
+	free    []*Buf        // written out, for workers to fill again
 	out     *bufio.Writer // set once the header is written
 	err     error
 	stopped bool
@@ -105,7 +104,7 @@ const batchSize = 8
 // take waits for changes to render: the spans from index first on and a
 // buffer for their text, none when there is no more work. Workers that are
 // not early start only once the first pass has ended.
-func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, config *review.ConfigIndex, buf *txt.Buf) {
+func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, config *review.ConfigIndex, buf *Buf) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for {
@@ -122,7 +121,7 @@ func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, confi
 				buf = p.free[n-1]
 				p.free = p.free[:n-1]
 			} else {
-				buf = new(txt.Buf)
+				buf = new(Buf)
 			}
 			return first, p.spans[first:p.next], p.config, buf
 		}
@@ -149,7 +148,7 @@ func (p *textPipeline) work(early bool) {
 			return
 		}
 		// Texts come out at most a quarter longer than their JSON (see
-		// txt.SizeHint): one growth for the batch rather than a few.
+		// SizeHint): one growth for the batch rather than a few.
 		buf.Grow(int(spans[len(spans)-1].End-spans[0].Start) * 5 / 4)
 		var err error
 		for _, span := range spans {
@@ -168,7 +167,7 @@ func (p *textPipeline) work(early bool) {
 // written out. Its buffer is reused once the text is written.
 type textBatch struct {
 	first, n int
-	text     *txt.Buf
+	text     *Buf
 }
 
 // finish records a worker's batch, or the error that stopped it, and sends
@@ -203,7 +202,7 @@ func (p *textPipeline) finish(batch textBatch, err error) {
 
 // recycle keeps a written buffer for a later batch, unless enough are
 // kept or it grew large for one huge resource; p.mu is held.
-func (p *textPipeline) recycle(b *txt.Buf) {
+func (p *textPipeline) recycle(b *Buf) {
 	if len(p.free) < 2*p.maxAhead/batchSize && b.Cap() <= maxRecycled {
 		b.Reset()
 		p.free = append(p.free, b)

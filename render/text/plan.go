@@ -1,4 +1,4 @@
-package render
+package text
 
 import (
 	"bufio"
@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/render/review"
-	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/tofujson"
@@ -226,7 +225,7 @@ func noChangesText(w *bufio.Writer, scan *review.Scan, o review.PlanOptions, hav
 
 // writeChangeText writes one resource's text as the plan shows it, between
 // blank lines, or nothing when OpenTofu does not show it.
-func writeChangeText(b *txt.Buf, rc *tofujson.ResourceChange, o review.PlanOptions, config *review.ConfigIndex, nodes *diff.Arena) error {
+func writeChangeText(b *Buf, rc *tofujson.ResourceChange, o review.PlanOptions, config *review.ConfigIndex, nodes *diff.Arena) error {
 	action, _ := tofujson.ParseActions(rc.Change.Actions)
 	s := review.ChangeSummary{Action: action, Moved: rc.Moved(), Importing: rc.Importing(), Mode: rc.Mode}
 	if !s.Shown() {
@@ -240,13 +239,13 @@ func writeChangeText(b *txt.Buf, rc *tofujson.ResourceChange, o review.PlanOptio
 		return err
 	}
 	var tree *diff.Node
-	if txt.HidesUnchanged(rc, action) {
-		tree = nodes.ForResourceHidingUnchanged(&rc.Change, block, diff.Always(), txt.IsImportant)
+	if HidesUnchanged(rc, action) {
+		tree = nodes.ForResourceHidingUnchanged(&rc.Change, block, diff.Always(), IsImportant)
 	} else {
 		tree = nodes.ForResource(&rc.Change, block, diff.Always())
 	}
 	b.WriteByte('\n')
-	txt.WriteResource(b, rc, action, tree, txt.CauseChange)
+	WriteResource(b, rc, action, tree, CauseChange)
 	b.WriteByte('\n')
 	nodes.Reset() // the text is all that is kept of the tree
 	return nil
@@ -284,7 +283,7 @@ func DriftEntries(o review.PlanOptions, scan *review.Scan, outputsChanged bool, 
 		if !refreshOnly && n.Action == diff.NoOp {
 			continue
 		}
-		entries = append(entries, DriftEntry{Address: rc.Address, Action: action, Text: txt.ResourceText(rc, action, n, txt.CauseDrift)})
+		entries = append(entries, DriftEntry{Address: rc.Address, Action: action, Text: ResourceText(rc, action, n, CauseDrift)})
 	}
 	if len(entries) == 0 {
 		return nil, nil
@@ -320,7 +319,7 @@ func NamesAndWidth[T any](m map[string]T) ([]string, int) {
 	names := slices.Sorted(maps.Keys(m))
 	width := 0
 	for _, name := range names {
-		width = max(width, len(txt.AttrName(name)))
+		width = max(width, len(AttrName(name)))
 	}
 	return names, width
 }
@@ -335,9 +334,9 @@ func OutputsText(changes map[string]tofujson.Change) string {
 		if n.Action == diff.NoOp {
 			continue
 		}
-		var b txt.Buf
-		fmt.Fprintf(&b, "%s %-*s = ", txt.Symbol(n.Action), width, txt.AttrName(name))
-		txt.Node(&b, n, 0, txt.Opts{})
+		var b Buf
+		fmt.Fprintf(&b, "%s %-*s = ", Symbol(n.Action), width, AttrName(name))
+		Node(&b, n, 0, Opts{})
 		lines = append(lines, b.String())
 	}
 	return strings.Join(lines, "\n")
