@@ -123,17 +123,15 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		opts.FullText = "the [job summary](" + runURL + ") of this run"
 	}
 	// Render both before writing anything: bad input posts nothing.
+	// One read of the plans gives both: the comment and the job summary.
 	var full, short bytes.Buffer
 	fullOpts := opts
 	fullOpts.MaxSize, fullOpts.MaxBytes = MaxJobSummary, MaxJobSummary-1 // and a newline
-
-	if _, err := render.Comment(&full, p.plans, fullOpts); err != nil {
-		return err
-	}
-	res, err := render.Comment(&short, p.plans, opts)
+	results, err := render.Comments([]io.Writer{&short, &full}, p.plans, []render.CommentOptions{opts, fullOpts})
 	if err != nil {
 		return err
 	}
+	res := results[0]
 	if p.jobSummary {
 		if err := writeJobSummary(env.Getenv("GITHUB_STEP_SUMMARY"), full.String()); err != nil {
 			return fmt.Errorf("writing the job summary: %v", err)

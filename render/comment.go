@@ -87,17 +87,35 @@ func (r *CommentResult) failure() string {
 	return ""
 }
 
+// diffBudget is one comment size's share of a section's diffs.
+type diffBudget struct {
+	full   budgetBuffer // every resource's diff
+	risky  budgetBuffer // destroyed and replaced resources' diffs
+	masked int          // values the masker hid in them
+	marked int          // values the plan marked sensitive in the diffs rendered for it
+}
+
+// room reports whether the budget can still take a diff.
+func (b *diffBudget) room(risky bool) bool {
+	return b.full.limit > 0 && (!b.full.overflow || risky && !b.risky.overflow)
+}
+
+// b is the budget of the comment being assembled.
+func (s *planSection) b() *diffBudget { return &s.budgets[s.cur] }
+
 // planSection is everything the comment needs from one plan.
 type planSection struct {
-	name        string
-	path        string
-	source      string
-	scan        *review.Scan
-	counts      map[diff.Action]int
-	total       review.Counts
-	shown       int
-	full        budgetBuffer           // every resource's diff
-	risky       budgetBuffer           // destroyed and replaced resources' diffs
+	name   string
+	path   string
+	source string
+	scan   *review.Scan
+	counts map[diff.Action]int
+	total  review.Counts
+	shown  int
+	// budgets holds the diffs for each comment size asked for (see
+	// Comments), cur the one being assembled.
+	budgets     []diffBudget
+	cur         int
 	others      []review.ChangeSummary // the first maxListed of them
 	othersCount int
 	drift       []txt.DriftEntry
@@ -108,7 +126,6 @@ type planSection struct {
 	// The streams' part of the comment, in full and with failures only.
 	streamFull, streamCompact string
 	streamWarn                []string
-	marked                    int // values the plan marked sensitive in the rendered diffs
 }
 
 // diffItem is one collapsed diff, kept as plain values until every secret
@@ -164,22 +181,37 @@ func detailsEstimate(text, address string) int { return len(text) + 2*len(addres
 // diffs): never longer than MaxSize, shortened in steps when needed, with
 // every secret it knows of masked.
 func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult, error) {
-	if o.MaxSize <= 0 {
-		o.MaxSize = GitHubMaxComment
+	res, err := Comments([]io.Writer{w}, plans, []CommentOptions{o})
+	if err != nil {
+		return nil, err
 	}
-	if o.Mode == "" {
-		o.Mode = review.ModeNormal
+	return res[0], nil
+}
+
+// Comments writes the comment once for each of opts, from one read of the
+// plans: the Action's comment and its job summary differ only in their
+// limits. ws[i] takes the comment for opts[i], which must differ from
+// opts[0] in MaxSize, MaxBytes and FullText only.
+func Comments(ws []io.Writer, plans []CommentPlan, opts []CommentOptions) ([]*CommentResult, error) {
+	for i := range opts {
+		if opts[i].MaxSize <= 0 {
+			opts[i].MaxSize = GitHubMaxComment
+		}
+		if opts[i].Mode == "" {
+			opts[i].Mode = review.ModeNormal
+		}
 	}
+	o := opts[0]
 	masker := mask.NewMasker()
 	var sections []*planSection
 	for _, p := range plans {
-		s, err := newSection(p, o, masker)
+		s, err := newSection(p, o, opts, masker)
 		if err != nil {
 			return nil, err
 		}
 		sections = append(sections, s)
 	}
-	res := &CommentResult{}
+	facts := &CommentResult{}
 	marked := 0
 	for _, s := range sections {
 		n, err := s.finish(o, masker)
@@ -187,23 +219,50 @@ func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult
 			return nil, err
 		}
 		marked += n
-		res.Counts.Add += s.total.Add
-		res.Counts.Change += s.total.Change
-		res.Counts.Destroy += s.total.Destroy
-		res.Counts.Import += s.total.Import
-		res.Counts.Forget += s.total.Forget
-		res.Replace += s.counts[diff.DeleteThenCreate] + s.counts[diff.CreateThenDelete] + s.counts[diff.ForgetThenCreate]
+		facts.Counts.Add += s.total.Add
+		facts.Counts.Change += s.total.Change
+		facts.Counts.Destroy += s.total.Destroy
+		facts.Counts.Import += s.total.Import
+		facts.Counts.Forget += s.total.Forget
+		facts.Replace += s.counts[diff.DeleteThenCreate] + s.counts[diff.CreateThenDelete] + s.counts[diff.ForgetThenCreate]
 		if f := s.failure(); f != "" {
-			res.Errored = true
-			res.failures = append(res.failures, f)
+			facts.Errored = true
+			facts.failures = append(facts.failures, f)
 		}
-		res.HasChange = res.HasChange || s.hasChanges()
+		facts.HasChange = facts.HasChange || s.hasChanges()
 	}
 	for _, fd := range o.Locks {
-		res.LockAlert = res.LockAlert || fd.MaxSeverity().Rank() >= lockdiff.Alert.Rank()
+		facts.LockAlert = facts.LockAlert || fd.MaxSeverity().Rank() >= lockdiff.Alert.Rank()
 	}
-	res.Masked = marked + masker.Count
+	// What the masker hid outside the diffs counts for every size; what it
+	// hid in a size's diffs, for that size.
+	shared := masker.Count
+	for _, s := range sections {
+		for _, b := range s.budgets {
+			shared -= b.masked
+		}
+	}
+	results := make([]*CommentResult, len(opts))
+	for i, o := range opts {
+		res := *facts
+		res.Masked = marked + shared
+		for _, s := range sections {
+			s.cur = i
+			res.Masked += s.b().masked + s.b().marked
+		}
+		text := commentText(sections, o, &res, masker)
+		res.Size = len(text)
+		res.Omitted = omitted(sections, res.Level)
+		if _, err := io.WriteString(ws[i], text); err != nil {
+			return nil, err
+		}
+		results[i] = &res
+	}
+	return results, nil
+}
 
+// commentText assembles the comment at the most detailed level that fits.
+func commentText(sections []*planSection, o CommentOptions, res *CommentResult, masker *mask.Masker) string {
 	var text string
 	for level := LevelFull; level <= LevelSummary; level++ {
 		if level == LevelFull && anyOverflow(sections) {
@@ -223,15 +282,12 @@ func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult
 	if !o.fits(text) { // cannot happen with sane budgets; never post more than allowed
 		text = o.cut(text)
 	}
-	res.Size = len(text)
-	res.Omitted = omitted(sections, res.Level)
-	_, err := io.WriteString(w, text)
-	return res, err
+	return text
 }
 
 func anyOverflow(sections []*planSection) bool {
 	for _, s := range sections {
-		if s.full.overflow {
+		if s.b().full.overflow {
 			return true
 		}
 	}
@@ -307,9 +363,11 @@ func warningCaps(l Level) []int {
 
 // newSection reads one root module's plan and streams in one pass,
 // rendering the resources that can fit the budget as it goes.
-func newSection(p CommentPlan, o CommentOptions, masker *mask.Masker) (*planSection, error) {
-	s := &planSection{name: p.Name, path: p.Path, source: cmp.Or(p.Source, p.Path)}
-	s.full.limit, s.risky.limit = o.MaxSize, o.MaxSize
+func newSection(p CommentPlan, o CommentOptions, sizes []CommentOptions, masker *mask.Masker) (*planSection, error) {
+	s := &planSection{name: p.Name, path: p.Path, source: cmp.Or(p.Source, p.Path), budgets: make([]diffBudget, len(sizes))}
+	for i, size := range sizes {
+		s.budgets[i].full.limit, s.budgets[i].risky.limit = size.MaxSize, size.MaxSize
+	}
 	if p.Path != "" {
 		scan, err := review.ReadPlan(p.Path, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o), KeepAll: o.keepAll})
 		if err != nil {
@@ -362,7 +420,7 @@ func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChan
 				s.others = append(s.others, c)
 			}
 		}
-		if s.full.limit == 0 || s.full.overflow && (!risky || s.risky.overflow) {
+		if !s.room(risky) {
 			return nil
 		}
 		if err := rc.Change.Decode(); err != nil {
@@ -379,15 +437,33 @@ func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChan
 		if text == "" {
 			return nil
 		}
-		s.marked += strings.Count(text, mask.Masked)
+		marked := strings.Count(text, mask.Masked)
 		it := diffItem{summary: func(m *mask.Masker) string { return summaryLine(c, m) }, text: text, wrap: md.DiffBlock}
 		estimate := detailsEstimate(text, c.Address)
-		s.full.add(it, estimate)
-		if risky {
-			s.risky.add(it, estimate)
+		for i := range s.budgets {
+			b := &s.budgets[i]
+			if !b.room(risky) {
+				continue
+			}
+			b.marked += marked
+			b.full.add(it, estimate)
+			if risky {
+				b.risky.add(it, estimate)
+			}
 		}
 		return nil
 	}
+}
+
+// room reports whether some size can still take a diff: none when every
+// full budget is spent and, for a risky change, every risky one too.
+func (s *planSection) room(risky bool) bool {
+	for i := range s.budgets {
+		if s.budgets[i].room(risky) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *planSection) hasChanges() bool {
@@ -425,13 +501,17 @@ func planName(path string) string {
 // how many values the plan itself had marked sensitive in what it rendered.
 func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error) {
 	p := s.scan.Plan
-	marked := s.marked
+	marked := 0
 	block := func(text string) string {
 		marked += strings.Count(text, mask.Masked)
 		return masker.Mask(text)
 	}
-	s.full.finish(masker)
-	s.risky.finish(masker)
+	for i := range s.budgets {
+		before := masker.Count
+		s.budgets[i].full.finish(masker)
+		s.budgets[i].risky.finish(masker)
+		s.budgets[i].masked = masker.Count - before
+	}
 	for _, st := range s.streams {
 		s.streamFull += streamMarkdown(st, masker, s.path != "", false)
 		s.streamCompact += streamMarkdown(st, masker, s.path != "", true)
@@ -517,8 +597,8 @@ func omitted(sections []*planSection, level Level) int {
 		switch level {
 		case LevelReduced:
 			n += s.othersCount
-			if s.risky.overflow {
-				n += s.riskyCount() - s.risky.items
+			if s.b().risky.overflow {
+				n += s.riskyCount() - s.b().risky.items
 			}
 		case LevelSummary:
 			n += s.shown

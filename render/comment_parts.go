@@ -350,11 +350,11 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 	var b strings.Builder
 	switch level {
 	case LevelFull:
-		b.WriteString(s.full.String())
+		b.WriteString(s.b().full.String())
 	case LevelReduced:
-		b.WriteString(s.risky.String())
-		if s.risky.overflow {
-			fmt.Fprintf(&b, "_%d more destroyed or replaced resources are left out._\n\n", s.riskyCount()-s.risky.items)
+		b.WriteString(s.b().risky.String())
+		if s.b().risky.overflow {
+			fmt.Fprintf(&b, "_%d more destroyed or replaced resources are left out._\n\n", s.riskyCount()-s.b().risky.items)
 		}
 		if s.othersCount > 0 {
 			fmt.Fprintf(&b, "<details><summary>%d other changes (diffs left out)</summary>\n\n", s.othersCount)

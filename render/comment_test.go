@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -392,3 +394,56 @@ func TestMarkerRoundTrip(t *testing.T) {
 }
 
 var _ = lockdiff.Info
+
+// TestCommentsReadOnceWriteEach: Comments writes, from one read of the
+// plans, exactly what Comment writes for each size on its own.
+func TestCommentsReadOnceWriteEach(t *testing.T) {
+	schemas := exampleSchemas(t)
+	gen := t.TempDir()
+	if out, err := exec.Command("go", "run", "../testdata/genplan", "-n", "150", "-o", gen).CombinedOutput(); err != nil {
+		t.Fatalf("genplan: %v\n%s", err, out)
+	}
+	genSchemas, err := tofujson.ReadSchemasFile(filepath.Join(gen, "schemas.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		plans []CommentPlan
+		o     CommentOptions
+	}{
+		"example with locks": {[]CommentPlan{{Path: "../testdata/example/plan.json"}}, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Locks: exampleLockDiff(t)}},
+		"two plans":          {[]CommentPlan{{Name: "prod", Path: "../testdata/example/plan.json"}, {Name: "staging", Path: "testdata/plans/drift.json"}}, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}}},
+		"hostile":            {[]CommentPlan{{Path: "testdata/plans/hostile.json"}}, CommentOptions{}},
+		"streams":            {[]CommentPlan{{Path: "../testdata/example/plan.json", Streams: []string{"testdata/streams/apply.jsonl", "testdata/streams/test.jsonl"}}}, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}}},
+		"generated":          {[]CommentPlan{{Path: filepath.Join(gen, "plan.json")}}, CommentOptions{PlanOptions: review.PlanOptions{Schemas: genSchemas}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var sizes []CommentOptions
+			for _, max := range []int{1500, 3000, 20000, GitHubMaxComment, 1 << 20} {
+				o := tc.o
+				o.Marker = Marker{Key: "k"}
+				o.MaxSize, o.FullText = max, fmt.Sprint("size ", max)
+				sizes = append(sizes, o)
+			}
+			ws := make([]io.Writer, len(sizes))
+			bufs := make([]*bytes.Buffer, len(sizes))
+			for i := range sizes {
+				bufs[i] = &bytes.Buffer{}
+				ws[i] = bufs[i]
+			}
+			results, err := Comments(ws, tc.plans, sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, o := range sizes {
+				want, wantRes := comment(t, tc.plans, o)
+				if bufs[i].String() != want {
+					t.Errorf("size %d: Comments wrote\n%s\nComment writes\n%s", o.MaxSize, bufs[i].String(), want)
+				}
+				if !reflect.DeepEqual(*results[i], *wantRes) {
+					t.Errorf("size %d: result %+v, want %+v", o.MaxSize, *results[i], *wantRes)
+				}
+			}
+		})
+	}
+}

@@ -158,7 +158,8 @@ func Summary(w io.Writer, plans []CommentPlan, o review.PlanOptions) error {
 	}{FormatVersion: "1.0", Plans: []PlanSummary{}}
 	masker := mask.NewMasker()
 	for _, p := range plans {
-		s, err := newSection(p, CommentOptions{PlanOptions: o, MaxSize: 0, keepAll: true}, masker)
+		so := CommentOptions{PlanOptions: o, keepAll: true} // no diffs: no size
+		s, err := newSection(p, so, []CommentOptions{so}, masker)
 		if err != nil {
 			return err
 		}
