@@ -217,3 +217,29 @@ func BenchmarkReadSpans(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkActionComments is what the Action renders: the comment and the
+// job summary, in one read (Comments) or two (Comment twice).
+func BenchmarkActionComments(b *testing.B) {
+	plan, schemas := benchPlan(b)
+	plans := []CommentPlan{{Path: plan}}
+	short := CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "k"}}
+	full := short
+	full.MaxSize, full.MaxBytes = 1<<20, 1<<20-1
+	b.Run("one-read", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Comments([]io.Writer{io.Discard, io.Discard}, plans, []CommentOptions{short, full}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("two-reads", func(b *testing.B) {
+		for b.Loop() {
+			for _, o := range []CommentOptions{short, full} {
+				if _, err := Comment(io.Discard, plans, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}
