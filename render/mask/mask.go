@@ -101,12 +101,14 @@ func (m *Masker) AddSecret(s string, kind tofujson.SecretKind) {
 	}
 	m.add(s)
 	// Inside a longer string the text and the JSON escape what they quote.
-	if inner := quoted[1 : len(quoted)-1]; inner != s {
-		m.add(inner)
-	}
-	for _, escapeHTML := range []bool{false, true} {
-		if inner := jsonInner(s, escapeHTML); inner != s {
+	if needsEscape(s) {
+		if inner := quoted[1 : len(quoted)-1]; inner != s {
 			m.add(inner)
+		}
+		for _, escapeHTML := range []bool{false, true} {
+			if inner := jsonInner(s, escapeHTML); inner != s {
+				m.add(inner)
+			}
 		}
 	}
 	// A heredoc shows each line on its own.
@@ -117,6 +119,16 @@ func (m *Masker) AddSecret(s string, kind tofujson.SecretKind) {
 			}
 		}
 	}
+}
+
+// needsEscape reports a byte that Go's or JSON's quoting escapes.
+func needsEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return true
+		}
+	}
+	return false
 }
 
 func jsonInner(s string, escapeHTML bool) string {
