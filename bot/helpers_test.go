@@ -41,18 +41,6 @@ func countKey(fake *githubtest.Server, pr int, key string) (n int, last githubte
 	return
 }
 
-// countRequests counts the requests the fake logged that start with prefix
-// ("METHOD /path").
-func countRequests(fake *githubtest.Server, prefix string) int {
-	n := 0
-	for _, l := range fake.Log() {
-		if strings.HasPrefix(l, prefix) {
-			n++
-		}
-	}
-	return n
-}
-
 func mustContain(t *testing.T, s, sub string) {
 	t.Helper()
 	if !strings.Contains(s, sub) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/bot/githubtest"
 )
 
 // TestM7ConfigFetchesBounded: a pull request whose root module holds 1,000
@@ -21,12 +22,12 @@ func TestM7ConfigFetchesBounded(t *testing.T) {
 		a.fake.AddFile("head1", fmt.Sprintf("envs/prod/r%04d.tf", i), []byte("resource \"aws_s3_bucket\" \"b\" {}\n"))
 	}
 	body := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
-	a.deliver(t, "pull_request", "d-1", body, sign(body))
+	a.deliver(t, "pull_request", "d-1", body, githubtest.Sign(testSecret, body))
 	a.srv.Shutdown(t.Context())
 	if n, c := countKey(a.fake, 2, LockKey); n != 1 || !strings.Contains(c.Body, "envs/prod/main.tf:3") {
 		t.Fatalf("%d lock comments; main.tf (a likely file) was not read: %.300q", n, c.Body)
 	}
-	if n := countRequests(a.fake, "GET /repos/Codertocat/Hello-World/contents/"); n > maxConfigFiles+4 {
+	if n := a.fake.CountRequests("GET /repos/Codertocat/Hello-World/contents/"); n > maxConfigFiles+4 {
 		t.Errorf("%d contents requests for one delivery", n)
 	}
 }
@@ -40,7 +41,7 @@ func TestM7LargeFilesAreNotFetched(t *testing.T) {
 	if !errors.Is(err, gh.ErrFileTooLarge) {
 		t.Errorf("err = %v", err)
 	}
-	if n := countRequests(fake, "GET /repos/octo/infra/git/blobs/"); n != 0 {
+	if n := fake.CountRequests("GET /repos/octo/infra/git/blobs/"); n != 0 {
 		t.Errorf("%d blob fetches", n)
 	}
 }

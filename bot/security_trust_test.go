@@ -20,17 +20,17 @@ func TestC2ManifestCannotClaimTheLockKey(t *testing.T) {
 	a.srv.Start()
 	a.addLockPR(2, "3484a3fb816e0859fd6e1cea078d76385ff50625")
 	pr := payload(t, "pull_request-opened.json", setPR(2, "3484a3fb816e0859fd6e1cea078d76385ff50625", "2026-11-01T10:00:00Z"))
-	a.deliver(t, "pull_request", "d-1", pr, sign(pr))
+	a.deliver(t, "pull_request", "d-1", pr, githubtest.Sign(testSecret, pr))
 	waitFor(t, "the lock review", func() bool { n, _ := countKey(a.fake, 2, LockKey); return n == 1 })
 	_, review := countKey(a.fake, 2, LockKey)
 
 	noop := `{"format_version":"1.2","resource_changes":[]}`
 	for i, key := range []string{LockKey, LocksKey, "../x", "a key", strings.Repeat("k", 200)} {
-		a.fake.AddArtifact(289782451, githubtest.Artifact{ID: int64(10 + i), Name: "planpr-" + string(rune('a'+i)), Zip: zipOf(t, map[string]string{
+		a.fake.AddArtifact(289782451, githubtest.Artifact{ID: int64(10 + i), Name: "planpr-" + string(rune('a'+i)), Zip: githubtest.Zip(map[string]string{
 			"planpr.json": `{"pr": 2, "key": "` + key + `"}`, "plan.json": noop})})
 	}
 	run := payload(t, "workflow_run-completed.with-pull-requests.json", nil)
-	a.deliver(t, "workflow_run", "w-1", run, sign(run))
+	a.deliver(t, "workflow_run", "w-1", run, githubtest.Sign(testSecret, run))
 	a.srv.Shutdown(t.Context())
 	if n, c := countKey(a.fake, 2, LockKey); n != 1 || c.Body != review.Body {
 		t.Errorf("the lock review was replaced: %d comments, %.200q", n, c.Body)
@@ -54,15 +54,15 @@ func TestC2OneClockOrdersEveryComment(t *testing.T) {
 	old := render.Marker{Key: LockKey, Run: 12000000000}
 	a.fake.AddComment(2, a.fake.AppSlug()+"[bot]", old.String()+"\nold review")
 	pr := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
-	a.deliver(t, "pull_request", "d-1", pr, sign(pr))
+	a.deliver(t, "pull_request", "d-1", pr, githubtest.Sign(testSecret, pr))
 	waitFor(t, "the lock review", func() bool { _, c := countKey(a.fake, 2, LockKey); return strings.Contains(c.Body, "sha=head1") })
 	_, c := countKey(a.fake, 2, LockKey)
 	if m, _ := render.ParseMarker(c.Body); m.At != 1793527200 {
 		t.Errorf("the lock review is ordered by %d, want the pull request's updated_at 1793527200", m.At)
 	}
-	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-prod", Zip: zipOf(t, map[string]string{"plan.json": runPlan})})
+	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-prod", Zip: githubtest.Zip(map[string]string{"plan.json": runPlan})})
 	run := payload(t, "workflow_run-completed.with-pull-requests.json", nil)
-	a.deliver(t, "workflow_run", "w-1", run, sign(run))
+	a.deliver(t, "workflow_run", "w-1", run, githubtest.Sign(testSecret, run))
 	waitFor(t, "the plan comment", func() bool { n, _ := countKey(a.fake, 2, "planpr-prod"); return n == 1 })
 	a.srv.Shutdown(t.Context())
 	_, p := countKey(a.fake, 2, "planpr-prod")
@@ -112,7 +112,7 @@ func TestH2TheAppCountsOnlyItsBot(t *testing.T) {
 	fakeReview := "<!-- planpr:v1 key=lock-files at=9223372036854775807 -->\n## ✅ planpr: nothing to see"
 	a.fake.AddComment(2, "mallory", fakeReview)
 	pr := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
-	a.deliver(t, "pull_request", "d-1", pr, sign(pr))
+	a.deliver(t, "pull_request", "d-1", pr, githubtest.Sign(testSecret, pr))
 	a.srv.Shutdown(t.Context())
 	comments := a.fake.Comments(2)
 	if len(comments) != 2 || comments[0].Body != fakeReview || comments[1].User != "planpr-test[bot]" || !strings.Contains(comments[1].Body, "5.9.0 → 6.0.0") {

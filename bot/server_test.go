@@ -1,14 +1,10 @@
 package bot
 
 import (
-	"archive/zip"
 	"bytes"
-	"crypto/hmac"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/sha256"
 	"crypto/x509"
-	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
@@ -86,12 +82,6 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
-}
-
-func sign(body []byte) string {
-	m := hmac.New(sha256.New, []byte(testSecret))
-	m.Write(body)
-	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
 
 func (a *testApp) deliver(t testing.TB, event, delivery string, body []byte, signature string) (*http.Response, time.Duration) {
@@ -175,7 +165,7 @@ func TestServerReviewsLockFilesOnPullRequest(t *testing.T) {
 	a.srv.Start()
 	a.addLockPR(2, "head1")
 	body := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
-	resp, _ := a.deliver(t, "pull_request", "d-1", body, sign(body))
+	resp, _ := a.deliver(t, "pull_request", "d-1", body, githubtest.Sign(testSecret, body))
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
@@ -189,21 +179,21 @@ func TestServerReviewsLockFilesOnPullRequest(t *testing.T) {
 	mustContain(t, c.Body, "envs/prod/main.tf:3")
 
 	// A redelivery of the same delivery is done once.
-	resp, _ = a.deliver(t, "pull_request", "d-1", body, sign(body))
+	resp, _ = a.deliver(t, "pull_request", "d-1", body, githubtest.Sign(testSecret, body))
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("redelivery: status %d", resp.StatusCode)
 	}
 	// A newer push updates the same comment; an older delivery afterwards changes nothing.
 	a.addLockPR(2, "head2")
 	newer := payload(t, "pull_request-synchronize.json", setPR(2, "head2", "2026-11-01T11:00:00Z"))
-	a.deliver(t, "pull_request", "d-2", newer, sign(newer))
+	a.deliver(t, "pull_request", "d-2", newer, githubtest.Sign(testSecret, newer))
 	waitFor(t, "the update", func() bool { _, c := countKey(a.fake, 2, LockKey); return strings.Contains(c.Body, "sha=head2") })
-	a.deliver(t, "pull_request", "d-3", body, sign(body))
+	a.deliver(t, "pull_request", "d-3", body, githubtest.Sign(testSecret, body))
 	a.srv.Shutdown(t.Context())
 	if n, c := countKey(a.fake, 2, LockKey); n != 1 || !strings.Contains(c.Body, "sha=head2") {
 		t.Errorf("%d comments; the last: %.80q", n, c.Body)
 	}
-	if creates := countRequests(a.fake, "POST /repos/Codertocat/Hello-World/issues/2/comments"); creates != 1 {
+	if creates := a.fake.CountRequests("POST /repos/Codertocat/Hello-World/issues/2/comments"); creates != 1 {
 		t.Errorf("%d comments created", creates)
 	}
 }
@@ -213,7 +203,7 @@ func TestServerRejectsBadSignatures(t *testing.T) {
 	a.srv.Start()
 	a.addLockPR(2, "head1")
 	body := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
-	for name, sig := range map[string]string{"missing": "", "wrong": sign([]byte("other")), "sha1": "sha1=abc", "garbage": "sha256=zz"} {
+	for name, sig := range map[string]string{"missing": "", "wrong": githubtest.Sign(testSecret, []byte("other")), "sha1": "sha1=abc", "garbage": "sha256=zz"} {
 		resp, _ := a.deliver(t, "pull_request", "bad-"+name, body, sig)
 		if resp.StatusCode != http.StatusUnauthorized {
 			t.Errorf("%s signature: status %d", name, resp.StatusCode)
@@ -231,35 +221,16 @@ func TestServerRejectsBadSignatures(t *testing.T) {
 	}
 }
 
-func zipOf(t testing.TB, files map[string]string) []byte {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		w, err := zw.Create(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(files[n]))
-	}
-	zw.Close()
-	return buf.Bytes()
-}
-
 const runPlan = `{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{"address":"a_b.c","mode":"managed","type":"a_b","name":"c","provider_name":"p","change":{"actions":["delete"],"before":{"id":"x"},"after":null,"after_unknown":false,"before_sensitive":{},"after_sensitive":false}}]}`
 
 func TestServerCommentsPlansFromWorkflowRunArtifacts(t *testing.T) {
 	a := newTestApp(t, 2, 10)
 	a.srv.Start()
-	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-prod", Zip: zipOf(t, map[string]string{
+	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-prod", Zip: githubtest.Zip(map[string]string{
 		"planpr.json": `{"pr": 2, "key": "prod"}`, "plan.json": runPlan})})
-	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 2, Name: "coverage", Zip: zipOf(t, map[string]string{"x": "y"})})
+	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 2, Name: "coverage", Zip: githubtest.Zip(map[string]string{"x": "y"})})
 	body := payload(t, "workflow_run-completed.with-pull-requests.json", nil)
-	resp, _ := a.deliver(t, "workflow_run", "w-1", body, sign(body))
+	resp, _ := a.deliver(t, "workflow_run", "w-1", body, githubtest.Sign(testSecret, body))
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
@@ -283,10 +254,10 @@ func TestServerRefusesAManifestForAnotherPR(t *testing.T) {
 	a := newTestApp(t, 1, 10)
 	a.srv.Start()
 	a.fake.AddPR(githubtest.PR{Number: 99, BaseSHA: "b", HeadSHA: "someone-else", HeadRef: "x", HeadOwner: "y"})
-	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr", Zip: zipOf(t, map[string]string{
+	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr", Zip: githubtest.Zip(map[string]string{
 		"planpr.json": `{"pr": 99}`, "plan.json": runPlan})})
 	body := payload(t, "workflow_run-completed.json", nil)
-	a.deliver(t, "workflow_run", "w-2", body, sign(body))
+	a.deliver(t, "workflow_run", "w-2", body, githubtest.Sign(testSecret, body))
 	a.srv.Shutdown(t.Context())
 	if len(a.fake.Comments(99)) != 0 {
 		t.Error("commented on a pull request the run does not belong to")
@@ -302,7 +273,7 @@ func TestServerQueueFullAnswers503(t *testing.T) {
 	codes := map[int]int{}
 	for i := 0; i < 3; i++ {
 		body := payload(t, "pull_request-opened.json", setPR(2, "h", "2026-11-01T10:00:00Z"))
-		resp, _ := a.deliver(t, "pull_request", fmt.Sprintf("q-%d", i), body, sign(body))
+		resp, _ := a.deliver(t, "pull_request", fmt.Sprintf("q-%d", i), body, githubtest.Sign(testSecret, body))
 		codes[resp.StatusCode]++
 	}
 	if codes[http.StatusAccepted] != 1 || codes[http.StatusServiceUnavailable] != 2 {
@@ -312,7 +283,7 @@ func TestServerQueueFullAnswers503(t *testing.T) {
 	a.srv.Start()
 	waitFor(t, "the queue to drain", func() bool { return a.srv.QueueDepth() == 0 })
 	body := payload(t, "pull_request-opened.json", setPR(2, "h", "2026-11-01T10:00:00Z"))
-	if resp, _ := a.deliver(t, "pull_request", "q-1", body, sign(body)); resp.StatusCode != http.StatusAccepted {
+	if resp, _ := a.deliver(t, "pull_request", "q-1", body, githubtest.Sign(testSecret, body)); resp.StatusCode != http.StatusAccepted {
 		t.Errorf("redelivery after 503: %d", resp.StatusCode)
 	}
 	a.srv.Shutdown(t.Context())
@@ -326,7 +297,7 @@ func TestServerHealthAndMetrics(t *testing.T) {
 		t.Fatalf("healthz: %v %v", resp, err)
 	}
 	body := []byte(`{"zen":"hi"}`)
-	a.deliver(t, "ping", "ping-1", body, sign(body))
+	a.deliver(t, "ping", "ping-1", body, githubtest.Sign(testSecret, body))
 	resp, _ = http.Get(a.http.URL + "/metrics")
 	b, _ := io.ReadAll(resp.Body)
 	for _, want := range []string{`planpr_webhook_deliveries_total{event="ping",result="ignored"} 1`, "planpr_queue_depth 0", "planpr_github_requests_total", "planpr_job_duration_seconds_count"} {
@@ -370,7 +341,7 @@ func TestServerLoad(t *testing.T) {
 				go func() {
 					defer func() { <-sem; wg.Done() }()
 					body := bodies[i%20+1]
-					resp, d := a.deliver(t, "pull_request", fmt.Sprintf("load-%d-%d", failEvery, i), body, sign(body))
+					resp, d := a.deliver(t, "pull_request", fmt.Sprintf("load-%d-%d", failEvery, i), body, githubtest.Sign(testSecret, body))
 					mu.Lock()
 					latencies = append(latencies, d)
 					codes[resp.StatusCode]++

@@ -4,12 +4,12 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
-	"maps"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/planpr/planpr/bot/githubtest"
 )
 
 func TestUnpackRefusesUnsafeArchives(t *testing.T) {
@@ -18,7 +18,7 @@ func TestUnpackRefusesUnsafeArchives(t *testing.T) {
 		"absolute":  {"/etc/passwd": "x"},
 		"windows":   {`..\..\x`: "x"},
 	} {
-		if err := Unpack(zipOf(t, files), t.TempDir()); err == nil || !strings.Contains(err.Error(), "unsafe path") {
+		if err := Unpack(githubtest.Zip(files), t.TempDir()); err == nil || !strings.Contains(err.Error(), "unsafe path") {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -26,7 +26,7 @@ func TestUnpackRefusesUnsafeArchives(t *testing.T) {
 		t.Error("accepted a non-zip")
 	}
 	dir := t.TempDir()
-	if err := Unpack(zipOf(t, map[string]string{"a/b/plan.json": "{}"}), dir); err != nil {
+	if err := Unpack(githubtest.Zip(map[string]string{"a/b/plan.json": "{}"}), dir); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(dir + "/a/b/plan.json"); err != nil {
@@ -59,21 +59,7 @@ func TestL3ZipDirectoryCheckedFirst(t *testing.T) {
 		t.Errorf("refusing the artifact allocated %d KB", used>>10)
 	}
 	// An ordinary artifact still unpacks.
-	if err := Unpack(zipOf(t, map[string]string{"plan.json": "{}"}), t.TempDir()); err != nil {
+	if err := Unpack(githubtest.Zip(map[string]string{"plan.json": "{}"}), t.TempDir()); err != nil {
 		t.Error(err)
 	}
-}
-
-func zipOf(t testing.TB, files map[string]string) []byte {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, n := range slices.Sorted(maps.Keys(files)) {
-		w, err := zw.Create(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(files[n]))
-	}
-	zw.Close()
-	return buf.Bytes()
 }

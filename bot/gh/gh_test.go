@@ -25,7 +25,7 @@ func TestListCommentsFollowsPagination(t *testing.T) {
 	if len(got) != 250 || got[249].Body != "comment 249" {
 		t.Errorf("got %d comments", len(got))
 	}
-	if pages := countRequests(fake, "GET /repos/octo/infra/issues/7/comments"); pages != 3 {
+	if pages := fake.CountRequests("GET /repos/octo/infra/issues/7/comments"); pages != 3 {
 		t.Errorf("%d requests for 250 comments at 100 a page", pages)
 	}
 }
@@ -184,15 +184,4 @@ func newFake(t *testing.T, token string) (*githubtest.Server, *Client, *atomic.I
 		t.Fatal(err)
 	}
 	return fake, c, &slept
-}
-
-// countRequests counts the requests the fake logged that start with prefix.
-func countRequests(fake *githubtest.Server, prefix string) int {
-	n := 0
-	for _, l := range fake.Log() {
-		if strings.HasPrefix(l, prefix) {
-			n++
-		}
-	}
-	return n
 }

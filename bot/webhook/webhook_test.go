@@ -3,9 +3,6 @@ package webhook
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/planpr/planpr/bot/githubtest"
 )
 
 const testSecret = "webhook-secret"
@@ -87,12 +86,6 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-func sign(body []byte) string {
-	m := hmac.New(sha256.New, []byte(testSecret))
-	m.Write(body)
-	return "sha256=" + hex.EncodeToString(m.Sum(nil))
-}
-
 func (a *testIntake) deliver(t testing.TB, event, delivery string, body []byte, signature string) (*http.Response, time.Duration) {
 	req, _ := http.NewRequest(http.MethodPost, a.http.URL+"/webhook", bytes.NewReader(body))
 	req.Header.Set("X-GitHub-Event", event)
@@ -123,7 +116,7 @@ func TestRecoversPanics(t *testing.T) {
 	a := newTestIntake(t, Config{Workers: 1, QueueSize: 5})
 	a.srv.Start()
 	for i, body := range []string{`{"panic":true}`, `{"key":"k"}`} {
-		a.deliver(t, "pull_request", fmt.Sprint("p-", i), []byte(body), sign([]byte(body)))
+		a.deliver(t, "pull_request", fmt.Sprint("p-", i), []byte(body), githubtest.Sign(testSecret, []byte(body)))
 	}
 	if err := a.srv.Shutdown(t.Context()); err != nil {
 		t.Fatal(err)
@@ -150,7 +143,7 @@ func FuzzWebhook(f *testing.F) {
 		req := httptest.NewRequest(http.MethodPost, "/webhook", bytes.NewReader(body))
 		req.Header.Set("X-GitHub-Event", event)
 		req.Header.Set("X-GitHub-Delivery", fmt.Sprint("d-", n))
-		req.Header.Set("X-Hub-Signature-256", sign(body))
+		req.Header.Set("X-Hub-Signature-256", githubtest.Sign(testSecret, body))
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code >= 500 && rec.Code != http.StatusServiceUnavailable {
@@ -188,7 +181,7 @@ func TestH5UnsignedHeadersAddNoMetricsLabels(t *testing.T) {
 	}
 	a.deliver(t, "pull\xffrequest", "d-ff", []byte(`{}`), "")
 	body := []byte(`{"zen":"hi"}`)
-	a.deliver(t, "invented\xff"+huge, "d-signed", body, sign(body)) // signed, but the header is not
+	a.deliver(t, "invented\xff"+huge, "d-signed", body, githubtest.Sign(testSecret, body)) // signed, but the header is not
 	m := metricsText(t, a)
 	if len(m) > 8<<10 {
 		t.Fatalf("/metrics is %d bytes", len(m))
@@ -208,7 +201,7 @@ func TestH5DeliveryIDsBounded(t *testing.T) {
 	a := newTestIntake(t, Config{Workers: 1, QueueSize: 5})
 	body := []byte(`{"zen":"hi"}`)
 	for _, id := range []string{strings.Repeat("a", 1<<20), "", "id with spaces", "x\xff"} {
-		resp, _ := a.deliver(t, "ping", id, body, sign(body))
+		resp, _ := a.deliver(t, "ping", id, body, githubtest.Sign(testSecret, body))
 		if resp.StatusCode != http.StatusBadRequest {
 			t.Errorf("delivery id of %d bytes: %d", len(id), resp.StatusCode)
 		}
@@ -216,7 +209,7 @@ func TestH5DeliveryIDsBounded(t *testing.T) {
 	if n := len(a.srv.seen.ids); n != 0 {
 		t.Errorf("%d delivery ids remembered", n)
 	}
-	if resp, _ := a.deliver(t, "ping", "72d3162e-cc78-11e3-81ab-4c9367dc0958", body, sign(body)); resp.StatusCode != http.StatusAccepted {
+	if resp, _ := a.deliver(t, "ping", "72d3162e-cc78-11e3-81ab-4c9367dc0958", body, githubtest.Sign(testSecret, body)); resp.StatusCode != http.StatusAccepted {
 		t.Errorf("a GUID delivery id: %d", resp.StatusCode)
 	}
 }
