@@ -49,7 +49,7 @@ type testApp struct {
 	fake *githubtest.Server
 	srv  *Server
 	http *httptest.Server
-	logs *bytes.Buffer
+	logs *githubtest.LogBuffer
 }
 
 func newTestApp(t testing.TB, workers, queue int) *testApp {
@@ -57,12 +57,11 @@ func newTestApp(t testing.TB, workers, queue int) *testApp {
 	fake := githubtest.New()
 	t.Cleanup(fake.Close)
 	fake.AddInstallation(testAppID, testInstallation)
-	logs := &bytes.Buffer{}
-	var mu sync.Mutex
+	logs := &githubtest.LogBuffer{}
 	srv, err := NewServer(ServerConfig{
 		AppID: testAppID, PrivateKey: appKey(t), WebhookSecret: []byte(testSecret),
 		APIURL: fake.URL, GraphQLURL: fake.URL + "/graphql", Workers: workers, QueueSize: queue,
-		Logger: slog.New(slog.NewJSONHandler(lockedWriter{&mu, logs}, nil)), Version: "test",
+		Logger: slog.New(slog.NewJSONHandler(logs, nil)), Version: "test",
 		Retry: &gh.RetryTransport{Sleep: func(time.Duration) { time.Sleep(5 * time.Millisecond) }, Attempts: 8},
 	})
 	if err != nil {
@@ -73,33 +72,12 @@ func newTestApp(t testing.TB, workers, queue int) *testApp {
 	return &testApp{fake: fake, srv: srv, http: hs, logs: logs}
 }
 
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
-}
-
-func (l lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
 func (a *testApp) deliver(t testing.TB, event, delivery string, body []byte, signature string) (*http.Response, time.Duration) {
-	req, _ := http.NewRequest(http.MethodPost, a.http.URL+"/webhook", bytes.NewReader(body))
-	req.Header.Set("X-GitHub-Event", event)
-	req.Header.Set("X-GitHub-Delivery", delivery)
-	req.Header.Set("Content-Type", "application/json")
-	if signature != "" {
-		req.Header.Set("X-Hub-Signature-256", signature)
-	}
-	start := time.Now()
-	resp, err := http.DefaultClient.Do(req)
+	resp, took, err := githubtest.Deliver(a.http.URL+"/webhook", event, delivery, body, signature)
 	if err != nil {
 		t.Fatal(err)
 	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return resp, time.Since(start)
+	return resp, took
 }
 
 // payload reads a webhook payload of testdata/payloads and changes only

@@ -6,9 +6,13 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 )
 
 // CountRequests counts the requests served whose "METHOD path" starts
@@ -44,4 +48,46 @@ func Zip(files map[string]string) []byte {
 	}
 	zw.Close()
 	return buf.Bytes()
+}
+
+// Deliver posts a webhook delivery to url as GitHub does (signature empty:
+// none), reads the answer whole, and says how long it took.
+func Deliver(url, event, delivery string, body []byte, signature string) (*http.Response, time.Duration, error) {
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, 0, err
+	}
+	req.Header.Set("X-GitHub-Event", event)
+	req.Header.Set("X-GitHub-Delivery", delivery)
+	req.Header.Set("Content-Type", "application/json")
+	if signature != "" {
+		req.Header.Set("X-Hub-Signature-256", signature)
+	}
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, 0, err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp, time.Since(start), nil
+}
+
+// LogBuffer is a buffer many goroutines may write logs to.
+type LogBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *LogBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String is what was written.
+func (l *LogBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -56,15 +56,14 @@ type testIntake struct {
 	srv  *Server
 	h    *testHandler
 	http *httptest.Server
-	logs *bytes.Buffer
+	logs *githubtest.LogBuffer
 }
 
 func newTestIntake(t testing.TB, cfg Config) *testIntake {
 	t.Helper()
-	logs := &bytes.Buffer{}
-	var mu sync.Mutex
+	logs := &githubtest.LogBuffer{}
 	cfg.Secret = []byte(testSecret)
-	cfg.Logger = slog.New(slog.NewJSONHandler(lockedWriter{&mu, logs}, nil))
+	cfg.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	h := &testHandler{}
 	srv, err := New(cfg, h)
 	if err != nil {
@@ -75,32 +74,12 @@ func newTestIntake(t testing.TB, cfg Config) *testIntake {
 	return &testIntake{srv: srv, h: h, http: hs, logs: logs}
 }
 
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
-}
-
-func (l lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
 func (a *testIntake) deliver(t testing.TB, event, delivery string, body []byte, signature string) (*http.Response, time.Duration) {
-	req, _ := http.NewRequest(http.MethodPost, a.http.URL+"/webhook", bytes.NewReader(body))
-	req.Header.Set("X-GitHub-Event", event)
-	req.Header.Set("X-GitHub-Delivery", delivery)
-	if signature != "" {
-		req.Header.Set("X-Hub-Signature-256", signature)
-	}
-	start := time.Now()
-	resp, err := http.DefaultClient.Do(req)
+	resp, took, err := githubtest.Deliver(a.http.URL+"/webhook", event, delivery, body, signature)
 	if err != nil {
 		t.Fatal(err)
 	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return resp, time.Since(start)
+	return resp, took
 }
 
 func mustContain(t *testing.T, s, sub string) {
