@@ -52,7 +52,6 @@ type ServerConfig struct {
 type Server struct {
 	*webhook.Server
 	cfg     ServerConfig
-	log     *slog.Logger
 	prLocks webhook.KeyedMutex
 	retry   *gh.RetryTransport
 	apps    *ghinstallation.AppsTransport
@@ -67,9 +66,6 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.AppID == 0 {
 		return nil, errors.New("PLANPR_APP_ID is not set")
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	}
 	if cfg.APIURL == "" {
 		cfg.APIURL = "https://api.github.com"
 	}
@@ -77,7 +73,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if retry == nil {
 		retry = &gh.RetryTransport{}
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, retry: retry, clients: map[int64]*gh.Client{}}
+	s := &Server{cfg: cfg, retry: retry, clients: map[int64]*gh.Client{}}
 	hooks, err := webhook.New(webhook.Config{
 		Secret: cfg.WebhookSecret, Workers: cfg.Workers, QueueSize: cfg.QueueSize, Logger: cfg.Logger,
 		IntakeBudget: cfg.IntakeBudget, IntakeReaders: cfg.IntakeReaders, IntakeWait: cfg.IntakeWait,
@@ -398,7 +394,7 @@ func fileExists(path string) bool {
 // boundedName is an untrusted name fit for a log line.
 func boundedName(s string) string {
 	if len(s) > 100 {
-		s = s[:100] + "…"
+		s = strings.ToValidUTF8(s[:100], "") + "…"
 	}
 	return SafeLog(s)
 }

@@ -53,12 +53,19 @@ type bounded struct {
 }
 
 func (l *bounded) line(s string) {
+	if !l.skip() {
+		l.shown++
+		l.b.WriteString(s)
+	}
+}
+
+// skip reports (and counts) a line past the bound, before it is made.
+func (l *bounded) skip() bool {
 	if l.shown >= l.max {
 		l.left++
-		return
+		return true
 	}
-	l.shown++
-	l.b.WriteString(s)
+	return false
 }
 
 // end writes how many were left out, with format (holding one %d).
@@ -92,8 +99,7 @@ func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, comp
 	for _, f := range s.Tests {
 		for _, r := range f.Runs {
 			if r.Status == "fail" || r.Status == "error" {
-				if failures.shown >= failures.max {
-					failures.left++
+				if failures.skip() {
 					continue
 				}
 				e, _ := splitDiagnostics(r.Diagnostics)
@@ -106,8 +112,7 @@ func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, comp
 		}
 	}
 	for _, d := range errs {
-		if failures.shown >= failures.max {
-			failures.left++
+		if failures.skip() {
 			continue
 		}
 		failures.line(diagnosticMarkdown(d, masker, compact))
@@ -144,8 +149,7 @@ func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, comp
 				if p.Errored {
 					state = "output (errored)"
 				}
-				if outputs.shown >= outputs.max {
-					outputs.left++
+				if outputs.skip() {
 					continue
 				}
 				outputs.line(md.Details(safeHTML(masker, a.Address)+" "+safeHTML(masker, p.Name)+" "+state,
@@ -182,8 +186,7 @@ func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, comp
 	}
 	warnings := bounded{b: &b, max: maxStreamFailures}
 	for _, d := range warns {
-		if warnings.shown >= warnings.max {
-			warnings.left++
+		if warnings.skip() {
 			continue
 		}
 		warnings.line(diagnosticMarkdown(d, masker, false))
@@ -204,8 +207,7 @@ func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, comp
 		b.WriteString("\n**Other messages**\n\n")
 		other := bounded{b: &b, max: maxStreamRows}
 		for _, m := range s.Other {
-			if other.shown >= other.max {
-				other.left++
+			if other.skip() {
 				continue
 			}
 			other.line("- " + md.Text(masker.Mask(m)) + "\n")
@@ -336,8 +338,7 @@ func testsMarkdown(s *review.StreamSummary, masker *mask.Masker) string {
 			rows.line(fmt.Sprintf("| %s | | %s %s |\n", tableCode(masker, f.Path), icons[f.Status], safeText(masker, f.Status)))
 		}
 		for _, r := range f.Runs {
-			if rows.shown >= rows.max {
-				rows.left++
+			if rows.skip() {
 				continue
 			}
 			rows.line(fmt.Sprintf("| %s | %s | %s %s |\n", tableCode(masker, f.Path), tableCode(masker, r.Name), icons[r.Status], safeText(masker, r.Status)))
@@ -350,8 +351,7 @@ func testsMarkdown(s *review.StreamSummary, masker *mask.Masker) string {
 	diags := bounded{b: &b, max: maxStreamFailures}
 	for _, f := range s.Tests {
 		for _, d := range f.Diagnostics {
-			if diags.shown >= diags.max {
-				diags.left++
+			if diags.skip() {
 				continue
 			}
 			diags.line(diagnosticMarkdown(d, masker, false))
@@ -361,8 +361,7 @@ func testsMarkdown(s *review.StreamSummary, masker *mask.Masker) string {
 				continue // shown with the failures
 			}
 			for _, d := range r.Diagnostics {
-				if diags.shown >= diags.max {
-					diags.left++
+				if diags.skip() {
 					continue
 				}
 				diags.line(diagnosticMarkdown(d, masker, false))
