@@ -91,7 +91,7 @@ func (r *CommentResult) failure() string {
 type diffBudget struct {
 	full   budgetBuffer // every resource's diff
 	risky  budgetBuffer // destroyed and replaced resources' diffs
-	masked int          // values the masker hid in them
+	masked int          // values the masker hid in them (per buffer, as laid out)
 	marked int          // values the plan marked sensitive in the diffs rendered for it
 }
 
@@ -126,6 +126,7 @@ type planSection struct {
 	// The streams' part of the comment, in full and with failures only.
 	streamFull, streamCompact string
 	streamWarn                []string
+	diffMasks                 int // what the masker hid in the diffs, each counted once
 }
 
 // diffItem is one collapsed diff, kept as plain values until every secret
@@ -136,11 +137,30 @@ type diffItem struct {
 	summary func(m *mask.Masker) string // the <summary> line
 	text    string                      // the plain text inside
 	wrap    func(string) string         // fences the masked text
+
+	// An item can sit in several buffers (every size, full and risky): it
+	// is masked and laid out once.
+	laidOut string
+	masks   int // values the masker hid in it
+	done    bool
+}
+
+// layOut masks the item's values and lays it out, once; it returns how
+// many values were hidden.
+func (it *diffItem) layOut(m *mask.Masker) int {
+	if !it.done {
+		before := m.Count
+		summary := it.summary(m)
+		m.Count += strings.Count(summary, mask.Masked) // laid out once, so counted here
+		it.laidOut = md.Details(summary, it.wrap(m.Mask(it.text)))
+		it.masks, it.done = m.Count-before, true
+	}
+	return it.masks
 }
 
 // budgetBuffer collects diffs until they would pass a limit.
 type budgetBuffer struct {
-	pending  []diffItem
+	pending  []*diffItem
 	size     int // the Markdown's size, estimated until finish
 	limit    int
 	overflow bool
@@ -149,7 +169,7 @@ type budgetBuffer struct {
 }
 
 // add keeps an item if its estimated size still fits.
-func (b *budgetBuffer) add(it diffItem, estimate int) {
+func (b *budgetBuffer) add(it *diffItem, estimate int) {
 	if b.overflow || b.size+estimate > b.limit {
 		b.overflow = true
 		return
@@ -159,15 +179,17 @@ func (b *budgetBuffer) add(it diffItem, estimate int) {
 	b.items++
 }
 
-// finish masks each item's values and lays it out.
-func (b *budgetBuffer) finish(m *mask.Masker) {
+// finish lays out each item, its values masked, and returns how many
+// values were hidden in them.
+func (b *budgetBuffer) finish(m *mask.Masker) int {
+	n := 0
 	for _, it := range b.pending {
-		summary := it.summary(m)
-		m.Count += strings.Count(summary, mask.Masked) // laid out once, so counted here
-		b.md.WriteString(md.Details(summary, it.wrap(m.Mask(it.text))))
+		n += it.layOut(m)
+		b.md.WriteString(it.laidOut)
 	}
 	b.pending = nil
 	b.size = b.md.Len()
+	return n
 }
 
 // String is the laid-out Markdown (after finish).
@@ -238,9 +260,7 @@ func Comments(ws []io.Writer, plans []CommentPlan, opts []CommentOptions) ([]*Co
 	// hid in a size's diffs, for that size.
 	shared := masker.Count
 	for _, s := range sections {
-		for _, b := range s.budgets {
-			shared -= b.masked
-		}
+		shared -= s.diffMasks
 	}
 	results := make([]*CommentResult, len(opts))
 	for i, o := range opts {
@@ -438,7 +458,7 @@ func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChan
 			return nil
 		}
 		marked := strings.Count(text, mask.Masked)
-		it := diffItem{summary: func(m *mask.Masker) string { return summaryLine(c, m) }, text: text, wrap: md.DiffBlock}
+		it := &diffItem{summary: func(m *mask.Masker) string { return summaryLine(c, m) }, text: text, wrap: md.DiffBlock}
 		estimate := detailsEstimate(text, c.Address)
 		for i := range s.budgets {
 			b := &s.budgets[i]
@@ -506,12 +526,11 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 		marked += strings.Count(text, mask.Masked)
 		return masker.Mask(text)
 	}
+	before := masker.Count
 	for i := range s.budgets {
-		before := masker.Count
-		s.budgets[i].full.finish(masker)
-		s.budgets[i].risky.finish(masker)
-		s.budgets[i].masked = masker.Count - before
+		s.budgets[i].masked = s.budgets[i].full.finish(masker) + s.budgets[i].risky.finish(masker)
 	}
+	s.diffMasks = masker.Count - before
 	for _, st := range s.streams {
 		s.streamFull += streamMarkdown(st, masker, s.path != "", false)
 		s.streamCompact += streamMarkdown(st, masker, s.path != "", true)

@@ -48,7 +48,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 		}
 		marked += strings.Count(text, mask.Masked)
 		address := r.Address
-		full.add(diffItem{summary: func(m *mask.Masker) string { return safeHTML(m, address) }, text: text, wrap: hclFence}, detailsEstimate(text, address))
+		full.add(&diffItem{summary: func(m *mask.Masker) string { return safeHTML(m, address) }, text: text, wrap: hclFence}, detailsEstimate(text, address))
 		return nil
 	}})
 	if err != nil {
