@@ -259,40 +259,20 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 }
 
 // findPR finds the pull request of a workflow_run event (the fork-safe
-// pattern): the one a manifest names, once checked to be the run's; else
-// the one GitHub lists with the run; else the open one of the run's head
-// branch (runs from forks list none).
+// pattern), as the App does (runPR); a run of a branch with no pull
+// request is a notice, not an error.
 func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, api PullRequests) error {
 	run := p.ev.WorkflowRun
-	if p.pr != 0 || run == nil {
+	if p.pr != 0 || run == nil || (p.manifest.PR == 0 && len(run.PullRequests) == 0 && run.HeadBranch == "") {
 		return nil
 	}
-	if p.manifest.PR != 0 {
-		pr, err := api.PullRequest(ctx, p.repo, p.manifest.PR)
-		if err != nil {
-			return err
-		}
-		if err := verifyRunPR(pr, run.HeadSHA, run.HeadRepository.FullName); err != nil {
-			return err
-		}
-		p.pr = pr.Number
-		return nil
-	}
-	if len(run.PullRequests) > 0 {
-		p.pr = run.PullRequests[0].Number
-		return nil
-	}
-	if run.HeadBranch == "" {
-		return nil
-	}
-	owner := cmp.Or(run.HeadRepository.Owner.Login, p.repo.Owner)
-	n, err := api.PullRequestForBranch(ctx, p.repo, owner, run.HeadBranch)
-	if err != nil {
+	n, err := runPR(ctx, api, p.repo, p.ev, p.manifest.PR)
+	if errors.Is(err, errNoRunPR) {
 		log.Command("notice", "planpr: "+err.Error())
 		return nil
 	}
 	p.pr = n
-	return nil
+	return err
 }
 
 // actionLocks compares each changed lock file at the pull request's base and

@@ -1,7 +1,10 @@
 package bot
 
 import (
+	"cmp"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -98,4 +101,37 @@ func cmpOrUnknown(s string) string {
 		return "(unknown)"
 	}
 	return s
+}
+
+// errNoRunPR: no open pull request has the run's head branch.
+var errNoRunPR = errors.New("no pull request found for the run")
+
+// runPR finds the pull request a workflow run belongs to: one GitHub lists
+// with the run (the manifest's, when it names one of them), else the one
+// the manifest claims once verifyRunPR accepts it, else the open one of
+// the run's head branch (runs from forks list none; errNoRunPR when there
+// is none).
+func runPR(ctx context.Context, api PullRequests, repo gh.Repo, ev *Event, claimed int) (int, error) {
+	run := ev.WorkflowRun
+	for _, p := range run.PullRequests {
+		if claimed == 0 || p.Number == claimed {
+			return p.Number, nil
+		}
+	}
+	if claimed != 0 {
+		pr, err := api.PullRequest(ctx, repo, claimed)
+		if err != nil {
+			return 0, err
+		}
+		if err := verifyRunPR(pr, run.HeadSHA, run.HeadRepository.FullName); err != nil {
+			return 0, err
+		}
+		return claimed, nil
+	}
+	owner := cmp.Or(run.HeadRepository.Owner.Login, repo.Owner)
+	n, err := api.PullRequestForBranch(ctx, repo, owner, run.HeadBranch)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", errNoRunPR, err)
+	}
+	return n, nil
 }

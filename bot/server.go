@@ -297,7 +297,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 			return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))
 		}
 	}
-	pr, err := s.runPR(ctx, api, repo, ev, manifest.PR)
+	pr, err := runPR(ctx, api, repo, ev, manifest.PR)
 	if err != nil {
 		return err
 	}
@@ -360,30 +360,6 @@ func first(xs []string) string {
 		return xs[0]
 	}
 	return ""
-}
-
-// runPR finds the pull request a workflow run belongs to. The manifest's
-// number is untrusted: it is accepted only for a pull request whose head
-// is the run's head commit.
-func (s *Server) runPR(ctx context.Context, api PullRequests, repo gh.Repo, ev *Event, claimed int) (int, error) {
-	run := ev.WorkflowRun
-	for _, p := range run.PullRequests {
-		if claimed == 0 || p.Number == claimed {
-			return p.Number, nil
-		}
-	}
-	if claimed != 0 {
-		pr, err := api.PullRequest(ctx, repo, claimed)
-		if err != nil {
-			return 0, err
-		}
-		if err := verifyRunPR(pr, run.HeadSHA, run.HeadRepository.FullName); err != nil {
-			return 0, err
-		}
-		return claimed, nil
-	}
-	owner := cmp.Or(run.HeadRepository.Owner.Login, repo.Owner)
-	return api.PullRequestForBranch(ctx, repo, owner, run.HeadBranch)
 }
 
 func fileExists(path string) bool {
