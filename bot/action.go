@@ -392,38 +392,18 @@ func glob(pat string) ([]string, error) {
 
 // groupByDir makes one section per directory holding plans or streams.
 func groupByDir(planFiles, logFiles []string) []render.CommentPlan {
-	idx := map[string]int{}
-	var out []render.CommentPlan
-	get := func(path string) *render.CommentPlan {
-		dir := filepath.Dir(path)
-		i, ok := idx[dir]
-		if !ok {
-			name := filepath.Base(dir)
-			if dir == "." {
-				name = "."
-			}
-			out = append(out, render.CommentPlan{Name: name})
-			i = len(out) - 1
-			idx[dir] = i
-		}
-		return &out[i]
-	}
+	var files []review.File
 	for _, f := range planFiles {
-		if filepath.Base(f) == "planpr.json" {
-			continue
-		}
-		p := get(f)
-		if tofujson.IsStream(f) {
-			p.Streams = append(p.Streams, f)
-		} else {
-			p.Path = f
+		if filepath.Base(f) != "planpr.json" {
+			files = append(files, review.InDirectory(f))
 		}
 	}
 	for _, f := range logFiles {
-		p := get(f)
-		p.Streams = append(p.Streams, f)
+		file := review.InDirectory(f)
+		file.Stream = true
+		files = append(files, file)
 	}
-	return out
+	return review.Group(files)
 }
 
 // readManifest reads planpr.json beside the first input, if any.

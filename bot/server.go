@@ -318,11 +318,15 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	if err != nil {
 		return err
 	}
-	plans := groupByDir(planFiles, nil)
-	for i := range plans { // name sections by their place in the artifact
-		if rel, err := filepath.Rel(dir, filepath.Dir(cmp.Or(plans[i].Path, first(plans[i].Streams)))); err == nil {
-			plans[i].Name = cmp.Or(strings.TrimPrefix(rel, "."), a.Name)
+	files := make([]review.File, len(planFiles))
+	for i, f := range planFiles { // sections are named by their place in the artifact
+		files[i] = review.InDirectory(f)
+		if rel, err := filepath.Rel(dir, files[i].Key); err == nil {
+			files[i].Name = cmp.Or(strings.TrimPrefix(rel, "."), a.Name)
 		}
+	}
+	plans := review.Group(files)
+	for i := range plans {
 		if plans[i].Path != "" {
 			rel, _ := filepath.Rel(dir, plans[i].Path)
 			plans[i].Source = a.Name + "/" + filepath.ToSlash(rel)
@@ -353,13 +357,6 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	}
 	log.Info("plan comment", "action", res.Action, "pr", pr, "artifact", a.Name)
 	return nil
-}
-
-func first(xs []string) string {
-	if len(xs) > 0 {
-		return xs[0]
-	}
-	return ""
 }
 
 func fileExists(path string) bool {

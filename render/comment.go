@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -26,13 +25,8 @@ const maxListed = 500
 const GitHubMaxComment = 65536
 
 // CommentPlan is one root module's part of a comment, titled by Name (or
-// its directory): a plan JSON (Path, may be empty) and UI streams of the
-// same root module.
-type CommentPlan struct {
-	Name, Path string
-	Streams    []string
-	Source     string // how the footer names the plan; Path when empty
-}
+// its directory).
+type CommentPlan = review.Input
 
 // CommentOptions shape the comment.
 type CommentOptions struct {
@@ -410,7 +404,7 @@ func newSection(p CommentPlan, o CommentOptions, sizes []CommentOptions, masker 
 		if first == "" && len(p.Streams) > 0 {
 			first = p.Streams[0]
 		}
-		s.name = planName(first)
+		s.name = review.ModuleName(first)
 	}
 	s.counts, s.total, s.shown = s.scan.Tally()
 	if p.Path == "" {
@@ -505,14 +499,6 @@ func (s *planSection) failure() string {
 		}
 	}
 	return ""
-}
-
-func planName(path string) string {
-	dir := filepath.Base(filepath.Dir(path))
-	if dir == "." || dir == "/" {
-		return filepath.Base(path)
-	}
-	return dir
 }
 
 // finish renders what the first pass could not — outputs, drift (which

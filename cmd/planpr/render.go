@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	txt "github.com/planpr/planpr/render/text"
@@ -84,10 +83,7 @@ Flags:
 	} else if len(states) > 0 {
 		return renderStates(states, len(inputs), o, popts, stdout)
 	}
-	plans, err := groupInputs(inputs)
-	if err != nil {
-		return err
-	}
+	plans := groupInputs(inputs)
 	switch o.format {
 	case "json":
 		err = render.Summary(&out, plans, popts)
@@ -168,39 +164,17 @@ func label(arg string) (name, path string) {
 
 // groupInputs sorts the inputs into root modules: each input is a plan JSON
 // or a UI stream (its first line is a "version" message), and inputs with
-// the same NAME (or, unlabelled, the same directory) form one section.
-func groupInputs(inputs []string) ([]render.CommentPlan, error) {
-	var plans []render.CommentPlan
-	index := map[string]int{}
-	for _, in := range inputs {
+// the same NAME (or, unlabelled, the same directory name) form one section.
+func groupInputs(inputs []string) []render.CommentPlan {
+	files := make([]review.File, len(inputs))
+	for i, in := range inputs {
 		name, path := label(in)
 		if name == path {
-			name = planName(path)
+			name = review.ModuleName(path)
 		}
-		i, ok := index[name]
-		stream := tofujson.IsStream(path)
-		if !ok || (!stream && plans[i].Path != "") {
-			plans = append(plans, render.CommentPlan{Name: name})
-			i = len(plans) - 1
-			index[name] = i
-		}
-		if stream {
-			plans[i].Streams = append(plans[i].Streams, path)
-		} else {
-			plans[i].Path = path
-		}
+		files[i] = review.File{Key: name, Name: name, Path: path}
 	}
-	return plans, nil
-}
-
-// planName names an unlabelled input by its directory, or by the file
-// when it sits in the current directory.
-func planName(path string) string {
-	dir := filepath.Base(filepath.Dir(path))
-	if dir == "." || dir == "/" {
-		return path
-	}
-	return dir
+	return review.Group(files)
 }
 
 // stateInputs lists the inputs that are states (`tofu show -json

@@ -1,0 +1,67 @@
+package review
+
+import (
+	"path/filepath"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// Input is one root module's inputs, titled by Name: a plan JSON (Path,
+// may be empty) and the UI streams of the same root module.
+type Input struct {
+	Name, Path string
+	Streams    []string
+	Source     string // how a comment's footer names the plan; Path when empty
+}
+
+// File is one input file and the root module it belongs to: files with
+// the same Key are one module, titled by the first one's Name.
+type File struct {
+	Key, Name, Path string
+	Stream          bool // known to be a UI stream; otherwise its first line tells
+}
+
+// InDirectory keys a file by its directory, the way a CI job lays out one
+// root module per directory; the module is named by the directory's last
+// element, "." at the root.
+func InDirectory(path string) File {
+	dir := filepath.Dir(path)
+	name := filepath.Base(dir)
+	if dir == "." {
+		name = "."
+	}
+	return File{Key: dir, Name: name, Path: path}
+}
+
+// ModuleName names an unlabelled input by its directory, or by its file
+// when it sits at the top.
+func ModuleName(path string) string {
+	dir := filepath.Base(filepath.Dir(path))
+	if dir == "." || dir == "/" {
+		return filepath.Base(path)
+	}
+	return dir
+}
+
+// Group sorts files into root modules in the order they first appear. A
+// module has one plan: a second plan under a key starts another module,
+// which the streams after it join.
+func Group(files []File) []Input {
+	var out []Input
+	latest := map[string]int{}
+	for _, f := range files {
+		stream := f.Stream || tofujson.IsStream(f.Path)
+		i, ok := latest[f.Key]
+		if !ok || (!stream && out[i].Path != "") {
+			out = append(out, Input{Name: f.Name})
+			i = len(out) - 1
+			latest[f.Key] = i
+		}
+		if stream {
+			out[i].Streams = append(out[i].Streams, f.Path)
+		} else {
+			out[i].Path = f.Path
+		}
+	}
+	return out
+}
