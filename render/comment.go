@@ -1,7 +1,6 @@
 package render
 
 import (
-	"cmp"
 	"fmt"
 	"html"
 	"io"
@@ -43,7 +42,6 @@ type CommentOptions struct {
 	FullText string
 	Locks    []*lockdiff.FileDiff
 
-	keepAll bool // keep every change's summary (the JSON summary lists them)
 }
 
 // Level is how far a comment had to be shortened to fit.
@@ -99,13 +97,7 @@ func (s *planSection) b() *diffBudget { return &s.budgets[s.cur] }
 
 // planSection is everything the comment needs from one plan.
 type planSection struct {
-	name   string
-	path   string
-	source string
-	scan   *review.Scan
-	counts map[diff.Action]int
-	total  review.Counts
-	shown  int
+	*review.Module
 	// budgets holds the diffs for each comment size asked for (see
 	// Comments), cur the one being assembled.
 	budgets     []diffBudget
@@ -116,7 +108,6 @@ type planSection struct {
 	outputs     string
 	failed      []string // failed checks, the first maxWarningsOfAKind
 	failedCount int
-	streams     []*review.StreamSummary
 	// The streams' part of the comment, in full and with failures only.
 	streamFull, streamCompact string
 	streamWarn                []string
@@ -235,13 +226,13 @@ func Comments(ws []io.Writer, plans []CommentPlan, opts []CommentOptions) ([]*Co
 			return nil, err
 		}
 		marked += n
-		facts.Counts.Add += s.total.Add
-		facts.Counts.Change += s.total.Change
-		facts.Counts.Destroy += s.total.Destroy
-		facts.Counts.Import += s.total.Import
-		facts.Counts.Forget += s.total.Forget
-		facts.Replace += s.counts[diff.DeleteThenCreate] + s.counts[diff.CreateThenDelete] + s.counts[diff.ForgetThenCreate]
-		if f := s.failure(); f != "" {
+		facts.Counts.Add += s.Total.Add
+		facts.Counts.Change += s.Total.Change
+		facts.Counts.Destroy += s.Total.Destroy
+		facts.Counts.Import += s.Total.Import
+		facts.Counts.Forget += s.Total.Forget
+		facts.Replace += s.Counts[diff.DeleteThenCreate] + s.Counts[diff.CreateThenDelete] + s.Counts[diff.ForgetThenCreate]
+		if f := s.Failure(); f != "" {
 			facts.Errored = true
 			facts.failures = append(facts.failures, f)
 		}
@@ -378,43 +369,15 @@ func warningCaps(l Level) []int {
 // newSection reads one root module's plan and streams in one pass,
 // rendering the resources that can fit the budget as it goes.
 func newSection(p CommentPlan, o CommentOptions, sizes []CommentOptions, masker *mask.Masker) (*planSection, error) {
-	s := &planSection{name: p.Name, path: p.Path, source: cmp.Or(p.Source, p.Path), budgets: make([]diffBudget, len(sizes))}
+	s := &planSection{budgets: make([]diffBudget, len(sizes))}
 	for i, size := range sizes {
 		s.budgets[i].full.limit, s.budgets[i].risky.limit = size.MaxSize, size.MaxSize
 	}
-	if p.Path != "" {
-		scan, err := review.ReadPlan(p.Path, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o), KeepAll: o.keepAll})
-		if err != nil {
-			return nil, err
-		}
-		s.scan = scan
-	} else {
-		s.scan = &review.Scan{Plan: &tofujson.Plan{}, ChangesEmpty: true}
+	m, err := review.ReadModule(p, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o)})
+	if err != nil {
+		return nil, err
 	}
-	for _, path := range p.Streams {
-		st, err := review.ReadStream(path)
-		if err != nil {
-			return nil, err
-		}
-		st.AddSecrets(masker)
-		s.streams = append(s.streams, st)
-	}
-	if s.name == "" {
-		first := p.Path
-		if first == "" && len(p.Streams) > 0 {
-			first = p.Streams[0]
-		}
-		s.name = review.ModuleName(first)
-	}
-	s.counts, s.total, s.shown = s.scan.Tally()
-	if p.Path == "" {
-		// Without a plan JSON the stream's own summary gives the counts.
-		for _, st := range s.streams {
-			if c := st.Changes; c != nil {
-				s.total = review.Counts{Add: c.Add, Change: c.Change, Destroy: c.Remove, Import: c.Import, Forget: c.Forget}
-			}
-		}
-	}
+	s.Module = m
 	return s, nil
 }
 
@@ -481,32 +444,19 @@ func (s *planSection) room(risky bool) bool {
 }
 
 func (s *planSection) hasChanges() bool {
-	t := s.total
-	return s.shown > 0 || s.outputs != "" || t.Add+t.Change+t.Destroy+t.Import+t.Forget > 0
+	t := s.Total
+	return s.Shown > 0 || s.outputs != "" || t.Add+t.Change+t.Destroy+t.Import+t.Forget > 0
 }
 
 // errored reports a failed plan, or failures in the section's streams.
-func (s *planSection) errored() bool { return s.failure() != "" }
-
-// failure names what failed: "planning failed", "failed", or "".
-func (s *planSection) failure() string {
-	if s.scan.Plan.Errored {
-		return "planning failed"
-	}
-	for _, st := range s.streams {
-		if st.Failed() {
-			return "failed"
-		}
-	}
-	return ""
-}
+func (s *planSection) errored() bool { return s.Failure() != "" }
 
 // finish renders what the first pass could not — outputs, drift (which
 // needs the relevant attributes from the end of the plan), checks, streams
 // — and masks everything with the secrets of the whole plan. It returns
 // how many values the plan itself had marked sensitive in what it rendered.
 func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error) {
-	p := s.scan.Plan
+	p := s.Scan.Plan
 	marked := 0
 	block := func(text string) string {
 		marked += strings.Count(text, mask.Masked)
@@ -517,20 +467,20 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 		s.budgets[i].masked = s.budgets[i].full.finish(masker) + s.budgets[i].risky.finish(masker)
 	}
 	s.diffMasks = masker.Count - before
-	for _, st := range s.streams {
-		s.streamFull += streamMarkdown(st, masker, s.path != "", false)
-		s.streamCompact += streamMarkdown(st, masker, s.path != "", true)
+	for _, st := range s.Streams {
+		s.streamFull += streamMarkdown(st, masker, s.Path != "", false)
+		s.streamCompact += streamMarkdown(st, masker, s.Path != "", true)
 		s.streamWarn = append(s.streamWarn, streamWarnings(st, masker)...)
 	}
-	if s.path == "" {
+	if s.Path == "" {
 		return marked, nil
 	}
 	s.outputs = txt.OutputsText(p.OutputChanges)
 	if s.outputs != "" {
 		s.outputs = block(s.outputs)
 	}
-	if s.scan.HasDrift {
-		drift, err := txt.DriftEntries(o.PlanOptions, s.scan, s.outputs != "", review.IndexConfiguration(p.Configuration))
+	if s.Scan.HasDrift {
+		drift, err := txt.DriftEntries(o.PlanOptions, s.Scan, s.outputs != "", review.IndexConfiguration(p.Configuration))
 		if err != nil {
 			return 0, err
 		}
@@ -539,26 +489,16 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 			s.drift = append(s.drift, e)
 		}
 	}
-	for _, c := range p.Checks {
-		for _, inst := range c.Instances {
-			if inst.Status != "fail" && inst.Status != "error" {
-				continue
-			}
-			if s.failedCount++; len(s.failed) == maxWarningsOfAKind {
-				continue
-			}
-			var msgs []string
-			for _, pr := range inst.Problems {
-				msgs = append(msgs, pr.Message)
-			}
-			s.failed = append(s.failed, fmt.Sprintf("%s %s: %s", inst.Address.ToDisplay, checkVerb(inst.Status), strings.Join(msgs, "; ")))
-		}
+	checks := s.FailedChecks()
+	s.failedCount = len(checks)
+	for _, c := range checks[:min(len(checks), maxWarningsOfAKind)] {
+		s.failed = append(s.failed, fmt.Sprintf("%s %s: %s", c.Address, checkVerb(c), strings.Join(c.Messages, "; ")))
 	}
 	return marked, nil
 }
 
-func checkVerb(status string) string {
-	if status == "error" {
+func checkVerb(c review.FailedCheck) string {
+	if c.Errored {
 		return "could not be checked"
 	}
 	return "failed"
@@ -606,7 +546,7 @@ func omitted(sections []*planSection, level Level) int {
 				n += s.riskyCount() - s.b().risky.items
 			}
 		case LevelSummary:
-			n += s.shown
+			n += s.Shown
 		}
 	}
 	return n

@@ -30,7 +30,7 @@ func assemble(sections []*planSection, o CommentOptions, res *CommentResult, lev
 			break
 		}
 		if len(sections) > 1 {
-			fmt.Fprintf(&b, "### %s — %s\n\n", safeText(m, s.name), countsText(s.total, s.failure(), s.hasChanges()))
+			fmt.Fprintf(&b, "### %s — %s\n\n", safeText(m, s.Name), countsText(s.Total, s.Failure(), s.hasChanges()))
 		}
 		b.WriteString(s.body(level, m))
 	}
@@ -105,16 +105,16 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 	var lines, errored, checks, streams, destroys []string
 	risky, failedChecks := 0, 0
 	for _, s := range sections {
-		if s.scan.Plan.Errored {
-			errored = append(errored, fmt.Sprintf("- ❌ planning **failed** for %s: OpenTofu reported an error; the changes below are what it planned before the error.", safeText(m, s.name)))
+		if s.Scan.Plan.Errored {
+			errored = append(errored, fmt.Sprintf("- ❌ planning **failed** for %s: OpenTofu reported an error; the changes below are what it planned before the error.", safeText(m, s.Name)))
 		}
 		failedChecks += s.failedCount
 		for _, f := range s.failed {
 			checks = append(checks, "- ❌ check "+safeText(m, f))
 		}
 		streams = append(streams, s.streamWarn...)
-		risky += s.scan.Stats.Risky
-		for _, c := range s.scan.Stats.RiskyListed {
+		risky += s.Scan.Stats.Risky
+		for _, c := range s.Scan.Stats.RiskyListed {
 			if len(destroys) < cap {
 				destroys = append(destroys, "- "+riskyLine(c, s, len(sections) > 1, m))
 			}
@@ -177,7 +177,7 @@ func capped(lines []string, n, total int, what string) []string {
 func riskyLine(c review.ChangeSummary, s *planSection, named bool, m *mask.Masker) string {
 	where := ""
 	if named {
-		where = " in " + safeText(m, s.name)
+		where = " in " + safeText(m, s.Name)
 	}
 	var what, why string
 	switch c.Action {
@@ -272,7 +272,7 @@ func shortenedNote(sections []*planSection, o CommentOptions, level Level) strin
 }
 
 func (s *planSection) riskyCount() int {
-	return s.scan.Stats.Risky
+	return s.Scan.Stats.Risky
 }
 
 var actionRows = []struct {
@@ -300,7 +300,7 @@ func countsTable(sections []*planSection, m *mask.Masker) string {
 		s := sections[0]
 		rows := 0
 		for _, r := range actionRows {
-			if n := s.counts[r.action]; n > 0 {
+			if n := s.Counts[r.action]; n > 0 {
 				if rows == 0 {
 					b.WriteString("| | action | resources |\n| --- | --- | ---: |\n")
 				}
@@ -326,15 +326,15 @@ func countsTable(sections []*planSection, m *mask.Masker) string {
 			fmt.Fprintf(&b, "| … and %d more plans | | | | | | |\n", len(sections)-i)
 			break
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", safeText(m, s.name), s.total.Add, s.total.Change, s.total.Destroy,
-			s.counts[diff.DeleteThenCreate]+s.counts[diff.CreateThenDelete]+s.counts[diff.ForgetThenCreate], s.total.Import, s.total.Forget)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", safeText(m, s.Name), s.Total.Add, s.Total.Change, s.Total.Destroy,
+			s.Replaced(), s.Total.Import, s.Total.Forget)
 	}
 	b.WriteString("\n")
 	return b.String()
 }
 
 func (s *planSection) movesAndImports() string {
-	moved, imported := s.scan.Stats.Moved, s.scan.Stats.Imported
+	moved, imported := s.Scan.Stats.Moved, s.Scan.Stats.Imported
 	var b strings.Builder
 	if moved > 0 {
 		fmt.Fprintf(&b, "| | move | %d |\n", moved)
@@ -402,14 +402,14 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 		parts = append(parts, plural(res.Masked, "sensitive value")+" masked")
 	}
 	for _, s := range sections {
-		if s.path != "" {
-			src := safeText(m, s.source)
-			if tv := s.scan.Plan.TerraformVersion; tv != "" {
+		if s.Path != "" {
+			src := safeText(m, s.Source)
+			if tv := s.Scan.Plan.TerraformVersion; tv != "" {
 				src += " (OpenTofu/Terraform " + md.Text(tv) + ")"
 			}
 			parts = append(parts, src)
 		}
-		for _, st := range s.streams {
+		for _, st := range s.Streams {
 			parts = append(parts, safeText(m, st.Path))
 		}
 	}

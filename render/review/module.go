@@ -1,0 +1,120 @@
+package review
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// Module is what one root module's inputs say, read once for every
+// format: the plan's first pass, its streams, and their counts. It holds
+// facts and the resources the pass kept, never the whole plan.
+type Module struct {
+	Name, Path, Source string
+	Scan               *Scan
+	Streams            []*StreamSummary
+	Counts             map[diff.Action]int // the changes shown, by action
+	Total              Counts              // the "Plan:" line
+	Shown              int                 // how many changes are shown
+}
+
+// ReadModule reads a root module's plan (one pass, calling so.Each for
+// each change) and its streams, whose secrets join so.Masker.
+func ReadModule(in Input, o PlanOptions, so ScanOptions) (*Module, error) {
+	m := &Module{Name: in.Name, Path: in.Path, Source: cmp.Or(in.Source, in.Path)}
+	if in.Path != "" {
+		scan, err := ReadPlan(in.Path, o, so)
+		if err != nil {
+			return nil, err
+		}
+		m.Scan = scan
+	} else {
+		m.Scan = &Scan{Plan: &tofujson.Plan{}, ChangesEmpty: true}
+	}
+	for _, path := range in.Streams {
+		st, err := ReadStream(path)
+		if err != nil {
+			return nil, err
+		}
+		st.AddSecrets(so.Masker)
+		m.Streams = append(m.Streams, st)
+	}
+	if m.Name == "" {
+		m.Name = ModuleName(cmp.Or(in.Path, first(in.Streams)))
+	}
+	m.Counts, m.Total, m.Shown = m.Scan.Tally()
+	if in.Path == "" {
+		// Without a plan JSON the stream's own summary gives the counts.
+		for _, st := range m.Streams {
+			if c := st.Changes; c != nil {
+				m.Total = Counts{Add: c.Add, Change: c.Change, Destroy: c.Remove, Import: c.Import, Forget: c.Forget}
+			}
+		}
+	}
+	return m, nil
+}
+
+func first(xs []string) string {
+	if len(xs) == 0 {
+		return ""
+	}
+	return xs[0]
+}
+
+// Failure names what failed: "planning failed", "failed" (something in
+// the streams), or "".
+func (m *Module) Failure() string {
+	if m.Scan.Plan.Errored {
+		return "planning failed"
+	}
+	for _, st := range m.Streams {
+		if st.Failed() {
+			return "failed"
+		}
+	}
+	return ""
+}
+
+// Replaced counts the changes that replace a resource, however they do it.
+func (m *Module) Replaced() int {
+	return m.Counts[diff.DeleteThenCreate] + m.Counts[diff.CreateThenDelete] + m.Counts[diff.ForgetThenCreate]
+}
+
+// FailedCheck is a check instance that failed, or could not be checked.
+type FailedCheck struct {
+	Address  string
+	Errored  bool     // status "error": it could not be checked
+	Messages []string // its problems
+}
+
+// FailedChecks lists the plan's failed checks in the plan's order.
+func (m *Module) FailedChecks() []FailedCheck {
+	var out []FailedCheck
+	for _, c := range m.Scan.Plan.Checks {
+		for _, inst := range c.Instances {
+			if inst.Status != "fail" && inst.Status != "error" {
+				continue
+			}
+			fc := FailedCheck{Address: inst.Address.ToDisplay, Errored: inst.Status == "error"}
+			for _, pr := range inst.Problems {
+				fc.Messages = append(fc.Messages, pr.Message)
+			}
+			out = append(out, fc)
+		}
+	}
+	return out
+}
+
+// ChangedOutputs names the root module outputs the plan changes, sorted.
+func (m *Module) ChangedOutputs() []string {
+	var out []string
+	for name, oc := range m.Scan.Plan.OutputChanges {
+		if diff.ForOutput(&oc).Action != diff.NoOp {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
