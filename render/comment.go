@@ -41,7 +41,6 @@ type CommentOptions struct {
 	// FullText says where the unshortened text is, e.g. "the job summary".
 	FullText string
 	Locks    []*lockdiff.FileDiff
-
 }
 
 // Level is how far a comment had to be shortened to fit.
