@@ -24,6 +24,7 @@ import (
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/mask"
+	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -424,7 +425,7 @@ func readManifest(files ...[]string) (Manifest, error) {
 // summary, within MaxJobSummary bytes including that newline: past it
 // GitHub drops the summary whole.
 func writeJobSummary(path, text string) error {
-	return appendFile(path, render.CutToFit(text, MaxJobSummary-1)+"\n")
+	return appendFile(path, md.Cut(text, MaxJobSummary-1)+"\n")
 }
 
 func appendFile(path, text string) error {

@@ -303,59 +303,12 @@ func (o CommentOptions) fits(text string) bool {
 	return (o.MaxBytes <= 0 || len(text) <= o.MaxBytes) && (len(text) <= o.MaxSize || utf8.RuneCountInString(text) <= o.MaxSize)
 }
 
-// cut is CutToFit for the comment's limits.
+// cut is md.Cut for the comment's limits.
 func (o CommentOptions) cut(text string) string {
 	if o.MaxBytes > 0 {
-		text = CutToFit(text, o.MaxBytes)
+		text = md.Cut(text, o.MaxBytes)
 	}
-	return CutRunesToFit(text, o.MaxSize)
-}
-
-// CutRunesToFit is CutToFit counting characters rather than bytes.
-func CutRunesToFit(text string, limit int) string {
-	if utf8.RuneCountInString(text) <= limit {
-		return text
-	}
-	keep := limit - utf8.RuneCountInString(truncatedNote)
-	if keep <= 0 {
-		return string([]rune(truncatedNote)[:max(0, limit)])
-	}
-	offset, n := 0, 0
-	for i := range text {
-		if n == keep {
-			offset = i
-			break
-		}
-		n++
-	}
-	cut := text[:offset]
-	if nl := strings.LastIndexByte(cut, '\n'); nl > offset/2 {
-		cut = cut[:nl]
-	}
-	return cut + truncatedNote
-}
-
-const truncatedNote = "\n\n… (cut to fit)\n"
-
-// CutToFit is the last resort when a comment still does not fit: cut at a
-// line end (or at least between characters), then say so. The result is
-// at most max bytes, and never less than the note.
-func CutToFit(text string, limit int) string {
-	if len(text) <= limit {
-		return text
-	}
-	keep := limit - len(truncatedNote)
-	if keep <= 0 {
-		return strings.ToValidUTF8(truncatedNote[:max(0, limit)], "")
-	}
-	cut := text[:keep]
-	if nl := strings.LastIndexByte(cut, '\n'); nl > keep/2 {
-		cut = cut[:nl]
-	}
-	for len(cut) > 0 && !utf8.RuneStart(text[len(cut)]) {
-		cut = cut[:len(cut)-1]
-	}
-	return cut + truncatedNote
+	return md.CutRunes(text, o.MaxSize)
 }
 
 func warningCaps(l Level) []int {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planpr/planpr/render/preview"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -42,7 +43,7 @@ func TestPreviewInChromium(t *testing.T) {
 	dir := t.TempDir()
 	page := filepath.Join(dir, "preview.html")
 	var html bytes.Buffer
-	if err := PreviewHTML(&html, "preview", md.String()); err != nil {
+	if err := preview.HTML(&html, "preview", md.String()); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(page, html.Bytes(), 0o644); err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/preview"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -95,7 +96,7 @@ Flags:
 	}
 	if htmlFile != "" {
 		var page bytes.Buffer
-		if err := render.PreviewHTML(&page, "planpr preview: "+key, out.String()); err != nil {
+		if err := preview.HTML(&page, "planpr preview: "+key, out.String()); err != nil {
 			return err
 		}
 		if err := os.WriteFile(htmlFile, page.Bytes(), 0o644); err != nil {

@@ -22,6 +22,7 @@ func TestImportRules(t *testing.T) {
 	allowed := map[string][]string{
 		"render/tofujson": {},
 		"render/md":       {},
+		"render/preview":  {}, // Markdown in, a page out: it knows no plan
 		"render/mask":     models,
 		"render/diff":     models,
 		"render/text":     {"render/tofujson", "render/diff", "render/review", "render/mask", "render/md"},

@@ -1,4 +1,6 @@
-package render
+// Package preview owns the --html preview: a comment's Markdown rendered
+// as GitHub would, sanitised, on a page that can load and run nothing.
+package preview
 
 import (
 	"bytes"
@@ -10,13 +12,13 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 )
 
-// PreviewHTML writes a self-contained page showing a comment as GitHub
+// HTML writes a self-contained page showing a comment as GitHub
 // would: GitHub-flavoured Markdown (tables, strikethrough, autolinks, task
 // lists) rendered with goldmark, styled like a GitHub comment. The HTML is
 // sanitised to the elements a comment uses (no links, images, forms,
 // meta refreshes), and a Content-Security-Policy forbids loading,
 // running, submitting and framing anything.
-func PreviewHTML(w io.Writer, title, markdown string) error {
+func HTML(w io.Writer, title, markdown string) error {
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.GFM),
 		// The comment's own HTML (<details>, <summary>, <code>) must pass;
