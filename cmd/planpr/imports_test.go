@@ -8,7 +8,7 @@ import (
 )
 
 // TestImportRules enforces DESIGN.md's layout, data flowing top to bottom:
-// the models import nothing from the project, safe Markdown nothing at
+// the models import only their JSON reader (which imports nothing), safe Markdown nothing at
 // all, the masker and the diff only the models; render never imports bot;
 // lockdiff nothing; bot's webhook intake nothing of render; only cmd
 // imports bot; and go-github stays out of render and lockdiff.
@@ -20,20 +20,21 @@ func TestImportRules(t *testing.T) {
 	const mod = "github.com/planpr/planpr/"
 	models := []string{"render/tofujson"}
 	allowed := map[string][]string{
-		"render/tofujson": {},
-		"render/md":       {},
-		"render/preview":  {}, // Markdown in, a page out: it knows no plan
-		"render/mask":     models,
-		"render/diff":     models,
-		"render/text":     {"render/tofujson", "render/diff", "render/review", "render/mask", "render/md"},
-		"render/review":   {"render/tofujson", "render/diff", "render/mask"},
-		"render":          {"render/tofujson", "render/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff"},
-		"lockdiff":        {},
-		"bot/gh":          {},
-		"bot/artifact":    {},
-		"bot/webhook":     {"bot/gh"},
-		"bot/githubtest":  {},
-		"bot":             {"render", "render/review", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "bot/gh", "bot/webhook", "bot/artifact"},
+		"render/tofujson/jsonread": {}, // JSON mechanics: no plan, state or stream
+		"render/tofujson":          {"render/tofujson/jsonread"},
+		"render/md":                {},
+		"render/preview":           {}, // Markdown in, a page out: it knows no plan
+		"render/mask":              models,
+		"render/diff":              models,
+		"render/text":              {"render/tofujson", "render/diff", "render/review", "render/mask", "render/md"},
+		"render/review":            {"render/tofujson", "render/diff", "render/mask"},
+		"render":                   {"render/tofujson", "render/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff"},
+		"lockdiff":                 {},
+		"bot/gh":                   {},
+		"bot/artifact":             {},
+		"bot/webhook":              {"bot/gh"},
+		"bot/githubtest":           {},
+		"bot":                      {"render", "render/review", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "bot/gh", "bot/webhook", "bot/artifact"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)

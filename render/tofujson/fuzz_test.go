@@ -2,15 +2,13 @@ package tofujson
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/planpr/planpr/render/tofujson/jsonread"
 )
 
 // FuzzReadPlan checks that no input makes the plan reader panic: every
@@ -70,38 +68,6 @@ func FuzzReadStream(f *testing.F) {
 	})
 }
 
-// FuzzDecodeRaw checks that decoding from memory, which takes strings as
-// substrings of the input, gives exactly what the streaming decoder gives.
-func FuzzDecodeRaw(f *testing.F) {
-	for _, seed := range []string{
-		`{"a":"b","c\n":"d\"e","n":-1.5e3,"l":[true,false,null,"x",{}],"u":"\u00e9\ud83d\ude00"}`,
-		`"plain"`, `"esc\\aped\/"`, `12`, `[]`, `{"dup":1,"dup":2}`, `{"a":[1,2,{"b":"c"}]} trailing`,
-		`"\ud800"`, "\"bad \xff utf8\"", `{"a":}`, `[1,`, `{"k":"v"`,
-	} {
-		f.Add([]byte(seed))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) == 0 {
-			return // an absent value: DecodeRaw returns nil by design
-		}
-		got, err := DecodeRaw(data)
-		want, werr := decodeAny(jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true)))
-		if (err == nil) != (werr == nil) {
-			t.Fatalf("DecodeRaw error %v, streaming error %v", err, werr)
-		}
-		if err == nil && !reflect.DeepEqual(got, want) {
-			t.Fatalf("DecodeRaw = %#v, streaming = %#v", got, want)
-		}
-		// DecodeString takes a shortcut through the trusted decoder for
-		// text jsontext checks whole; what it decodes must not change.
-		got, err = DecodeString(string(data))
-		want, werr = decodeMemory(data, string(data))
-		if (err == nil) != (werr == nil) || (err == nil && !reflect.DeepEqual(got, want)) {
-			t.Fatalf("DecodeString = %#v (%v), decoding token by token = %#v (%v)", got, err, want, werr)
-		}
-	})
-}
-
 // FuzzTrusted checks the decoder for checked input: on any input it ends
 // without panicking, and on a resource change jsontext accepts it decodes
 // exactly what the checking reader decodes (or declines, leaving it to
@@ -122,12 +88,18 @@ func FuzzTrusted(f *testing.F) {
 	f.Add([]byte(`{"change":{"before":{"a":"s"} ,"after":{"a":"s"} }}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var got, slabbed ResourceChange
-		terr := (&trusted{src: string(data)}).resourceChange(&got)
-		// With a slab (a reader reusing its memory), and one already used,
-		// the strings must come out the same.
-		slab := &textSlab{}
-		slab.keep(append(slab.take(3), "old"...))
-		serr := (&trusted{src: string(data), slab: slab}).resourceChange(&slabbed)
+		var plain, reusing jsonread.Decoder
+		plain.Reset(string(data))
+		terr := changeDecoder{&plain}.resourceChange(&got)
+		// Reusing its memory, and after decoding something else first, the
+		// decoder must give the same values.
+		reusing.ReuseMemory()
+		reusing.Reset(`{"address":"old\u0026","change":{"after":{"s":"x\ny"}}}`)
+		var old ResourceChange
+		_ = changeDecoder{&reusing}.resourceChange(&old)
+		reusing.FreeMemory()
+		reusing.Reset(string(data))
+		serr := changeDecoder{&reusing}.resourceChange(&slabbed)
 		if (serr == nil) != (terr == nil) || (terr == nil && !reflect.DeepEqual(slabbed, got)) {
 			t.Fatalf("with a slab, trusted decoded\n%#v (%v)\nwithout\n%#v (%v)", slabbed, serr, got, terr)
 		}
@@ -139,56 +111,6 @@ func FuzzTrusted(f *testing.F) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("trusted decoded\n%#v\nthe checking reader\n%#v", got, want)
-		}
-	})
-}
-
-// FuzzMarkedStrings: on values jsontext accepts, the trusted walk finds
-// exactly the strings the jsontext walk finds, in the same order; on
-// anything else MarkedStrings still never panics.
-func FuzzMarkedStrings(f *testing.F) {
-	f.Add([]byte(`{"a":"s1","b":{"c":["x","y\"z"],"d":"n"},"e":[{"f":"s2"},{"f":"s3"}]}`), []byte(`{"a":true,"b":{"c":[false,true]},"e":[{"f":true}]}`))
-	f.Add([]byte(`["a",{"k":"\u00e9\ud83d\ude00"},3,null]`), []byte(`[true,{"k":true},true,true]`))
-	f.Add([]byte(`{"a":{"b":"c"}}`), []byte(`{"a":true}`))
-	f.Add([]byte(`{"a":"x","a":"y"}`), []byte(`{"a":{"b":true}}`))
-	f.Fuzz(func(t *testing.T, raw, maskJSON []byte) {
-		mask, err := DecodeRaw(maskJSON)
-		if err != nil {
-			return
-		}
-		var got []string
-		gerr := MarkedStrings(raw, mask, func(s string, k SecretKind) { got = append(got, fmt.Sprint(k, ":", s)) })
-		if !jsontext.Value(raw).IsValid(jsontext.AllowDuplicateNames(true)) {
-			return
-		}
-		var want []string
-		werr := walkMarked(jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true)), mask, func(s string, k SecretKind) { want = append(want, fmt.Sprint(k, ":", s)) })
-		if (gerr == nil) != (werr == nil) || !slices.Equal(got, want) {
-			t.Fatalf("MarkedStrings found %q (%v), the jsontext walk %q (%v)", got, gerr, want, werr)
-		}
-	})
-}
-
-// FuzzDepthWithin: the quick depth check agrees with the depth jsontext
-// sees, on every valid document.
-func FuzzDepthWithin(f *testing.F) {
-	f.Add([]byte(`{"a":[{"b":"[[["}]}`), 2)
-	f.Add([]byte(`[[["\"]"]]]`), 3)
-	f.Add([]byte(strings.Repeat("[", 300)+strings.Repeat("]", 300)), 256)
-	f.Fuzz(func(t *testing.T, raw []byte, limit int) {
-		if limit < 0 || limit > 1000 || !jsontext.Value(raw).IsValid(jsontext.AllowDuplicateNames(true)) {
-			return
-		}
-		dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true))
-		deepest := 0
-		for {
-			if _, err := dec.ReadToken(); err != nil {
-				break
-			}
-			deepest = max(deepest, dec.StackDepth())
-		}
-		if got, want := depthWithin(raw, limit), deepest <= limit; got != want {
-			t.Fatalf("depthWithin(%q, %d) = %v; jsontext's deepest is %d", raw, limit, got, deepest)
 		}
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"runtime/debug"
+
+	"github.com/planpr/planpr/render/tofujson/jsonread"
 )
 
 // A plan is read fastest from memory: jsontext then parses it in place,
@@ -37,6 +39,6 @@ func (r *reader) drop(off int64) {
 		return
 	}
 	end := off &^ (int64(os.Getpagesize()) - 1)
-	dropMapped(r.mapped[r.dropped:end])
+	jsonread.Drop(r.mapped[r.dropped:end])
 	r.dropped = end
 }

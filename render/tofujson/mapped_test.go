@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/planpr/planpr/render/tofujson/jsonread"
 )
 
 // A mapped plan and a streamed one read alike, plan and changes.
@@ -26,8 +28,8 @@ func TestReadPlanMappedOrStreamed(t *testing.T) {
 			}
 			defer f.Close()
 			var p *Plan
-			if m, ok := mapFile(f); mapped && ok {
-				defer unmapFile(m)
+			if m, ok := jsonread.Map(f); mapped && ok {
+				defer jsonread.Unmap(m)
 				p, err = readMapped(path, m, ReadOptions{}, visit)
 			} else {
 				p, err = readPlan(path, bufio.NewReader(f), ReadOptions{}, visit)
@@ -54,11 +56,11 @@ func TestReadPlanMappedFileCutShort(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	m, ok := mapFile(f)
+	m, ok := jsonread.Map(f)
 	if !ok {
 		t.Skip("no mapped files here")
 	}
-	defer unmapFile(m)
+	defer jsonread.Unmap(m)
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package tofujson
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/planpr/planpr/render/tofujson/jsonread"
 )
 
 // Plan holds the small, document-wide parts of a plan. Resource changes and
@@ -154,7 +156,7 @@ func (c *Change) Decode() error {
 		raw []byte
 		dst *any
 	}{{r.before, &c.Before}, {r.after, &c.After}, {r.afterUnknown, &c.AfterUnknown}, {r.beforeSensitive, &c.BeforeSensitive}, {r.afterSensitive, &c.AfterSensitive}} {
-		v, err := DecodeRaw(f.raw)
+		v, err := jsonread.DecodeRaw(f.raw)
 		if err != nil {
 			return err
 		}
@@ -210,14 +212,14 @@ func (w SensitiveWork) Run(cache MaskCache, add func(string, SecretKind)) error 
 		mask, ok := cache[string(w.masks[i])]
 		if !ok {
 			var err error
-			if mask, err = DecodeRaw(w.masks[i]); err != nil {
+			if mask, err = jsonread.DecodeRaw(w.masks[i]); err != nil {
 				return err
 			}
 			if cache != nil && len(cache) < 10000 {
 				cache[string(w.masks[i])] = mask
 			}
 		}
-		if err := MarkedStrings(raw, mask, add); err != nil {
+		if err := jsonread.MarkedStrings(raw, mask, add); err != nil {
 			return err
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/planpr/planpr/render/tofujson/jsonread"
 )
 
 // Section names of the two streamed arrays.
@@ -56,8 +57,8 @@ func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if m, ok := mapFile(f); ok {
-		defer unmapFile(m)
+	if m, ok := jsonread.Map(f); ok {
+		defer jsonread.Unmap(m)
 		return readMapped(path, m, opts, visit)
 	}
 	return readPlan(path, br, opts, visit)
@@ -245,7 +246,7 @@ func (r *reader) small(dst any, what string) error {
 		}
 		return errorAt(r.path, start, fmt.Sprintf("invalid %s: %v", what, err))
 	}
-	objectsIn(reflect.ValueOf(dst))
+	jsonread.ObjectsIn(reflect.ValueOf(dst))
 	return nil
 }
 
@@ -291,7 +292,7 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 			}
 			p.FormatVersion = s
 		case "terraform_version":
-			p.TerraformVersion, err = readString(r.dec)
+			p.TerraformVersion, err = jsonread.ReadString(r.dec)
 		case "variables":
 			err = r.small(&p.Variables, key)
 		case "output_changes":
@@ -308,7 +309,7 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 		case "errored":
 			err = r.small(&p.Errored, key)
 		case "configuration":
-			p.Configuration, err = rawValue(r.dec)
+			p.Configuration, err = jsonread.RawValue(r.dec)
 		case "checks":
 			err = r.small(&p.Checks, key)
 		case SectionChanges, SectionDrift:
@@ -445,7 +446,7 @@ func (r *reader) resourceChange(rc *ResourceChange) error {
 		case field != nil:
 			*field(rc), err = r.str(key)
 		case key == "index":
-			rc.Index, err = rawValue(r.dec)
+			rc.Index, err = jsonread.RawValue(r.dec)
 		case key == "change":
 			err = r.change(&rc.Change)
 		default:
@@ -479,7 +480,7 @@ func (r *reader) strings(what string) ([]string, error) {
 // paths reads replace_paths: an array of attribute paths.
 func (r *reader) paths(dst *[][]any) error {
 	start := r.dec.InputOffset()
-	v, err := decodeAny(r.dec)
+	v, err := jsonread.DecodeAny(r.dec)
 	if err != nil || v == nil {
 		return err
 	}
@@ -498,7 +499,7 @@ func (r *reader) paths(dst *[][]any) error {
 }
 
 func (r *reader) str(what string) (string, error) {
-	s, err := readString(r.dec)
+	s, err := jsonread.ReadString(r.dec)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		var syn *jsontext.SyntacticError
 		if !errors.As(err, &syn) {
@@ -531,11 +532,11 @@ func (r *reader) change(c *Change) error {
 					err = r.checkDepth(v, start)
 				}
 			case r.opts.Lazy:
-				if *rawDst, err = rawValue(r.dec); err == nil {
+				if *rawDst, err = jsonread.RawValue(r.dec); err == nil {
 					err = r.checkDepth(*rawDst, start)
 				}
 			default:
-				*dst, err = decodeIn(r.dec, r.src)
+				*dst, err = jsonread.DecodeIn(r.dec, r.src)
 			}
 			return err
 		}
@@ -586,4 +587,13 @@ func (p *Plan) NewerThanRenderer() bool {
 func versionAbove(v string, limit float64) bool {
 	f, err := strconv.ParseFloat(v, 64)
 	return err == nil && f > limit
+}
+
+// checkDepth refuses raw, read at offset start of the file, when it nests
+// too deep.
+func (r *reader) checkDepth(raw []byte, start int64) error {
+	if jsonread.DepthWithin(raw, MaxValueDepth) {
+		return nil
+	}
+	return errorAt(r.path, start, ErrTooDeep.Error())
 }

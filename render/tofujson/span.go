@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/planpr/planpr/render/tofujson/jsonread"
 )
 
 // Span is the byte range of one resource change in a plan file. It may
@@ -29,7 +30,7 @@ type ChangeReader struct {
 	buf []byte
 	at  int64
 	dec *jsontext.Decoder
-	t   trusted
+	t   jsonread.Decoder
 }
 
 // readAhead is how much a ChangeReader reads at once: a few changes.
@@ -48,12 +49,11 @@ func NewChangeReader(path string, f io.ReaderAt) *ChangeReader {
 // read the next, like the text pipeline: they spare a fresh copy of every
 // change and of its escaped strings.
 func (cr *ChangeReader) ReuseMemory() {
-	cr.t.slab = &textSlab{}
-	cr.t.boxes.reuse()
+	cr.t.ReuseMemory()
 }
 
 // reusing reports whether ReuseMemory was called: it gives the reader a slab.
-func (cr *ChangeReader) reusing() bool { return cr.t.slab != nil }
+func (cr *ChangeReader) reusing() bool { return cr.t.Reusing() }
 
 // bytes returns n bytes of the file from off, reading ahead when they are
 // not already in buf.
@@ -97,14 +97,13 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 	var src string
 	if cr.reusing() {
 		src = unsafe.String(unsafe.SliceData(data), len(data))
-		cr.t.slab.reset()
-		cr.t.boxes.reset()
+		cr.t.FreeMemory()
 	} else {
 		src = string(data)
 	}
-	cr.t.reset(src)
+	cr.t.Reset(src)
 	*rc = ResourceChange{}
-	if err := cr.t.resourceChange(rc); err == nil {
+	if err := (changeDecoder{&cr.t}).resourceChange(rc); err == nil {
 		cr.own(rc)
 		rc.Span = span
 		return nil

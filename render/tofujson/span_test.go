@@ -7,7 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"unsafe"
+
+	"github.com/planpr/planpr/render/tofujson/jsonread"
 )
 
 func TestChangeReaderReadsWhatAPassSkipped(t *testing.T) {
@@ -131,50 +132,17 @@ func TestChangeReaderReusingMemoryReadsTheSame(t *testing.T) {
 	}
 }
 
-func TestTextSlab(t *testing.T) {
-	var s textSlab
-	str := func(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
-	a := append(s.take(5), "hello"...)
-	s.keep(a)
-	b := append(s.take(5), "world"...)
-	s.keep(b)
-	if str(a) != "hello" || str(b) != "world" {
-		t.Fatalf("kept texts overlap: %q %q", a, b)
-	}
-	// Text that outgrows its room moves out of the slab and is not kept
-	// there: the next take must not hand out what it overwrote.
-	c := append(s.take(2), "longer than two"...)
-	s.keep(c)
-	d := append(s.take(3), "abc"...)
-	s.keep(d)
-	if str(a) != "hello" || str(b) != "world" || str(c) != "longer than two" || str(d) != "abc" {
-		t.Fatalf("texts overwritten: %q %q %q %q", a, b, c, d)
-	}
-	if big := s.take(slabChunk); cap(big) != slabChunk || len(s.chunks) != 1 {
-		t.Errorf("a long string took slab space: cap %d, %d chunks", cap(big), len(s.chunks))
-	}
-	// A full chunk starts another; reset starts over in the first.
-	for range 3 * slabChunk / 1000 {
-		s.keep(append(s.take(1000), strings.Repeat("x", 1000)...))
-	}
-	if s.n < 3 {
-		t.Fatalf("%d chunks in use after filling three", s.n)
-	}
-	chunks := len(s.chunks)
-	s.reset()
-	e := append(s.take(5), "again"...)
-	s.keep(e)
-	if unsafe.SliceData(e) != unsafe.SliceData(s.chunks[0][:1]) || len(s.chunks) != chunks {
-		t.Error("reset did not reuse the first chunk")
-	}
-}
-
 // An update's after value takes the members its before writes the same,
 // decoded once.
 func TestAfterSharesWhatBeforeWritesTheSame(t *testing.T) {
 	var rc ResourceChange
 	src := `{"change":{"actions":["update"],"before":{"list":[1,2],"n":1,"obj":{"k":"v"},"s":"x"},"after":{"list":[1,2],"n":12,"obj":{"k":"w"},"s":"x"}}}`
-	if err := (&trusted{src: src}).resourceChange(&rc); err != nil {
+	decodeChange := func(src string, rc *ResourceChange) error {
+		var d jsonread.Decoder
+		d.Reset(src)
+		return changeDecoder{&d}.resourceChange(rc)
+	}
+	if err := decodeChange(src, &rc); err != nil {
 		t.Fatal(err)
 	}
 	before, after := rc.Change.Before.(Object), rc.Change.After.(Object)
@@ -189,7 +157,7 @@ func TestAfterSharesWhatBeforeWritesTheSame(t *testing.T) {
 		t.Error("the list written the same on both sides was decoded twice")
 	}
 	whole := `{"change":{"before":{"a":[1]},"after":{"a":[1]}}}`
-	if err := (&trusted{src: whole}).resourceChange(&rc); err != nil {
+	if err := decodeChange(whole, &rc); err != nil {
 		t.Fatal(err)
 	}
 	if b, a := rc.Change.Before.(Object), rc.Change.After.(Object); &b[0] != &a[0] {

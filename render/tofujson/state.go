@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/planpr/planpr/render/tofujson/jsonread"
 )
 
 // State is the document-wide part of `tofu show -json STATEFILE`. Its
@@ -175,7 +176,7 @@ func (r *reader) module(s *State, visit *StateVisitor) error {
 					}
 					continue
 				}
-				raw, rerr := rawValue(r.dec)
+				raw, rerr := jsonread.RawValue(r.dec)
 				if rerr != nil {
 					return rerr
 				}

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/planpr/planpr/render/tofujson/jsonread"
 )
 
 // Message is one line of the machine-readable UI stream written by
@@ -226,7 +228,7 @@ func readStream(path string, r io.Reader, visit func(*Message) error) (*StreamIn
 		if len(trimmed) == 0 {
 			continue
 		}
-		if !depthWithin(trimmed, MaxValueDepth+messageDepth) {
+		if !jsonread.DepthWithin(trimmed, MaxValueDepth+messageDepth) {
 			return nil, &InputError{File: path, Line: lineNo, Column: 1, Msg: ErrTooDeep.Error()}
 		}
 		var m Message
@@ -241,7 +243,7 @@ func readStream(path string, r io.Reader, visit func(*Message) error) (*StreamIn
 			}
 			return nil, &InputError{File: path, Line: lineNo, Column: 1, Msg: fmt.Sprintf("%s: %q (expected one message a line from `tofu plan -json`, `tofu apply -json` or `tofu test -json`)", what, clip(string(trimmed), 60))}
 		}
-		objectsIn(reflect.ValueOf(&m))
+		jsonread.ObjectsIn(reflect.ValueOf(&m))
 		m.Line = lineNo
 		if info.UI == "" {
 			if m.Type != "version" {

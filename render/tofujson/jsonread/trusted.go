@@ -1,4 +1,4 @@
-package tofujson
+package jsonread
 
 import (
 	"encoding/json"
@@ -10,13 +10,13 @@ import (
 	"unsafe"
 )
 
-// trusted decodes JSON that jsontext has already checked: the first pass
+// Decoder decodes JSON that jsontext has already checked: the first pass
 // over a plan validates every byte, so reading a change again from its span
 // need not. It takes strings without escapes, object names and numbers as
 // substrings of src. On input that is not valid JSON after all (the file
 // changed between the passes) it returns errTrusted, never panics, and the
 // caller decodes again with jsontext to report the problem.
-type trusted struct {
+type Decoder struct {
 	src string
 	pos int
 	// Stacks of the objects' members and arrays' elements being read
@@ -40,17 +40,36 @@ type sideMember struct {
 	value      any
 }
 
-// reset starts on a new input, keeping the stacks' memory.
-func (t *trusted) reset(src string) {
+// Reset starts on a new input, keeping the stacks' memory.
+func (t *Decoder) Reset(src string) {
 	t.src, t.pos = src, 0
 	t.members, t.elems = t.members[:0], t.elems[:0]
 	clear(t.beforeMembers)
 	t.before, t.beforeMembers = "", t.beforeMembers[:0]
 }
 
-var errTrusted = errors.New("not the JSON the first pass read")
+// ReuseMemory makes the decoder keep the memory of what it decoded for
+// the next input: values are then valid until the next Reset after
+// FreeMemory.
+func (t *Decoder) ReuseMemory() {
+	t.slab = &textSlab{}
+	t.boxes.reuse()
+}
 
-func (t *trusted) space() {
+// Reusing reports whether ReuseMemory was called.
+func (t *Decoder) Reusing() bool { return t.slab != nil }
+
+// FreeMemory lets a reusing decoder overwrite what it decoded before.
+func (t *Decoder) FreeMemory() {
+	t.slab.reset()
+	t.boxes.reset()
+}
+
+// ErrUnchecked says the input is not the JSON a checking pass read: the
+// caller decodes it again with jsontext to say what is wrong.
+var ErrUnchecked = errors.New("not the JSON the first pass read")
+
+func (t *Decoder) space() {
 	for t.pos < len(t.src) {
 		switch t.src[t.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -61,8 +80,8 @@ func (t *trusted) space() {
 	}
 }
 
-// peek skips space and returns the next byte, 0 at the end.
-func (t *trusted) peek() byte {
+// Peek skips space and returns the next byte, 0 at the end.
+func (t *Decoder) Peek() byte {
 	t.space()
 	if t.pos >= len(t.src) {
 		return 0
@@ -70,18 +89,18 @@ func (t *trusted) peek() byte {
 	return t.src[t.pos]
 }
 
-// consume skips space and the given byte, reporting whether it was there.
-func (t *trusted) consume(c byte) bool {
-	if t.peek() != c {
+// Consume skips space and the given byte, reporting whether it was there.
+func (t *Decoder) Consume(c byte) bool {
+	if t.Peek() != c {
 		return false
 	}
 	t.pos++
 	return true
 }
 
-// value decodes one value as decodeAny would.
-func (t *trusted) value() (any, error) {
-	switch t.peek() {
+// Value decodes one Value as decodeAny would.
+func (t *Decoder) Value() (any, error) {
+	switch t.Peek() {
 	case '"':
 		s, err := t.str()
 		if err != nil {
@@ -93,31 +112,31 @@ func (t *trusted) value() (any, error) {
 	case '[':
 		t.pos++
 		base := len(t.elems)
-		if !t.consume(']') {
+		if !t.Consume(']') {
 			for {
-				v, err := t.value()
+				v, err := t.Value()
 				if err != nil {
 					return nil, err
 				}
 				t.elems = append(t.elems, v)
-				if t.consume(',') {
+				if t.Consume(',') {
 					continue
 				}
-				if t.consume(']') {
+				if t.Consume(']') {
 					break
 				}
-				return nil, errTrusted
+				return nil, ErrUnchecked
 			}
 		}
 		s := append(make([]any, 0, len(t.elems)-base), t.elems[base:]...)
 		t.elems = t.elems[:base]
 		return t.boxes.array(s), nil
 	case 't':
-		return true, t.literal("true")
+		return true, t.Literal("true")
 	case 'f':
-		return false, t.literal("false")
+		return false, t.Literal("false")
 	case 'n':
-		return nil, t.literal("null")
+		return nil, t.Literal("null")
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		start := t.pos
 		for t.pos < len(t.src) && strings.IndexByte("+-0123456789.eE", t.src[t.pos]) >= 0 {
@@ -125,15 +144,15 @@ func (t *trusted) value() (any, error) {
 		}
 		return t.boxes.number(json.Number(t.src[start:t.pos])), nil
 	}
-	return nil, errTrusted
+	return nil, ErrUnchecked
 }
 
 // objectOf decodes an object, member reading each member's value. The
 // members collect on a stack shared by every level, so the Object is made
 // once at its final size.
-func (t *trusted) objectOf(member func(name string) (any, error)) (any, error) {
+func (t *Decoder) objectOf(member func(name string) (any, error)) (any, error) {
 	base := len(t.members)
-	err := t.object(func(k string) error {
+	err := t.Members(func(k string) error {
 		v, err := member(k)
 		t.members = append(t.members, Member{k, v})
 		return err
@@ -146,30 +165,30 @@ func (t *trusted) objectOf(member func(name string) (any, error)) (any, error) {
 	return t.boxes.object(o), nil
 }
 
-func (t *trusted) memberValue(string) (any, error) { return t.value() }
+func (t *Decoder) memberValue(string) (any, error) { return t.Value() }
 
-func (t *trusted) literal(word string) error {
+func (t *Decoder) Literal(word string) error {
 	if !strings.HasPrefix(t.src[t.pos:], word) {
-		return errTrusted
+		return ErrUnchecked
 	}
 	t.pos += len(word)
 	return nil
 }
 
 // name reads an object member's name and the colon after it.
-func (t *trusted) name() (string, error) {
-	if t.peek() != '"' {
-		return "", errTrusted
+func (t *Decoder) name() (string, error) {
+	if t.Peek() != '"' {
+		return "", ErrUnchecked
 	}
 	k, err := t.str()
-	if err != nil || !t.consume(':') {
-		return "", errTrusted
+	if err != nil || !t.Consume(':') {
+		return "", ErrUnchecked
 	}
 	return k, nil
 }
 
 // str reads a string; the next byte is its opening quote.
-func (t *trusted) str() (string, error) {
+func (t *Decoder) str() (string, error) {
 	start := t.pos + 1
 	// Most strings are short and plain: a loop beats IndexByte's setup.
 	for i := start; i < len(t.src) && i < start+32; i++ {
@@ -183,7 +202,7 @@ func (t *trusted) str() (string, error) {
 	}
 	end := strings.IndexByte(t.src[start:], '"')
 	if end < 0 {
-		return "", errTrusted
+		return "", ErrUnchecked
 	}
 	end += start
 	if strings.IndexByte(t.src[start:end], '\\') >= 0 {
@@ -195,7 +214,7 @@ func (t *trusted) str() (string, error) {
 
 // unescaped decodes the string whose body starts at start, escapes and
 // all, in one pass.
-func (t *trusted) unescaped(start int) (string, error) {
+func (t *Decoder) unescaped(start int) (string, error) {
 	src := t.src
 	var b []byte
 	if t.slab != nil {
@@ -222,7 +241,7 @@ func (t *trusted) unescaped(start int) (string, error) {
 		} else {
 			if q < j {
 				if q = strings.IndexByte(src[j:], '"'); q < 0 {
-					return "", errTrusted
+					return "", ErrUnchecked
 				}
 				q += j
 			}
@@ -233,7 +252,7 @@ func (t *trusted) unescaped(start int) (string, error) {
 			}
 		}
 		if j >= len(src) {
-			return "", errTrusted
+			return "", ErrUnchecked
 		}
 		b = append(b, src[i:j]...)
 		if src[j] == '"' {
@@ -270,7 +289,7 @@ func (t *trusted) unescaped(start int) (string, error) {
 		}
 		n, ok := appendEscape(&b, src[j:])
 		if !ok {
-			return "", errTrusted // a surrogate pair: let jsontext decode it
+			return "", ErrUnchecked // a surrogate pair: let jsontext decode it
 		}
 		i = j + n
 	}
@@ -281,12 +300,12 @@ func (t *trusted) unescaped(start int) (string, error) {
 // the first quote with no backslash before it (nearly always: an escaped
 // backslash just before the quote makes this an underestimate, and
 // append grows the text).
-func (t *trusted) unescapedSize(start int) (int, error) {
+func (t *Decoder) unescapedSize(start int) (int, error) {
 	src, size := t.src, 0
 	for {
 		q := strings.IndexByte(src[start+size:], '"')
 		if q < 0 {
-			return 0, errTrusted
+			return 0, ErrUnchecked
 		}
 		size += q
 		if src[start+size-1] != '\\' {
@@ -350,15 +369,15 @@ func hex4(s string) (rune, bool) {
 }
 
 // skipString steps over a string; the next byte is its opening quote.
-func (t *trusted) skipString() error {
+func (t *Decoder) skipString() error {
 	p, q := t.pos+1, -1 // p: where to look on; q: the next quote from p
 	for {
 		if q < p {
 			if p > len(t.src) {
-				return errTrusted
+				return ErrUnchecked
 			}
 			if q = strings.IndexByte(t.src[p:], '"'); q < 0 {
-				return errTrusted
+				return ErrUnchecked
 			}
 			q += p
 		}
@@ -373,9 +392,9 @@ func (t *trusted) skipString() error {
 	}
 }
 
-// skip steps over one value without decoding it.
-func (t *trusted) skip() error {
-	switch t.peek() {
+// Skip steps over one value without decoding it.
+func (t *Decoder) Skip() error {
+	switch t.Peek() {
 	case '"':
 		return t.skipString()
 	case '{', '[':
@@ -398,53 +417,53 @@ func (t *trusted) skip() error {
 			}
 			t.pos++
 		}
-		return errTrusted
+		return ErrUnchecked
 	}
-	_, err := t.value()
+	_, err := t.Value()
 	return err
 }
 
-// raw steps over one value and returns its text.
-func (t *trusted) raw() (string, error) {
+// Raw steps over one value and returns its text.
+func (t *Decoder) Raw() (string, error) {
 	t.space()
 	start := t.pos
-	if err := t.skip(); err != nil {
+	if err := t.Skip(); err != nil {
 		return "", err
 	}
 	return t.src[start:t.pos], nil
 }
 
-// stringOrNull reads a string member as the reader's str does: null is "".
-func (t *trusted) stringOrNull() (string, error) {
-	switch t.peek() {
+// StringOrNull reads a string member as the reader's str does: null is "".
+func (t *Decoder) StringOrNull() (string, error) {
+	switch t.Peek() {
 	case '"':
 		return t.str()
 	case 'n':
-		return "", t.literal("null")
+		return "", t.Literal("null")
 	}
-	return "", errTrusted
+	return "", ErrUnchecked
 }
 
 // object calls each with every member's name; each reads the value.
 // marked collects the strings of the next value that the sensitivity
 // mirror marks, as walkMarked does with jsontext.
-func (t *trusted) marked(mask any, found *[]foundSecret) error {
+func (t *Decoder) marked(mask any, found *[]foundSecret) error {
 	if !AnyTrue(mask) {
-		return t.skip()
+		return t.Skip()
 	}
 	if b, ok := mask.(bool); ok && b {
-		v, err := t.value()
+		v, err := t.Value()
 		Strings(v, func(s string, k SecretKind) { *found = append(*found, foundSecret{s, k}) })
 		return err
 	}
-	switch t.peek() {
+	switch t.Peek() {
 	case '{':
 		m := AsObject(mask)
-		return t.object(func(k string) error { return t.marked(m.Value(k), found) })
+		return t.Members(func(k string) error { return t.marked(m.Value(k), found) })
 	case '[':
 		s, _ := mask.([]any)
 		t.pos++
-		if t.consume(']') {
+		if t.Consume(']') {
 			return nil
 		}
 		for i := 0; ; i++ {
@@ -455,23 +474,23 @@ func (t *trusted) marked(mask any, found *[]foundSecret) error {
 			if err := t.marked(sub, found); err != nil {
 				return err
 			}
-			if t.consume(',') {
+			if t.Consume(',') {
 				continue
 			}
-			if t.consume(']') {
+			if t.Consume(']') {
 				return nil
 			}
-			return errTrusted
+			return ErrUnchecked
 		}
 	}
-	return t.skip() // a scalar under a structured mask: not marked
+	return t.Skip() // a scalar under a structured mask: not marked
 }
 
-func (t *trusted) object(each func(key string) error) error {
-	if !t.consume('{') {
-		return errTrusted
+func (t *Decoder) Members(each func(key string) error) error {
+	if !t.Consume('{') {
+		return ErrUnchecked
 	}
-	if t.consume('}') {
+	if t.Consume('}') {
 		return nil
 	}
 	for {
@@ -482,149 +501,30 @@ func (t *trusted) object(each func(key string) error) error {
 		if err := each(k); err != nil {
 			return err
 		}
-		if t.consume(',') {
+		if t.Consume(',') {
 			continue
 		}
-		if t.consume('}') {
+		if t.Consume('}') {
 			return nil
 		}
-		return errTrusted
+		return ErrUnchecked
 	}
 }
 
-// resourceChange decodes a resource change as reader.resourceChange does,
-// values and all.
-func (t *trusted) resourceChange(rc *ResourceChange) error {
-	return t.object(func(key string) (err error) {
-		switch field := resourceChangeStrings[key]; {
-		case field != nil:
-			*field(rc), err = t.stringOrNull()
-		case key == "index":
-			var raw string
-			raw, err = t.raw()
-			rc.Index = json.RawMessage(raw)
-		case key == "change":
-			err = t.change(&rc.Change)
-		default:
-			err = t.skip()
-		}
-		return err
-	})
-}
-
-func (t *trusted) change(c *Change) error {
-	if t.peek() == 'n' {
-		return t.literal("null")
-	}
-	return t.object(func(key string) (err error) {
-		switch key {
-		case "before":
-			c.Before, err = t.beforeValue()
-			return err
-		case "after":
-			c.After, err = t.afterValue(c.Before)
-			return err
-		}
-		if field := changeValues[key]; field != nil {
-			_, dst := field(c, &rawValues{})
-			*dst, err = t.value()
-			return err
-		}
-		switch key {
-		case "actions":
-			c.Actions, err = t.strings()
-		case "replace_paths":
-			var v any
-			if v, err = t.value(); err == nil && v != nil {
-				list, ok := v.([]any)
-				if !ok {
-					return errTrusted
-				}
-				for _, p := range list {
-					path, ok := p.([]any)
-					if !ok {
-						return errTrusted
-					}
-					c.ReplacePaths = append(c.ReplacePaths, path)
-				}
-			}
-		case "importing":
-			err = t.importing(&c.Importing)
-		case "generated_config":
-			c.GeneratedConfig, err = t.stringOrNull()
-		default:
-			err = t.skip()
-		}
-		return err
-	})
-}
-
-func (t *trusted) strings() ([]string, error) {
-	if t.peek() == 'n' {
-		return nil, t.literal("null")
-	}
-	if !t.consume('[') {
-		return nil, errTrusted
-	}
-	var out []string
-	if t.consume(']') {
-		return out, nil
-	}
-	for {
-		s, err := t.stringOrNull()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-		if t.consume(',') {
-			continue
-		}
-		if t.consume(']') {
-			return out, nil
-		}
-		return nil, errTrusted
-	}
-}
-
-// importing decodes "importing" as encoding/json fills *Importing.
-func (t *trusted) importing(dst **Importing) error {
-	if t.peek() == 'n' {
-		return t.literal("null")
-	}
-	imp := &Importing{}
-	err := t.object(func(key string) (err error) {
-		// encoding/json, which reads this in the first pass, matches
-		// names regardless of case.
-		switch {
-		case strings.EqualFold(key, "id"):
-			imp.ID, err = t.stringOrNull()
-		case strings.EqualFold(key, "identity"):
-			var raw string
-			raw, err = t.raw()
-			imp.Identity = json.RawMessage(raw)
-		default:
-			err = t.skip()
-		}
-		return err
-	})
-	*dst = imp
-	return err
-}
-
-// beforeValue decodes a change's before value, noting its text and, for
+// Before decodes a change's before value, noting its text and, for
 // an object, the text and value of each member (see afterValue).
-func (t *trusted) beforeValue() (any, error) {
+func (t *Decoder) Before() (any, error) {
 	t.space()
 	start := t.pos
-	if t.peek() != '{' {
-		v, err := t.value()
+	if t.Peek() != '{' {
+		v, err := t.Value()
 		t.before = t.src[start:t.pos]
 		return v, err
 	}
 	v, err := t.objectOf(func(k string) (any, error) {
 		t.space()
 		at := t.pos
-		v, err := t.value()
+		v, err := t.Value()
 		t.beforeMembers = append(t.beforeMembers, sideMember{k, t.src[at:t.pos], v})
 		return v, err
 	})
@@ -632,18 +532,18 @@ func (t *trusted) beforeValue() (any, error) {
 	return v, err
 }
 
-// afterValue decodes a change's after value. Most of an update's after
+// After decodes a change's after value. Most of an update's after
 // is written exactly as its before: the whole value, or members of it,
 // written the same are taken from before (values are never changed once
 // decoded, so sharing them is safe) rather than decoded again.
-func (t *trusted) afterValue(before any) (any, error) {
+func (t *Decoder) After(before any) (any, error) {
 	t.space()
 	if t.before != "" && t.writtenAt(t.before) {
 		t.pos += len(t.before)
 		return before, nil
 	}
-	if t.peek() != '{' || len(t.beforeMembers) == 0 {
-		return t.value()
+	if t.Peek() != '{' || len(t.beforeMembers) == 0 {
+		return t.Value()
 	}
 	next := 0
 	return t.objectOf(func(k string) (any, error) {
@@ -659,14 +559,14 @@ func (t *trusted) afterValue(before any) (any, error) {
 			next = i + 1
 			return t.beforeMembers[i].value, nil
 		}
-		return t.value()
+		return t.Value()
 	})
 }
 
 // writtenAt reports whether the value text (a whole JSON value) is what
 // the input holds next: the same bytes, and not the start of a longer
 // number or word.
-func (t *trusted) writtenAt(text string) bool {
+func (t *Decoder) writtenAt(text string) bool {
 	if !strings.HasPrefix(t.src[t.pos:], text) {
 		return false
 	}

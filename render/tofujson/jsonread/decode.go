@@ -1,4 +1,4 @@
-package tofujson
+package jsonread
 
 import (
 	"bytes"
@@ -11,16 +11,16 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// decodeAny reads one JSON value as generic Go values: Object, []any,
+// DecodeAny reads one JSON value as generic Go values: Object, []any,
 // string, json.Number (the number's text as written), bool, nil.
-func decodeAny(dec *jsontext.Decoder) (any, error) { return decodeIn(dec, "") }
+func DecodeAny(dec *jsontext.Decoder) (any, error) { return DecodeIn(dec, "") }
 
 // DecodeRaw decodes a raw JSON value held in memory.
 func DecodeRaw(raw []byte) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	if !depthWithin(raw, MaxValueDepth) {
+	if !DepthWithin(raw, MaxValueDepth) {
 		return nil, ErrTooDeep
 	}
 	return decodeMemory(raw, string(raw))
@@ -37,14 +37,14 @@ func DecodeString(s string) (any, error) {
 	// not decode itself (surrogate pairs), and text after the value fails
 	// the check: both go the long way.
 	raw := unsafe.Slice(unsafe.StringData(s), len(s)) // only read
-	if !depthWithin(raw, MaxValueDepth) {
+	if !DepthWithin(raw, MaxValueDepth) {
 		return nil, ErrTooDeep
 	}
 	if jsontext.Value(raw).IsValid(jsontext.AllowDuplicateNames(true)) {
-		t := trustedDecoders.Get().(*trusted)
-		t.reset(s)
-		v, err := t.value()
-		t.reset("")
+		t := trustedDecoders.Get().(*Decoder)
+		t.Reset(s)
+		v, err := t.Value()
+		t.Reset("")
 		trustedDecoders.Put(t)
 		if err == nil {
 			return v, nil
@@ -54,7 +54,7 @@ func DecodeString(s string) (any, error) {
 }
 
 // trustedDecoders keep their stacks and boxes' chunks between values.
-var trustedDecoders = sync.Pool{New: func() any { return new(trusted) }}
+var trustedDecoders = sync.Pool{New: func() any { return new(Decoder) }}
 
 // decoders are reused: a jsontext.Decoder is large to allocate for the
 // small values decoded from memory.
@@ -67,16 +67,16 @@ func decodeMemory(raw []byte, src string) (any, error) {
 	// A bytes.Buffer lets jsontext parse raw in place instead of copying it
 	// into a growing buffer of its own.
 	dec.Reset(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
-	v, err := decodeIn(dec, src)
+	v, err := DecodeIn(dec, src)
 	dec.Reset(bytes.NewReader(nil)) // let go of raw
 	return v, err
 }
 
-// decodeIn is decodeAny for a decoder reading src from its start, when
+// DecodeIn is decodeAny for a decoder reading src from its start, when
 // src is not "": strings that need no unescaping, object names and numbers
 // are then taken as substrings of src instead of being allocated one by
 // one, and a plan's values are mostly such strings.
-func decodeIn(dec *jsontext.Decoder, src string) (any, error) {
+func DecodeIn(dec *jsontext.Decoder, src string) (any, error) {
 	st := decodeStates.Get().(*decodeState)
 	v, err := decodeWith(dec, src, st)
 	if cap(st.stack) <= 1024 { // a stack grown by a huge object is let go
@@ -223,8 +223,8 @@ func unescape(dst, body []byte) ([]byte, bool) {
 	}
 }
 
-// rawValue reads one value's bytes, copied (the decoder reuses its buffer).
-func rawValue(dec *jsontext.Decoder) ([]byte, error) {
+// RawValue reads one value's bytes, copied (the decoder reuses its buffer).
+func RawValue(dec *jsontext.Decoder) ([]byte, error) {
 	v, err := dec.ReadValue()
 	if err != nil {
 		return nil, err
@@ -232,8 +232,8 @@ func rawValue(dec *jsontext.Decoder) ([]byte, error) {
 	return bytes.Clone(v), nil
 }
 
-// readString reads a string (or null, as "").
-func readString(dec *jsontext.Decoder) (string, error) {
+// ReadString reads a string (or null, as "").
+func ReadString(dec *jsontext.Decoder) (string, error) {
 	tok, err := dec.ReadToken()
 	if err != nil {
 		return "", err
@@ -257,8 +257,8 @@ func MarkedStrings(raw []byte, sensitive any, add func(string, SecretKind)) erro
 	// them with the trusted decoder, and with jsontext only if that fails
 	// (it then reports what is wrong). Strings are handed over only once
 	// the walk has succeeded, so none is seen twice.
-	var t trusted
-	t.reset(unsafe.String(unsafe.SliceData(raw), len(raw)))
+	var t Decoder
+	t.Reset(unsafe.String(unsafe.SliceData(raw), len(raw)))
 	var found []foundSecret
 	if err := t.marked(sensitive, &found); err == nil {
 		for _, f := range found {
@@ -341,7 +341,7 @@ type foundSecret struct {
 }
 
 func allStrings(dec *jsontext.Decoder, add func(string, SecretKind)) error {
-	v, err := decodeAny(dec)
+	v, err := DecodeAny(dec)
 	if err != nil {
 		return err
 	}

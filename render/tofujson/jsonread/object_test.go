@@ -1,4 +1,4 @@
-package tofujson
+package jsonread
 
 import (
 	"encoding/json"
@@ -33,9 +33,9 @@ func TestDecodedObjectsAreSortedAndKeepTheLastRepeat(t *testing.T) {
 
 func TestTrustedDecoderMakesTheSameObjects(t *testing.T) {
 	src := `{"b":1,"a":{"z":true,"y":[{}]},"b":2,"c":"\"q\""}`
-	var tr trusted
-	tr.reset(src)
-	got, err := tr.value()
+	var tr Decoder
+	tr.Reset(src)
+	got, err := tr.Value()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestObjectsInReplacesEncodingJSONMaps(t *testing.T) {
 	if err := json.Unmarshal([]byte(in), &dst); err != nil {
 		t.Fatal(err)
 	}
-	objectsIn(reflect.ValueOf(&dst))
+	ObjectsIn(reflect.ValueOf(&dst))
 	if got, want := dst.Outputs["o"].Value, (Object{{"k", Object{{"secret", "s"}}}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("output value = %#v, want %#v", got, want)
 	}

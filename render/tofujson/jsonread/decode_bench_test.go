@@ -1,4 +1,4 @@
-package tofujson
+package jsonread
 
 import (
 	"encoding/json"
@@ -25,12 +25,12 @@ func BenchmarkUnescapeHeredoc(b *testing.B) { benchUnescape(b, benchStrings()[0]
 func BenchmarkUnescapeJSON(b *testing.B)    { benchUnescape(b, benchStrings()[1]) }
 
 func benchUnescape(b *testing.B, q string) {
-	var t trusted
+	var t Decoder
 	t.slab = &textSlab{}
 	b.SetBytes(int64(len(q)))
 	for b.Loop() {
 		t.slab.reset()
-		t.reset(q)
+		t.Reset(q)
 		if _, err := t.str(); err != nil {
 			b.Fatal(err)
 		}

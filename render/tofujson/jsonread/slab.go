@@ -1,4 +1,4 @@
-package tofujson
+package jsonread
 
 import "unsafe"
 

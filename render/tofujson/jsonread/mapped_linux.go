@@ -1,14 +1,14 @@
 //go:build linux
 
-package tofujson
+package jsonread
 
 import (
 	"os"
 	"syscall"
 )
 
-// mapFile maps f, a regular file, read-only; ok is false when it cannot.
-func mapFile(f *os.File) (m []byte, ok bool) {
+// Map maps f, a regular file, read-only; ok is false when it cannot.
+func Map(f *os.File) (m []byte, ok bool) {
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() || st.Size() == 0 || int64(int(st.Size())) != st.Size() {
 		return nil, false
@@ -17,11 +17,12 @@ func mapFile(f *os.File) (m []byte, ok bool) {
 	return m, err == nil
 }
 
-func unmapFile(m []byte) { syscall.Munmap(m) }
+// Unmap unmaps m.
+func Unmap(m []byte) { syscall.Munmap(m) }
 
-// dropMapped gives back the pages of m: read again, they come from the
+// Drop gives back the pages of m: read again, they come from the
 // file (or the page cache) anew.
-func dropMapped(m []byte) {
+func Drop(m []byte) {
 	if len(m) > 0 {
 		syscall.Madvise(m, syscall.MADV_DONTNEED)
 	}

@@ -1,4 +1,4 @@
-package tofujson
+package jsonread
 
 import (
 	"bytes"
@@ -14,9 +14,9 @@ const MaxValueDepth = 256
 // ErrTooDeep is a value nested deeper than MaxValueDepth.
 var ErrTooDeep = fmt.Errorf("a value is nested more than %d levels deep; planpr refuses such values (real plans nest a few dozen levels)", MaxValueDepth)
 
-// depthWithin reports whether the JSON text raw nests no deeper than
+// DepthWithin reports whether the JSON text raw nests no deeper than
 // limit. Values with few brackets in all are passed at once.
-func depthWithin(raw []byte, limit int) bool {
+func DepthWithin(raw []byte, limit int) bool {
 	if bytes.Count(raw, []byte{'['})+bytes.Count(raw, []byte{'{'}) <= limit {
 		return true
 	}
@@ -44,13 +44,4 @@ func depthWithin(raw []byte, limit int) bool {
 		}
 	}
 	return true
-}
-
-// checkDepth refuses raw, read at offset start of the file, when it nests
-// too deep.
-func (r *reader) checkDepth(raw []byte, start int64) error {
-	if depthWithin(raw, MaxValueDepth) {
-		return nil
-	}
-	return errorAt(r.path, start, ErrTooDeep.Error())
 }

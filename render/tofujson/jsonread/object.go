@@ -1,4 +1,4 @@
-package tofujson
+package jsonread
 
 import (
 	"encoding/json"
@@ -133,13 +133,13 @@ func Objects(x any) any {
 	return x
 }
 
-// objectsIn applies Objects to every interface value inside what encoding/json
+// ObjectsIn applies Objects to every interface value inside what encoding/json
 // filled: struct fields, map and slice elements, through pointers.
-func objectsIn(v reflect.Value) {
+func ObjectsIn(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if !v.IsNil() {
-			objectsIn(v.Elem())
+			ObjectsIn(v.Elem())
 		}
 	case reflect.Interface:
 		switch x := v.Interface().(type) {
@@ -151,7 +151,7 @@ func objectsIn(v reflect.Value) {
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if v.Type().Field(i).IsExported() {
-				objectsIn(v.Field(i))
+				ObjectsIn(v.Field(i))
 			}
 		}
 	case reflect.Slice, reflect.Array:
@@ -161,7 +161,7 @@ func objectsIn(v reflect.Value) {
 			return // bytes (json.RawMessage), strings, numbers
 		}
 		for i := range v.Len() {
-			objectsIn(v.Index(i))
+			ObjectsIn(v.Index(i))
 		}
 	case reflect.Map:
 		iter := v.MapRange()
@@ -169,7 +169,7 @@ func objectsIn(v reflect.Value) {
 			// Map elements cannot be changed in place: copy, fix, store.
 			e := reflect.New(iter.Value().Type()).Elem()
 			e.Set(iter.Value())
-			objectsIn(e)
+			ObjectsIn(e)
 			v.SetMapIndex(iter.Key(), e)
 		}
 	}
