@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/planpr/planpr/bot"
 
@@ -53,7 +52,7 @@ Flags:
 			return fmt.Errorf("%s: not a directory", configDir)
 		}
 		c, diags := lockdiff.LoadConfig(configDir)
-		if err := diagnosticsError(diags, stderr); err != nil {
+		if err := diagnosticsError(diags, stderr, nil); err != nil {
 			return err
 		}
 		cfg = c
@@ -68,7 +67,7 @@ Flags:
 			continue
 		}
 		fd, diags := lockdiff.ComparePair(lockdiff.Pair{Path: files[i+1], DeletedPath: files[i], Before: before, After: after, BeforeName: files[i], Config: cfg})
-		if diagnosticsError(diags, stderr) != nil {
+		if diagnosticsError(diags, stderr, map[string][]byte{files[i]: before, files[i+1]: after}) != nil {
 			failed = true
 			continue
 		}
@@ -105,25 +104,25 @@ func readLock(path string, stderr io.Writer) ([]byte, error) {
 	return src, nil
 }
 
-// diagnosticsError prints diagnostics as file:line:col: summary, with the
-// detail indented below, and returns an error if any is an error.
-func diagnosticsError(diags hcl.Diagnostics, stderr io.Writer) error {
+// diagnosticsError prints diagnostics as hcl does (summary, the source
+// lines of sources, detail), each led by file:line:column, and returns an
+// error if any is an error. sources are the files' bytes, for the snippet.
+func diagnosticsError(diags hcl.Diagnostics, stderr io.Writer, sources map[string][]byte) error {
+	files := map[string]*hcl.File{}
+	for name, src := range sources {
+		files[name] = &hcl.File{Bytes: src}
+	}
 	for _, d := range diags {
-		prefix := ""
+		var text bytes.Buffer
 		if d.Subject != nil {
-			prefix = fmt.Sprintf("%s:%d:%d: ", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
+			fmt.Fprintf(&text, "%s:%d:%d: ", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
 		}
-		sev := ""
-		if d.Severity == hcl.DiagWarning {
-			sev = "warning: "
+		if err := hcl.NewDiagnosticTextWriter(&text, files, 0, false).WriteDiagnostic(d); err != nil {
+			return err
 		}
-		text := prefix + sev + d.Summary
-		if d.Detail != "" {
-			text += "\n  " + strings.ReplaceAll(d.Detail, "\n", "\n  ")
-		}
-		// Details quote the file: no line of them may read as a workflow
-		// command in a CI log.
-		fmt.Fprintln(stderr, bot.SafeLog(text))
+		// Snippets and details quote the file: no line of them may read as
+		// a workflow command in a CI log.
+		fmt.Fprint(stderr, bot.SafeLog(text.String()))
 	}
 	if diags.HasErrors() {
 		return errors.New("invalid input (see above)")
