@@ -24,6 +24,7 @@ const (
 
 var actionLists = map[string]Action{
 	"no-op":         NoOp,
+	"":              NoOp, // hand-written plans (tfplan2md's examples) leave "no change" empty
 	"create":        Create,
 	"read":          Read,
 	"update":        Update,

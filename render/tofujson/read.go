@@ -557,10 +557,13 @@ func (r *reader) change(c *Change) error {
 }
 
 // checkPlanVersion accepts format_version 1.x.
+// checkPlanVersion accepts 0.x (Terraform 0.12 to 1.0, which lacks fields
+// such as action_reason, replace_paths and relevant_attributes: they are
+// simply absent) and 1.x, and refuses 2.0 and later.
 func checkPlanVersion(v string) error {
 	major, _, _ := strings.Cut(v, ".")
-	if n, err := strconv.Atoi(major); err != nil || n != 1 {
-		return fmt.Errorf("unsupported plan format_version %q: planpr reads 1.x", v)
+	if n, err := strconv.Atoi(major); err != nil || n < 0 || n > 1 {
+		return fmt.Errorf("unsupported plan format_version %q: planpr reads 0.x (Terraform 0.12 to 1.0) and 1.x", v)
 	}
 	return nil
 }

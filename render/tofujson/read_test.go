@@ -89,7 +89,7 @@ func TestReadPlanBadInput(t *testing.T) {
 		{"truncated", "{\"format_version\":\"1.2\",\"resource_changes\":[{\"address\":", "truncated JSON", 1, 56},
 		{"syntax", "{\"format_version\":\"1.2\",\n \"resource_changes\": [}\n", "invalid JSON", 2, 23},
 		{"state", `{"format_version":"1.0","terraform_version":"1.9.0","values":{"root_module":{}}}`, "this is a state, not a plan", 0, 0},
-		{"version 2", `{"format_version":"2.0","resource_changes":[]}`, `unsupported plan format_version "2.0": planpr reads 1.x`, 1, 19},
+		{"version 2", `{"format_version":"2.0","resource_changes":[]}`, `unsupported plan format_version "2.0": planpr reads 0.x (Terraform 0.12 to 1.0) and 1.x`, 1, 19},
 		{"no version", `{"resource_changes":[]}`, "no format_version", 0, 0},
 		{"unknown action", `{"format_version":"1.2","resource_changes":[{"address":"a.b","change":{"actions":["explode"]}}]}`, `resource_changes a.b: unknown action list ["explode"]`, 1, 45},
 		{"wrong type", `{"format_version":"1.2","resource_changes":[{"address":7}]}`, "invalid JSON for", 1, 0},
@@ -136,5 +136,31 @@ func TestParseActions(t *testing.T) {
 	}
 	if _, err := ParseActions([]string{"create", "create"}); err == nil {
 		t.Error("ParseActions accepted [create create]")
+	}
+}
+
+// TestReadPlanFormatZero: Terraform 0.12 to 1.0 write format_version 0.1
+// and 0.2, without action_reason, replace_paths or relevant_attributes.
+func TestReadPlanFormatZero(t *testing.T) {
+	for _, v := range []string{"0.1", "0.2"} {
+		path := writeFile(t, "plan.json", `{"format_version":"`+v+`","terraform_version":"0.12.31",
+ "planned_values":{"root_module":{}},
+ "resource_changes":[
+  {"address":"null_resource.a","mode":"managed","type":"null_resource","name":"a","provider_name":"null","change":{"actions":["create"],"before":null,"after":{"triggers":null},"after_unknown":{"id":true}}},
+  {"address":"null_resource.b","mode":"managed","type":"null_resource","name":"b","provider_name":"null","change":{"actions":["delete","create"],"before":{"id":"1"},"after":{},"after_unknown":{"id":true}}},
+  {"address":"null_resource.c","mode":"managed","type":"null_resource","name":"c","provider_name":"null","change":{"actions":[],"before":{"id":"2"},"after":{"id":"2"}}}],
+ "configuration":{"root_module":{}}}`)
+		var actions []Action
+		p, err := ReadPlanFile(path, func(_ string, rc *ResourceChange) error {
+			a, err := ParseActions(rc.Change.Actions)
+			actions = append(actions, a)
+			return err
+		})
+		if err != nil {
+			t.Fatalf("format_version %s: %v", v, err)
+		}
+		if p.FormatVersion != v || len(actions) != 3 || actions[0] != Create || actions[1] != DeleteThenCreate || actions[2] != NoOp {
+			t.Errorf("format_version %s: %q, actions %v", v, p.FormatVersion, actions)
+		}
 	}
 }
