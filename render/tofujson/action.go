@@ -24,7 +24,6 @@ const (
 
 var actionLists = map[string]Action{
 	"no-op":         NoOp,
-	"":              NoOp, // hand-written plans (tfplan2md's examples) leave "no change" empty
 	"create":        Create,
 	"read":          Read,
 	"update":        Update,
@@ -37,6 +36,9 @@ var actionLists = map[string]Action{
 
 // ParseActions turns a plan "actions" list into an Action.
 func ParseActions(actions []string) (Action, error) {
+	if len(actions) == 0 {
+		return NoOp, nil // hand-written plans (tfplan2md's examples) leave "no change" empty
+	}
 	key := strings.Join(actions, ",")
 	if a, ok := actionLists[key]; ok {
 		return a, nil
