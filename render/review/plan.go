@@ -237,9 +237,9 @@ func (v *SpanValues) Decode(rc *tofujson.ResourceChange) (*tofujson.ResourceChan
 		return rc, rc.Change.Decode()
 	}
 	if v.cr == nil {
-		f, err := os.Open(v.path)
+		f, err := tofujson.OpenFile(v.path) // the UTF-8 text the pass read
 		if err != nil {
-			return nil, &tofujson.InputError{File: v.path, Msg: err.Error()}
+			return nil, err
 		}
 		v.f, v.cr = f, tofujson.NewChangeReader(v.path, f)
 	}

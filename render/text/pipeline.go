@@ -55,9 +55,9 @@ type textPipeline struct {
 
 // newTextPipeline starts the workers; they wait for spans.
 func newTextPipeline(path string, o review.PlanOptions) (*textPipeline, error) {
-	f, err := os.Open(path)
+	f, err := tofujson.OpenFile(path) // the UTF-8 text the pass reads
 	if err != nil {
-		return nil, &tofujson.InputError{File: path, Msg: err.Error()}
+		return nil, err
 	}
 	workers := max(1, runtime.GOMAXPROCS(0))
 	p := &textPipeline{path: path, o: o, f: f, done: map[int]textBatch{}, maxAhead: 16 * workers}

@@ -33,7 +33,7 @@ func errorAt(path string, offset int64, msg string) *InputError {
 }
 
 func lineCol(path string, offset int64) (int, int) {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
 		return 0, 0
 	}
@@ -51,7 +51,7 @@ func wrapJSONError(path string, err error, offset int64) error {
 	case errors.As(err, &syn):
 		// A decoder's syntax error offsets count from the start of the value
 		// being decoded, not the file: find the exact place by scanning.
-		if f, ferr := os.Open(path); ferr == nil {
+		if f, ferr := OpenFile(path); ferr == nil {
 			defer f.Close()
 			if off, serr := firstSyntaxError(f); serr != nil {
 				return errorAt(path, off, "invalid JSON: "+serr.Error())
@@ -110,7 +110,7 @@ func OpenFile(path string) (*os.File, error) {
 	if err != nil {
 		return nil, &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
 	}
-	return f, nil
+	return utf8Text(path, f)
 }
 
 // ReadFile reads a whole input that OpenFile accepts.

@@ -2,6 +2,7 @@ package tofujson
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,6 +20,12 @@ func FuzzReadPlan(f *testing.F) {
 	f.Add([]byte(`{"format_version":"1.0","values":{}}`))
 	f.Add([]byte("[command]terraform-bin show -json\n{}"))
 	f.Add([]byte(`{"format_version":"1.2","resource_changes":null,"output_changes":{"x":{"actions":["create"]}}}`))
+	// What editors and shells write: byte-order marks, UTF-16 both ways,
+	// a lone surrogate, an odd byte count.
+	f.Add([]byte("\xEF\xBB\xBF" + minimalPlan))
+	f.Add(utf16Bytes(minimalPlan, binary.LittleEndian, true))
+	f.Add(utf16Bytes(`{"format_version":"0.1","resource_changes":[]}`, binary.BigEndian, true))
+	f.Add([]byte("\xFF\xFE{\x00\x00\xD8}\x00\x00"))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(dir, "plan.json")

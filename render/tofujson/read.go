@@ -353,7 +353,7 @@ func (r *reader) trailing() error {
 
 // lineAt reads the rest of the line at a byte offset of the file.
 func (r *reader) lineAt(off int64) string {
-	f, err := os.Open(r.path)
+	f, err := OpenFile(r.path)
 	if err != nil {
 		return ""
 	}
@@ -406,7 +406,7 @@ func (r *reader) changes(section string, visit Visitor) error {
 
 // startOf skips the separator between array elements.
 func (r *reader) startOf(off int64) int64 {
-	f, err := os.Open(r.path)
+	f, err := OpenFile(r.path)
 	if err != nil {
 		return off
 	}
