@@ -574,10 +574,31 @@ func checkIsPlan(path string, p *Plan) error {
 	}
 	planish := p.Sections["planned_values"] || p.Sections[SectionChanges] || p.Sections["output_changes"] ||
 		p.Sections[SectionDrift] || p.Sections["prior_state"] || p.Sections["configuration"]
-	if p.Sections["values"] && !planish {
+	switch {
+	case planish:
+		return nil
+	case p.Sections["values"]:
 		return &InputError{File: path, Msg: "this is a state, not a plan (it has \"values\" and no planned changes): render reads `tofu show -json PLANFILE`"}
+	case p.Sections["provider_schemas"]:
+		return &InputError{File: path, Msg: "this is provider schemas (`tofu providers schema -json`), not a plan: pass it with --schemas (the Action and the App take a schemas.json beside the plan)"}
+	}
+	// OpenTofu writes a plan with nothing to do as {"format_version":…}
+	// alone; anything else without a plan's sections is some other
+	// document, and reading it as "no changes" would be the worst answer.
+	for key := range p.Sections {
+		if !planMembers[key] {
+			return &InputError{File: path, Msg: fmt.Sprintf("not a plan: it has %q and none of planned_values, resource_changes, output_changes, prior_state or configuration; expected the output of `tofu show -json PLANFILE`", key)}
+		}
 	}
 	return nil
+}
+
+// planMembers are the top-level members a plan JSON may have.
+var planMembers = map[string]bool{
+	"format_version": true, "terraform_version": true, "variables": true, "planned_values": true,
+	SectionChanges: true, SectionDrift: true, "resource_deferred": true, "deferred_changes": true,
+	"output_changes": true, "prior_state": true, "configuration": true, "relevant_attributes": true,
+	"checks": true, "timestamp": true, "applyable": true, "complete": true, "errored": true,
 }
 
 // NewerThanRenderer reports whether the plan's format_version is newer than

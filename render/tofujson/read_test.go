@@ -91,6 +91,9 @@ func TestReadPlanBadInput(t *testing.T) {
 		{"state", `{"format_version":"1.0","terraform_version":"1.9.0","values":{"root_module":{}}}`, "this is a state, not a plan", 0, 0},
 		{"version 2", `{"format_version":"2.0","resource_changes":[]}`, `unsupported plan format_version "2.0": planpr reads 0.x (Terraform 0.12 to 1.0) and 1.x`, 1, 19},
 		{"no version", `{"resource_changes":[]}`, "no format_version", 0, 0},
+		// A document without a plan's sections used to read as "no changes".
+		{"schemas", `{"format_version":"1.0","provider_schemas":{}}`, "this is provider schemas (`tofu providers schema -json`), not a plan: pass it with --schemas", 0, 0},
+		{"another document", `{"format_version":"1.0","name":"x"}`, `not a plan: it has "name"`, 0, 0},
 		{"unknown action", `{"format_version":"1.2","resource_changes":[{"address":"a.b","change":{"actions":["explode"]}}]}`, `resource_changes a.b: unknown action list ["explode"]`, 1, 45},
 		{"wrong type", `{"format_version":"1.2","resource_changes":[{"address":7}]}`, "invalid JSON for", 1, 0},
 		{"syntax inside a resource", "{\"format_version\":\"1.2\",\n \"resource_changes\": [{\"address\": x}]}\n", "invalid character 'x'", 2, 35},

@@ -52,7 +52,8 @@ type StateVisitor struct {
 	Resource     func(r *StateResource) error
 }
 
-// DocumentKind tells a plan ("plan") from a state ("state") by the
+// DocumentKind tells a plan ("plan") from a state ("state") and provider
+// schemas ("schemas") by the
 // top-level names of a JSON document. It stops at the first name that
 // decides, so it reads little of a large file.
 func DocumentKind(path string) (string, error) {
@@ -76,6 +77,8 @@ func DocumentKind(path string) (string, error) {
 			return "plan", nil
 		case "values":
 			return "state", nil
+		case "provider_schemas":
+			return "schemas", nil
 		}
 		if err := dec.SkipValue(); err != nil {
 			return "", r.fail(err)
