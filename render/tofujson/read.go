@@ -99,6 +99,9 @@ func sniff(path string, br *bufio.Reader) error {
 	if i := strings.IndexByte(first, '\n'); i >= 0 {
 		first = first[:i]
 	}
+	if strings.HasPrefix(first, "PK\x03\x04") {
+		return &InputError{File: path, Line: line, Column: col, Msg: "a binary plan file (the zip `tofu plan -out` writes), not its JSON: run `tofu show -json PLANFILE > plan.json`"}
+	}
 	if strings.HasPrefix(first, "[command]") || strings.HasPrefix(first, "::") {
 		return &InputError{File: path, Line: line, Column: col, Msg: "not plain JSON: the file holds GitHub Actions log lines (" + clip(first, 40) +
 			"); the setup-terraform/setup-opentofu wrapper adds them: set `terraform_wrapper: false` / `tofu_wrapper: false`, or write the JSON with `tofu show -json PLANFILE > plan.json`"}
@@ -278,6 +281,8 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 		}
 		p.Sections[key] = true
 		switch key {
+		case "@level", "@message", "@module":
+			return &InputError{File: r.path, Msg: "a UI stream (`tofu plan -json`) without its first, \"version\" line: pass the whole stream as written"}
 		case "format_version":
 			var v any
 			if err := r.small(&v, key); err != nil {
@@ -569,6 +574,13 @@ func checkPlanVersion(v string) error {
 }
 
 func checkIsPlan(path string, p *Plan) error {
+	switch {
+	case p.FormatVersion != "":
+	case p.Sections["plan_format_version"]:
+		return &InputError{File: path, Msg: "a Terraform Cloud redacted plan (it has plan_format_version): not supported; render the plan JSON from `terraform show -json PLANFILE` instead"}
+	case p.Sections["lineage"] || p.Sections["serial"]:
+		return &InputError{File: path, Msg: "a raw state file (terraform.tfstate), not JSON that `tofu show` writes: run `tofu show -json` for the state, or `tofu show -json PLANFILE` for a plan"}
+	}
 	if p.FormatVersion == "" {
 		return &InputError{File: path, Msg: "no format_version: not the output of `tofu show -json PLANFILE`"}
 	}

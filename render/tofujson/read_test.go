@@ -93,6 +93,10 @@ func TestReadPlanBadInput(t *testing.T) {
 		{"no version", `{"resource_changes":[]}`, "no format_version", 0, 0},
 		// A document without a plan's sections used to read as "no changes".
 		{"schemas", `{"format_version":"1.0","provider_schemas":{}}`, "this is provider schemas (`tofu providers schema -json`), not a plan: pass it with --schemas", 0, 0},
+		{"binary plan", "PK\x03\x04\x14\x00\b\x00tfplan", "a binary plan file (the zip `tofu plan -out` writes)", 1, 1},
+		{"raw state", `{"version":4,"terraform_version":"1.9.0","serial":3,"lineage":"x","resources":[]}`, "a raw state file (terraform.tfstate)", 0, 0},
+		{"redacted", `{"plan_format_version":"1.1","resource_changes":[]}`, "a Terraform Cloud redacted plan", 0, 0},
+		{"stream without version", "{\"@level\":\"info\",\"@message\":\"x\"}\n{\"@level\":\"info\"}\n", "a UI stream (`tofu plan -json`) without its first", 0, 0},
 		{"another document", `{"format_version":"1.0","name":"x"}`, `not a plan: it has "name"`, 0, 0},
 		{"unknown action", `{"format_version":"1.2","resource_changes":[{"address":"a.b","change":{"actions":["explode"]}}]}`, `resource_changes a.b: unknown action list ["explode"]`, 1, 45},
 		{"wrong type", `{"format_version":"1.2","resource_changes":[{"address":7}]}`, "invalid JSON for", 1, 0},
