@@ -218,17 +218,11 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 	if len(planFiles) == 0 && len(logFiles) == 0 && p.lockSpec == "off" {
 		return nil, errors.New("nothing to report: set the plan input (plan JSON files), ui-log, or lock-files")
 	}
-	// A glob such as envs/prod/*.json also matches schemas.json: known by
-	// its content, it describes the plans instead of reading as one with
-	// no changes.
 	schemasFile := env.input("schemas")
-	planFiles = slices.DeleteFunc(planFiles, func(f string) bool {
-		if kind, err := tofujson.DocumentKind(f); err != nil || kind != "schemas" {
-			return false
-		}
-		schemasFile = cmp.Or(schemasFile, f)
-		return true
-	})
+	planFiles, found := takeSchemas(planFiles)
+	if len(found) > 0 {
+		schemasFile = cmp.Or(schemasFile, found[0])
+	}
 	p.plans = groupByDir(planFiles, logFiles)
 	if schemasFile != "" {
 		if p.schemas, err = tofujson.ReadSchemasFile(schemasFile); err != nil {

@@ -308,8 +308,6 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		}
 		switch base := filepath.Base(path); {
 		case base == "planpr.json":
-		case base == "schemas.json":
-			schemas = append(schemas, path)
 		case strings.HasSuffix(base, ".json"), strings.HasSuffix(base, ".jsonl"), strings.HasSuffix(base, ".log"):
 			planFiles = append(planFiles, path)
 		}
@@ -318,6 +316,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	if err != nil {
 		return err
 	}
+	planFiles, schemas = takeSchemas(planFiles)
 	files := make([]review.File, len(planFiles))
 	for i, f := range planFiles { // sections are named by their place in the artifact
 		files[i] = review.InDirectory(f)

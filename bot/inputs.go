@@ -1,0 +1,22 @@
+package bot
+
+import (
+	"slices"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// takeSchemas moves the provider schemas among files out, known by their
+// content: a glob such as envs/prod/*.json, or an artifact, holds
+// schemas.json beside the plan, and read as a plan it would say "no
+// changes". It returns the other files and the schemas.
+func takeSchemas(files []string) (rest, schemas []string) {
+	rest = slices.DeleteFunc(slices.Clone(files), func(f string) bool {
+		if kind, err := tofujson.DocumentKind(f); err != nil || kind != "schemas" {
+			return false
+		}
+		schemas = append(schemas, f)
+		return true
+	})
+	return rest, schemas
+}
