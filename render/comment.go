@@ -225,12 +225,8 @@ func Comments(ws []io.Writer, plans []CommentPlan, opts []CommentOptions) ([]*Co
 			return nil, err
 		}
 		marked += n
-		facts.Counts.Add += s.Total.Add
-		facts.Counts.Change += s.Total.Change
-		facts.Counts.Destroy += s.Total.Destroy
-		facts.Counts.Import += s.Total.Import
-		facts.Counts.Forget += s.Total.Forget
-		facts.Replace += s.Counts[diff.DeleteThenCreate] + s.Counts[diff.CreateThenDelete] + s.Counts[diff.ForgetThenCreate]
+		facts.Counts.Include(s.Total)
+		facts.Replace += s.Replaced()
 		if f := s.Failure(); f != "" {
 			facts.Errored = true
 			facts.failures = append(facts.failures, f)
@@ -396,8 +392,7 @@ func (s *planSection) room(risky bool) bool {
 }
 
 func (s *planSection) hasChanges() bool {
-	t := s.Total
-	return s.Shown > 0 || s.outputs != "" || t.Add+t.Change+t.Destroy+t.Import+t.Forget > 0
+	return s.Shown > 0 || s.outputs != "" || s.Total.Any()
 }
 
 // errored reports a failed plan, or failures in the section's streams.

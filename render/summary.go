@@ -29,19 +29,18 @@ func Summary(w io.Writer, plans []CommentPlan, o review.PlanOptions) error {
 		if err != nil {
 			return err
 		}
-		var drift []string
+		f := m.Facts(func(p []any) string { return maskedPath(masker, p) })
 		if m.Scan.HasDrift && p.Path != "" {
-			entries, err := txt.DriftEntries(o, m.Scan, len(m.ChangedOutputs()) > 0, review.IndexConfiguration(m.Scan.Plan.Configuration))
+			entries, err := txt.DriftEntries(o, m.Scan, len(f.OutputsChanged) > 0, review.IndexConfiguration(m.Scan.Plan.Configuration))
 			if err != nil {
 				return err
 			}
 			for _, e := range entries {
-				drift = append(drift, e.Address)
+				f.Drift = append(f.Drift, e.Address)
 			}
 		}
-		f := m.Facts(drift, func(p []any) string { return maskedPath(masker, p) })
 		doc.Counts.Include(f.Counts)
-		doc.HasChanges = doc.HasChanges || m.Shown > 0 || m.Total != (review.Counts{}) || len(f.OutputsChanged) > 0
+		doc.HasChanges = doc.HasChanges || m.Shown > 0 || m.Total.Any() || len(f.OutputsChanged) > 0
 		doc.Errored = doc.Errored || f.Errored
 		doc.Plans = append(doc.Plans, f)
 	}

@@ -146,13 +146,14 @@ var summaryActionNames = map[diff.Action]string{
 	diff.Read: "read", diff.Forget: "forget",
 }
 
-// Facts are the module's machine summary: drift names the resources
-// that changed outside OpenTofu (a format's choice, see render/text), and
-// path writes a replace path.
-func (m *Module) Facts(drift []string, path func([]any) string) PlanFacts {
+// Facts are the module's machine summary but for Drift, which is the
+// caller's to fill (which drift counts is a format's choice, see
+// render/text); path writes a replace path.
+func (m *Module) Facts(path func([]any) string) PlanFacts {
+	failure := m.Failure()
 	f := PlanFacts{Name: m.Name, Path: m.Path, Addresses: map[string][]string{}, ReplaceReasons: map[string]ReplaceReason{},
-		Drift: append([]string{}, drift...), OutputsChanged: []string{}, FailedChecks: []string{}, Warnings: []string{},
-		Errored: m.Failure() != "", Streams: []StreamFacts{}}
+		Drift: []string{}, OutputsChanged: []string{}, FailedChecks: []string{}, Warnings: []string{},
+		Errored: failure != "", Streams: []StreamFacts{}}
 	for _, st := range m.Streams {
 		f.Streams = append(f.Streams, st.Facts())
 	}
@@ -185,7 +186,7 @@ func (m *Module) Facts(drift []string, path func([]any) string) PlanFacts {
 	for _, c := range m.FailedChecks() {
 		f.FailedChecks = append(f.FailedChecks, c.Address)
 	}
-	if failure := m.Failure(); failure != "" {
+	if failure != "" {
 		f.Warnings = append(f.Warnings, failure)
 	}
 	if f.Counts.Destroy > 0 {

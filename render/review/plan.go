@@ -310,6 +310,18 @@ type Counts struct {
 	Import, Add, Change, Destroy, Forget int
 }
 
+// Include adds o's counts to c's.
+func (c *Counts) Include(o Counts) {
+	c.Import += o.Import
+	c.Add += o.Add
+	c.Change += o.Change
+	c.Destroy += o.Destroy
+	c.Forget += o.Forget
+}
+
+// Any reports whether anything is counted.
+func (c Counts) Any() bool { return c != Counts{} }
+
 // Tally counts the changes OpenTofu shows: per action, the "Plan:" line's
 // numbers, and how many are shown at all.
 func (s *Scan) Tally() (map[diff.Action]int, Counts, int) {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -574,14 +575,13 @@ func checkPlanVersion(v string) error {
 }
 
 func checkIsPlan(path string, p *Plan) error {
-	switch {
-	case p.FormatVersion != "":
-	case p.Sections["plan_format_version"]:
-		return &InputError{File: path, Msg: "a Terraform Cloud redacted plan (it has plan_format_version): not supported; render the plan JSON from `terraform show -json PLANFILE` instead"}
-	case p.Sections["lineage"] || p.Sections["serial"]:
-		return &InputError{File: path, Msg: "a raw state file (terraform.tfstate), not JSON that `tofu show` writes: run `tofu show -json` for the state, or `tofu show -json PLANFILE` for a plan"}
-	}
 	if p.FormatVersion == "" {
+		switch {
+		case p.Sections["plan_format_version"]:
+			return &InputError{File: path, Msg: "a Terraform Cloud redacted plan (it has plan_format_version): not supported; render the plan JSON from `terraform show -json PLANFILE` instead"}
+		case p.Sections["lineage"] || p.Sections["serial"]:
+			return &InputError{File: path, Msg: "a raw state file (terraform.tfstate), not JSON that `tofu show` writes: run `tofu show -json` for the state, or `tofu show -json PLANFILE` for a plan"}
+		}
 		return &InputError{File: path, Msg: "no format_version: not the output of `tofu show -json PLANFILE`"}
 	}
 	planish := p.Sections["planned_values"] || p.Sections[SectionChanges] || p.Sections["output_changes"] ||
@@ -597,7 +597,7 @@ func checkIsPlan(path string, p *Plan) error {
 	// OpenTofu writes a plan with nothing to do as {"format_version":…}
 	// alone; anything else without a plan's sections is some other
 	// document, and reading it as "no changes" would be the worst answer.
-	for key := range p.Sections {
+	for _, key := range slices.Sorted(maps.Keys(p.Sections)) { // the same key named every time
 		if !planMembers[key] {
 			return &InputError{File: path, Msg: fmt.Sprintf("not a plan: it has %q and none of planned_values, resource_changes, output_changes, prior_state or configuration; expected the output of `tofu show -json PLANFILE`", key)}
 		}

@@ -53,8 +53,7 @@ type StateVisitor struct {
 }
 
 // DocumentKind tells a plan ("plan") from a state ("state") and provider
-// schemas ("schemas") by the
-// top-level names of a JSON document. It stops at the first name that
+// schemas ("schemas") by the top-level names of a JSON document. It stops at the first name that
 // decides, so it reads little of a large file.
 func DocumentKind(path string) (string, error) {
 	f, br, err := openJSON(path)
