@@ -164,35 +164,48 @@ type TestCleanup struct {
 
 // StreamInfo is what the reader learned about the stream as a whole.
 type StreamInfo struct {
-	Version   string // of OpenTofu/Terraform
-	UI        string
+	Version   string // of OpenTofu/Terraform; "" without a version line
+	UI        string // "" without a version line
 	Lines     int
+	Messages  int
 	Truncated int // line number of a final line cut off mid-message, or 0
 }
 
 // IsStream reports whether the file starts like a UI stream: its first
-// line is a "version" message. It reads no more than such a line can be:
-// `tofu show -json` writes a plan as one line, hundreds of megabytes long.
+// line is a "version" message or, in a stream whose version line was cut
+// (Terraform Cloud's logs), a message with its "@level", "@message" and
+// "type". It reads no more than such a line can be: `tofu show -json`
+// writes a plan as one line, hundreds of megabytes long.
 func IsStream(path string) bool {
 	f, err := OpenFile(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	first, err := bufio.NewReaderSize(f, maxVersionLine).ReadSlice('\n')
+	first, err := bufio.NewReaderSize(f, maxFirstLine).ReadSlice('\n')
 	if err != nil && err != io.EOF {
-		return false // longer than a version message, or unreadable
+		return false // longer than a first message, or unreadable
 	}
-	var m struct {
-		Type string `json:"type"`
-		UI   string `json:"ui"`
-	}
-	return json.Unmarshal(first, &m) == nil && m.Type == "version" && m.UI != ""
+	return isFirstMessage(first)
 }
 
-// maxVersionLine bounds the first line of a stream: the version message
-// is a couple of hundred bytes.
-const maxVersionLine = 4 << 10
+// isFirstMessage reports whether line can start a UI stream.
+func isFirstMessage(line []byte) bool {
+	var m struct {
+		Type    string  `json:"type"`
+		UI      string  `json:"ui"`
+		Level   string  `json:"@level"`
+		Message *string `json:"@message"`
+	}
+	if json.Unmarshal(line, &m) != nil || m.Type == "" {
+		return false
+	}
+	return (m.Type == "version" && m.UI != "") || (m.Level != "" && m.Message != nil)
+}
+
+// maxFirstLine bounds the first line of a stream: a version message is a
+// couple of hundred bytes; a diagnostic, a few KB.
+const maxFirstLine = 64 << 10
 
 // ReadStreamFile reads a UI stream, one message a line, calling visit for
 // each. The first line must be the version message with ui major version 1.
@@ -245,22 +258,25 @@ func readStream(path string, r io.Reader, visit func(*Message) error) (*StreamIn
 		}
 		jsonread.ObjectsIn(reflect.ValueOf(&m))
 		m.Line = lineNo
-		if info.UI == "" {
-			if m.Type != "version" {
-				return nil, &InputError{File: path, Line: lineNo, Column: 1, Msg: fmt.Sprintf("a UI stream starts with a \"version\" message, not %q", m.Type)}
+		if info.Messages == 0 {
+			if !isFirstMessage(trimmed) {
+				return nil, &InputError{File: path, Line: lineNo, Column: 1, Msg: fmt.Sprintf("a UI stream starts with a \"version\" message, or a message with \"@level\" and \"@message\"; not %q", clip(string(trimmed), 60))}
 			}
-			if err := checkUIVersion(m.UI); err != nil {
-				return nil, &InputError{File: path, Line: lineNo, Column: 1, Msg: err.Error()}
+			if m.Type == "version" {
+				if err := checkUIVersion(m.UI); err != nil {
+					return nil, &InputError{File: path, Line: lineNo, Column: 1, Msg: err.Error()}
+				}
+				info.UI, info.Version = m.UI, m.Terraform
 			}
-			info.UI, info.Version = m.UI, m.Terraform
 		}
+		info.Messages++
 		if visit != nil {
 			if err := visit(&m); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if info.UI == "" {
+	if info.Messages == 0 {
 		return nil, &InputError{File: path, Msg: "the stream is empty: expected the output of `tofu plan -json` (or apply/test)"}
 	}
 	return info, nil

@@ -18,8 +18,10 @@ func TestIsStream(t *testing.T) {
 		{"stream", version + "\n" + `{"type":"log"}` + "\n", true},
 		{"one message", version, true},
 		{"plan", `{"format_version":"1.2","resource_changes":[]}`, false},
-		{"plan on one long line", `{"format_version":"1.2","variables":{"v":{"value":"` + strings.Repeat("x", 3*maxVersionLine) + `"}}}`, false},
-		{"log line", `{"type":"log","@message":"hi"}` + "\n", false},
+		{"plan on one long line", `{"format_version":"1.2","variables":{"v":{"value":"` + strings.Repeat("x", 3*maxFirstLine) + `"}}}`, false},
+		{"log line without a level", `{"type":"log","@message":"hi"}` + "\n", false},
+		{"stream without its version line", `{"@level":"info","@message":"Plan: 1 to add","@module":"terraform.ui","type":"change_summary","changes":{"add":1,"change":0,"remove":0,"operation":"plan"}}` + "\n", true},
+		{"level and message but no type", `{"@level":"info","@message":"hi"}` + "\n", false},
 	} {
 		if got := IsStream(writeFile(t, c.name, c.text)); got != c.want {
 			t.Errorf("%s: IsStream = %v, want %v", c.name, got, c.want)
@@ -46,7 +48,7 @@ func TestIsStreamReadsOnlyTheStart(t *testing.T) {
 			w <- nil
 			return
 		}
-		f.WriteString(`{"format_version":"1.2","variables":{"v":{"value":"` + strings.Repeat("x", 2*maxVersionLine))
+		f.WriteString(`{"format_version":"1.2","variables":{"v":{"value":"` + strings.Repeat("x", maxFirstLine/2)) // less than a pipe holds
 		w <- f // held open: the line never ends
 	}()
 	got := make(chan bool, 1)
