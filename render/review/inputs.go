@@ -2,6 +2,7 @@ package review
 
 import (
 	"path/filepath"
+	"slices"
 
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -45,15 +46,19 @@ func ModuleName(path string) string {
 
 // Group sorts files into root modules in the order they first appear. A
 // module has one plan: a second plan under a key starts another module,
-// which the streams after it join.
+// which the streams after it join. Modules that share a key are named
+// by their plan files too, "prod (plan.json)" and "prod (again.json)",
+// so that neither hides the other.
 func Group(files []File) []Input {
 	var out []Input
+	var keys []string
 	latest := map[string]int{}
 	for _, f := range files {
 		stream := f.Stream || tofujson.IsStream(f.Path)
 		i, ok := latest[f.Key]
 		if !ok || (!stream && out[i].Path != "") {
 			out = append(out, Input{Name: f.Name})
+			keys = append(keys, f.Key)
 			i = len(out) - 1
 			latest[f.Key] = i
 		}
@@ -61,6 +66,11 @@ func Group(files []File) []Input {
 			out[i].Streams = append(out[i].Streams, f.Path)
 		} else {
 			out[i].Path = f.Path
+		}
+	}
+	for i := range out {
+		if out[i].Path != "" && latest[keys[i]] != slices.Index(keys, keys[i]) {
+			out[i].Name += " (" + filepath.Base(out[i].Path) + ")"
 		}
 	}
 	return out

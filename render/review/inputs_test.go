@@ -33,9 +33,9 @@ func TestGroup(t *testing.T) {
 	files = append(files, late)
 	got := Group(files)
 	want := []Input{
-		{Name: "prod", Path: prodPlan, Streams: []string{prodLog}},
+		{Name: "prod (plan.json)", Path: prodPlan, Streams: []string{prodLog}},
 		{Name: "dev", Path: devPlan},
-		{Name: "prod", Path: secondProd, Streams: []string{lateLog}}, // a second plan is not dropped
+		{Name: "prod (again.json)", Path: secondProd, Streams: []string{lateLog}}, // a second plan is not dropped
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Group:\n got %+v\nwant %+v", got, want)
