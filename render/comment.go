@@ -208,14 +208,22 @@ func Comments(ws []io.Writer, plans []CommentPlan, opts []CommentOptions) ([]*Co
 		}
 	}
 	o := opts[0]
-	masker := mask.NewMasker()
+	var masker *mask.Masker
 	var sections []*planSection
-	for _, p := range plans {
-		s, err := newSection(p, o, opts, masker)
-		if err != nil {
-			return nil, err
+	cleanup, err := review.Splitting(plans, func(plans []CommentPlan) error {
+		masker, sections = mask.NewMasker(), nil
+		for _, p := range plans {
+			s, err := newSection(p, o, opts, masker)
+			if err != nil {
+				return err
+			}
+			sections = append(sections, s)
 		}
-		sections = append(sections, s)
+		return nil
+	})
+	defer cleanup()
+	if err != nil {
+		return nil, err
 	}
 	facts := &CommentResult{}
 	marked := 0

@@ -23,31 +23,49 @@ func Summary(w io.Writer, plans []CommentPlan, o review.PlanOptions) error {
 		Errored       bool               `json:"errored"`
 		Plans         []review.PlanFacts `json:"plans"`
 	}{FormatVersion: "1.0", Plans: []review.PlanFacts{}}
-	masker := mask.NewMasker()
-	for _, p := range plans {
-		m, err := review.ReadModule(p, o, review.ScanOptions{Masker: masker, KeepAll: true})
-		if err != nil {
-			return err
-		}
-		f := m.Facts(func(p []any) string { return maskedPath(masker, p) })
-		if m.Scan.HasDrift && p.Path != "" {
-			entries, err := txt.DriftEntries(o, m.Scan, len(f.OutputsChanged) > 0, review.IndexConfiguration(m.Scan.Plan.Configuration))
+	var masker *mask.Masker
+	cleanup, err := review.Splitting(plans, func(plans []CommentPlan) error {
+		masker = mask.NewMasker()
+		doc.Counts, doc.HasChanges, doc.Errored, doc.Plans = review.FactCounts{}, false, false, []review.PlanFacts{}
+		for _, p := range plans {
+			f, m, err := planFacts(p, o, masker)
 			if err != nil {
 				return err
 			}
-			for _, e := range entries {
-				f.Drift = append(f.Drift, e.Address)
-			}
+			doc.Counts.Include(f.Counts)
+			doc.HasChanges = doc.HasChanges || m.Shown > 0 || m.Total.Any() || len(f.OutputsChanged) > 0
+			doc.Errored = doc.Errored || f.Errored
+			doc.Plans = append(doc.Plans, f)
 		}
-		doc.Counts.Include(f.Counts)
-		doc.HasChanges = doc.HasChanges || m.Shown > 0 || m.Total.Any() || len(f.OutputsChanged) > 0
-		doc.Errored = doc.Errored || f.Errored
-		doc.Plans = append(doc.Plans, f)
+		return nil
+	})
+	defer cleanup()
+	if err != nil {
+		return err
 	}
 	maskStrings(reflect.ValueOf(&doc).Elem(), masker)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// planFacts reads one root module for the summary.
+func planFacts(p CommentPlan, o review.PlanOptions, masker *mask.Masker) (review.PlanFacts, *review.Module, error) {
+	m, err := review.ReadModule(p, o, review.ScanOptions{Masker: masker, KeepAll: true})
+	if err != nil {
+		return review.PlanFacts{}, nil, err
+	}
+	f := m.Facts(func(p []any) string { return maskedPath(masker, p) })
+	if m.Scan.HasDrift && p.Path != "" {
+		entries, err := txt.DriftEntries(o, m.Scan, len(f.OutputsChanged) > 0, review.IndexConfiguration(m.Scan.Plan.Configuration))
+		if err != nil {
+			return review.PlanFacts{}, nil, err
+		}
+		for _, e := range entries {
+			f.Drift = append(f.Drift, e.Address)
+		}
+	}
+	return f, m, nil
 }
 
 // maskStrings masks every string in v in place — fields, elements, map

@@ -101,30 +101,23 @@ Flags:
 		// Check every input first, then stream: nothing is printed for a
 		// bad input, and memory stays one resource deep.
 		var prepared []*txt.PreparedPlan
-		defer func() {
+		closeAll := func() {
 			for _, pt := range prepared {
 				if pt != nil {
 					pt.Close()
 				}
 			}
-		}()
-		for _, p := range plans {
-			if p.Path == "" {
-				prepared = append(prepared, nil)
-				continue
-			}
-			pt, perr := txt.PreparePlanText(p.Path, popts)
-			if perr != nil {
-				return perr
-			}
-			prepared = append(prepared, pt)
+			prepared = nil
 		}
-		for _, p := range plans {
-			for _, st := range p.Streams {
-				if _, err := tofujson.ReadStreamFile(st, nil); err != nil {
-					return err
-				}
-			}
+		defer closeAll()
+		cleanup, err := review.Splitting(plans, func(split []render.CommentPlan) error {
+			closeAll()
+			plans = split
+			return prepareText(plans, popts, &prepared)
+		})
+		defer cleanup()
+		if err != nil {
+			return err
 		}
 		w := bufio.NewWriterSize(stdout, 1<<16)
 		for i, p := range plans {
@@ -152,6 +145,30 @@ Flags:
 	}
 	_, err = stdout.Write(out.Bytes())
 	return err
+}
+
+// prepareText checks each plan and stream, appending what each plan needs
+// to print (nil for a module without a plan) to prepared.
+func prepareText(plans []render.CommentPlan, popts review.PlanOptions, prepared *[]*txt.PreparedPlan) error {
+	for _, p := range plans {
+		if p.Path == "" {
+			*prepared = append(*prepared, nil)
+			continue
+		}
+		pt, err := txt.PreparePlanText(p.Path, popts)
+		if err != nil {
+			return err
+		}
+		*prepared = append(*prepared, pt)
+	}
+	for _, p := range plans {
+		for _, st := range p.Streams {
+			if _, err := tofujson.ReadStreamFile(st, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // label splits a NAME=PATH argument; a plain path is named by itself.

@@ -151,7 +151,7 @@ var summaryActionNames = map[diff.Action]string{
 // render/text); path writes a replace path.
 func (m *Module) Facts(path func([]any) string) PlanFacts {
 	failure := m.Failure()
-	f := PlanFacts{Name: m.Name, Path: m.Path, Addresses: map[string][]string{}, ReplaceReasons: map[string]ReplaceReason{},
+	f := PlanFacts{Name: m.Name, Path: m.Source, Addresses: map[string][]string{}, ReplaceReasons: map[string]ReplaceReason{},
 		Drift: []string{}, OutputsChanged: []string{}, FailedChecks: []string{}, Warnings: []string{},
 		Errored: failure != "", Streams: []StreamFacts{}}
 	for _, st := range m.Streams {

@@ -33,10 +33,66 @@ func FuzzReadPlan(f *testing.F) {
 			t.Fatal(err)
 		}
 		_, err := ReadPlanFile(path, func(string, *ResourceChange) error { return nil })
+		switch err.(type) {
+		case nil, *InputError, *SeveralPlansError:
+		default:
+			t.Fatalf("error of type %T: %v", err, err)
+		}
+	})
+}
+
+// FuzzSplitPlans checks the reader of files of several plans: on any
+// input it fails with an *InputError or returns parts that, put back
+// together, are the input's text, each holding one JSON object and
+// starting where the parts before it end.
+func FuzzSplitPlans(f *testing.F) {
+	f.Add([]byte(minimalPlan + "\n" + minimalPlan + "\n"))
+	f.Add([]byte(`{"format_version":"1.2"}{"format_version":"0.1"}`))
+	f.Add([]byte("{}\n\n  {\"a\":\"}{\"}\n[1]"))
+	f.Add([]byte("{} trailing"))
+	f.Add([]byte("\xEF\xBB\xBF{}\r\n{}"))
+	f.Add(utf16Bytes(`{"format_version":"1.2"}`+"\n"+`{"format_version":"1.2"}`, binary.LittleEndian, true))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "plans.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		parts, err := SplitPlans(path, out)
 		if err != nil {
 			if _, ok := err.(*InputError); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
+			return
+		}
+		text, err := ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var joined []byte
+		for i, p := range parts {
+			b, err := os.ReadFile(p.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if line, col := lineColBytes(text, int64(len(joined))); line != p.Line || col != p.Column {
+				t.Fatalf("part %d starts at %d:%d, says %d:%d", i+1, line, col, p.Line, p.Column)
+			}
+			dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true))
+			if v, err := dec.ReadValue(); err != nil || v.Kind() != '{' {
+				t.Fatalf("part %d is not one object: %v", i+1, err)
+			}
+			if _, err := dec.ReadToken(); err == nil {
+				t.Fatalf("part %d holds more than one value", i+1)
+			}
+			joined = append(joined, b...)
+		}
+		if rest := bytes.TrimLeft(text[len(joined):], " \t\r\n"); len(rest) > 0 {
+			t.Fatalf("%d bytes after the last part: %q", len(rest), rest)
+		}
+		if !bytes.Equal(joined, text[:len(joined)]) {
+			t.Fatal("the parts are not the input's text")
 		}
 	})
 }

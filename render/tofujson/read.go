@@ -135,7 +135,8 @@ type reader struct {
 // fail turns a decoding error into a located InputError.
 func (r *reader) fail(err error) error {
 	var ie *InputError
-	if errors.As(err, &ie) {
+	var several *SeveralPlansError
+	if errors.As(err, &ie) || errors.As(err, &several) {
 		return err
 	}
 	var syn *jsontext.SyntacticError
@@ -332,14 +333,18 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.trailing(); err != nil {
+	if err := r.trailing("plan"); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// trailing rejects text after the document.
-func (r *reader) trailing() error {
+// trailing rejects text after the document (what: "plan" or "state"),
+// unless another plan follows a plan: then the file holds several plans.
+func (r *reader) trailing(what string) error {
+	if what == "plan" && r.dec.PeekKind() == '{' {
+		return &SeveralPlansError{File: r.path}
+	}
 	_, err := r.dec.ReadToken()
 	if err == io.EOF {
 		return nil
@@ -350,7 +355,7 @@ func (r *reader) trailing() error {
 		off = syn.ByteOffset
 	}
 	line := r.lineAt(off)
-	msg := fmt.Sprintf("unexpected text after the plan JSON: %q", clip(line, 40))
+	msg := fmt.Sprintf("unexpected text after the %s JSON: %q", what, clip(line, 40))
 	if strings.HasPrefix(line, "::") || strings.HasPrefix(line, "[command]") {
 		msg += " (GitHub Actions log lines from the setup-terraform/setup-opentofu wrapper: set `terraform_wrapper: false` / `tofu_wrapper: false`)"
 	}

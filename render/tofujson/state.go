@@ -144,7 +144,7 @@ func (r *reader) state(visit *StateVisitor) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s, r.trailing()
+	return s, r.trailing("state")
 }
 
 // module streams a module's resources, then its child modules, depth

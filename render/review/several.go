@@ -1,0 +1,83 @@
+package review
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// Splitting calls read with ins. When read meets a plan file that holds
+// several plans one after another (`terragrunt run-all show -json`), the
+// file's input becomes one input per plan, named NAME#1, NAME#2… (the
+// plan JSON does not record its directory), with the streams staying with
+// the first; read is then called again with them. A file of one plan is
+// read once, as before. Errors in a part name the original file and their
+// place in it. cleanup removes the parts: call it once done with what read
+// made, even on error.
+func Splitting(ins []Input, read func([]Input) error) (cleanup func(), err error) {
+	var dir string
+	parts := map[string]split{} // a part's path → where it came from
+	cleanup = func() {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
+	}
+	for {
+		err = read(ins)
+		var several *tofujson.SeveralPlansError
+		if !errors.As(err, &several) {
+			return cleanup, locate(err, parts)
+		}
+		i := slices.IndexFunc(ins, func(in Input) bool { return in.Path == several.File })
+		if i < 0 {
+			return cleanup, locate(err, parts) // not an input of ours: nothing to split
+		}
+		if dir == "" {
+			if dir, err = os.MkdirTemp("", "planpr-plans-*"); err != nil {
+				return cleanup, fmt.Errorf("%s: splitting its plans: %w", several.File, err)
+			}
+		}
+		sub, err := os.MkdirTemp(dir, "")
+		if err != nil {
+			return cleanup, fmt.Errorf("%s: splitting its plans: %w", several.File, err)
+		}
+		found, err := tofujson.SplitPlans(several.File, sub)
+		if err != nil {
+			return cleanup, locate(err, parts)
+		}
+		in := ins[i]
+		name := cmp.Or(in.Name, ModuleName(in.Path))
+		source := cmp.Or(in.Source, in.Path)
+		each := make([]Input, len(found))
+		for k, p := range found {
+			each[k] = Input{Name: fmt.Sprintf("%s#%d", name, k+1), Path: p.Path, Source: fmt.Sprintf("%s#%d", source, k+1)}
+			parts[p.Path] = split{part: p, file: in.Path}
+		}
+		each[0].Streams = in.Streams
+		ins = slices.Concat(ins[:i], each, ins[i+1:])
+	}
+}
+
+// split is where a part came from: its place in the original file.
+type split struct {
+	part tofujson.PlanPart
+	file string // the original, as errors name it
+}
+
+// locate names the original file (and the place in it) in an error from a
+// part.
+func locate(err error, parts map[string]split) error {
+	var ie *tofujson.InputError
+	if err == nil || !errors.As(err, &ie) {
+		return err
+	}
+	s, ok := parts[ie.File]
+	if !ok {
+		return err
+	}
+	return s.part.Locate(err, s.file)
+}
