@@ -49,7 +49,7 @@ func TestIsStreamReadsOnlyTheStart(t *testing.T) {
 			return
 		}
 		f.WriteString(`{"format_version":"1.2","variables":{"v":{"value":"` + strings.Repeat("x", maxFirstLine/2)) // less than a pipe holds
-		w <- f // held open: the line never ends
+		w <- f                                                                                                     // held open: the line never ends
 	}()
 	got := make(chan bool, 1)
 	go func() { got <- IsStream(path) }()
