@@ -10,7 +10,7 @@ import (
 // TestImportRules enforces DESIGN.md's layout, data flowing top to bottom:
 // the models import only their JSON reader (which imports nothing), safe Markdown nothing at
 // all, the masker and the diff only the models; render never imports bot;
-// lockdiff nothing; bot's webhook intake nothing of render; only cmd
+// lockdiff nothing but the flavor leaf; bot's webhook intake nothing of render; only cmd
 // imports bot; and go-github stays out of render and lockdiff.
 func TestImportRules(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "github.com/planpr/planpr/...").Output()
@@ -18,23 +18,24 @@ func TestImportRules(t *testing.T) {
 		t.Skipf("go list unavailable: %v", err)
 	}
 	const mod = "github.com/planpr/planpr/"
-	models := []string{"render/tofujson"}
+	models := []string{"render/tofujson", "flavor"}
 	allowed := map[string][]string{
+		"flavor":                   {}, // the two tools' words and rules: a leaf everyone may ask
 		"render/tofujson/jsonread": {}, // JSON mechanics: no plan, state or stream
-		"render/tofujson":          {"render/tofujson/jsonread"},
+		"render/tofujson":          {"render/tofujson/jsonread", "flavor"},
 		"render/md":                {},
 		"render/preview":           {}, // Markdown in, a page out: it knows no plan
 		"render/mask":              models,
 		"render/diff":              models,
-		"render/text":              {"render/tofujson", "render/diff", "render/review", "render/mask", "render/md"},
-		"render/review":            {"render/tofujson", "render/diff", "render/mask"},
-		"render":                   {"render/tofujson", "render/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff"},
-		"lockdiff":                 {},
+		"render/text":              {"render/tofujson", "render/diff", "render/review", "render/mask", "render/md", "flavor"},
+		"render/review":            {"render/tofujson", "render/diff", "render/mask", "flavor"},
+		"render":                   {"render/tofujson", "render/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor"},
+		"lockdiff":                 {"flavor"},
 		"bot/gh":                   {},
 		"bot/artifact":             {},
 		"bot/webhook":              {"bot/gh"},
 		"bot/githubtest":           {},
-		"bot":                      {"render", "render/review", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "bot/gh", "bot/webhook", "bot/artifact"},
+		"bot":                      {"render", "render/review", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "bot/gh", "bot/webhook", "bot/artifact", "flavor"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)

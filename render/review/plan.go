@@ -7,6 +7,7 @@ package review
 
 import (
 	"fmt"
+	"github.com/planpr/planpr/flavor"
 	"os"
 
 	"github.com/planpr/planpr/render/diff"
@@ -43,6 +44,18 @@ type PlanOptions struct {
 	// them, approximately.
 	Schemas     *tofujson.Schemas
 	SchemasFile string
+	// Flavor is the tool whose words and rules the review follows;
+	// Unknown has ForInput detect it from each input.
+	Flavor flavor.Flavor
+}
+
+// ForInput is o with its Flavor decided for the plan or state at path:
+// the one given, else the one the file tells (which may be Unknown).
+func (o PlanOptions) ForInput(path string) PlanOptions {
+	if o.Flavor == flavor.Unknown && path != "" {
+		o.Flavor = tofujson.DetectFlavor(path)
+	}
+	return o
 }
 
 // SchemaFor finds the block schema for a resource change, or infers one
@@ -101,6 +114,8 @@ type Scan struct {
 	// ChangesEmpty is OpenTofu's "no resource diff has an action": it
 	// decides whether drift is worth showing.
 	ChangesEmpty bool
+	// Flavor is the tool the plan was read as from (PlanOptions.ForInput).
+	Flavor flavor.Flavor
 }
 
 // ScanOptions say what a first pass does besides counting.
@@ -122,7 +137,8 @@ type ScanOptions struct {
 // without decoding their values, unless it must.
 func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 	masker, each, keepAll := so.Masker, so.Each, so.KeepAll
-	s := &Scan{ChangesEmpty: true}
+	o = o.ForInput(path)
+	s := &Scan{ChangesEmpty: true, Flavor: o.Flavor}
 	// Finding the sensitive strings means scanning marked values again:
 	// a second goroutine does it while this one reads on.
 	var secrets chan tofujson.SensitiveWork

@@ -17,25 +17,6 @@ import (
 // horizontalRule is OpenTofu's rule line at 78 columns.
 var horizontalRule = strings.Repeat("─", 77)
 
-// The fixed messages, word-wrapped at 78 columns as OpenTofu prints them.
-const (
-	msgVersionWarning  = "\nWarning: This plan was generated using a different version of OpenTofu, the\ndiff presented here may be missing representations of recent features.\n"
-	msgLegend          = "\nOpenTofu used the selected providers to generate the following execution\nplan. Resource actions are indicated with the following symbols:\n"
-	msgActions         = "\nOpenTofu will perform the following actions:\n"
-	msgActionsErrored  = "\nOpenTofu planned the following actions, but then encountered a problem:\n"
-	msgOutputsOnly     = "\nYou can apply this plan to save these new output values to the OpenTofu\nstate, without changing any real infrastructure.\n"
-	msgDriftHeader     = "\nNote: Objects have changed outside of OpenTofu\n\nOpenTofu detected the following changes made outside of OpenTofu since the\nlast \"tofu apply\" which may have affected this plan:\n"
-	msgDriftRefresh    = "\n\nThis is a refresh-only plan, so OpenTofu will not take any actions to undo\nthese. If you were expecting these changes then you can apply this plan to\nrecord the updated values in the OpenTofu state without changing any remote\nobjects.\n"
-	msgDriftOther      = "\n\nUnless you have made equivalent changes to your configuration, or ignored the\nrelevant attributes using ignore_changes, the following plan may include\nactions to undo or respond to these changes.\n"
-	msgPlanFailed      = "\nPlanning failed. OpenTofu encountered an error while generating this plan.\n\n"
-	msgNoChangesRO     = "\nNo changes. Your infrastructure still matches the configuration.\n\nOpenTofu has checked that the real remote objects still match the result of\nyour most recent changes, and found no differences.\n"
-	msgNoChangesDel    = "\nNo changes. No objects need to be destroyed.\n\nEither you have not created any objects yet or the existing objects were\nalready deleted outside of OpenTofu.\n"
-	msgNoChanges       = "\nNo changes. Your infrastructure matches the configuration.\n"
-	msgDriftApplyable  = "\nYour configuration already matches the changes detected above, so applying\nthis plan will only update the state to include the changes detected above\nand won't change any real infrastructure.\n"
-	msgDriftRefreshCmd = "\nYour configuration already matches the changes detected above. If you'd like\nto update the OpenTofu state to match, create and apply a refresh-only plan:\n  tofu apply -refresh-only\n"
-	msgTargeted        = "\nNote: You used the -target option, so OpenTofu only checked resources\nmatching those targets and may have skipped others. If you expected changes\nto appear, verify that the addresses passed to -target are correct.\n"
-)
-
 var legend = []struct {
 	action diff.Action
 	line   string
@@ -76,6 +57,7 @@ func PreparePlanText(path string, o review.PlanOptions) (*PreparedPlan, error) {
 	if o.Mode == "" {
 		o.Mode = review.ModeNormal
 	}
+	o = o.ForInput(path)
 	pipe, err := newTextPipeline(path, o)
 	if err != nil {
 		return nil, err
@@ -114,11 +96,12 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 	var err error
 	p := scan.Plan
 	config := pipe.config
+	m := words(o.Flavor)
 	if o.Schemas == nil {
 		w.WriteString(review.ApproximateNote + "\n")
 	}
 	if p.NewerThanRenderer() || (o.Schemas != nil && o.Schemas.NewerThanRenderer()) {
-		w.WriteString(msgVersionWarning)
+		w.WriteString(m.versionWarning)
 	}
 
 	outputs := OutputsText(p.OutputChanges)
@@ -151,10 +134,10 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 		w.WriteString("\n" + horizontalRule + "\n")
 	}
 	if len(counts) > 0 {
-		w.WriteString(msgLegend)
+		w.WriteString(m.legend)
 		for _, l := range legend {
 			if counts[l.action] > 0 {
-				w.WriteString(l.line + "\n")
+				w.WriteString(m.legendLine(l.action, l.line) + "\n")
 			}
 		}
 	}
@@ -163,9 +146,9 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 			return err // nothing printed yet
 		}
 		if p.Errored {
-			w.WriteString(msgActionsErrored)
+			w.WriteString(m.actionsErrored)
 		} else {
-			w.WriteString(msgActions)
+			w.WriteString(m.actions)
 		}
 		if err := pipe.writeTo(w); err != nil {
 			return err
@@ -175,7 +158,7 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 	if outputs != "" {
 		w.WriteString("\nChanges to Outputs:\n" + outputs + "\n")
 		if len(counts) == 0 {
-			w.WriteString(msgOutputsOnly)
+			w.WriteString(m.outputsOnly)
 		}
 	}
 	return nil
@@ -185,6 +168,7 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 // output is complete (some variants fall through to the rule below).
 func noChangesText(w *bufio.Writer, scan *review.Scan, o review.PlanOptions, haveRefreshChanges bool) bool {
 	p := scan.Plan
+	m := words(o.Flavor)
 	rule := func() {
 		if haveRefreshChanges {
 			w.WriteString("\n" + horizontalRule + "\n")
@@ -193,32 +177,36 @@ func noChangesText(w *bufio.Writer, scan *review.Scan, o review.PlanOptions, hav
 	switch {
 	case p.Errored:
 		rule()
-		w.WriteString(msgPlanFailed)
+		w.WriteString(m.planFailed)
 		return false
 	case o.Mode == review.ModeRefreshOnly:
 		if !haveRefreshChanges {
-			w.WriteString(msgNoChangesRO)
+			w.WriteString(m.noChangesRO)
 		}
 		return true
 	case o.Mode == review.ModeDestroy:
 		rule()
-		w.WriteString(msgNoChangesDel)
+		w.WriteString(m.noChangesDel)
 		return false
 	}
 	rule()
-	w.WriteString(msgNoChanges)
+	w.WriteString(m.noChanges)
 	if haveRefreshChanges {
 		// A plan that cannot be applied (nothing but drift) asks for a
 		// refresh-only plan instead.
 		if !scan.Applyable() {
-			w.WriteString(msgDriftRefreshCmd)
+			w.WriteString(m.driftRefreshCmd)
 		} else {
-			w.WriteString(msgDriftApplyable)
+			w.WriteString(m.driftApplyable)
 		}
 		return true
 	}
-	if o.Targeted {
-		w.WriteString(msgTargeted)
+	switch {
+	case o.Flavor.Terraform():
+		// Terraform's show says the ordinary words, -target or not.
+		w.WriteString(m.compared)
+	case o.Targeted:
+		w.WriteString(m.targeted)
 	}
 	return true
 }
@@ -300,16 +288,17 @@ func driftText(o review.PlanOptions, scan *review.Scan, outputsChanged bool, con
 		return "", err
 	}
 	var b strings.Builder
-	b.WriteString(msgDriftHeader)
+	m := words(o.Flavor)
+	b.WriteString(m.driftHeader)
 	for _, e := range entries {
 		if e.Text != "" {
 			b.WriteString("\n" + e.Text + "\n")
 		}
 	}
 	if o.Mode == review.ModeRefreshOnly {
-		b.WriteString(msgDriftRefresh)
+		b.WriteString(m.driftRefresh)
 	} else {
-		b.WriteString(msgDriftOther)
+		b.WriteString(m.driftOther)
 	}
 	return b.String(), nil
 }

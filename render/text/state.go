@@ -16,8 +16,7 @@ import (
 )
 
 const (
-	msgStateVersionWarning = "\nWarning: This state was retrieved using a different version of OpenTofu, the\nstate presented here maybe missing representations of recent features.\n"
-	msgStateEmpty          = "The state file is empty. No resources are represented.\n"
+	msgStateEmpty = "The state file is empty. No resources are represented.\n"
 )
 
 // stateOpts are how OpenTofu shows a state: everything, no symbols.
@@ -68,6 +67,7 @@ func StateOutputText(name string, out tofujson.StateOutput) string {
 // `tofu show -no-color` prints it, given the provider schemas; resources
 // are streamed, one in memory at a time.
 func StateText(w io.Writer, path string, o review.PlanOptions) error {
+	o = o.ForInput(path)
 	// The first pass checks the document and the schemas before anything
 	// is printed.
 	st, err := tofujson.ReadStateFile(path, &tofujson.StateVisitor{Resource: func(r *tofujson.StateResource) error {
@@ -85,7 +85,7 @@ func StateText(w io.Writer, path string, o review.PlanOptions) error {
 		bw.WriteString(review.ApproximateNote + "\n")
 	}
 	if st.NewerThanRenderer() || (o.Schemas != nil && o.Schemas.NewerThanRenderer()) {
-		bw.WriteString(msgStateVersionWarning)
+		bw.WriteString(words(o.Flavor).stateVersionWarning)
 	}
 	if st.Resources == 0 && st.ChildModules == 0 && len(st.Outputs) == 0 {
 		bw.WriteString(msgStateEmpty)

@@ -1,0 +1,127 @@
+package tofujson
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+
+	"github.com/planpr/planpr/flavor"
+)
+
+// flavorHead and flavorTail are how much of a file DetectFlavor reads at
+// each end: a plan's first members (its versions, then planned_values with
+// each resource's provider) and the members Terraform writes last.
+const (
+	flavorHead = 64 << 10
+	flavorTail = 4 << 10
+)
+
+var (
+	providerHost  = regexp.MustCompile(`"provider_name"\s*:\s*"registry\.(terraform\.io|opentofu\.org)/`)
+	formatVersion = regexp.MustCompile(`^\s*\{\s*"format_version"\s*:\s*"(\d+)\.(\d+)"`)
+	terraformTail = regexp.MustCompile(`"(applyable|complete)"\s*:\s*(true|false)\s*,[^{}\[\]]*\}\s*$`)
+)
+
+// DetectFlavor says which tool wrote a plan or a state, from what only one
+// of them writes, reading no more than the file's two ends (a plan can be
+// hundreds of megabytes): the registry of its providers
+// (registry.terraform.io, registry.opentofu.org), members only Terraform
+// writes (applyable, complete, deferred_changes, action_invocations), or
+// a format_version 0.x (Terraform 0.12 to 1.0). Not terraform_version:
+// OpenTofu writes its own version there, and plans from before the fork
+// are OpenTofu's test data too. Unknown when nothing tells, or the
+// providers come from both registries.
+func DetectFlavor(path string) flavor.Flavor {
+	f, err := OpenFile(path)
+	if err != nil {
+		return flavor.Unknown
+	}
+	defer f.Close()
+	head := make([]byte, flavorHead)
+	n, _ := f.ReadAt(head, 0)
+	head = head[:n]
+	var tail []byte
+	if st, err := f.Stat(); err == nil && st.Size() > int64(n) {
+		tail = make([]byte, flavorTail)
+		m, _ := f.ReadAt(tail, max(st.Size()-flavorTail, int64(n)))
+		tail = tail[:m]
+	} else {
+		tail = head
+	}
+	if terraformTail.Match(bytes.TrimRight(tail, " \t\r\n")) {
+		return flavor.Terraform
+	}
+	for _, key := range topLevelKeys(head) {
+		switch key {
+		case "applyable", "complete", "deferred_changes", "action_invocations":
+			return flavor.Terraform
+		}
+	}
+	var tf, tofu bool
+	for _, m := range providerHost.FindAllSubmatch(head, -1) {
+		if string(m[1]) == "terraform.io" {
+			tf = true
+		} else {
+			tofu = true
+		}
+	}
+	switch {
+	case tf && tofu:
+		return flavor.Unknown
+	case tf:
+		return flavor.Terraform
+	case tofu:
+		return flavor.OpenTofu
+	}
+	if m := formatVersion.FindSubmatch(head); m != nil && string(m[1]) == "0" {
+		return flavor.Terraform
+	}
+	return flavor.Unknown
+}
+
+// StreamFlavor says which tool wrote a UI stream, from its version
+// message: "@module" is "terraform.ui" or "tofu.ui".
+func StreamFlavor(module, message string) flavor.Flavor {
+	switch {
+	case module == "tofu.ui" || strings.HasPrefix(message, "OpenTofu "):
+		return flavor.OpenTofu
+	case module == "terraform.ui" || strings.HasPrefix(message, "Terraform "):
+		return flavor.Terraform
+	}
+	return flavor.Unknown
+}
+
+// topLevelKeys lists the names of the members of the top-level object
+// that start within b, the start of a document.
+func topLevelKeys(b []byte) []string {
+	var keys []string
+	depth, start := 0, -1
+	inString, escaped := false, false
+	for i, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				if depth == 1 && start >= 0 {
+					rest := bytes.TrimLeft(b[i+1:], " \t\r\n")
+					if len(rest) > 0 && rest[0] == ':' {
+						keys = append(keys, string(b[start:i]))
+					}
+				}
+				start = -1
+			}
+		case c == '"':
+			inString, start = true, i+1
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return keys
+}
