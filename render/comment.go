@@ -329,6 +329,7 @@ func newSection(p CommentPlan, o CommentOptions, sizes []CommentOptions, masker 
 	for i, size := range sizes {
 		s.budgets[i].full.limit, s.budgets[i].risky.limit = size.MaxSize, size.MaxSize
 	}
+	o.PlanOptions = o.ForInput(p.Path)
 	m, err := review.ReadModule(p, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o)})
 	if err != nil {
 		return nil, err
@@ -366,7 +367,7 @@ func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChan
 		if err != nil {
 			return err
 		}
-		text := txt.ResourceText(rc, c.Action, diff.ForResource(&rc.Change, block, diff.Always()), txt.CauseChange)
+		text := txt.ResourceText(rc, c.Action, diff.For(o.Flavor).ForResource(&rc.Change, block, diff.Always()), txt.CauseChange)
 		if text == "" {
 			return nil
 		}
@@ -412,6 +413,7 @@ func (s *planSection) errored() bool { return s.Failure() != "" }
 // how many values the plan itself had marked sensitive in what it rendered.
 func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error) {
 	p := s.Scan.Plan
+	o.Flavor = s.Scan.Flavor
 	marked := 0
 	block := func(text string) string {
 		marked += strings.Count(text, mask.Masked)
@@ -430,7 +432,7 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 	if s.Path == "" {
 		return marked, nil
 	}
-	s.outputs = txt.OutputsText(p.OutputChanges)
+	s.outputs = txt.OutputsText(p.OutputChanges, o.Flavor)
 	if s.outputs != "" {
 		s.outputs = block(s.outputs)
 	}

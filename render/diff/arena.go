@@ -1,6 +1,9 @@
 package diff
 
-import "github.com/planpr/planpr/render/tofujson"
+import (
+	"github.com/planpr/planpr/flavor"
+	"github.com/planpr/planpr/render/tofujson"
+)
 
 // Arena hands out the Nodes of one tree at a time from memory it keeps: a
 // renderer done with a tree calls Reset and builds the next one in the
@@ -14,7 +17,11 @@ type Arena struct {
 	// names the attributes it builds all the same.
 	hiding bool
 	shown  func(attribute string) bool
+	differ Differ // whose rules the trees follow
 }
+
+// Follow makes the trees a builds follow f's rules (see Differ).
+func (a *Arena) Follow(f flavor.Flavor) { a.differ = For(f) }
 
 // arenaBlock is how many Nodes an Arena allocates at once; arenaKeep is
 // how many blocks it keeps across Reset (a huge tree's are let go).
@@ -28,6 +35,9 @@ const (
 func (a *Arena) ForResource(c *tofujson.Change, block *tofujson.Block, relevant Matcher) *Node {
 	v := changeValue(c, relevant)
 	v.nodes = a
+	if a != nil {
+		v.positional = a.differ.positional
+	}
 	return forBlock(v, block)
 }
 

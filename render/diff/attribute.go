@@ -62,7 +62,7 @@ func forType(v value, t cty.Type) *Node {
 	case t == cty.NilType || t == cty.DynamicPseudoType:
 		return forDynamic(v)
 	case t == cty.String:
-		return newString(v.before, v.after, v.action(), v.replace.Matches(), v.nodes)
+		return newString(v.before, v.after, v.action(), v.replace.Matches(), v.nodes, v.positional)
 	case t.IsPrimitiveType():
 		return v.nodes.new(Node{Kind: Primitive, Before: v.before, After: v.after, Action: v.action(), Replace: v.replace.Matches()})
 	case t.IsObjectType():

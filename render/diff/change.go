@@ -18,6 +18,9 @@ type value struct {
 	replace                       Matcher
 	relevant                      Matcher
 	nodes                         *Arena // where the nodes of the tree come from
+	// positional is Terraform's rule for lists: elements of lists of the
+	// same length, not reordered, are compared position by position.
+	positional bool
 }
 
 func (v value) isUnknown() bool         { return isTrue(v.unknown) }
@@ -80,7 +83,7 @@ func (v value) asNoOp() value {
 		beforeExplicit: v.beforeExplicit, afterExplicit: v.beforeExplicit,
 		unknown:         false,
 		beforeSensitive: v.beforeSensitive, afterSensitive: v.beforeSensitive,
-		replace: v.replace, relevant: v.relevant, nodes: v.nodes,
+		replace: v.replace, relevant: v.relevant, nodes: v.nodes, positional: v.positional,
 	}
 }
 
@@ -88,7 +91,7 @@ func (v value) asDelete() value {
 	return value{
 		before: v.before, beforeExplicit: v.beforeExplicit,
 		beforeSensitive: v.beforeSensitive,
-		replace:         v.replace, relevant: v.relevant, nodes: v.nodes,
+		replace:         v.replace, relevant: v.relevant, nodes: v.nodes, positional: v.positional,
 	}
 }
 
@@ -96,7 +99,7 @@ func (v value) asCreate() value {
 	return value{
 		after: v.after, afterExplicit: v.afterExplicit,
 		unknown: v.unknown, afterSensitive: v.afterSensitive,
-		replace: v.replace, relevant: v.relevant, nodes: v.nodes,
+		replace: v.replace, relevant: v.relevant, nodes: v.nodes, positional: v.positional,
 	}
 }
 
@@ -106,7 +109,7 @@ func (v value) asMap() mapValue {
 	return mapValue{
 		before: side(v.before), after: side(v.after), unknown: side(v.unknown),
 		beforeSensitive: side(v.beforeSensitive), afterSensitive: side(v.afterSensitive),
-		replace: v.replace, relevant: v.relevant, nodes: v.nodes,
+		replace: v.replace, relevant: v.relevant, nodes: v.nodes, positional: v.positional,
 	}
 }
 
@@ -114,6 +117,7 @@ type mapValue struct {
 	before, after, unknown, beforeSensitive, afterSensitive cursor
 	replace, relevant                                       Matcher
 	nodes                                                   *Arena
+	positional                                              bool
 }
 
 // child is the value at key. Keys asked for in order (as schemas and
@@ -127,7 +131,7 @@ func (m *mapValue) child(key string) value {
 	return value{
 		before: b, after: a, beforeExplicit: bok, afterExplicit: aok,
 		unknown: u, beforeSensitive: bs, afterSensitive: as,
-		replace: m.replace.Key(key), relevant: m.relevant.Key(key), nodes: m.nodes,
+		replace: m.replace.Key(key), relevant: m.relevant.Key(key), nodes: m.nodes, positional: m.positional,
 	}
 }
 
@@ -200,7 +204,7 @@ func (v value) asSlice() sliceValue {
 	return sliceValue{
 		before: toSlice(v.before), after: toSlice(v.after), unknown: toSlice(v.unknown),
 		beforeSensitive: toSlice(v.beforeSensitive), afterSensitive: toSlice(v.afterSensitive),
-		replace: v.replace, relevant: v.relevant, nodes: v.nodes,
+		replace: v.replace, relevant: v.relevant, nodes: v.nodes, positional: v.positional,
 	}
 }
 
@@ -208,6 +212,7 @@ type sliceValue struct {
 	before, after, unknown, beforeSensitive, afterSensitive []any
 	replace, relevant                                       Matcher
 	nodes                                                   *Arena
+	positional                                              bool
 }
 
 // child pairs before[bi] with after[ai]; an index out of range means that
@@ -225,7 +230,7 @@ func (s sliceValue) child(bi, ai int) value {
 	return value{
 		before: b, after: a, beforeExplicit: bok, afterExplicit: aok,
 		unknown: u, beforeSensitive: bs, afterSensitive: as,
-		replace: s.replace.Index(idx), relevant: s.relevant.Index(idx), nodes: s.nodes,
+		replace: s.replace.Index(idx), relevant: s.relevant.Index(idx), nodes: s.nodes, positional: s.positional,
 	}
 }
 

@@ -70,7 +70,7 @@ func lcsPaired(s sliceValue, shouldDiff func(a, b any) bool, compute func(value)
 		action = Create
 	}
 	var out []*Node
-	aligned := walkSlice(s.before, s.after, equalJSON, shouldDiff, func(bi, ai int) {
+	aligned := walkSlice(s.before, s.after, equalJSON, shouldDiff, s.positional, func(bi, ai int) {
 		c := s.child(bi, ai)
 		// Every element of a relevant list is relevant.
 		c.relevant = Always()

@@ -144,7 +144,7 @@ func TestJSONStringsAreDiffedAsJSON(t *testing.T) {
 }
 
 func TestHeredocLineDiff(t *testing.T) {
-	n := newString("a\nb\nc\n", "a\nB\nc", Update, false, nil)
+	n := newString("a\nb\nc\n", "a\nB\nc", Update, false, nil, false)
 	var got []string
 	for _, l := range n.Str.Lines {
 		got = append(got, l.Action.String()+l.Text)

@@ -67,7 +67,7 @@ func jsonOfKind(v value, k tofujson.ValueKind) *Node {
 		action = NoOp
 	}
 	if k == tofujson.KindString {
-		return newString(v.before, v.after, action, false, v.nodes)
+		return newString(v.before, v.after, action, false, v.nodes, v.positional)
 	}
 	return v.nodes.new(Node{Kind: Primitive, Before: v.before, After: v.after, Action: action})
 }

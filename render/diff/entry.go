@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"github.com/planpr/planpr/flavor"
 	"github.com/planpr/planpr/render/tofujson"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -10,6 +11,36 @@ import (
 // planned changes.
 func ForResource(c *tofujson.Change, block *tofujson.Block, relevant Matcher) *Node {
 	return (*Arena)(nil).ForResource(c, block, relevant)
+}
+
+// Differ diffs as one tool's renderer does. They differ in lists:
+// OpenTofu matches elements along the lists' longest common subsequence;
+// Terraform compares lists of the same length that are not a reordering
+// position by position ("two" -> "four"), heredoc lines too.
+type Differ struct{ positional bool }
+
+// For is the Differ of f's renderer (OpenTofu's when f is Unknown).
+func For(f flavor.Flavor) Differ { return Differ{positional: f.Terraform()} }
+
+// ForResource is the package's ForResource, as d's tool does it.
+func (d Differ) ForResource(c *tofujson.Change, block *tofujson.Block, relevant Matcher) *Node {
+	v := changeValue(c, relevant)
+	v.positional = d.positional
+	return forBlock(v, block)
+}
+
+// ForOutput is the package's ForOutput, as d's tool does it.
+func (d Differ) ForOutput(c *tofujson.Change) *Node {
+	v := changeValue(c, Always())
+	v.positional = d.positional
+	return forDynamic(v)
+}
+
+// ForTyped is the package's ForTyped, as d's tool does it.
+func (d Differ) ForTyped(c *tofujson.Change, t cty.Type) *Node {
+	v := changeValue(c, Always())
+	v.positional = d.positional
+	return forType(v, t)
 }
 
 // ForOutput diffs an output value change.

@@ -16,8 +16,17 @@ import (
 // off the subsequence are visited together as one update when shouldDiff
 // says they are worth diffing. It reports false when the slices were too
 // long and too different to align within maxAlignWork (see lcs): their
-// differing middle is then shown as removed and added.
-func walkSlice[T any](before, after []T, eq func(a, b T) bool, shouldDiff func(a, b T) bool, visit func(bi, ai int)) (aligned bool) {
+// differing middle is then shown as removed and added. positional is
+// Terraform's rule: slices of the same length whose elements are not a
+// reordering of each other are visited position by position, each before
+// element with the after element at its index.
+func walkSlice[T any](before, after []T, eq func(a, b T) bool, shouldDiff func(a, b T) bool, positional bool, visit func(bi, ai int)) (aligned bool) {
+	if positional && len(before) == len(after) && !isReorder(before, after, eq) {
+		for i := range before {
+			visit(i, i)
+		}
+		return true
+	}
 	common, aligned := lcs(before, after, eq)
 	bi, ai, ci := 0, 0, 0
 	for bi < len(before) || ai < len(after) || ci < len(common) {
@@ -52,6 +61,64 @@ func walkSlice[T any](before, after []T, eq func(a, b T) bool, shouldDiff func(a
 	}
 	return aligned
 }
+
+// isReorder reports whether every element of before has an equal element
+// in after (the slices are as long).
+func isReorder[T any](before, after []T, eq func(a, b T) bool) bool {
+	if len(before) > reorderByKeyFrom {
+		if keys, ok := reorderKeys(before, after); ok {
+			return keys
+		}
+	}
+	for _, b := range before {
+		if !slices.ContainsFunc(after, func(a T) bool { return eq(b, a) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// reorderByKeyFrom is the length from which isReorder compares elements
+// by their JSON encoding in a set rather than pair by pair: the pairs of
+// two lists of 20,000 elements are 400 million comparisons.
+const reorderByKeyFrom = 64
+
+// reorderKeys is isReorder for slices of strings, numbers, booleans and
+// nulls, by a key per element; ok is false for slices holding anything
+// else, whose equality the caller's eq decides.
+func reorderKeys[T any](before, after []T) (reorder, ok bool) {
+	keys := make(map[any]bool, len(after))
+	for _, a := range after {
+		k, ok := primitiveKey(a)
+		if !ok {
+			return false, false
+		}
+		keys[k] = true
+	}
+	for _, b := range before {
+		k, ok := primitiveKey(b)
+		if !ok {
+			return false, false
+		}
+		if !keys[k] {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// primitiveKey is a comparable key standing for a primitive JSON value.
+func primitiveKey(x any) (any, bool) {
+	switch v := x.(type) {
+	case nil, string, bool:
+		return v, true
+	case json.Number:
+		return numberKey(v), true // a key of its own type: never equal to a string
+	}
+	return nil, false
+}
+
+type numberKey string
 
 // Limits of list alignment. OpenTofu fills an n×m table, which for two
 // lists of 20,000 elements is 3 GB: planpr uses that table (and so breaks

@@ -60,16 +60,16 @@ func decodeJSONText(s string) (any, bool) {
 var plainString = &StringDiff{Form: Plain}
 
 // newString builds the node for a string value changing by action.
-func newString(before, after any, action Action, replace bool, nodes *Arena) *Node {
+func newString(before, after any, action Action, replace bool, nodes *Arena, positional bool) *Node {
 	n := nodes.new(Node{Kind: String, Before: before, After: after, Action: action, Replace: replace, Str: plainString})
 	switch action {
 	case Create, NoOp:
 		ev := evaluate(after)
 		switch {
 		case ev.isJSON && action == NoOp:
-			n.Str = jsonEncoded(ev.json, ev.json, action, nodes)
+			n.Str = jsonEncoded(ev.json, ev.json, action, nodes, positional)
 		case ev.isJSON:
-			n.Str = jsonEncoded(nil, ev.json, action, nodes)
+			n.Str = jsonEncoded(nil, ev.json, action, nodes, positional)
 		case ev.multiline:
 			n.Str = heredoc(ev.text)
 		}
@@ -78,7 +78,7 @@ func newString(before, after any, action Action, replace bool, nodes *Arena) *No
 		switch {
 		case ev.null:
 		case ev.isJSON:
-			n.Str = jsonEncoded(ev.json, nil, action, nodes)
+			n.Str = jsonEncoded(ev.json, nil, action, nodes, positional)
 		case ev.multiline:
 			n.Str = heredoc(ev.text)
 		}
@@ -86,12 +86,12 @@ func newString(before, after any, action Action, replace bool, nodes *Arena) *No
 		eb, ea := evaluate(before), evaluate(after)
 		switch {
 		case eb.isJSON && ea.isJSON:
-			n.Str = jsonEncoded(eb.json, ea.json, action, nodes)
+			n.Str = jsonEncoded(eb.json, ea.json, action, nodes, positional)
 		case eb.isJSON || ea.isJSON:
 			return nodes.new(Node{Kind: TypeChange, Action: action, Replace: replace,
-				From: newString(before, nil, Delete, false, nodes), To: newString(nil, after, Create, false, nodes)})
+				From: newString(before, nil, Delete, false, nodes, positional), To: newString(nil, after, Create, false, nodes, positional)})
 		case eb.multiline || ea.multiline:
-			lines, aligned := lineDiff(strings.Split(eb.text, "\n"), strings.Split(ea.text, "\n"))
+			lines, aligned := lineDiff(strings.Split(eb.text, "\n"), strings.Split(ea.text, "\n"), positional)
 			n.Str = &StringDiff{Form: Heredoc, Lines: lines, Unaligned: !aligned}
 		}
 	}
@@ -106,16 +106,18 @@ func heredoc(text string) *StringDiff {
 	return sd
 }
 
-func lineDiff(before, after []string) ([]Line, bool) {
+func lineDiff(before, after []string, positional bool) ([]Line, bool) {
 	out := make([]Line, 0, len(before)+len(after))
 	never := func(string, string) bool { return false }
 	same := func(a, b string) bool { return a == b }
-	aligned := walkSlice(before, after, same, never, func(bi, ai int) {
+	aligned := walkSlice(before, after, same, never, positional, func(bi, ai int) {
 		switch {
 		case bi >= len(before):
 			out = append(out, Line{Action: Create, Text: after[ai]})
 		case ai >= len(after):
 			out = append(out, Line{Action: Delete, Text: before[bi]})
+		case before[bi] != after[ai]: // paired by position (Terraform)
+			out = append(out, Line{Action: Delete, Text: before[bi]}, Line{Action: Create, Text: after[ai]})
 		default:
 			out = append(out, Line{Action: NoOp, Text: before[bi]})
 		}
@@ -124,12 +126,12 @@ func lineDiff(before, after []string) ([]Line, bool) {
 }
 
 // jsonEncoded diffs the decoded JSON of a string attribute.
-func jsonEncoded(before, after any, action Action, nodes *Arena) *StringDiff {
+func jsonEncoded(before, after any, action Action, nodes *Arena, positional bool) *StringDiff {
 	j := forJSON(value{
 		before: before, after: after,
 		beforeExplicit: action != Create, afterExplicit: action != Delete,
 		unknown: false, beforeSensitive: false, afterSensitive: false,
-		replace: Paths(nil, false), relevant: Always(), nodes: nodes,
+		replace: Paths(nil, false), relevant: Always(), nodes: nodes, positional: positional,
 	})
 	return &StringDiff{Form: JSONEncoded, JSON: j, Whitespace: j.Action == NoOp && action == Update}
 }

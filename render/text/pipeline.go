@@ -142,6 +142,7 @@ func (p *textPipeline) work(early bool) {
 	}
 	var rc tofujson.ResourceChange
 	var nodes diff.Arena
+	nodes.Follow(p.o.Flavor)
 	for {
 		first, spans, config, buf := p.take(early)
 		if len(spans) == 0 {

@@ -3,6 +3,7 @@ package text
 import (
 	"bufio"
 	"fmt"
+	"github.com/planpr/planpr/flavor"
 	"io"
 	"maps"
 	"slices"
@@ -104,7 +105,7 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 		w.WriteString(m.versionWarning)
 	}
 
-	outputs := OutputsText(p.OutputChanges)
+	outputs := OutputsText(p.OutputChanges, o.Flavor)
 	outputsChanged := false
 	for _, oc := range p.OutputChanges {
 		if diff.ForOutput(&oc).Action != diff.NoOp {
@@ -267,7 +268,7 @@ func DriftEntries(o review.PlanOptions, scan *review.Scan, outputsChanged bool, 
 				continue
 			}
 		}
-		n := diff.ForResource(&rc.Change, block, relevant)
+		n := diff.For(o.Flavor).ForResource(&rc.Change, block, relevant)
 		if !refreshOnly && n.Action == diff.NoOp {
 			continue
 		}
@@ -314,12 +315,12 @@ func NamesAndWidth[T any](m map[string]T) ([]string, int) {
 }
 
 // OutputsText renders the changed outputs, "" when none changed.
-func OutputsText(changes map[string]tofujson.Change) string {
+func OutputsText(changes map[string]tofujson.Change, f flavor.Flavor) string {
 	names, width := NamesAndWidth(changes)
 	var lines []string
 	for _, name := range names {
 		c := changes[name]
-		n := diff.ForOutput(&c)
+		n := diff.For(f).ForOutput(&c)
 		if n.Action == diff.NoOp {
 			continue
 		}
