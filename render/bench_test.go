@@ -2,6 +2,7 @@ package render
 
 import (
 	"cmp"
+	"github.com/planpr/planpr/flavor"
 	"io"
 	"os"
 	"os/exec"
@@ -125,7 +126,7 @@ func BenchmarkRenderText(b *testing.B) {
 	for b.Loop() {
 		for i := range all {
 			action, _ := tofujson.ParseActions(all[i].rc.Change.Actions)
-			txt.ResourceText(&all[i].rc, action, nodes[i], txt.CauseChange)
+			txt.ResourceText(&all[i].rc, action, nodes[i], txt.CauseChange, flavor.OpenTofu)
 		}
 	}
 }
@@ -138,7 +139,7 @@ func BenchmarkRenderMarkdownBlocks(b *testing.B) {
 	texts := make([]string, len(all))
 	for i := range all {
 		action, _ := tofujson.ParseActions(all[i].rc.Change.Actions)
-		texts[i] = txt.ResourceText(&all[i].rc, action, diff.ForResource(&all[i].rc.Change, all[i].block, diff.Always()), txt.CauseChange)
+		texts[i] = txt.ResourceText(&all[i].rc, action, diff.ForResource(&all[i].rc.Change, all[i].block, diff.Always()), txt.CauseChange, flavor.OpenTofu)
 	}
 	m := mask.NewMasker()
 	for i := range 2000 {

@@ -367,7 +367,7 @@ func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChan
 		if err != nil {
 			return err
 		}
-		text := txt.ResourceText(rc, c.Action, diff.For(o.Flavor).ForResource(&rc.Change, block, diff.Always()), txt.CauseChange)
+		text := txt.ResourceText(rc, c.Action, diff.For(o.Flavor).ForResource(txt.ShownChange(rc, c.Action, o.Flavor), block, diff.Always()), txt.CauseChange, o.Flavor)
 		if text == "" {
 			return nil
 		}
@@ -479,7 +479,7 @@ func verb(c review.ChangeSummary, m *mask.Masker) string {
 		return "will be <b>replaced</b> (destroyed, then created)"
 	case diff.CreateThenDelete:
 		return "will be <b>replaced</b> (created, then destroyed)"
-	case diff.ForgetThenCreate:
+	case diff.ForgetThenCreate, diff.CreateThenForget:
 		return "will be replaced (the old object is forgotten, not destroyed)"
 	case diff.Read:
 		return "will be read during apply"

@@ -285,6 +285,7 @@ var actionRows = []struct {
 	{diff.DeleteThenCreate, "replace (destroy, then create)"},
 	{diff.CreateThenDelete, "replace (create, then destroy)"},
 	{diff.ForgetThenCreate, "replace (forget, then create)"},
+	{diff.CreateThenForget, "replace (create, then forget)"},
 	{diff.Read, "read"},
 	{diff.Forget, "forget"},
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/planpr/planpr/flavor"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,15 +50,15 @@ func TestHidingUnchangedChangesNoText(t *testing.T) {
 		for _, o := range []review.PlanOptions{{Schemas: schemas}, {}} {
 			_, err := tofujson.ReadPlanFile(in.plan, func(_ string, rc *tofujson.ResourceChange) error {
 				action, _ := tofujson.ParseActions(rc.Change.Actions)
-				if !txt.HidesUnchanged(rc, action) {
+				if !txt.HidesUnchanged(rc, action, flavor.OpenTofu) {
 					return nil
 				}
 				block, err := o.SchemaFor(rc, config)
 				if err != nil {
 					return err
 				}
-				want := txt.ResourceText(rc, action, diff.ForResource(&rc.Change, block, diff.Always()), txt.CauseChange)
-				got := txt.ResourceText(rc, action, nodes.ForResourceHidingUnchanged(&rc.Change, block, diff.Always(), txt.IsImportant), txt.CauseChange)
+				want := txt.ResourceText(rc, action, diff.ForResource(&rc.Change, block, diff.Always()), txt.CauseChange, flavor.OpenTofu)
+				got := txt.ResourceText(rc, action, nodes.ForResourceHidingUnchanged(&rc.Change, block, diff.Always(), txt.IsImportant), txt.CauseChange, flavor.OpenTofu)
 				nodes.Reset()
 				if got != want {
 					t.Errorf("%s, %s (schemas: %v): hiding what is unchanged changed the text:\n%s\nwant\n%s", in.plan, rc.Address, o.Schemas != nil, got, want)

@@ -22,6 +22,7 @@ const (
 	CreateThenDelete = tofujson.CreateThenDelete
 	Forget           = tofujson.Forget
 	ForgetThenCreate = tofujson.ForgetThenCreate
+	CreateThenForget = tofujson.CreateThenForget
 )
 
 // Kind says which fields of a Node are in use and how it renders.

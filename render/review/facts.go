@@ -142,7 +142,7 @@ func (st *StreamSummary) Facts() StreamFacts {
 
 var summaryActionNames = map[diff.Action]string{
 	diff.Create: "create", diff.Update: "update", diff.Delete: "delete",
-	diff.DeleteThenCreate: "replace", diff.CreateThenDelete: "replace", diff.ForgetThenCreate: "replace",
+	diff.DeleteThenCreate: "replace", diff.CreateThenDelete: "replace", diff.ForgetThenCreate: "replace", diff.CreateThenForget: "replace",
 	diff.Read: "read", diff.Forget: "forget",
 }
 
@@ -174,7 +174,7 @@ func (m *Module) Facts(path func([]any) string) PlanFacts {
 		if name, ok := summaryActionNames[c.Action]; ok {
 			f.Addresses[name] = append(f.Addresses[name], c.Address)
 		}
-		if IsRisky(c.Action) || c.Action == diff.ForgetThenCreate {
+		if IsRisky(c.Action) || c.Action == diff.ForgetThenCreate || c.Action == diff.CreateThenForget {
 			r := ReplaceReason{Reason: c.Reason}
 			for _, p := range c.ReplacePaths {
 				r.Attributes = append(r.Attributes, path(p))

@@ -79,7 +79,7 @@ func (m *Module) Failure() string {
 
 // Replaced counts the changes that replace a resource, however they do it.
 func (m *Module) Replaced() int {
-	return m.Counts[diff.DeleteThenCreate] + m.Counts[diff.CreateThenDelete] + m.Counts[diff.ForgetThenCreate]
+	return m.Counts[diff.DeleteThenCreate] + m.Counts[diff.CreateThenDelete] + m.Counts[diff.ForgetThenCreate] + m.Counts[diff.CreateThenForget]
 }
 
 // FailedCheck is a check instance that failed, or could not be checked.

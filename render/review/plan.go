@@ -304,7 +304,7 @@ func (st *Stats) add(c ChangeSummary) {
 		st.Imported++
 		st.Total.Import++
 	}
-	if c.Action == diff.Forget || c.Action == diff.ForgetThenCreate {
+	if c.Action == diff.Forget || c.Action == diff.ForgetThenCreate || c.Action == diff.CreateThenForget {
 		st.Total.Forget++
 	}
 	if c.Action != diff.NoOp {
@@ -316,7 +316,7 @@ func (st *Stats) add(c ChangeSummary) {
 			st.RiskyListed = append(st.RiskyListed, c)
 		}
 	}
-	st.Total.Add = st.Counts[diff.Create] + st.Counts[diff.DeleteThenCreate] + st.Counts[diff.CreateThenDelete] + st.Counts[diff.ForgetThenCreate]
+	st.Total.Add = st.Counts[diff.Create] + st.Counts[diff.DeleteThenCreate] + st.Counts[diff.CreateThenDelete] + st.Counts[diff.ForgetThenCreate] + st.Counts[diff.CreateThenForget]
 	st.Total.Change = st.Counts[diff.Update]
 	st.Total.Destroy = st.Counts[diff.Delete] + st.Counts[diff.DeleteThenCreate] + st.Counts[diff.CreateThenDelete]
 }

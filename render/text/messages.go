@@ -15,12 +15,17 @@ type messages struct {
 	driftApplyable, driftRefreshCmd, targeted                    string
 	stateVersionWarning                                          string
 	legendUpdate                                                 string
+	terraform                                                    bool
 }
 
-// legendLine is a legend line in the flavor's words.
+// legendLine is a legend line in the flavor's words, "" for an action
+// the flavor's legend leaves out (Terraform has none for forgetting).
 func (m *messages) legendLine(a diff.Action, line string) string {
-	if a == diff.Update {
+	switch {
+	case a == diff.Update:
 		return m.legendUpdate
+	case m.terraform && (a == diff.Forget || a == diff.ForgetThenCreate || a == diff.CreateThenForget):
+		return ""
 	}
 	return line
 }
@@ -52,6 +57,7 @@ func say(f flavor.Flavor) *messages {
 	}
 	if f.Terraform() {
 		m.legendUpdate = "  ~ update in-place"
+		m.terraform = true
 	}
 	return m
 }

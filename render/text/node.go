@@ -51,12 +51,14 @@ func Symbol(a diff.Action) string {
 		return "  ."
 	case diff.ForgetThenCreate:
 		return "  ./+"
+	case diff.CreateThenForget:
+		return "+/."
 	}
 	return "   "
 }
 
 // symbols are Symbol with the space that follows it, by action.
-var symbols = func() (s [diff.ForgetThenCreate + 1]string) {
+var symbols = func() (s [diff.CreateThenForget + 1]string) {
 	for a := range s {
 		s[a] = Symbol(diff.Action(a)) + " "
 	}
@@ -115,7 +117,17 @@ func writePadded(b *Buf, s string, width int) {
 	}
 }
 
-// quotedWidth is the width of strconv.Quote(s) in runes.
+// quotedLen is the length of strconv.Quote(s) in bytes, which is how
+// both tools measure the widest key; quotedWidth is its width in runes,
+// which is how %-*s pads it. Non-ASCII keys come out misaligned in their
+// output, and so in planpr's.
+func quotedLen(s string) int {
+	if plainASCII(s) {
+		return len(s) + 2
+	}
+	return len(strconv.Quote(s))
+}
+
 func quotedWidth(s string) int {
 	if plainASCII(s) {
 		return len(s) + 2
@@ -519,7 +531,7 @@ func textMap(b *Buf, n *diff.Node, k int, o Opts) {
 	}
 	width := 0
 	for _, c := range n.Children {
-		width = max(width, quotedWidth(c.Name))
+		width = max(width, quotedLen(c.Name))
 	}
 	eo := o.clone()
 	eo.overrideNullSuffix = n.Action == diff.Delete || n.Nested
@@ -559,7 +571,7 @@ func textAttributes(b *Buf, attrs []diff.Field, k int, o, ao Opts) int {
 	width := 0
 	for _, f := range attrs {
 		names = append(names, AttrName(f.Name))
-		width = max(width, utf8.RuneCountInString(names[len(names)-1]))
+		width = max(width, len(names[len(names)-1])) // bytes, padded by runes: as both tools do
 	}
 	hidden := 0
 	for i, f := range attrs {

@@ -137,8 +137,8 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 	if len(counts) > 0 {
 		w.WriteString(m.legend)
 		for _, l := range legend {
-			if counts[l.action] > 0 {
-				w.WriteString(m.legendLine(l.action, l.line) + "\n")
+			if line := m.legendLine(l.action, l.line); counts[l.action] > 0 && line != "" {
+				w.WriteString(line + "\n")
 			}
 		}
 	}
@@ -154,7 +154,7 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 		if err := pipe.writeTo(w); err != nil {
 			return err
 		}
-		w.WriteString(planLine(total))
+		w.WriteString(planLine(total, o.Flavor))
 	}
 	if outputs != "" {
 		w.WriteString("\nChanges to Outputs:\n" + outputs + "\n")
@@ -228,13 +228,14 @@ func writeChangeText(b *Buf, rc *tofujson.ResourceChange, o review.PlanOptions, 
 		return err
 	}
 	var tree *diff.Node
-	if HidesUnchanged(rc, action) {
-		tree = nodes.ForResourceHidingUnchanged(&rc.Change, block, diff.Always(), IsImportant)
+	shown := ShownChange(rc, action, o.Flavor)
+	if HidesUnchanged(rc, action, o.Flavor) {
+		tree = nodes.ForResourceHidingUnchanged(shown, block, diff.Always(), IsImportant)
 	} else {
-		tree = nodes.ForResource(&rc.Change, block, diff.Always())
+		tree = nodes.ForResource(shown, block, diff.Always())
 	}
 	b.WriteByte('\n')
-	WriteResource(b, rc, action, tree, CauseChange)
+	WriteResource(b, rc, action, tree, CauseChange, o.Flavor)
 	b.WriteByte('\n')
 	nodes.Reset() // the text is all that is kept of the tree
 	return nil
@@ -272,7 +273,7 @@ func DriftEntries(o review.PlanOptions, scan *review.Scan, outputsChanged bool, 
 		if !refreshOnly && n.Action == diff.NoOp {
 			continue
 		}
-		entries = append(entries, DriftEntry{Address: rc.Address, Action: action, Text: ResourceText(rc, action, n, CauseDrift)})
+		entries = append(entries, DriftEntry{Address: rc.Address, Action: action, Text: ResourceText(rc, action, n, CauseDrift, o.Flavor)})
 	}
 	if len(entries) == 0 {
 		return nil, nil
@@ -332,7 +333,10 @@ func OutputsText(changes map[string]tofujson.Change, f flavor.Flavor) string {
 	return strings.Join(lines, "\n")
 }
 
-func planLine(c review.Counts) string {
+func planLine(c review.Counts, f flavor.Flavor) string {
+	if f.Terraform() {
+		c.Forget = 0 // Terraform's line does not count what it forgets
+	}
 	switch {
 	case c.Import > 0 && c.Forget > 0:
 		return fmt.Sprintf("\nPlan: %d to import, %d to add, %d to change, %d to destroy, %d to forget.\n", c.Import, c.Add, c.Change, c.Destroy, c.Forget)

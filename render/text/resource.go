@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/planpr/planpr/flavor"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/tofujson"
@@ -21,33 +22,51 @@ const (
 // ResourceText is the text OpenTofu prints for one resource change: the
 // comment lines, then the resource line and its body. It returns "" for a
 // change OpenTofu does not print (a plain no-op).
-func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node, cause Cause) string {
+func ResourceText(rc *tofujson.ResourceChange, action diff.Action, n *diff.Node, cause Cause, f flavor.Flavor) string {
 	if action == diff.NoOp && !rc.Moved() && !rc.Importing() {
 		return ""
 	}
 	var b Buf
 	b.Grow(SizeHint(rc.Span, action))
-	WriteResource(&b, rc, action, n, cause)
+	WriteResource(&b, rc, action, n, cause, f)
 	return ownString(&b)
+}
+
+// ShownChange is the change whose diff ResourceText shows: the change
+// itself, except that Terraform shows an object it forgets as it stands
+// (nothing changes in it), where OpenTofu shows it going away.
+func ShownChange(rc *tofujson.ResourceChange, action diff.Action, f flavor.Flavor) *tofujson.Change {
+	if !f.Terraform() || action != diff.Forget {
+		return &rc.Change
+	}
+	c := rc.Change
+	c.After, c.AfterSensitive, c.AfterUnknown = c.Before, c.BeforeSensitive, false
+	return &c
 }
 
 // HidesUnchanged reports whether ResourceText hides the attributes and
 // blocks of a change that do not change (IsImportant ones aside): in
 // updates and replacements, unless the resource is being imported. Their
 // trees need not be built (diff.Arena.ForResourceHidingUnchanged).
-func HidesUnchanged(rc *tofujson.ResourceChange, action diff.Action) bool {
+func HidesUnchanged(rc *tofujson.ResourceChange, action diff.Action, f flavor.Flavor) bool {
 	switch action {
 	case diff.Update, diff.DeleteThenCreate, diff.CreateThenDelete:
 		return !rc.Importing()
+	case diff.Forget:
+		return f.Terraform() && !rc.Importing()
 	}
 	return false
 }
 
 // WriteResource writes ResourceText to b, for a change that is shown.
-func WriteResource(b *Buf, rc *tofujson.ResourceChange, action diff.Action, n *diff.Node, cause Cause) {
-	writeResourceComment(b, rc, action, cause)
+func WriteResource(b *Buf, rc *tofujson.ResourceChange, action diff.Action, n *diff.Node, cause Cause, f flavor.Flavor) {
+	if f.Terraform() {
+		writeTerraformComment(b, rc, action, cause)
+	} else {
+		writeResourceComment(b, rc, action, cause)
+	}
 	o := Opts{ShowUnchanged: rc.Importing()}
-	if action == diff.Forget {
+	if action == diff.Forget && !f.Terraform() {
 		o.HideSymbols = true
 		o.overrideNullSuffix = true
 	}
@@ -55,7 +74,7 @@ func WriteResource(b *Buf, rc *tofujson.ResourceChange, action diff.Action, n *d
 	if rc.Mode != "managed" {
 		kind = "data"
 	}
-	writeAll(b, Symbol(action), " ", kind, " \"", rc.Type, "\" \"", rc.Name, "\" ")
+	writeAll(b, resourceSymbol(action, f), " ", kind, " \"", rc.Type, "\" \"", rc.Name, "\" ")
 	Node(b, n, 0, o)
 }
 
@@ -143,6 +162,12 @@ func writeResourceComment(b *Buf, rc *tofujson.ResourceChange, action diff.Actio
 		}
 	}
 	b.WriteString("\n")
+	writeMovedImported(b, rc, action, printedMoved)
+}
+
+// writeMovedImported writes the lines under a resource's first comment
+// line that say where it moved from and what it is imported from.
+func writeMovedImported(b *Buf, rc *tofujson.ResourceChange, action diff.Action, printedMoved bool) {
 	if rc.Moved() && !printedMoved {
 		writeAll(b, "  # (moved from ", rc.PreviousAddress, ")\n")
 	}

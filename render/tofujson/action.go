@@ -20,6 +20,7 @@ const (
 	CreateThenDelete
 	Forget
 	ForgetThenCreate
+	CreateThenForget // Terraform's: the new object first, the old one forgotten
 )
 
 var actionLists = map[string]Action{
@@ -32,6 +33,7 @@ var actionLists = map[string]Action{
 	"create,delete": CreateThenDelete,
 	"forget":        Forget,
 	"forget,create": ForgetThenCreate,
+	"create,forget": CreateThenForget,
 }
 
 // ParseActions turns a plan "actions" list into an Action.
@@ -67,5 +69,5 @@ func (a Action) String() string {
 // IsReplace reports whether the action destroys or forgets an object and
 // creates a new one in its place.
 func (a Action) IsReplace() bool {
-	return a == DeleteThenCreate || a == CreateThenDelete || a == ForgetThenCreate
+	return a == DeleteThenCreate || a == CreateThenDelete || a == ForgetThenCreate || a == CreateThenForget
 }

@@ -1,0 +1,5 @@
+resource "terraform_data" "keep" { input = "k2" }
+removed {
+  from = terraform_data.gone
+  lifecycle { destroy = false }
+}
