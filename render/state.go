@@ -129,7 +129,9 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 			if full.overflow {
 				continue
 			}
-			body.WriteString("#### Resources\n\n" + full.String())
+			if len(addresses) > 0 {
+				body.WriteString("#### Resources\n\n" + full.String())
+			}
 		case LevelReduced:
 			fmt.Fprintf(&body, "> [!NOTE]\n> Shortened to fit %s: the attributes are left out.\n\n#### Resources\n\n", limitText(o.MaxSize))
 			for i, a := range addresses {

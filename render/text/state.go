@@ -81,13 +81,14 @@ func StateText(w io.Writer, path string, o review.PlanOptions) error {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
-	if o.Schemas == nil {
+	empty := st.Resources == 0 && st.ChildModules == 0 && len(st.Outputs) == 0
+	if o.Schemas == nil && !empty {
 		bw.WriteString(review.ApproximateNote + "\n")
 	}
 	if st.NewerThanRenderer() || (o.Schemas != nil && o.Schemas.NewerThanRenderer()) {
 		bw.WriteString(words(o.Flavor).stateVersionWarning)
 	}
-	if st.Resources == 0 && st.ChildModules == 0 && len(st.Outputs) == 0 {
+	if empty {
 		bw.WriteString(msgStateEmpty)
 		return bw.Flush()
 	}

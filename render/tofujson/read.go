@@ -599,6 +599,9 @@ func checkIsPlan(path string, p *Plan) error {
 	case p.Sections["provider_schemas"]:
 		return &InputError{File: path, Msg: "this is provider schemas (`tofu providers schema -json`), not a plan: pass it with --schemas (the Action and the App take a schemas.json beside the plan)"}
 	}
+	if IsEmptyStateVersion(p.FormatVersion) && !slices.ContainsFunc(slices.Collect(maps.Keys(p.Sections)), func(k string) bool { return k != "format_version" && k != "terraform_version" }) {
+		return &InputError{File: path, Msg: "an empty state ({\"format_version\":\"1.0\"} is what `tofu show -json` writes when there is no state), not a plan: render it on its own, or pass the plan JSON from `tofu show -json PLANFILE`"}
+	}
 	// OpenTofu writes a plan with nothing to do as {"format_version":…}
 	// alone; anything else without a plan's sections is some other
 	// document, and reading it as "no changes" would be the worst answer.

@@ -66,25 +66,48 @@ func DocumentKind(path string) (string, error) {
 	if _, err := dec.ReadToken(); err != nil {
 		return "", r.fail(err)
 	}
+	var version string
+	onlyVersions := true
 	for dec.PeekKind() == '"' {
 		tok, err := dec.ReadToken()
 		if err != nil {
 			return "", r.fail(err)
 		}
-		switch tok.String() {
+		switch key := tok.String(); key {
 		case "planned_values", SectionChanges, SectionDrift, "output_changes", "prior_state", "configuration", "relevant_attributes":
 			return "plan", nil
 		case "values":
 			return "state", nil
 		case "provider_schemas":
 			return "schemas", nil
+		case "format_version":
+			if dec.PeekKind() == '"' {
+				v, err := dec.ReadToken()
+				if err != nil {
+					return "", r.fail(err)
+				}
+				version = v.String()
+				continue
+			}
+		case "terraform_version":
+		default:
+			onlyVersions = false
 		}
 		if err := dec.SkipValue(); err != nil {
 			return "", r.fail(err)
 		}
 	}
+	if onlyVersions && IsEmptyStateVersion(version) {
+		return "state", nil
+	}
 	return "plan", nil
 }
+
+// IsEmptyStateVersion reports whether a document holding nothing but a
+// format_version of v is an empty state: `show -json` without a state
+// writes {"format_version":"1.0"}, while a plan with nothing to do is
+// written with its plan format (1.2 today), and its sections.
+func IsEmptyStateVersion(v string) bool { return v == "1.0" }
 
 // ReadStateFile reads a state document, streaming its resources.
 func ReadStateFile(path string, visit *StateVisitor) (*State, error) {
