@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/planpr/planpr/flavor"
 	"strings"
 
 	"github.com/planpr/planpr/render/review"
@@ -106,7 +107,7 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 	risky, failedChecks := 0, 0
 	for _, s := range sections {
 		if s.Scan.Plan.Errored {
-			errored = append(errored, fmt.Sprintf("- ❌ planning **failed** for %s: OpenTofu reported an error; the changes below are what it planned before the error.", safeText(m, s.Name)))
+			errored = append(errored, fmt.Sprintf("- ❌ planning **failed** for %s: %s reported an error; the changes below are what it planned before the error.", safeText(m, s.Name), s.Scan.Flavor.Product()))
 		}
 		failedChecks += s.failedCount
 		for _, f := range s.failed {
@@ -369,10 +370,10 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 		}
 	}
 	if len(s.drift) > 0 {
-		fmt.Fprintf(&b, "#### Changed outside OpenTofu (%d)\n\n", len(s.drift))
+		fmt.Fprintf(&b, "#### Changed outside %s (%d)\n\n", s.Scan.Flavor.Product(), len(s.drift))
 		if level == LevelFull {
 			for _, e := range s.drift {
-				b.WriteString(md.Details(safeHTML(m, e.Address)+" changed outside OpenTofu", md.DiffBlock(e.Text)))
+				b.WriteString(md.Details(safeHTML(m, e.Address)+" changed outside "+s.Scan.Flavor.Product(), md.DiffBlock(e.Text)))
 			}
 		} else if level == LevelReduced {
 			for _, e := range s.drift {
@@ -402,19 +403,32 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 	if res.Masked > 0 {
 		parts = append(parts, plural(res.Masked, "sensitive value")+" masked")
 	}
+	unknown := false
 	for _, s := range sections {
 		if s.Path != "" {
 			src := safeText(m, s.Source)
 			if tv := s.Scan.Plan.TerraformVersion; tv != "" {
-				src += " (OpenTofu/Terraform " + md.Text(tv) + ")"
+				src += " (" + toolName(s.Scan.Flavor) + " " + md.Text(tv) + ")"
 			}
 			parts = append(parts, src)
+			unknown = unknown || s.Scan.Flavor == flavor.Unknown
 		}
 		for _, st := range s.Streams {
 			parts = append(parts, safeText(m, st.Path))
 		}
 	}
+	if unknown {
+		parts = append(parts, "worded as OpenTofu words it: the plan does not say which tool made it (`--flavor terraform` / the `flavor` input says it)")
+	}
 	return "---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
+}
+
+// toolName names the tool that made a plan, both when it is not known.
+func toolName(f flavor.Flavor) string {
+	if f == flavor.Unknown {
+		return "OpenTofu/Terraform"
+	}
+	return f.Product()
 }
 
 func limitText(max int) string {

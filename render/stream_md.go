@@ -174,12 +174,12 @@ func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, comp
 		planned.end("- … and %d more planned changes\n")
 	}
 	if !withPlan && len(s.Drift) > 0 {
-		b.WriteString("\n**Changed outside OpenTofu**\n\n")
+		b.WriteString("\n**Changed outside " + s.Flavor.Product() + "**\n\n")
 		drift := bounded{b: &b, max: maxStreamRows}
 		for _, it := range s.Drift {
 			drift.line(fmt.Sprintf("- %s %s\n", safeText(masker, it.Action), safeCode(masker, it.Address)))
 		}
-		drift.end("- … and %d more changed outside OpenTofu\n")
+		drift.end("- … and %d more changed outside " + s.Flavor.Product() + "\n")
 	}
 	if len(s.Outputs) > 0 {
 		b.WriteString("\n**Outputs**\n\n" + outputsBlock(s.Outputs, masker))

@@ -2,6 +2,7 @@ package review
 
 import (
 	"encoding/json"
+	"github.com/planpr/planpr/flavor"
 	"regexp"
 
 	"github.com/planpr/planpr/render/tofujson"
@@ -149,8 +150,11 @@ func elementsOf(values []any, key string) []any {
 	return out
 }
 
-// ApproximateNote is the first line of text rendered without schemas.
-const ApproximateNote = "# planpr: rendered without provider schemas (pass --schemas FILE from `tofu providers schema -json`); nested blocks and attribute types are inferred, so this may differ from `tofu show`."
+// ApproximateNote is the first line of text rendered without schemas, in
+// f's words.
+func ApproximateNote(f flavor.Flavor) string {
+	return f.Say("# planpr: rendered without provider schemas (pass --schemas FILE from `tofu providers schema -json`); nested blocks and attribute types are inferred, so this may differ from `tofu show`.")
+}
 
 func valuesOf(values []any, key string) []any {
 	var out []any

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"github.com/planpr/planpr/flavor"
 	"maps"
 	"slices"
 
@@ -22,8 +23,9 @@ type StreamSummary struct {
 	Diagnostics []*tofujson.Diagnostic
 	Tests       []*TestFile
 	TestSummary *tofujson.TestSummary
-	Cleanup     []string // resources a test could not destroy
-	Other       []string // the @message of message types planpr does not know
+	Cleanup     []string      // resources a test could not destroy
+	Other       []string      // the @message of message types planpr does not know
+	Flavor      flavor.Flavor // the tool that wrote the stream, from its messages
 }
 
 // StreamItem is a planned change or drift.
@@ -103,6 +105,9 @@ func ReadStream(path string) (*StreamSummary, error) {
 		return r
 	}
 	info, err := tofujson.ReadStreamFile(path, func(m *tofujson.Message) error {
+		if s.Flavor == flavor.Unknown {
+			s.Flavor = tofujson.StreamFlavor(m.Module, m.Text)
+		}
 		switch m.Type {
 		case "version", "log", "apply_progress", "refresh_start", "refresh_complete", "test_plan", "test_state":
 			// progress only

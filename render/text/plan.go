@@ -99,7 +99,7 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 	config := pipe.config
 	m := words(o.Flavor)
 	if o.Schemas == nil {
-		w.WriteString(review.ApproximateNote + "\n")
+		w.WriteString(review.ApproximateNote(o.Flavor) + "\n")
 	}
 	if p.NewerThanRenderer() || (o.Schemas != nil && o.Schemas.NewerThanRenderer()) {
 		w.WriteString(m.versionWarning)

@@ -83,7 +83,7 @@ func StateText(w io.Writer, path string, o review.PlanOptions) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	empty := st.Resources == 0 && st.ChildModules == 0 && len(st.Outputs) == 0
 	if o.Schemas == nil && !empty {
-		bw.WriteString(review.ApproximateNote + "\n")
+		bw.WriteString(review.ApproximateNote(o.Flavor) + "\n")
 	}
 	if st.NewerThanRenderer() || (o.Schemas != nil && o.Schemas.NewerThanRenderer()) {
 		bw.WriteString(words(o.Flavor).stateVersionWarning)
