@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/planpr/planpr/flavor"
 	"io"
 	"maps"
 	"net/http"
@@ -67,6 +68,7 @@ type actionPlan struct {
 	pr          int
 	marker      render.Marker
 	mode        review.Mode
+	flavor      flavor.Flavor
 	commentMode CommentMode
 	jobSummary  bool
 	labels      bool
@@ -116,7 +118,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		runURL = s + "/" + r + "/actions/runs/" + id
 	}
 	opts := render.CommentOptions{
-		PlanOptions: review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile},
+		PlanOptions: review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor},
 		Marker:      p.marker, Version: env.Version, Locks: p.locks,
 		FullText: "the job summary of this run",
 	}
@@ -238,6 +240,9 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 	if p.mode, err = review.ParseMode(cmp.Or(env.input("mode"), manifest.Mode)); err != nil {
 		return nil, fmt.Errorf("input %v", err)
 	}
+	if p.flavor, err = flavor.Parse(cmp.Or(env.input("flavor"), manifest.Flavor)); err != nil {
+		return nil, fmt.Errorf("input %v", err)
+	}
 	key := cmp.Or(env.input("key"), manifest.Key)
 	if key == "" {
 		var names []string
@@ -309,7 +314,7 @@ func actionLocks(ctx context.Context, env ActionEnv, log *ActionLog, api GitHub,
 	}
 	workspace := env.Getenv("GITHUB_WORKSPACE")
 	// The checkout is the head: cross-check with the root module there.
-	return reviewLocks(ctx, api, p.repo, pr, pairs, func(dir string) *lockdiff.Config {
+	return reviewLocks(ctx, api, p.repo, pr, pairs, p.flavor, func(dir string) *lockdiff.Config {
 		full := filepath.Join(workspace, dir)
 		if st, err := os.Stat(full); workspace == "" || err != nil || !st.IsDir() {
 			return nil

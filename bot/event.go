@@ -73,4 +73,6 @@ type Manifest struct {
 	Key  string `json:"key"`
 	Mode string `json:"mode"`
 	SHA  string `json:"sha"`
+	// Flavor is terraform or opentofu when the plans do not tell.
+	Flavor string `json:"flavor"`
 }

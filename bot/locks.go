@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"github.com/planpr/planpr/flavor"
 	"path"
 	"slices"
 	"strings"
@@ -109,7 +110,7 @@ func configRank(name string) int {
 
 // reviewLocks compares each pair at the pull request's base and head, and
 // cross-checks with the head's root module when config gives one.
-func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, config func(dir string) *lockdiff.Config) ([]*lockdiff.FileDiff, error) {
+func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, tool flavor.Flavor, config func(dir string) *lockdiff.Config) ([]*lockdiff.FileDiff, error) {
 	var out []*lockdiff.FileDiff
 	for _, pp := range pairs {
 		before, _, err := api.FileAt(ctx, repo, pp.before, pr.BaseSHA)
@@ -121,7 +122,7 @@ func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullReques
 			return nil, err
 		}
 		p := lockdiff.Pair{Path: pp.after, Before: before, After: after,
-			BeforeName: pp.before + "@" + shortSHA(pr.BaseSHA), AfterName: pp.after + "@" + shortSHA(pr.HeadSHA)}
+			BeforeName: pp.before + "@" + shortSHA(pr.BaseSHA), AfterName: pp.after + "@" + shortSHA(pr.HeadSHA), Flavor: tool}
 		if config != nil {
 			p.Config = config(path.Dir(pp.after))
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/planpr/planpr/flavor"
 	"io"
 	"os"
 	"regexp"
@@ -75,6 +76,9 @@ func (m Manifest) validate() error {
 		if _, err := review.ParseMode(m.Mode); err != nil {
 			return err
 		}
+	}
+	if _, err := flavor.Parse(m.Flavor); err != nil {
+		return err
 	}
 	if m.SHA != "" && !shaPattern.MatchString(m.SHA) {
 		return fmt.Errorf("sha %q is not a commit SHA", m.SHA)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/planpr/planpr/flavor"
 	"io"
 	"log/slog"
 	"net/http"
@@ -213,7 +214,7 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 	if len(pairs) == 0 {
 		return nil
 	}
-	locks, err := reviewLocks(ctx, api, repo, pr, pairs, func(dir string) *lockdiff.Config {
+	locks, err := reviewLocks(ctx, api, repo, pr, pairs, flavor.Unknown, func(dir string) *lockdiff.Config {
 		cfg, err := configAtRef(ctx, api, repo, dir, pr.HeadSHA)
 		if err != nil {
 			log.Warn("cannot read the root module's configuration", "dir", boundedName(dir), "error", mask.MaskCredentials(err.Error()))
@@ -332,8 +333,9 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		}
 	}
 	mode, _ := review.ParseMode(manifest.Mode) // validated with the manifest
+	tool, _ := flavor.Parse(manifest.Flavor)
 	marker := render.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
-	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: "planpr", PlanOptions: review.PlanOptions{Mode: mode}}
+	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: "planpr", PlanOptions: review.PlanOptions{Mode: mode, Flavor: tool}}
 	if len(schemas) > 0 {
 		if opts.Schemas, err = tofujson.ReadSchemasFile(schemas[0]); err != nil {
 			return err

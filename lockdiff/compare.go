@@ -1,6 +1,7 @@
 package lockdiff
 
 import (
+	"github.com/planpr/planpr/flavor"
 	"slices"
 	"sort"
 	"strings"
@@ -47,7 +48,8 @@ type FileDiff struct {
 	Created   bool // no lock file before
 	Deleted   bool // no lock file after
 	Providers []*ProviderDiff
-	Findings  []Finding // about the file as a whole
+	Findings  []Finding     // about the file as a whole
+	Flavor    flavor.Flavor // whose words the findings are in
 }
 
 // Compare compares two parsed lock files. Either may have no providers (a

@@ -1,6 +1,9 @@
 package lockdiff
 
-import "github.com/hashicorp/hcl/v2"
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/planpr/planpr/flavor"
+)
 
 // Pair is one lock file as a change leaves it: its source before and
 // after (nil or empty when there was, or is, no file), the names its
@@ -12,6 +15,9 @@ type Pair struct {
 	Before, After         []byte
 	BeforeName, AfterName string // default: Path
 	Config                *Config
+	// Flavor is whose words the findings are in; Unknown tells it from
+	// the lock file's registries (LockFlavor).
+	Flavor flavor.Flavor
 }
 
 // ComparePair parses both sides of a lock file and compares them, cross-
@@ -33,6 +39,14 @@ func ComparePair(p Pair) (*FileDiff, hcl.Diagnostics) {
 	if p.Config != nil {
 		CrossCheck(fd, after, p.Config)
 	}
+	f := p.Flavor
+	if f == flavor.Unknown {
+		f = LockFlavor(after)
+		if len(after.Providers) == 0 {
+			f = LockFlavor(before)
+		}
+	}
+	fd.speak(f)
 	return fd, diags
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/planpr/planpr/flavor"
 	"io"
 	"os"
 	"os/exec"
@@ -24,7 +25,7 @@ import (
 // runDryRun is `planpr dry-run`: the comment the Action would post, from a
 // git checkout, with no token and no network.
 func runDryRun(args []string, stdout, stderr io.Writer) error {
-	var base, schemas, mode, htmlFile, key string
+	var base, schemas, mode, htmlFile, key, flavorName string
 	fs := flag.NewFlagSet("dry-run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&base, "base", "", "compare lock files with the merge base of this ref (default: the remote's default branch, else main)")
@@ -32,6 +33,7 @@ func runDryRun(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&mode, "mode", "normal", "how the plans were made: normal, destroy or refresh-only")
 	fs.StringVar(&htmlFile, "html", "", "also write a self-contained preview page of the comment to this file")
 	fs.StringVar(&key, "key", "", "the comment's key (default: the plans' names)")
+	fs.StringVar(&flavorName, "flavor", "auto", flavorUsage)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: planpr dry-run [flags] [PLAN_OR_STREAM...]
 
@@ -53,7 +55,11 @@ Flags:
 	if err != nil {
 		return &usageError{"--" + err.Error()}
 	}
-	popts := review.PlanOptions{Mode: m}
+	fl, err := flavor.Parse(flavorName)
+	if err != nil {
+		return &usageError{"--" + err.Error()}
+	}
+	popts := review.PlanOptions{Mode: m, Flavor: fl}
 	if schemas != "" {
 		if popts.Schemas, err = tofujson.ReadSchemasFile(schemas); err != nil {
 			return err
@@ -71,7 +77,7 @@ Flags:
 	if err != nil {
 		return fmt.Errorf("unknown base ref %q: name a branch, tag or commit with --base (for example --base origin/main)", base)
 	}
-	locks, err := changedLocks(top, mergeBase)
+	locks, err := changedLocks(top, mergeBase, fl)
 	if err != nil {
 		return err
 	}
@@ -146,7 +152,7 @@ func defaultBase() string {
 // changedLocks compares every .terraform.lock.hcl changed between base
 // and the working tree (untracked ones too), cross-checked with the root
 // module beside it.
-func changedLocks(top, base string) ([]*lockdiff.FileDiff, error) {
+func changedLocks(top, base string, tool flavor.Flavor) ([]*lockdiff.FileDiff, error) {
 	diff, err := git("-C", top, "diff", "--name-status", "-M", base, "--")
 	if err != nil {
 		return nil, fmt.Errorf("git diff: %v", err)
@@ -192,7 +198,7 @@ func changedLocks(top, base string) ([]*lockdiff.FileDiff, error) {
 			}
 		}
 		name := cmp.Or(p.after, p.before)
-		pair := lockdiff.Pair{Path: name, Before: beforeSrc, After: afterSrc, BeforeName: name + "@" + shortRef(base)}
+		pair := lockdiff.Pair{Path: name, Before: beforeSrc, After: afterSrc, BeforeName: name + "@" + shortRef(base), Flavor: tool}
 		if p.after != "" {
 			dir := filepath.Dir(p.after)
 			if cfg, diags := lockdiff.LoadConfigFS(os.DirFS(filepath.Join(top, dir)), dir); !diags.HasErrors() {

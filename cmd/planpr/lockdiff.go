@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/planpr/planpr/flavor"
 	"io"
 	"io/fs"
 	"os"
@@ -17,11 +18,12 @@ import (
 )
 
 func runLockdiff(args []string, stdout, stderr io.Writer) error {
-	var format, configDir string
+	var format, configDir, flavorName string
 	fl := flag.NewFlagSet("lockdiff", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	fl.StringVar(&format, "format", "text", "output format: text, markdown (the comment's section) or json")
 	fl.StringVar(&configDir, "config", "", "root module directory to cross-check required_providers against the AFTER lock file")
+	fl.StringVar(&flavorName, "flavor", "auto", "whose commands the advice names: terraform, opentofu, or auto (the lock file's registries tell)")
 	fl.Usage = func() {
 		fmt.Fprint(stderr, `Usage: planpr lockdiff [flags] BEFORE AFTER [BEFORE AFTER...]
 
@@ -46,6 +48,10 @@ Flags:
 	default:
 		return &usageError{fmt.Sprintf("--format %q: want text, markdown or json", format)}
 	}
+	tool, err := flavor.Parse(flavorName)
+	if err != nil {
+		return &usageError{"--" + err.Error()}
+	}
 	var cfg *lockdiff.Config
 	if configDir != "" {
 		if st, err := os.Stat(configDir); err != nil || !st.IsDir() {
@@ -66,7 +72,7 @@ Flags:
 			failed = true
 			continue
 		}
-		fd, diags := lockdiff.ComparePair(lockdiff.Pair{Path: files[i+1], DeletedPath: files[i], Before: before, After: after, BeforeName: files[i], Config: cfg})
+		fd, diags := lockdiff.ComparePair(lockdiff.Pair{Path: files[i+1], DeletedPath: files[i], Before: before, After: after, BeforeName: files[i], Config: cfg, Flavor: tool})
 		if diagnosticsError(diags, stderr, map[string][]byte{files[i]: before, files[i+1]: after}) != nil {
 			failed = true
 			continue

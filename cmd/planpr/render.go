@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
+	"github.com/planpr/planpr/flavor"
 	"io"
 	"strings"
 
@@ -24,6 +25,7 @@ type renderOptions struct {
 	maxSize  int
 	title    string
 	key      string
+	flavor   string
 }
 
 func runRender(args []string, stdout, stderr io.Writer) error {
@@ -37,6 +39,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.targeted, "targeted", false, "the plan was made with -target (changes the \"No changes.\" wording)")
 	fs.IntVar(&o.maxSize, "max-size", 65536, "markdown: the largest comment in characters; longer ones are shortened in steps")
 	fs.StringVar(&o.title, "title", "", "markdown: the comment's title (default planpr)")
+	fs.StringVar(&o.flavor, "flavor", "auto", flavorUsage)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: planpr render [flags] INPUT...
 
@@ -67,7 +70,11 @@ Flags:
 	default:
 		return &usageError{fmt.Sprintf("--format %q: want text, markdown or json", o.format)}
 	}
-	popts := review.PlanOptions{Mode: mode, Targeted: o.targeted}
+	fl, err := flavor.Parse(o.flavor)
+	if err != nil {
+		return &usageError{"--" + err.Error()}
+	}
+	popts := review.PlanOptions{Mode: mode, Targeted: o.targeted, Flavor: fl}
 	if o.schemas != "" {
 		s, err := tofujson.ReadSchemasFile(o.schemas)
 		if err != nil {
@@ -247,3 +254,6 @@ func renderStates(states []string, inputs int, o renderOptions, popts review.Pla
 	_, err := stdout.Write(out.Bytes())
 	return err
 }
+
+// flavorUsage explains --flavor wherever it is taken.
+const flavorUsage = "whose words and rules to follow: terraform, opentofu, or auto (each plan tells: its providers' registry, members only Terraform writes, a 0.x format; when nothing tells, OpenTofu's words, said in the footer)"
