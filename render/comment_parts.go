@@ -66,7 +66,29 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 		}
 		return fmt.Sprintf("## %s %s: %s", icon, safeText(m, t), safeText(m, strings.Join(parts, "; ")))
 	}
-	return fmt.Sprintf("## %s %s: %s", icon, safeText(m, t), countsText(res.Counts, res.failure(), res.HasChange))
+	text := countsText(res.Counts, res.failure(), res.HasChange)
+	var deferred, actions int
+	for _, s := range sections {
+		deferred += len(s.Scan.Plan.DeferredChanges)
+		actions += len(s.Scan.Plan.ActionInvocations)
+	}
+	if actions > 0 {
+		text = strings.Replace(text, "no changes", "no resource changes", 1) + fmt.Sprintf(", %d %s to invoke", actions, pluralWord(actions, "action"))
+	}
+	if deferred > 0 {
+		text = strings.Replace(text, "no changes", "no current changes", 1) + fmt.Sprintf(", %d deferred to a later plan", deferred)
+		if icon == "✅" {
+			icon = "⏳"
+		}
+	}
+	return fmt.Sprintf("## %s %s: %s", icon, safeText(m, t), text)
+}
+
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // countsText is the plan's counts in OpenTofu's words.
@@ -382,6 +404,7 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 			b.WriteString("\n")
 		}
 	}
+	b.WriteString(laterParts(s.Scan.Plan, level, m))
 	if s.outputs != "" && level < LevelSummary {
 		b.WriteString("#### Changes to outputs\n\n" + md.DiffBlock(s.outputs) + "\n")
 	}

@@ -50,6 +50,9 @@ func TestPlanTextGolden(t *testing.T) {
 		{"nochanges.txt", "testdata/plans/nochanges.json", review.PlanOptions{Schemas: schemas}},
 		{"nochanges-targeted.txt", "testdata/plans/nochanges.json", review.PlanOptions{Schemas: schemas, Targeted: true}},
 		{"nochanges-destroy.txt", "testdata/plans/nochanges.json", review.PlanOptions{Schemas: schemas, Mode: review.ModeDestroy}},
+		// Terraform only: changes deferred to a later plan, actions invoked.
+		{"terraform-deferred.txt", "testdata/plans/terraform-deferred.json", review.PlanOptions{}},
+		{"terraform-actions.txt", "testdata/plans/terraform-actions.json", review.PlanOptions{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {

@@ -233,6 +233,14 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 		for _, v := range p.SensitiveVariables() {
 			masker.AddValue(v)
 		}
+		for _, d := range p.DeferredChanges {
+			c := d.ResourceChange.Change
+			masker.AddMarked(c.Before, c.BeforeSensitive)
+			masker.AddMarked(c.After, c.AfterSensitive)
+		}
+		for _, ai := range p.ActionInvocations {
+			masker.AddMarked(ai.ConfigValues, ai.ConfigSensitive)
+		}
 	}
 	return s, nil
 }

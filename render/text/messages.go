@@ -16,6 +16,7 @@ type messages struct {
 	stateVersionWarning                                          string
 	legendUpdate                                                 string
 	terraform                                                    bool
+	invoke                                                       string
 }
 
 // legendLine is a legend line in the flavor's words, "" for an action
@@ -54,6 +55,7 @@ func say(f flavor.Flavor) *messages {
 		targeted:            w("\nNote: You used the -target option, so OpenTofu only checked resources matching those targets and may have skipped others. If you expected changes to appear, verify that the addresses passed to -target are correct.\n"),
 		stateVersionWarning: w("\nWarning: This state was retrieved using a different version of OpenTofu, the state presented here maybe missing representations of recent features.\n"),
 		legendUpdate:        "  ~ update in-place (current -> planned)",
+		invoke:              f.Say("OpenTofu will invoke the following action(s):\n\n"),
 	}
 	if f.Terraform() {
 		m.legendUpdate = "  ~ update in-place"

@@ -126,13 +126,21 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 
 	counts, total, shown := scan.Tally()
 
-	if shown == 0 && outputs == "" {
+	actionCount := len(p.ActionInvocations)
+	if shown == 0 && outputs == "" && actionCount == 0 {
 		if noChangesText(w, scan, o, haveRefreshChanges) {
 			return nil
 		}
 	}
 	if haveRefreshChanges {
 		w.WriteString("\n" + horizontalRule + "\n")
+	}
+	deferred, err := deferredText(o, p, config)
+	if err != nil {
+		return err
+	}
+	if deferred != "" {
+		w.WriteString(deferred + "\n" + horizontalRule + "\n")
 	}
 	if len(counts) > 0 {
 		w.WriteString(m.legend)
@@ -142,7 +150,7 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 			}
 		}
 	}
-	if shown > 0 {
+	if shown > 0 || actionCount > 0 {
 		if err := pipe.failed(); err != nil {
 			return err // nothing printed yet
 		}
@@ -154,7 +162,10 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 		if err := pipe.writeTo(w); err != nil {
 			return err
 		}
-		w.WriteString(planLine(total, o.Flavor))
+		w.WriteString(planLine(total, o.Flavor, actionCount))
+	}
+	if invoked := invokedActions(p); invoked != "" {
+		w.WriteString("\n" + m.invoke + invoked + "\n")
 	}
 	if outputs != "" {
 		w.WriteString("\nChanges to Outputs:\n" + outputs + "\n")
@@ -179,6 +190,10 @@ func noChangesText(w *bufio.Writer, scan *review.Scan, o review.PlanOptions, hav
 	case p.Errored:
 		rule()
 		w.WriteString(m.planFailed)
+		return false
+	case len(p.DeferredChanges) > 0:
+		rule()
+		w.WriteString(msgNoCurrentChanges)
 		return false
 	case o.Mode == review.ModeRefreshOnly:
 		if !haveRefreshChanges {
@@ -333,10 +348,18 @@ func OutputsText(changes map[string]tofujson.Change, f flavor.Flavor) string {
 	return strings.Join(lines, "\n")
 }
 
-func planLine(c review.Counts, f flavor.Flavor) string {
+func planLine(c review.Counts, f flavor.Flavor, actions int) string {
 	if f.Terraform() {
 		c.Forget = 0 // Terraform's line does not count what it forgets
 	}
+	line := countsLine(c)
+	if actions > 0 {
+		line = strings.TrimSuffix(line, "\n") + fmt.Sprintf(" Actions: %d to invoke.\n", actions)
+	}
+	return line
+}
+
+func countsLine(c review.Counts) string {
 	switch {
 	case c.Import > 0 && c.Forget > 0:
 		return fmt.Sprintf("\nPlan: %d to import, %d to add, %d to change, %d to destroy, %d to forget.\n", c.Import, c.Add, c.Change, c.Destroy, c.Forget)

@@ -26,6 +26,11 @@ type Plan struct {
 	// variable validations.
 	Checks []Check `json:"checks"`
 
+	// Terraform only: changes it could not plan yet, and the actions the
+	// plan invokes (Terraform 1.14's action blocks).
+	DeferredChanges   []DeferredChange   `json:"deferred_changes"`
+	ActionInvocations []ActionInvocation `json:"action_invocations"`
+
 	// Which top-level sections the document had: a state document has
 	// "values" and none of the plan's sections.
 	Sections map[string]bool `json:"-"`
@@ -251,4 +256,38 @@ func collectMarked(value, sensitive any, add func(string, SecretKind)) {
 			}
 		}
 	}
+}
+
+// DeferredChange is one element of Terraform's "deferred_changes": a
+// change it will only know in a later plan, and why.
+type DeferredChange struct {
+	Reason         string         `json:"reason"`
+	ResourceChange ResourceChange `json:"resource_change"`
+}
+
+// ActionInvocation is one element of Terraform's "action_invocations".
+// InvokeActionTrigger is set for an action the command line invoked
+// (`terraform apply -invoke`); LifecycleActionTrigger for one a resource's
+// change triggers.
+type ActionInvocation struct {
+	Address                string                  `json:"address"`
+	Type                   string                  `json:"type"`
+	Name                   string                  `json:"name"`
+	ConfigValues           any                     `json:"config_values"`
+	ConfigSensitive        any                     `json:"config_sensitive"`
+	ConfigUnknown          any                     `json:"config_unknown"`
+	ProviderName           string                  `json:"provider_name"`
+	InvokeActionTrigger    *InvokeActionTrigger    `json:"invoke_action_trigger"`
+	LifecycleActionTrigger *LifecycleActionTrigger `json:"lifecycle_action_trigger"`
+}
+
+// InvokeActionTrigger says who invoked an action from the command line.
+type InvokeActionTrigger struct {
+	CallingResourceAddress string `json:"calling_resource_address"`
+}
+
+// LifecycleActionTrigger says which resource's change triggers an action.
+type LifecycleActionTrigger struct {
+	TriggeringResourceAddress string `json:"triggering_resource_address"`
+	ActionTriggerEvent        string `json:"action_trigger_event"`
 }

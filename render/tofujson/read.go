@@ -319,6 +319,16 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 			p.Configuration, err = jsonread.RawValue(r.dec)
 		case "checks":
 			err = r.small(&p.Checks, key)
+		case "deferred_changes":
+			if err = r.small(&p.DeferredChanges, key); err == nil {
+				for _, d := range p.DeferredChanges {
+					if _, aerr := ParseActions(d.ResourceChange.Change.Actions); aerr != nil {
+						return errorAt(r.path, keyOffset, fmt.Sprintf("deferred change %q: %v", d.ResourceChange.Address, aerr))
+					}
+				}
+			}
+		case "action_invocations":
+			err = r.small(&p.ActionInvocations, key)
 		case SectionChanges, SectionDrift:
 			if len(r.opts.Sections) > 0 && !slices.Contains(r.opts.Sections, key) {
 				err = r.dec.SkipValue()
@@ -618,7 +628,7 @@ var planMembers = map[string]bool{
 	"format_version": true, "terraform_version": true, "variables": true, "planned_values": true,
 	SectionChanges: true, SectionDrift: true, "resource_deferred": true, "deferred_changes": true,
 	"output_changes": true, "prior_state": true, "configuration": true, "relevant_attributes": true,
-	"checks": true, "timestamp": true, "applyable": true, "complete": true, "errored": true,
+	"checks": true, "timestamp": true, "applyable": true, "complete": true, "errored": true, "action_invocations": true,
 }
 
 // NewerThanRenderer reports whether the plan's format_version is newer than
