@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/planpr/planpr/render/tofujson"
 	"os"
 
 	"errors"
@@ -89,8 +90,24 @@ func report(err error, stderr io.Writer) int {
 	}
 	// Messages quote file names, plan values and lock-file contents: no
 	// line of them may read as a workflow command in a CI log.
-	fmt.Fprintf(stderr, "planpr: %s\n", bot.SafeLog(strings.TrimSpace(err.Error())))
+	fmt.Fprintf(stderr, "planpr: %s\n", bot.SafeLog(strings.TrimSpace(inUsersWords(err).Error())))
 	return exitError
+}
+
+// inUsersWords says a bad input's error in the words of the tool that
+// wrote the input, when the input tells: `terraform show -json` to a
+// Terraform user.
+func inUsersWords(err error) error {
+	var ie *tofujson.InputError
+	if !errors.As(err, &ie) {
+		return err
+	}
+	if f := tofujson.DetectFlavor(ie.File); f.Terraform() {
+		said := *ie
+		said.Msg = f.Say(ie.Msg)
+		return &said
+	}
+	return err
 }
 
 // parseFlags parses flags wherever they appear among the positional

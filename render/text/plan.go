@@ -143,7 +143,13 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 		w.WriteString(deferred + "\n" + horizontalRule + "\n")
 	}
 	if len(counts) > 0 {
-		w.WriteString(m.legend)
+		if o.Flavor.Terraform() && p.FormatVersion == "0.1" {
+			// Terraform 0.12 to 0.14, whose plans are format 0.1, opened
+			// the legend so.
+			w.WriteString(msgLegendBefore015)
+		} else {
+			w.WriteString(m.legend)
+		}
 		for _, l := range legend {
 			if line := m.legendLine(l.action, l.line); counts[l.action] > 0 && line != "" {
 				w.WriteString(line + "\n")

@@ -25,6 +25,7 @@ var deferredReasons = map[string]string{
 }
 
 const (
+	msgLegendBefore015  = "\nAn execution plan has been generated and is shown below.\nResource actions are indicated with the following symbols:\n"
 	msgNoCurrentChanges = "\nNo current changes. This plan requires another plan to be applied first.\n\n"
 	msgPartialPlan      = "\nNote: This is a partial plan, parts can only be known in the next plan / apply cycle.\n\n"
 )
