@@ -17,35 +17,36 @@ const maxLaterItems = 100
 // summary level keeps their counts.
 func laterParts(p *tofujson.Plan, level Level, m *mask.Masker) string {
 	var b strings.Builder
-	if n := len(p.DeferredChanges); n > 0 {
-		fmt.Fprintf(&b, "#### Deferred to a later plan (%d)\n\n", n)
-		if level < LevelSummary {
-			for i, d := range p.DeferredChanges {
-				if i == maxLaterItems {
-					fmt.Fprintf(&b, "- … and %d more\n", n-i)
-					break
-				}
-				fmt.Fprintf(&b, "- %s — %s\n", safeCode(m, d.ResourceChange.Address), safeText(m, strings.ReplaceAll(d.Reason, "_", " ")))
-			}
-			b.WriteString("\n")
+	laterList(&b, "Deferred to a later plan", len(p.DeferredChanges), level, func(i int) string {
+		d := p.DeferredChanges[i]
+		return safeCode(m, d.ResourceChange.Address) + " — " + safeText(m, strings.ReplaceAll(d.Reason, "_", " "))
+	})
+	laterList(&b, "Actions to invoke", len(p.ActionInvocations), level, func(i int) string {
+		ai := p.ActionInvocations[i]
+		line := safeCode(m, ai.Address)
+		if t := ai.LifecycleActionTrigger; t != nil {
+			line += " — " + safeText(m, strings.ReplaceAll(t.ActionTriggerEvent, "_", " ")) + " of " + safeCode(m, t.TriggeringResourceAddress)
 		}
-	}
-	if n := len(p.ActionInvocations); n > 0 {
-		fmt.Fprintf(&b, "#### Actions to invoke (%d)\n\n", n)
-		if level < LevelSummary {
-			for i, ai := range p.ActionInvocations {
-				if i == maxLaterItems {
-					fmt.Fprintf(&b, "- … and %d more\n", n-i)
-					break
-				}
-				line := "- " + safeCode(m, ai.Address)
-				if t := ai.LifecycleActionTrigger; t != nil {
-					line += " — " + safeText(m, strings.ReplaceAll(t.ActionTriggerEvent, "_", " ")) + " of " + safeCode(m, t.TriggeringResourceAddress)
-				}
-				b.WriteString(line + "\n")
-			}
-			b.WriteString("\n")
-		}
-	}
+		return line
+	})
 	return b.String()
+}
+
+// laterList writes a heading with n, then (below the summary level) up to
+// maxLaterItems items.
+func laterList(b *strings.Builder, heading string, n int, level Level, item func(i int) string) {
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(b, "#### %s (%d)\n\n", heading, n)
+	if level == LevelSummary {
+		return
+	}
+	for i := range min(n, maxLaterItems) {
+		b.WriteString("- " + item(i) + "\n")
+	}
+	if n > maxLaterItems {
+		fmt.Fprintf(b, "- … and %d more\n", n-maxLaterItems)
+	}
+	b.WriteString("\n")
 }
