@@ -441,7 +441,7 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 		}
 	}
 	if unknown {
-		parts = append(parts, "worded as OpenTofu words it: the plan does not say which tool made it (`--flavor terraform` / the `flavor` input says it)")
+		parts = append(parts, "OpenTofu's wording (the plan does not say which tool made it: set `--flavor` or the `flavor` input)")
 	}
 	return "---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
 }
