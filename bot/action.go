@@ -136,8 +136,10 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	}
 	res := results[0]
 	if p.jobSummary {
+		// The comment matters more than the summary: a summary that cannot
+		// be written is a warning, and the comment is still posted.
 		if err := writeJobSummary(env.Getenv("GITHUB_STEP_SUMMARY"), full.String()); err != nil {
-			return fmt.Errorf("writing the job summary: %v", err)
+			log.Command("warning", "planpr: could not write the job summary ("+mask.MaskCredentials(err.Error())+"); the comment is posted all the same")
 		}
 	}
 	log.Command("group", "planpr comment")
@@ -181,7 +183,10 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 			}
 		}
 	}
-	return writeOutputs(env.Getenv("GITHUB_OUTPUT"), outputs)
+	if err := writeOutputs(env.Getenv("GITHUB_OUTPUT"), outputs); err != nil {
+		log.Command("warning", "planpr: could not write the step outputs ("+mask.MaskCredentials(err.Error())+")")
+	}
+	return nil
 }
 
 func prepare(env ActionEnv) (*actionPlan, error) {
