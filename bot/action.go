@@ -80,6 +80,17 @@ type actionPlan struct {
 	ev          *Event
 	manifest    Manifest
 	author      string // the login planpr's comments carry
+	title       string
+}
+
+// titleFor is a comment's default title: planpr, and its key, so that
+// the comments of a monorepo's roots tell themselves apart
+// ("planpr · prod").
+func titleFor(key string) string {
+	if key == "" || key == "." || key == LocksKey {
+		return "planpr"
+	}
+	return "planpr · " + key
 }
 
 // RunAction is `planpr action`: render the plans, streams and lock-file
@@ -119,7 +130,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	}
 	opts := render.CommentOptions{
 		PlanOptions: review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor},
-		Marker:      p.marker, Version: env.Version, Locks: p.locks,
+		Marker:      p.marker, Version: env.Version, Locks: p.locks, Title: p.title,
 		FullText: "the job summary of this run",
 	}
 	if runURL != "" {
@@ -257,6 +268,7 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		key = cmp.Or(strings.Join(names, ","), LocksKey)
 	}
 	p.marker = render.Marker{Key: key}
+	p.title = cmp.Or(env.input("title"), titleFor(key))
 	p.marker.Run, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
 
 	if p.ev, err = ReadEvent(env.Getenv("GITHUB_EVENT_PATH")); err != nil {

@@ -3,6 +3,7 @@ package review
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -68,10 +69,50 @@ func Group(files []File) []Input {
 			out[i].Path = f.Path
 		}
 	}
+	uniqueNames(out, keys)
 	for i := range out {
 		if out[i].Path != "" && latest[keys[i]] != slices.Index(keys, keys[i]) {
 			out[i].Name += " (" + filepath.Base(out[i].Path) + ")"
 		}
 	}
 	return out
+}
+
+// uniqueNames renames modules of different keys (directories) that share
+// a name by the shortest end of their directories that tells them apart:
+// regions/prod/eu and regions/staging/eu are "prod/eu" and "staging/eu".
+func uniqueNames(out []Input, keys []string) {
+	byName := map[string][]int{}
+	for i, in := range out {
+		byName[in.Name] = append(byName[in.Name], i)
+	}
+	for _, idx := range byName {
+		distinct := map[string]bool{}
+		for _, i := range idx {
+			distinct[keys[i]] = true
+		}
+		if len(distinct) < 2 {
+			continue
+		}
+		for n := 2; ; n++ {
+			names := map[string]string{} // key → its last n elements
+			seen := map[string]string{}  // name → the key that has it
+			clash, grew := false, false
+			for k := range distinct {
+				parts := strings.Split(filepath.ToSlash(k), "/")
+				name := strings.Join(parts[max(0, len(parts)-n):], "/")
+				grew = grew || len(parts) >= n
+				if other, ok := seen[name]; ok && other != k {
+					clash = true
+				}
+				seen[name], names[k] = k, name
+			}
+			if !clash || !grew {
+				for _, i := range idx {
+					out[i].Name = names[keys[i]]
+				}
+				break
+			}
+		}
+	}
 }

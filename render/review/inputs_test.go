@@ -57,3 +57,19 @@ func TestInDirectoryAndModuleName(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupNamesByShortestUniquePath(t *testing.T) {
+	files := []File{
+		InDirectory("regions/prod/eu/plan.json"),
+		InDirectory("regions/staging/eu/plan.json"),
+		InDirectory("regions/prod/us/plan.json"),
+		InDirectory("a/x/eu/plan.json"), // eu three times: prod/eu, staging/eu, x/eu
+	}
+	var names []string
+	for _, in := range Group(files) {
+		names = append(names, in.Name)
+	}
+	if want := []string{"prod/eu", "staging/eu", "us", "x/eu"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("names %q, want %q", names, want)
+	}
+}
