@@ -187,7 +187,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 			}
 		}
 		if p.labels && !readOnly {
-			if err := syncLabels(ctx, api, p.repo, p.pr, res.Counts.Destroy > 0, res.LockAlert); errors.Is(err, gh.ErrReadOnly) {
+			if err := syncLabels(ctx, api, p.repo, p.pr, p.author); errors.Is(err, gh.ErrReadOnly) {
 				log.Command("warning", "planpr: the token cannot change labels")
 			} else if err != nil {
 				return err
@@ -363,8 +363,36 @@ func lockAlerts(files []*lockdiff.FileDiff) int {
 	return n
 }
 
-// syncLabels adds and removes planpr's labels to match the plan.
-func syncLabels(ctx context.Context, api Labels, repo gh.Repo, pr int, destroy, lockAlert bool) error {
+// syncLabels adds and removes planpr's labels to match every planpr
+// comment on the pull request, not just this run's: in a monorepo matrix
+// each job comments for its own root, and whichever finishes last must
+// keep planpr:destroy while any root destroys. Each comment's marker says
+// what it found; of a key's comments (hide-and-new leaves old ones) only
+// the newest counts.
+func syncLabels(ctx context.Context, api interface {
+	Comments
+	Labels
+}, repo gh.Repo, pr int, author string) error {
+	all, err := api.ListComments(ctx, repo, pr)
+	if err != nil {
+		return err
+	}
+	newest := map[string]*gh.Comment{}
+	for _, c := range all {
+		m, ok := render.ParseMarker(c.Body)
+		if !ok || c.User != author {
+			continue
+		}
+		if n := newest[m.Key]; n == nil || c.CreatedAt.After(n.CreatedAt) || (c.CreatedAt.Equal(n.CreatedAt) && c.ID > n.ID) {
+			newest[m.Key] = c
+		}
+	}
+	var destroy, lockAlert bool
+	for _, c := range newest {
+		m, _ := render.ParseMarker(c.Body)
+		destroy = destroy || m.Destroy > 0
+		lockAlert = lockAlert || m.LockAlert
+	}
 	have, err := api.Labels(ctx, repo, pr)
 	if err != nil {
 		return err

@@ -51,7 +51,7 @@ func Upsert(ctx context.Context, api Comments, repo gh.Repo, pr int, author stri
 	if mode == ModeOff {
 		return &UpsertResult{Action: "off"}, nil
 	}
-	if !strings.HasPrefix(body, marker.String()) {
+	if written, ok := render.ParseMarker(body); !ok || written.Key != render.MarkerField(marker.Key) || written.At != marker.At {
 		return nil, errors.New("internal error: the comment body does not start with its marker")
 	}
 	if author == "" {

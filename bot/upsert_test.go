@@ -120,18 +120,36 @@ func TestUpsertRecreateAndHide(t *testing.T) {
 	}
 }
 
-func TestSyncLabelsAddsAndRemoves(t *testing.T) {
+func TestSyncLabelsSumsUpEveryKey(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
-	if err := syncLabels(t.Context(), c, repo, 4, true, true); err != nil {
-		t.Fatal(err)
+	post := func(m render.Marker) {
+		if _, err := Upsert(t.Context(), c, repo, 4, gh.ActionsBot, m, bodyFor(m, "x"), ModeUpdate); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if got := strings.Join(fake.Labels(4), ","); got != "planpr:destroy,planpr:lock-alert" {
+	labels := func() string {
+		if err := syncLabels(t.Context(), c, repo, 4, gh.ActionsBot); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(fake.Labels(4), ",")
+	}
+	post(render.Marker{Key: "shared", At: 1, Destroy: 12})
+	post(render.Marker{Key: "prod", At: 1, LockAlert: true})
+	if got := labels(); got != "planpr:destroy,planpr:lock-alert" {
 		t.Errorf("labels %s", got)
 	}
-	if err := syncLabels(t.Context(), c, repo, 4, false, true); err != nil {
-		t.Fatal(err)
+	// prod's job finishing last, with no destroy of its own, keeps the label.
+	post(render.Marker{Key: "prod", At: 2})
+	if got := labels(); got != "planpr:destroy" {
+		t.Errorf("after prod's alert went away: %s", got)
 	}
-	if got := strings.Join(fake.Labels(4), ","); got != "planpr:lock-alert" {
-		t.Errorf("after the destroy went away: %s", got)
+	post(render.Marker{Key: "shared", At: 2})
+	if got := labels(); got != "" {
+		t.Errorf("after shared's destroys went away: %s", got)
+	}
+	// A marker anyone else writes counts for nothing.
+	fake.AddComment(4, "mallory", render.Marker{Key: "evil", Destroy: 1}.String())
+	if got := labels(); got != "" {
+		t.Errorf("mallory's comment set labels: %s", got)
 	}
 }

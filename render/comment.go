@@ -244,6 +244,9 @@ func Comments(ws []io.Writer, plans []CommentPlan, opts []CommentOptions) ([]*Co
 	for _, fd := range o.Locks {
 		facts.LockAlert = facts.LockAlert || fd.MaxSeverity().Rank() >= lockdiff.Alert.Rank()
 	}
+	for i := range opts {
+		opts[i].Marker.Destroy, opts[i].Marker.LockAlert = facts.Counts.Destroy, facts.LockAlert
+	}
 	// What the masker hid outside the diffs counts for every size; what it
 	// hid in a size's diffs, for that size.
 	shared := masker.Count

@@ -80,7 +80,7 @@ func TestCommentLevels(t *testing.T) {
 		if res.Level != tt.want || len(got) > tt.max {
 			t.Errorf("max %d: level %d size %d, want level %d", tt.max, res.Level, len(got), tt.want)
 		}
-		for _, must := range []string{"<!-- planpr:v1 key=k -->\n", "2 to add, 2 to change, 2 to destroy", "`aws_s3_bucket.logs` will be **destroyed**", "`aws_db_instance.main` will be **replaced**: `engine_version` forces replacement"} {
+		for _, must := range []string{"<!-- planpr:v1 key=k destroy=2 -->\n", "2 to add, 2 to change, 2 to destroy", "`aws_s3_bucket.logs` will be **destroyed**", "`aws_db_instance.main` will be **replaced**: `engine_version` forces replacement"} {
 			if !strings.Contains(got, must) {
 				t.Errorf("max %d: the comment lost %q", tt.max, must)
 			}

@@ -19,6 +19,12 @@ type Marker struct {
 	// unknown, which never counts as newer.
 	At  int64
 	Run int64 // the workflow run id, for reference; 0 when unknown
+	// What the comment found, for whoever sums up all of planpr's
+	// comments on a pull request (its labels): how many objects it
+	// destroys, and whether a lock file raised an alert. The comment sets
+	// them (Comments).
+	Destroy   int
+	LockAlert bool
 }
 
 // String is the marker line.
@@ -32,6 +38,12 @@ func (m Marker) String() string {
 	}
 	if m.Run != 0 {
 		s += " run=" + strconv.FormatInt(m.Run, 10)
+	}
+	if m.Destroy != 0 {
+		s += " destroy=" + strconv.Itoa(m.Destroy)
+	}
+	if m.LockAlert {
+		s += " lockalert=1"
 	}
 	return s + " -->"
 }
@@ -66,6 +78,10 @@ func ParseMarker(body string) (Marker, bool) {
 			mk.At, _ = strconv.ParseInt(v, 10, 64)
 		case "run":
 			mk.Run, _ = strconv.ParseInt(v, 10, 64)
+		case "destroy":
+			mk.Destroy, _ = strconv.Atoi(v)
+		case "lockalert":
+			mk.LockAlert = v == "1"
 		}
 	}
 	return mk, true
