@@ -81,6 +81,7 @@ type actionPlan struct {
 	manifest    Manifest
 	author      string // the login planpr's comments carry
 	title       string
+	warnings    []string // said in the log once the run starts
 }
 
 // titleFor is a comment's default title: planpr, and its key, so that
@@ -107,6 +108,9 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	if err != nil {
 		return err
 	}
+	for _, w := range p.warnings {
+		log.Command("warning", w)
+	}
 	client := env.HTTPClient
 	if client == nil {
 		client = &http.Client{Transport: &gh.RetryTransport{}}
@@ -130,7 +134,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	}
 	opts := render.CommentOptions{
 		PlanOptions: review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor},
-		Marker:      p.marker, Version: env.Version, Locks: p.locks, Title: p.title,
+		Marker:      p.marker, Version: env.Version, Locks: p.locks, Title: p.title, RunURL: runURL,
 		FullText: "the job summary of this run",
 	}
 	if runURL != "" {
@@ -160,6 +164,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	outputs := map[string]string{
 		"add": strconv.Itoa(res.Counts.Add), "change": strconv.Itoa(res.Counts.Change), "destroy": strconv.Itoa(res.Counts.Destroy),
 		"has-changes": strconv.FormatBool(res.HasChange), "lock-alerts": strconv.Itoa(lockAlerts(p.locks)),
+		"errored": strconv.FormatBool(res.Errored),
 		"comment-id": "", "comment-url": "",
 	}
 	readOnly := false
@@ -218,13 +223,18 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 	if env.input("github-token") == "" && p.commentMode != ModeOff {
 		return nil, errors.New("input github-token is empty: pass `github-token: ${{ github.token }}` (the default) or set comment-mode: off")
 	}
-	planFiles, err := expandGlobs(env.input("plan"))
-	if err != nil {
-		return nil, err
-	}
 	logFiles, err := expandGlobs(env.input("ui-log"))
 	if err != nil {
 		return nil, err
+	}
+	planFiles, missing, err := expandPlans(env.input("plan"), len(logFiles) > 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, pat := range missing {
+		// The plan step failed before `show -json` wrote the plan: the
+		// UI stream holds the errors, and the pull request must see them.
+		p.warnings = append(p.warnings, fmt.Sprintf("planpr: plan pattern %q matches no file; the comment shows the UI stream's diagnostics (did the plan fail?)", pat))
 	}
 	p.lockSpec = env.input("lock-files")
 	if p.lockSpec == "" || p.lockSpec == "true" {
@@ -421,13 +431,13 @@ func syncLabels(ctx context.Context, api interface {
 func expandGlobs(spec string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
-	for _, pat := range strings.FieldsFunc(spec, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' }) {
+	for _, pat := range strings.FieldsFunc(spec, globSeparator) {
 		matches, err := glob(pat)
 		if err != nil {
 			return nil, fmt.Errorf("pattern %q: %v", pat, err)
 		}
 		if len(matches) == 0 {
-			return nil, fmt.Errorf("pattern %q matches no file", pat)
+			return nil, &noMatchError{pat}
 		}
 		for _, m := range matches {
 			if !seen[m] {
@@ -439,6 +449,37 @@ func expandGlobs(spec string) ([]string, error) {
 	sort.Strings(out)
 	return out, nil
 }
+
+func globSeparator(r rune) bool { return r == ',' || r == '\n' || r == ' ' }
+
+// expandPlans is expandGlobs for the plan input. With UI streams given,
+// a pattern that matches no file is not an error but missing: a failed
+// plan writes its errors to the stream and no plan file.
+func expandPlans(spec string, haveStreams bool) (files, missing []string, err error) {
+	if !haveStreams {
+		files, err = expandGlobs(spec)
+		return files, nil, err
+	}
+	var found []string
+	for _, pat := range strings.FieldsFunc(spec, globSeparator) {
+		matches, err := expandGlobs(pat)
+		var none *noMatchError
+		switch {
+		case errors.As(err, &none):
+			missing = append(missing, pat)
+		case err != nil:
+			return nil, nil, err
+		}
+		found = append(found, matches...)
+	}
+	slices.Sort(found)
+	return slices.Compact(found), missing, nil
+}
+
+// noMatchError is a pattern that matches no file.
+type noMatchError struct{ pattern string }
+
+func (e *noMatchError) Error() string { return fmt.Sprintf("pattern %q matches no file", e.pattern) }
 
 // glob expands one pattern, ** matching any number of directories, with
 // doublestar (filepath.Glob has no **).

@@ -41,6 +41,9 @@ type CommentOptions struct {
 	// FullText says where the unshortened text is, e.g. "the job summary".
 	FullText string
 	Locks    []*lockdiff.FileDiff
+	// RunURL links the run that made the comment, in its footer (with the
+	// marker's SHA), so that a comment left by an older run tells its age.
+	RunURL string
 }
 
 // Level is how far a comment had to be shortened to fit.

@@ -423,6 +423,12 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 		v = "dev"
 	}
 	parts = append(parts, "planpr "+md.Text(v))
+	if sha := o.Marker.SHA; sha != "" {
+		parts = append(parts, "commit "+md.Code(shortSHA(sha)))
+	}
+	if u := o.RunURL; strings.HasPrefix(u, "https://") && !strings.ContainsAny(u, " ()<>\"'\n") {
+		parts = append(parts, "[run]("+u+")")
+	}
 	if res.Masked > 0 {
 		parts = append(parts, plural(res.Masked, "sensitive value")+" masked")
 	}
@@ -444,6 +450,13 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 		parts = append(parts, "OpenTofu's wording (the plan does not say which tool made it: set `--flavor` or the `flavor` input)")
 	}
 	return "---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
+}
+
+func shortSHA(s string) string {
+	if len(s) > 7 {
+		return s[:7]
+	}
+	return s
 }
 
 // toolName names the tool that made a plan, both when it is not known.
