@@ -32,6 +32,8 @@ type (
 		FileAt(ctx context.Context, repo gh.Repo, path, ref string) (content []byte, found bool, err error)
 		// ListDir lists the files in a directory at a ref.
 		ListDir(ctx context.Context, repo gh.Repo, dir, ref string) ([]gh.DirFile, error)
+		// MergeBase is where head branched off base.
+		MergeBase(ctx context.Context, repo gh.Repo, base, head string) (string, error)
 	}
 	// PullRequests finds the pull request a run belongs to.
 	PullRequests interface {

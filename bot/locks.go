@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"github.com/planpr/planpr/flavor"
@@ -112,8 +113,19 @@ func configRank(name string) int {
 // cross-checks with the head's root module when config gives one.
 func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, tool flavor.Flavor, config func(dir string) *lockdiff.Config) ([]*lockdiff.FileDiff, error) {
 	var out []*lockdiff.FileDiff
+	if len(pairs) == 0 {
+		return nil, nil
+	}
+	// Measured against where the branch left its base, as git diff and
+	// dry-run measure it: a lock change merged to the base since then is
+	// not this pull request's (it would read as a downgrade).
+	base, err := api.MergeBase(ctx, repo, pr.BaseSHA, pr.HeadSHA)
+	if err != nil {
+		return nil, err
+	}
+	base = cmp.Or(base, pr.BaseSHA)
 	for _, pp := range pairs {
-		before, _, err := api.FileAt(ctx, repo, pp.before, pr.BaseSHA)
+		before, _, err := api.FileAt(ctx, repo, pp.before, base)
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +134,7 @@ func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullReques
 			return nil, err
 		}
 		p := lockdiff.Pair{Path: pp.after, Before: before, After: after,
-			BeforeName: pp.before + "@" + shortSHA(pr.BaseSHA), AfterName: pp.after + "@" + shortSHA(pr.HeadSHA), Flavor: tool}
+			BeforeName: pp.before + "@" + shortSHA(base), AfterName: pp.after + "@" + shortSHA(pr.HeadSHA), Flavor: tool}
 		if config != nil {
 			p.Config = config(path.Dir(pp.after))
 		}

@@ -197,6 +197,17 @@ func (c *Client) PullRequest(ctx context.Context, repo Repo, pr int) (*PullReque
 		HeadRepo: p.GetHead().GetRepo().GetFullName()}, nil
 }
 
+// MergeBase is the commit where head branched off base (the compare
+// API's merge_base_commit): what a pull request's changes are measured
+// against, rather than the base branch's tip, which moves on.
+func (c *Client) MergeBase(ctx context.Context, repo Repo, base, head string) (string, error) {
+	cmp, _, err := c.gh.Repositories.CompareCommits(ctx, repo.Owner, repo.Name, base, head, &github.ListOptions{PerPage: 1})
+	if err != nil {
+		return "", apiError("comparing "+base+"..."+head, err)
+	}
+	return cmp.GetMergeBaseCommit().GetSHA(), nil
+}
+
 func (c *Client) PullRequestForBranch(ctx context.Context, repo Repo, owner, branch string) (int, error) {
 	prs, _, err := c.gh.PullRequests.List(ctx, repo.Owner, repo.Name, &github.PullRequestListOptions{State: "open", Head: owner + ":" + branch})
 	if err != nil {

@@ -65,6 +65,7 @@ type PR struct {
 	HeadOwner                 string
 	HeadRepo                  string // OWNER/NAME; the base repository when empty
 	Files                     []File
+	MergeBaseSHA              string // where head branched off; BaseSHA when empty
 }
 
 // File is a changed file of a pull request.
@@ -134,6 +135,16 @@ func (s *Server) AddPR(pr PR) {
 	defer s.mu.Unlock()
 	p := pr
 	s.prs[pr.Number] = &p
+}
+
+// SetMergeBase says where a pull request's head branched off its base, as
+// the compare API will answer.
+func (s *Server) SetMergeBase(pr int, sha string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.prs[pr]; p != nil {
+		p.MergeBaseSHA = sha
+	}
 }
 
 // AddFile stores a file's content at a ref (a commit SHA).
@@ -350,6 +361,18 @@ func (s *Server) route(r *http.Request, path string) status {
 			list = append(list, m)
 		}
 		return s.page(r, list)
+	case len(rest) == 2 && rest[0] == "compare":
+		base, head, ok := strings.Cut(rest[1], "...")
+		if !ok {
+			return msg(http.StatusNotFound, "Not Found")
+		}
+		mergeBase := base
+		for _, p := range s.prs {
+			if p.BaseSHA == base && p.HeadSHA == head && p.MergeBaseSHA != "" {
+				mergeBase = p.MergeBaseSHA
+			}
+		}
+		return status{code: 200, body: map[string]any{"status": "ahead", "merge_base_commit": map[string]any{"sha": mergeBase}, "base_commit": map[string]any{"sha": base}}}
 	case len(rest) >= 2 && rest[0] == "contents":
 		return s.contents(r, strings.Join(rest[1:], "/"))
 	case len(rest) == 3 && rest[0] == "git" && rest[1] == "blobs":

@@ -65,6 +65,7 @@ func TestScripts(t *testing.T) {
 // fakegh drives the fake GitHub from scripts:
 //
 //	fakegh pr N BASE HEAD [BRANCH OWNER] [FILE...]   store a pull request and its changed files
+//	fakegh mergebase N SHA                           where pull request N branched off its base
 //	fakegh file REF PATH LOCALFILE                   store a file at a commit
 //	fakegh comment N USER LOCALFILE                  post a comment as someone
 //	fakegh comments N                                print the comments, oldest first
@@ -88,6 +89,8 @@ func fakegh(ts *testscript.TestScript, neg bool, args []string) {
 			pr.Files = append(pr.Files, githubtest.File{Name: f, Status: "modified"})
 		}
 		fake.AddPR(pr)
+	case "mergebase":
+		fake.SetMergeBase(n, args[2])
 	case "file":
 		fake.AddFile(args[1], args[2], []byte(ts.ReadFile(args[3])))
 	case "comment":
