@@ -48,6 +48,16 @@ type UpsertResult struct {
 // with one comment. A run older than the one that wrote the comment
 // changes nothing, and an unchanged body is not written again.
 func Upsert(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker, body string, mode CommentMode) (*UpsertResult, error) {
+	for range convergeTries - 1 {
+		res, err := upsertOnce(ctx, api, repo, pr, author, marker, body, mode)
+		if !errors.Is(err, gh.ErrGone) {
+			return res, err
+		}
+	}
+	return upsertOnce(ctx, api, repo, pr, author, marker, body, mode)
+}
+
+func upsertOnce(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker, body string, mode CommentMode) (*UpsertResult, error) {
 	if mode == ModeOff {
 		return &UpsertResult{Action: "off"}, nil
 	}
@@ -124,6 +134,23 @@ func createAndConverge(ctx context.Context, api Comments, repo gh.Repo, pr int, 
 	if err != nil {
 		return nil, err
 	}
+	// Racing runs delete each other's duplicates: a comment this run chose
+	// to keep may be gone when it writes to it. Losing a race must never
+	// fail a run, so it looks again.
+	for range convergeTries - 1 {
+		res, err := converge(ctx, api, repo, pr, author, marker, body, action, created)
+		if !errors.Is(err, gh.ErrGone) {
+			return res, err
+		}
+	}
+	return converge(ctx, api, repo, pr, author, marker, body, action, created)
+}
+
+// convergeTries bounds how often a run looks again after losing a race.
+const convergeTries = 4
+
+// converge keeps the oldest same-key comment and deletes the others.
+func converge(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker, body, action string, created *gh.Comment) (*UpsertResult, error) {
 	res := &UpsertResult{Comment: created, Action: action}
 	mine, err := sameKey(ctx, api, repo, pr, author, marker.Key)
 	if err != nil {

@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"fmt"
+	"github.com/planpr/planpr/bot/githubtest"
 	"strings"
 	"sync"
 	"testing"
@@ -151,5 +153,28 @@ func TestSyncLabelsSumsUpEveryKey(t *testing.T) {
 	fake.AddComment(4, "mallory", render.Marker{Key: "evil", Destroy: 1}.String())
 	if got := labels(); got != "" {
 		t.Errorf("mallory's comment set labels: %s", got)
+	}
+}
+
+// A run that loses a race — the comment it was about to update is deleted
+// by another run — looks again and ends well: losing never fails a run.
+func TestUpsertLosingARaceIsNoFailure(t *testing.T) {
+	fake, c, _ := newFake(t, "t-write")
+	m := render.Marker{Key: "race", At: 1}
+	first, err := Upsert(t.Context(), c, repo, 6, gh.ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.Inject(githubtest.Fault{Match: fmt.Sprintf("PATCH /repos/%s/issues/comments/%d", repo, first.Comment.ID), Status: 404, Message: "Not Found"})
+	m.At = 2
+	res, err := Upsert(t.Context(), c, repo, 6, gh.ActionsBot, m, bodyFor(m, "two"), ModeUpdate)
+	if err != nil {
+		t.Fatalf("losing a race failed the run: %v", err)
+	}
+	if res.Action != "updated" {
+		t.Errorf("action %s, want updated on the second look", res.Action)
+	}
+	if n, last := countKey(fake, 6, "race"); n != 1 || !strings.Contains(last.Body, "two") {
+		t.Errorf("%d comments, last %q", n, last.Body)
 	}
 }

@@ -71,6 +71,10 @@ type Artifact struct {
 	Expired bool
 }
 
+// ErrGone means the comment was deleted meanwhile: another run racing
+// this one removed it as a duplicate.
+var ErrGone = errors.New("the comment is gone (deleted by another run)")
+
 // ErrReadOnly means the token may read but not write, as with the token of
 // a workflow run for a pull request from a fork.
 var ErrReadOnly = errors.New("the token cannot write to this repository (Resource not accessible by integration)")

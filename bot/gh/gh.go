@@ -136,6 +136,10 @@ func (c *Client) EditComment(ctx context.Context, repo Repo, id int64, body stri
 		return nil, err
 	}
 	cm, _, err := c.gh.Issues.EditComment(ctx, repo.Owner, repo.Name, id, &github.IssueComment{Body: &body})
+	var er *github.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusNotFound {
+		return nil, fmt.Errorf("updating the comment: %w", ErrGone)
+	}
 	if err != nil {
 		return nil, apiError("updating the comment", err)
 	}
