@@ -164,7 +164,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	outputs := map[string]string{
 		"add": strconv.Itoa(res.Counts.Add), "change": strconv.Itoa(res.Counts.Change), "destroy": strconv.Itoa(res.Counts.Destroy),
 		"has-changes": strconv.FormatBool(res.HasChange), "lock-alerts": strconv.Itoa(lockAlerts(p.locks)),
-		"errored": strconv.FormatBool(res.Errored),
+		"errored":    strconv.FormatBool(res.Errored),
 		"comment-id": "", "comment-url": "",
 	}
 	readOnly := false
