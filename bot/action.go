@@ -123,9 +123,15 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	if err := p.findPR(ctx, log, api); err != nil {
 		return err
 	}
+	var otherLocks []*lockdiff.FileDiff // of no root this run plans
 	if p.pr != 0 && p.lockSpec != "off" {
 		if p.locks, err = actionLocks(ctx, env, log, api, p); err != nil {
 			return err
+		}
+		if len(p.plans) > 0 {
+			// A monorepo's job comments on its own roots' lock files.
+			p.marker.Roots = planRoots(p.plans, env.Getenv("GITHUB_WORKSPACE"))
+			p.locks, otherLocks = byRoots(p.locks, p.marker.Roots)
 		}
 	}
 	runURL := ""
@@ -189,6 +195,11 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 			if up.Comment != nil {
 				outputs["comment-id"] = strconv.FormatInt(up.Comment.ID, 10)
 				outputs["comment-url"] = up.Comment.URL
+			}
+		}
+		if !readOnly && len(p.plans) > 0 && p.lockSpec != "off" {
+			if err := publishOtherLocks(ctx, api, p, otherLocks, opts); err != nil {
+				return err
 			}
 		}
 		if p.labels && !readOnly {

@@ -25,6 +25,10 @@ type Marker struct {
 	// them (Comments).
 	Destroy   int
 	LockAlert bool
+	// Roots are the directories of the root modules the comment planned
+	// (the Action's), whose lock files it holds: the lock files of no
+	// comment's roots go to a comment of their own.
+	Roots []string
 }
 
 // String is the marker line.
@@ -44,6 +48,13 @@ func (m Marker) String() string {
 	}
 	if m.LockAlert {
 		s += " lockalert=1"
+	}
+	if len(m.Roots) > 0 {
+		roots := make([]string, len(m.Roots))
+		for i, r := range m.Roots {
+			roots[i] = MarkerField(strings.ReplaceAll(r, ",", "_"))
+		}
+		s += " roots=" + strings.Join(roots, ",")
 	}
 	return s + " -->"
 }
@@ -82,6 +93,8 @@ func ParseMarker(body string) (Marker, bool) {
 			mk.Destroy, _ = strconv.Atoi(v)
 		case "lockalert":
 			mk.LockAlert = v == "1"
+		case "roots":
+			mk.Roots = strings.Split(v, ",")
 		}
 	}
 	return mk, true

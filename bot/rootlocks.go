@@ -1,0 +1,109 @@
+package bot
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"path"
+	"path/filepath"
+	"slices"
+
+	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render"
+)
+
+// planRoots are the directories of the plans of a run, relative to the
+// workspace and slash-separated, as the pull request's files name them.
+func planRoots(plans []render.CommentPlan, workspace string) []string {
+	var roots []string
+	for _, p := range plans {
+		file := p.Path
+		if file == "" && len(p.Streams) > 0 {
+			file = p.Streams[0]
+		}
+		if file == "" {
+			continue
+		}
+		abs, err := filepath.Abs(filepath.Dir(file))
+		if err != nil {
+			continue
+		}
+		base, err := filepath.Abs(cmp.Or(workspace, "."))
+		if err != nil {
+			continue
+		}
+		rel, err := filepath.Rel(base, abs)
+		if err != nil || rel == ".." || filepath.IsAbs(rel) || len(rel) > 1 && rel[:2] == ".." {
+			continue
+		}
+		if r := filepath.ToSlash(rel); !slices.Contains(roots, r) {
+			roots = append(roots, r)
+		}
+	}
+	slices.Sort(roots)
+	return roots
+}
+
+// byRoots splits lock files into those in one of roots' directories and
+// the others.
+func byRoots(locks []*lockdiff.FileDiff, roots []string) (in, out []*lockdiff.FileDiff) {
+	for _, fd := range locks {
+		if slices.Contains(roots, path.Dir(fd.Path)) {
+			in = append(in, fd)
+		} else {
+			out = append(out, fd)
+		}
+	}
+	return in, out
+}
+
+// claimedRoots are the roots that planpr's comments on the pull request
+// other than key's hold the lock files of (their markers say).
+func claimedRoots(ctx context.Context, api Comments, repo gh.Repo, pr int, author, key string) ([]string, error) {
+	all, err := api.ListComments(ctx, repo, pr)
+	if err != nil {
+		return nil, err
+	}
+	var roots []string
+	for _, c := range all {
+		if m, ok := render.ParseMarker(c.Body); ok && c.User == author && m.Key != render.MarkerField(key) {
+			roots = append(roots, m.Roots...)
+		}
+	}
+	return roots, nil
+}
+
+// publishOtherLocks keeps the comment of the lock files no planpr comment
+// on the pull request holds (key "locks"): lock files outside every root
+// a job of the matrix planned are reviewed once, in a comment of their
+// own; once each is some root's, that comment goes.
+func publishOtherLocks(ctx context.Context, api Comments, p *actionPlan, others []*lockdiff.FileDiff, opts render.CommentOptions) error {
+	claimed, err := claimedRoots(ctx, api, p.repo, p.pr, p.author, p.marker.Key)
+	if err != nil {
+		return err
+	}
+	claimed = append(claimed, p.marker.Roots...)
+	_, unclaimed := byRoots(others, claimed)
+	marker := render.Marker{Key: LocksKey, SHA: p.marker.SHA, At: p.marker.At, Run: p.marker.Run}
+	if len(unclaimed) == 0 {
+		stale, err := sameKey(ctx, api, p.repo, p.pr, p.author, LocksKey)
+		if err != nil {
+			return err
+		}
+		for _, c := range stale {
+			if err := api.DeleteComment(ctx, p.repo, c.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var body bytes.Buffer
+	_, err = render.Comment(&body, nil, render.CommentOptions{Marker: marker, Title: "planpr · lock files", Locks: unclaimed,
+		Version: opts.Version, RunURL: opts.RunURL, PlanOptions: opts.PlanOptions})
+	if err != nil {
+		return err
+	}
+	_, err = Upsert(ctx, api, p.repo, p.pr, p.author, marker, body.String(), p.commentMode)
+	return err
+}
