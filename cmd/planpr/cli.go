@@ -2,16 +2,15 @@ package main
 
 import (
 	"context"
-	"github.com/planpr/planpr/render/tofujson"
-	"os"
-
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/planpr/planpr/bot"
+	"github.com/planpr/planpr/render/tofujson"
 )
 
 // Exit codes.
@@ -27,9 +26,13 @@ var Version = "0.1.0-dev"
 const usage = `planpr reviews OpenTofu/Terraform plans and lock files for pull requests.
 
 Usage:
+  planpr dry-run  [--base REF] [--schemas FILE] [--html FILE] [--flavor F] [PLAN_OR_STREAM...]
   planpr render   [--schemas FILE] [--format text|markdown|json] [--mode normal|destroy|refresh-only]
-                  [--targeted] [--key K] [--title T] [--max-size N] INPUT...
-  planpr lockdiff [--format text|markdown|json] [--config DIR] BEFORE AFTER...
+                  [--targeted] [--flavor F] [--key K] [--title T] [--max-size N] INPUT...
+  planpr lockdiff [--format text|markdown|json] [--config DIR] [--flavor F] BEFORE AFTER...
+  planpr action                    (in a workflow step: INPUT_* and GITHUB_* variables)
+  planpr serve                     (the GitHub App: PLANPR_* variables)
+  planpr help [COMMAND]
   planpr version
 
 Commands:
@@ -41,7 +44,19 @@ Commands:
   serve     run the GitHub App: review lock files on every PR, comment plans from artifacts
   version   print planpr's version
 
-Run 'planpr COMMAND --help' for a command's flags.
+Run 'planpr help COMMAND' (or 'planpr COMMAND --help') for a command's flags.
+`
+
+// actionUsage is `planpr action --help`: the Action is configured by its
+// workflow step, not by flags.
+const actionUsage = `Usage: planpr action
+
+Run as the planpr GitHub Action's step (see action.yml): it renders the plans, UI streams and
+lock-file changes of the pull request and keeps one comment per key on it. It takes no flags;
+its inputs come from the workflow as INPUT_* variables (INPUT_PLAN, INPUT_UI-LOG,
+INPUT_SCHEMAS, INPUT_LOCK-FILES, INPUT_KEY, INPUT_TITLE, INPUT_MODE, INPUT_FLAVOR,
+INPUT_COMMENT-MODE, INPUT_JOB-SUMMARY, INPUT_LABELS, INPUT_GITHUB-TOKEN) and the run's
+GITHUB_* variables. To see the comment without a workflow, run 'planpr dry-run'.
 `
 
 // usageError is a mistake in how planpr was called: exit 2.
@@ -65,10 +80,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "serve":
 		err = runServe(args[1:], stderr)
 	case "action":
+		if len(args) > 1 && isHelp(args[1]) {
+			fmt.Fprint(stdout, actionUsage)
+			return exitOK
+		}
+		if len(args) > 1 {
+			err = &usageError{"action takes no arguments: its inputs are the workflow step's (INPUT_* variables); see planpr action --help"}
+			break
+		}
 		err = bot.RunAction(context.Background(), bot.ActionEnv{Getenv: os.Getenv, Stdout: stdout, Version: Version})
 	case "version", "--version":
 		fmt.Fprintf(stdout, "planpr %s\n", Version)
 	case "help", "-h", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			return run([]string{args[1], "--help"}, stdin, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 	default:
 		err = &usageError{fmt.Sprintf("unknown command %q", args[0])}
@@ -119,7 +145,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, &usageError{err.Error()}
+			return nil, &usageError{err.Error() + didYouMean(fs, err)}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -131,4 +157,47 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, args[0])
 		args = args[1:]
 	}
+}
+
+func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
+
+// didYouMean suggests the flag nearest to an unknown one ("--fromat":
+// did you mean --format?), or "".
+func didYouMean(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return ""
+	}
+	name = strings.TrimPrefix(name, "-")
+	best, bestDist := "", 3 // suggest only what is at most two edits away
+	fs.VisitAll(func(f *flag.Flag) {
+		if d := editDistance(name, f.Name); d < bestDist {
+			best, bestDist = f.Name, d
+		}
+	})
+	if best == "" {
+		return ""
+	}
+	return "; did you mean --" + best + "?"
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

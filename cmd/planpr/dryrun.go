@@ -28,11 +28,11 @@ func runDryRun(args []string, stdout, stderr io.Writer) error {
 	var base, schemas, mode, htmlFile, key, flavorName string
 	fs := flag.NewFlagSet("dry-run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&base, "base", "", "compare lock files with the merge base of this ref (default: the remote's default branch, else main)")
-	fs.StringVar(&schemas, "schemas", "", "provider schemas from `tofu providers schema -json`")
-	fs.StringVar(&mode, "mode", "normal", "how the plans were made: normal, destroy or refresh-only")
-	fs.StringVar(&htmlFile, "html", "", "also write a self-contained preview page of the comment to this file")
-	fs.StringVar(&key, "key", "", "the comment's key (default: the plans' names)")
+	fs.StringVar(&base, "base", "", "compare lock files with the merge base of `REF` (default: the remote's default branch, else main or master, whichever exists)")
+	fs.StringVar(&schemas, "schemas", "", "provider schemas `FILE` (from tofu providers schema -json)")
+	fs.StringVar(&mode, "mode", "normal", "how the plans were made, `MODE`: normal, destroy or refresh-only")
+	fs.StringVar(&htmlFile, "html", "", "also write a self-contained preview page of the comment to `FILE`")
+	fs.StringVar(&key, "key", "", "the comment's `KEY` (default: the plans' names)")
 	fs.StringVar(&flavorName, "flavor", "auto", flavorUsage)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: planpr dry-run [flags] [PLAN_OR_STREAM...]
@@ -145,6 +145,12 @@ func shortRef(s string) string {
 func defaultBase() string {
 	if ref, err := git("symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"); err == nil && ref != "" {
 		return ref
+	}
+	// No remote: the usual default branches, whichever this checkout has.
+	for _, b := range []string{"main", "master", "origin/main", "origin/master"} {
+		if _, err := git("rev-parse", "--verify", "--quiet", b+"^{commit}"); err == nil {
+			return b
+		}
 	}
 	return "main"
 }

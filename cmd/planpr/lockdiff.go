@@ -21,15 +21,15 @@ func runLockdiff(args []string, stdout, stderr io.Writer) error {
 	var format, configDir, flavorName string
 	fl := flag.NewFlagSet("lockdiff", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	fl.StringVar(&format, "format", "text", "output format: text, markdown (the comment's section) or json")
-	fl.StringVar(&configDir, "config", "", "root module directory to cross-check required_providers against the AFTER lock file")
-	fl.StringVar(&flavorName, "flavor", "auto", "whose commands the advice names: terraform, opentofu, or auto (the lock file's registries tell)")
+	fl.StringVar(&format, "format", "text", "output `FORMAT`: text, markdown (the comment's section) or json")
+	fl.StringVar(&configDir, "config", "", "root module `DIR` to cross-check required_providers against the AFTER lock file")
+	fl.StringVar(&flavorName, "flavor", "auto", "whose commands the advice names, `FLAVOR`: terraform, opentofu, or auto (the lock file's registries tell)")
 	fl.Usage = func() {
 		fmt.Fprint(stderr, `Usage: planpr lockdiff [flags] BEFORE AFTER [BEFORE AFTER...]
 
 Compares .terraform.lock.hcl files provider by provider and explains each change:
 versions, constraints, hashes, and what a reviewer should worry about. BEFORE or AFTER
-may be empty, missing or /dev/null (the lock file was created or deleted). Several
+may be an empty file or /dev/null (the lock file was created or deleted); a missing file is an error. Several
 pairs (a monorepo) go into one report.
 
 Flags:
@@ -102,7 +102,10 @@ Flags:
 func readLock(path string, stderr io.Writer) ([]byte, error) {
 	src, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		// A typo must not read as "lock file deleted": a side that does
+		// not exist is said with /dev/null (or an empty file).
+		fmt.Fprintln(stderr, bot.SafeLog(fmt.Sprintf("%s: no such file; for a lock file created or deleted, pass /dev/null (or an empty file) for the side that does not exist", path)))
+		return nil, err
 	} else if err != nil {
 		fmt.Fprintln(stderr, bot.SafeLog(fmt.Sprintf("%s: %v", path, err)))
 		return nil, err

@@ -32,13 +32,13 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	var o renderOptions
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.schemas, "schemas", "", "provider schemas from `tofu providers schema -json` (exact nested blocks and types)")
-	fs.StringVar(&o.format, "format", "text", "output format: text (as `tofu show -no-color`), markdown (the pull-request comment) or json (a summary for workflows)")
-	fs.StringVar(&o.key, "key", "", "markdown: the comment's key (names the root module or workspace; default: the plans' names)")
-	fs.StringVar(&o.mode, "mode", "normal", "how the plan was made: normal, destroy (tofu plan -destroy) or refresh-only")
+	fs.StringVar(&o.schemas, "schemas", "", "provider schemas `FILE` (from tofu providers schema -json: exact nested blocks and types)")
+	fs.StringVar(&o.format, "format", "text", "output `FORMAT`: text (as tofu show -no-color), markdown (the pull-request comment) or json (a summary for workflows)")
+	fs.StringVar(&o.key, "key", "", "markdown: the comment's `KEY` (names the root module or workspace; default: the plans' names)")
+	fs.StringVar(&o.mode, "mode", "normal", "how the plan was made, `MODE`: normal, destroy (tofu plan -destroy) or refresh-only")
 	fs.BoolVar(&o.targeted, "targeted", false, "the plan was made with -target (changes the \"No changes.\" wording)")
-	fs.IntVar(&o.maxSize, "max-size", 65536, "markdown: the largest comment in characters; longer ones are shortened in steps")
-	fs.StringVar(&o.title, "title", "", "markdown: the comment's title (default planpr)")
+	fs.IntVar(&o.maxSize, "max-size", 65536, "markdown: the largest comment, `N` characters (at least 1000); longer ones are shortened in steps")
+	fs.StringVar(&o.title, "title", "", "markdown: the comment's `TITLE` (default planpr)")
 	fs.StringVar(&o.flavor, "flavor", "auto", flavorUsage)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: planpr render [flags] INPUT...
@@ -69,6 +69,9 @@ Flags:
 	case "text", "markdown", "json":
 	default:
 		return &usageError{fmt.Sprintf("--format %q: want text, markdown or json", o.format)}
+	}
+	if o.maxSize < minCommentSize {
+		return &usageError{fmt.Sprintf("--max-size %d: at least %d, so that the title, the counts and the first warnings fit whole", o.maxSize, minCommentSize)}
 	}
 	fl, err := flavor.Parse(o.flavor)
 	if err != nil {
@@ -256,4 +259,8 @@ func renderStates(states []string, inputs int, o renderOptions, popts review.Pla
 }
 
 // flavorUsage explains --flavor wherever it is taken.
-const flavorUsage = "whose words and rules to follow: terraform, opentofu, or auto (each plan tells: its providers' registry, members only Terraform writes, a 0.x format; when nothing tells, OpenTofu's words, said in the footer)"
+const flavorUsage = "whose words and rules to follow, `FLAVOR`: terraform, opentofu, or auto (each plan tells: its providers' registry, members only Terraform writes, a 0.x format; when nothing tells, OpenTofu's words, said in the footer)"
+
+// minCommentSize is the smallest --max-size: below it even the summary
+// level would cut the title.
+const minCommentSize = 1000

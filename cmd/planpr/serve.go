@@ -38,11 +38,20 @@ Serves POST /webhook, GET /healthz and GET /metrics; logs JSON to stderr.
 		return &usageError{"serve takes no arguments; it is configured by PLANPR_* variables (see planpr serve --help)"}
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	if os.Getenv("PLANPR_APP_ID") == "" {
+		return errors.New("PLANPR_APP_ID is not set: the App's numeric id, from its settings page")
+	}
 	appID, err := strconv.ParseInt(os.Getenv("PLANPR_APP_ID"), 10, 64)
 	if err != nil {
 		return errors.New("PLANPR_APP_ID must be the App's numeric id")
 	}
 	key := os.Getenv("PLANPR_PRIVATE_KEY")
+	if key == "" {
+		return errors.New("PLANPR_PRIVATE_KEY is not set: the App's private key, as PEM text or the path of the .pem file GitHub let you download")
+	}
+	if os.Getenv("PLANPR_WEBHOOK_SECRET") == "" {
+		return errors.New("PLANPR_WEBHOOK_SECRET is not set: the App's webhook secret, which every delivery is checked against")
+	}
 	if key != "" && !strings.Contains(key, "-----BEGIN") {
 		b, err := os.ReadFile(key)
 		if err != nil {
