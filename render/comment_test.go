@@ -382,8 +382,14 @@ func TestMarker(t *testing.T) {
 func TestMarkerRoundTrip(t *testing.T) {
 	m := Marker{Key: "envs/prod", SHA: "0123abc", At: 1700000000, Run: 987654321}
 	got, ok := ParseMarker(m.String() + "\n## title")
-	if !ok || got != m {
+	if !ok || !reflect.DeepEqual(got, m) {
 		t.Errorf("%+v %v", got, ok)
+	}
+	// What a comment found travels in its marker, for the labels and the
+	// lock files of a monorepo's other comments.
+	full := Marker{Key: "prod", At: 1, Destroy: 12, LockAlert: true, Roots: []string{"envs/prod", "envs/prod-eu"}}
+	if got, ok := ParseMarker(full.String()); !ok || !reflect.DeepEqual(got, full) {
+		t.Errorf("%q read back as %+v", full.String(), got)
 	}
 	if _, ok := ParseMarker("hello <!-- planpr:v1 key=x -->"); ok {
 		t.Error("a marker must be at the start")
