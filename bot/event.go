@@ -29,6 +29,7 @@ type Event struct {
 		RunStartedAt   string `json:"run_started_at"`
 		Event          string `json:"event"`
 		Conclusion     string `json:"conclusion"`
+		HTMLURL        string `json:"html_url"`
 		HeadRepository struct {
 			FullName string `json:"full_name"`
 			Owner    struct {

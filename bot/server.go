@@ -335,7 +335,8 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	mode, _ := review.ParseMode(manifest.Mode) // validated with the manifest
 	tool, _ := flavor.Parse(manifest.Flavor)
 	marker := render.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
-	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: "planpr", PlanOptions: review.PlanOptions{Mode: mode, Flavor: tool}}
+	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: titleFor(marker.Key), RunURL: run.HTMLURL,
+		PlanOptions: review.PlanOptions{Mode: mode, Flavor: tool}}
 	if len(schemas) > 0 {
 		if opts.Schemas, err = tofujson.ReadSchemasFile(schemas[0]); err != nil {
 			return err

@@ -217,6 +217,7 @@ func TestServerCommentsPlansFromWorkflowRunArtifacts(t *testing.T) {
 	mustContain(t, c.Body, "0 to add, 0 to change, 1 to destroy")
 	mustContain(t, c.Body, "planpr-prod/plan.json")
 	mustContain(t, c.Body, "run=289782451")
+	mustContain(t, c.Body, "[run](https://github.com/octo-org/octo-repo/actions/runs/289782451)") // the footer links the plan's run
 	if strings.Contains(c.Body, os.TempDir()) {
 		t.Error("the comment shows the server's temporary directory")
 	}

@@ -204,7 +204,7 @@ func waitcount(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("PR %d never had %d comments for %s", n, want, args[1])
 }
 
-// setjson FILE PATH VALUE sets a string field of a JSON file (PATH is dot
+// setjson FILE PATH VALUE sets a field of a JSON file, a whole number as a number (PATH is dot
 // separated, e.g. pull_request.updated_at): event payloads as a test needs
 // them.
 func setjson(ts *testscript.TestScript, neg bool, args []string) {
@@ -223,7 +223,11 @@ func setjson(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		m = next
 	}
-	m[keys[len(keys)-1]] = args[2]
+	var v any = args[2]
+	if n, err := strconv.ParseInt(args[2], 10, 64); err == nil {
+		v = n // a number stays one: pull_request.number
+	}
+	m[keys[len(keys)-1]] = v
 	b, err := json.Marshal(doc)
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b, 0o644))
