@@ -84,6 +84,64 @@ type actionPlan struct {
 	warnings    []string // said in the log once the run starts
 }
 
+// commentOptions are the comment's: the plans' options, its marker and
+// title, and the run it links.
+func (p *actionPlan) commentOptions(env ActionEnv) render.CommentOptions {
+	runURL := ""
+	if s, r, id := env.Getenv("GITHUB_SERVER_URL"), env.Getenv("GITHUB_REPOSITORY"), env.Getenv("GITHUB_RUN_ID"); s != "" && r != "" && id != "" {
+		runURL = s + "/" + r + "/actions/runs/" + id
+	}
+	opts := render.CommentOptions{
+		PlanOptions: review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor},
+		Marker:      p.marker, Version: env.Version, Locks: p.locks, Title: p.title, RunURL: runURL,
+		FullText: "the job summary of this run",
+	}
+	if runURL != "" {
+		opts.FullText = "the [job summary](" + runURL + ") of this run"
+	}
+	return opts
+}
+
+// publish keeps the pull request's comments and labels: this run's
+// comment, the comment of the lock files no root holds, the labels of all
+// of planpr's comments. A read-only token (a fork's) is a warning.
+func (p *actionPlan) publish(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, body string, opts render.CommentOptions, otherLocks []*lockdiff.FileDiff, outputs map[string]string) error {
+	if p.author = env.input("comment-author"); p.author == "" {
+		login, err := api.Login(ctx)
+		if err != nil {
+			return err
+		}
+		p.author = cmp.Or(login, gh.ActionsBot)
+	}
+	up, err := Upsert(ctx, api, p.repo, p.pr, p.author, p.marker, body, p.commentMode)
+	switch {
+	case errors.Is(err, gh.ErrReadOnly):
+		log.Command("warning", "planpr: the token cannot comment on this pull request (a fork's read-only token?); the report is in the job summary. Use the workflow_run pattern in the README to comment on fork pull requests.")
+		return nil
+	case err != nil:
+		return err
+	}
+	log.Printf("planpr: comment %s on %s#%d", up.Action, p.repo, p.pr)
+	if up.Comment != nil {
+		outputs["comment-id"] = strconv.FormatInt(up.Comment.ID, 10)
+		outputs["comment-url"] = up.Comment.URL
+	}
+	if len(p.plans) > 0 && p.lockSpec != "off" {
+		if err := publishOtherLocks(ctx, api, p, otherLocks, opts); err != nil {
+			return err
+		}
+	}
+	if !p.labels {
+		return nil
+	}
+	if err := syncLabels(ctx, api, p.repo, p.pr, p.author); errors.Is(err, gh.ErrReadOnly) {
+		log.Command("warning", "planpr: the token cannot change labels")
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
 // titleFor is a comment's default title: planpr, and its key, so that
 // the comments of a monorepo's roots tell themselves apart
 // ("planpr · prod").
@@ -134,18 +192,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 			p.locks, otherLocks = byRoots(p.locks, p.marker.Roots)
 		}
 	}
-	runURL := ""
-	if s, r, id := env.Getenv("GITHUB_SERVER_URL"), env.Getenv("GITHUB_REPOSITORY"), env.Getenv("GITHUB_RUN_ID"); s != "" && r != "" && id != "" {
-		runURL = s + "/" + r + "/actions/runs/" + id
-	}
-	opts := render.CommentOptions{
-		PlanOptions: review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor},
-		Marker:      p.marker, Version: env.Version, Locks: p.locks, Title: p.title, RunURL: runURL,
-		FullText: "the job summary of this run",
-	}
-	if runURL != "" {
-		opts.FullText = "the [job summary](" + runURL + ") of this run"
-	}
+	opts := p.commentOptions(env)
 	// Render both before writing anything: bad input posts nothing.
 	// One read of the plans gives both: the comment and the job summary.
 	var full, short bytes.Buffer
@@ -173,42 +220,10 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		"errored":    strconv.FormatBool(res.Errored),
 		"comment-id": "", "comment-url": "",
 	}
-	readOnly := false
 	if p.pr == 0 {
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
-	} else {
-		if p.author = env.input("comment-author"); p.author == "" {
-			if p.author, err = api.Login(ctx); err != nil {
-				return err
-			}
-			p.author = cmp.Or(p.author, gh.ActionsBot)
-		}
-		up, err := Upsert(ctx, api, p.repo, p.pr, p.author, p.marker, short.String(), p.commentMode)
-		switch {
-		case errors.Is(err, gh.ErrReadOnly):
-			readOnly = true
-			log.Command("warning", "planpr: the token cannot comment on this pull request (a fork's read-only token?); the report is in the job summary. Use the workflow_run pattern in the README to comment on fork pull requests.")
-		case err != nil:
-			return err
-		default:
-			log.Printf("planpr: comment %s on %s#%d", up.Action, p.repo, p.pr)
-			if up.Comment != nil {
-				outputs["comment-id"] = strconv.FormatInt(up.Comment.ID, 10)
-				outputs["comment-url"] = up.Comment.URL
-			}
-		}
-		if !readOnly && len(p.plans) > 0 && p.lockSpec != "off" {
-			if err := publishOtherLocks(ctx, api, p, otherLocks, opts); err != nil {
-				return err
-			}
-		}
-		if p.labels && !readOnly {
-			if err := syncLabels(ctx, api, p.repo, p.pr, p.author); errors.Is(err, gh.ErrReadOnly) {
-				log.Command("warning", "planpr: the token cannot change labels")
-			} else if err != nil {
-				return err
-			}
-		}
+	} else if err := p.publish(ctx, env, log, api, short.String(), opts, otherLocks, outputs); err != nil {
+		return err
 	}
 	if err := writeOutputs(env.Getenv("GITHUB_OUTPUT"), outputs); err != nil {
 		log.Command("warning", "planpr: could not write the step outputs ("+mask.MaskCredentials(err.Error())+")")
