@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"github.com/planpr/planpr/flavor"
+	"slices"
 	"strings"
 
 	"github.com/planpr/planpr/render/review"
@@ -56,7 +57,7 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 	switch {
 	case res.Errored:
 		icon = "❌"
-	case res.Counts.Destroy > 0 || res.LockAlert || lockWarnings(o.Locks):
+	case res.Counts.Destroy > 0 || res.LockAlert || lockWarnings(o.Locks) || slices.ContainsFunc(sections, func(s *planSection) bool { return s.failedCount > 0 }):
 		icon = "⚠️"
 	}
 	if len(sections) == 0 { // a lock-only comment
@@ -109,6 +110,12 @@ func countsText(c review.Counts, failure string, changes bool) string {
 		return "no changes"
 	}
 	return s
+}
+
+// countColumn is a column of the table of several plans.
+type countColumn struct {
+	name  string
+	count func(*planSection) int
 }
 
 // maxPlanRows bounds the plans of one comment listed in its table (and,
@@ -344,14 +351,37 @@ func countsTable(sections []*planSection, m *mask.Masker) string {
 		}
 		return b.String()
 	}
-	b.WriteString("| plan | add | change | destroy | replace | import | forget |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	// add, change and destroy always; replace, import and forget only
+	// when some plan has them: a column of zeros is noise.
+	columns := []countColumn{
+		{"add", func(s *planSection) int { return s.Total.Add }},
+		{"change", func(s *planSection) int { return s.Total.Change }},
+		{"destroy", func(s *planSection) int { return s.Total.Destroy }},
+		{"replace", func(s *planSection) int { return s.Replaced() }},
+		{"import", func(s *planSection) int { return s.Total.Import }},
+		{"forget", func(s *planSection) int { return s.Total.Forget }},
+	}
+	columns = slices.DeleteFunc(columns, func(c countColumn) bool {
+		if c.name == "add" || c.name == "change" || c.name == "destroy" {
+			return false
+		}
+		return !slices.ContainsFunc(sections, func(s *planSection) bool { return c.count(s) > 0 })
+	})
+	b.WriteString("| plan |")
+	for _, c := range columns {
+		b.WriteString(" " + c.name + " |")
+	}
+	b.WriteString("\n| --- |" + strings.Repeat(" ---: |", len(columns)) + "\n")
 	for i, s := range sections {
 		if i == maxPlanRows {
-			fmt.Fprintf(&b, "| … and %d more plans | | | | | | |\n", len(sections)-i)
+			fmt.Fprintf(&b, "| … and %d more plans |%s\n", len(sections)-i, strings.Repeat(" |", len(columns)))
 			break
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", safeText(m, s.Name), s.Total.Add, s.Total.Change, s.Total.Destroy,
-			s.Replaced(), s.Total.Import, s.Total.Forget)
+		b.WriteString("| " + safeText(m, s.Name) + " |")
+		for _, c := range columns {
+			fmt.Fprintf(&b, " %d |", c.count(s))
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString("\n")
 	return b.String()
