@@ -45,7 +45,7 @@ func assemble(sections []*planSection, o CommentOptions, res *CommentResult, lev
 		}
 	}
 	b.WriteString(footer(sections, o, res, m))
-	return b.String()
+	return md.CollapseBlankLines(b.String())
 }
 
 func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mask.Masker) string {
@@ -149,6 +149,21 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 				destroys = append(destroys, "- "+riskyLine(c, s, len(sections) > 1, m))
 			}
 		}
+		if s.Path == "" {
+			// A stream alone: its planned changes are all there is, and
+			// what it destroys belongs in this box as a plan's would.
+			for _, st := range s.Streams {
+				for _, it := range st.Planned {
+					if it.Action != "delete" && it.Action != "replace" {
+						continue
+					}
+					risky++
+					if len(destroys) < cap {
+						destroys = append(destroys, "- "+streamRiskyLine(it, s, len(sections) > 1, m))
+					}
+				}
+			}
+		}
 	}
 	perKind := min(cap, maxWarningsOfAKind)
 	lines = append(lines, capped(errored, perKind, len(errored), "failed plans")...)
@@ -223,6 +238,15 @@ func riskyLine(c review.ChangeSummary, s *planSection, named bool, m *mask.Maske
 		line += ": " + why
 	}
 	return line
+}
+
+// streamRiskyLine is riskyLine for a UI stream's planned change.
+func streamRiskyLine(it review.StreamItem, s *planSection, named bool, m *mask.Masker) string {
+	c := review.ChangeSummary{Address: it.Address, Reason: it.Reason, Action: diff.DeleteThenCreate}
+	if it.Action == "delete" {
+		c.Action = diff.Delete
+	}
+	return riskyLine(c, s, named, m)
 }
 
 func deleteWhy(c review.ChangeSummary) string {
@@ -465,7 +489,7 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 	unknown := false
 	for _, s := range sections {
 		if s.Path != "" {
-			src := safeText(m, s.Source)
+			src := safeText(m, displayPath(s.Source))
 			if tv := s.Scan.Plan.TerraformVersion; tv != "" {
 				src += " (" + toolName(s.Scan.Flavor) + " " + md.Text(tv) + ")"
 			}
@@ -473,7 +497,7 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 			unknown = unknown || s.Scan.Flavor == flavor.Unknown
 		}
 		for _, st := range s.Streams {
-			parts = append(parts, safeText(m, st.Path))
+			parts = append(parts, safeText(m, displayPath(st.Path)))
 		}
 	}
 	if unknown {
@@ -526,7 +550,7 @@ func streamWarnings(st *review.StreamSummary, masker *mask.Masker) []string {
 		lines = append(lines, fmt.Sprintf("- ❌ tests: %d failed, %d errored (%d passed)", t.Failed, t.Errored, t.Passed))
 	}
 	if st.Info.Truncated > 0 {
-		lines = append(lines, fmt.Sprintf("- ⚠️ %s ends mid-message at line %d: the run was probably interrupted", safeText(masker, st.Path), st.Info.Truncated))
+		lines = append(lines, fmt.Sprintf("- ⚠️ %s ends mid-message at line %d: the run was probably interrupted", safeText(masker, displayPath(st.Path)), st.Info.Truncated))
 	}
 	return lines
 }

@@ -2,6 +2,9 @@ package render
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/planpr/planpr/render/review"
@@ -77,9 +80,9 @@ func (l *bounded) end(format string) {
 
 func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, compact bool) string {
 	var b strings.Builder
-	title := "Log " + safeText(masker, s.Path)
-	if line := operationLine(s.Changes); line != "" {
-		title += " — " + line
+	title := "Log " + safeText(masker, displayPath(s.Path))
+	if line := operationLine(s.Changes); line != "" && !withPlan {
+		title += " — " + line // beside its plan, the plan's counts say it
 	}
 	if s.TestSummary != nil {
 		title += fmt.Sprintf(" — tests: %d passed, %d failed, %d errored, %d skipped", s.TestSummary.Passed, s.TestSummary.Failed, s.TestSummary.Errored, s.TestSummary.Skipped)
@@ -121,10 +124,10 @@ func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, comp
 	if compact {
 		return b.String() + "\n"
 	}
-	if len(s.Applies) > 0 {
+	if applies := slices.DeleteFunc(slices.Clone(s.Applies), isRead); len(applies) > 0 {
 		b.WriteString("\n| | resource | action | result | time |\n| --- | --- | --- | --- | ---: |\n")
 		rows := bounded{b: &b, max: maxStreamRows}
-		for _, a := range s.Applies {
+		for _, a := range applies {
 			icon, result := "⏳", "not finished"
 			switch a.Status {
 			case "complete":
@@ -181,7 +184,7 @@ func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, comp
 		}
 		drift.end("- … and %d more changed outside " + s.Flavor.Product() + "\n")
 	}
-	if len(s.Outputs) > 0 {
+	if len(s.Outputs) > 0 && !withPlan { // beside its plan, the plan's output diff says it
 		b.WriteString("\n**Outputs**\n\n" + outputsBlock(s.Outputs, masker))
 	}
 	warnings := bounded{b: &b, max: maxStreamFailures}
@@ -215,6 +218,26 @@ func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, comp
 		other.end("- … and %d more messages\n")
 	}
 	return b.String() + "\n"
+}
+
+// isRead reports a data source read that completed: planning reads data
+// sources, and a table of them says nothing a reviewer needs (a read that
+// fails is listed with the failures).
+func isRead(a *review.ApplyResult) bool { return a.Action == "read" && a.Status != "errored" }
+
+// displayPath is how the comment names an input: as given when relative,
+// else relative to the working directory, else by its name — never the
+// runner's absolute path.
+func displayPath(p string) string {
+	if !filepath.IsAbs(p) {
+		return p
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return filepath.Base(p)
 }
 
 func elapsed(sec float64) string {

@@ -195,3 +195,54 @@ func Message(s string) string {
 func Details(summary, body string) string {
 	return "<details><summary>" + summary + "</summary>\n\n" + body + "\n</details>\n\n"
 }
+
+// CollapseBlankLines leaves at most one blank line between blocks of
+// Markdown: runs of them are noise in a rendered comment. Lines inside
+// fenced code blocks are kept as they are, so a diff stays byte-exact.
+func CollapseBlankLines(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	fence := "" // the opening fence of the code block we are in
+	blanks := 0 // blank lines just seen outside code
+	for line := range strings.SplitAfterSeq(text, "\n") {
+		trimmed := strings.TrimRight(line, "\n")
+		if fence != "" {
+			if strings.HasPrefix(strings.TrimLeft(trimmed, " "), fence) && strings.Trim(strings.TrimLeft(trimmed, " "), fence[:1]) == "" {
+				fence = ""
+			}
+			b.WriteString(line)
+			continue
+		}
+		if strings.TrimSpace(trimmed) == "" {
+			blanks++
+			if blanks > 1 {
+				continue
+			}
+			b.WriteString(line)
+			continue
+		}
+		blanks = 0
+		if f := fenceOpener(trimmed); f != "" {
+			fence = f
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// fenceOpener is the run of backquotes or tildes that opens a fenced code
+// block on line (up to three spaces in), or "".
+func fenceOpener(line string) string {
+	s := strings.TrimLeft(line, " ")
+	if len(line)-len(s) > 3 || len(s) < 3 || (s[0] != '`' && s[0] != '~') {
+		return ""
+	}
+	n := 0
+	for n < len(s) && s[n] == s[0] {
+		n++
+	}
+	if n < 3 {
+		return ""
+	}
+	return s[:n]
+}

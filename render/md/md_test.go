@@ -38,3 +38,11 @@ func TestFencesOutlastBackticks(t *testing.T) {
 		t.Errorf("DiffBlock = %q", got)
 	}
 }
+
+func TestCollapseBlankLines(t *testing.T) {
+	in := "# t\n\n\n\npara\n\n\n```diff\n  a\n\n\n\n+ b\n```\n\n\n\n~~~~\n\n\n```\n\n\n~~~~\nend\n"
+	want := "# t\n\npara\n\n```diff\n  a\n\n\n\n+ b\n```\n\n~~~~\n\n\n```\n\n\n~~~~\nend\n"
+	if got := CollapseBlankLines(in); got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
