@@ -3,6 +3,8 @@ package render
 import (
 	"bytes"
 	"context"
+	"image/color"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/preview"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
@@ -75,3 +78,76 @@ func TestPreviewInChromium(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewColoursInChromium takes a screenshot of the preview in
+// headless Chromium and finds GitHub's colours in it: the red bar of a
+// [!CAUTION] alert, and the green and red of added and removed diff
+// lines. A preview without them looks calmer than the comment will.
+func TestPreviewColoursInChromium(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium is not installed (.ci/run installs it)")
+		}
+		t.Skip("chromium not installed: apt-get install chromium chromium-driver")
+	}
+	md := "## ⚠️ planpr: 1 to destroy\n\n> [!CAUTION]\n> - `aws_s3_bucket.logs` will be **destroyed**\n\n" +
+		md.DiffBlock("  # x will be updated in-place\n  ~ resource \"a\" \"b\" {\n      - old = 1\n      + new = 2\n    }") + "\n"
+	dir := t.TempDir()
+	page := filepath.Join(dir, "preview.html")
+	var html bytes.Buffer
+	if err := preview.HTML(&html, "preview", md); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(html.String(), "markdown-alert-caution") || !strings.Contains(html.String(), `class="diff-add"`) {
+		t.Fatalf("no alert or diff colours in the page:\n%s", html.String())
+	}
+	if err := os.WriteFile(page, html.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(dir, "shot.png")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir="+filepath.Join(dir, "profile"),
+		"--window-size=1000,700", "--screenshot="+shot, "file://"+page)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]int{}
+	want := map[string]color.RGBA{
+		"caution bar":  {0xd1, 0x24, 0x2f, 0xff},
+		"added line":   {0xda, 0xfb, 0xe1, 0xff},
+		"removed line": {0xff, 0xeb, 0xe9, 0xff},
+		"changed line": {0xff, 0xf1, 0xe5, 0xff},
+	}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			for name, c := range want {
+				if near(r>>8, c.R) && near(g>>8, c.G) && near(bl>>8, c.B) {
+					found[name]++
+				}
+			}
+		}
+	}
+	for name := range want {
+		if found[name] < 50 {
+			t.Errorf("the screenshot has %d pixels of the %s's colour", found[name], name)
+		}
+	}
+}
+
+func near(v uint32, c uint8) bool { return v+3 >= uint32(c) && v <= uint32(c)+3 }

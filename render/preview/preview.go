@@ -9,18 +9,22 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
 )
 
 // HTML writes a self-contained page showing a comment as GitHub
 // would: GitHub-flavoured Markdown (tables, strikethrough, autolinks, task
-// lists) rendered with goldmark, styled like a GitHub comment. The HTML is
+// lists) rendered with goldmark, styled like a GitHub comment, with
+// GitHub's alert boxes ([!CAUTION] …) and coloured diff lines. The HTML is
 // sanitised to the elements a comment uses (no links, images, forms,
 // meta refreshes), and a Content-Security-Policy forbids loading,
 // running, submitting and framing anything.
 func HTML(w io.Writer, title, markdown string) error {
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.GFM),
+		goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(alerts{}, 100))),
 		// The comment's own HTML (<details>, <summary>, <code>) must pass;
 		// untrusted text in it is already escaped, and the CSP below
 		// stops anything that would still try to run.
@@ -30,7 +34,7 @@ func HTML(w io.Writer, title, markdown string) error {
 	if err := md.Convert([]byte(markdown), &rendered); err != nil {
 		return err
 	}
-	body := bytes.NewBuffer(sanitizeHTML(rendered.Bytes()))
+	body := bytes.NewBuffer(colourDiffs(sanitizeHTML(rendered.Bytes())))
 	_, err := io.WriteString(w, `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -76,4 +80,15 @@ body { background: #f6f8fa; margin: 0; padding: 24px; font-family: -apple-system
 .markdown-body details { margin: 0 0 8px; }
 .markdown-body summary { cursor: pointer; }
 .markdown-body hr { border: 0; border-top: 1px solid #d0d7de; margin: 24px 0; }
+.markdown-body blockquote.markdown-alert { padding: .5rem 1rem; margin: 0 0 16px; color: inherit; border-left: .25em solid #d0d7de; }
+.markdown-alert > :last-child { margin-bottom: 0; }
+.markdown-alert-title { display: flex; font-weight: 500; align-items: center; line-height: 1; margin: 0 0 8px; }
+.markdown-body blockquote.markdown-alert-note { border-left-color: #0969da; } .markdown-alert-note .markdown-alert-title { color: #0969da; }
+.markdown-body blockquote.markdown-alert-tip { border-left-color: #1a7f37; } .markdown-alert-tip .markdown-alert-title { color: #1a7f37; }
+.markdown-body blockquote.markdown-alert-important { border-left-color: #8250df; } .markdown-alert-important .markdown-alert-title { color: #8250df; }
+.markdown-body blockquote.markdown-alert-warning { border-left-color: #9a6700; } .markdown-alert-warning .markdown-alert-title { color: #9a6700; }
+.markdown-body blockquote.markdown-alert-caution { border-left-color: #d1242f; } .markdown-alert-caution .markdown-alert-title { color: #d1242f; }
+.markdown-body .diff-add { display: inline-block; min-width: 100%; color: #116329; background: #dafbe1; }
+.markdown-body .diff-del { display: inline-block; min-width: 100%; color: #82071e; background: #ffebe9; }
+.markdown-body .diff-change { display: inline-block; min-width: 100%; color: #953800; background: #fff1e5; }
 `

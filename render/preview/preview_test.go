@@ -36,3 +36,32 @@ func TestH3PreviewForbidsRefreshFormsAndNavigation(t *testing.T) {
 		}
 	}
 }
+
+// GitHub draws alerts as coloured boxes with a title, and colours diff
+// lines: so does the preview.
+func TestPreviewDrawsAlertsAndDiffsAsGitHub(t *testing.T) {
+	md := "> [!CAUTION]\n> - `x` will be **destroyed**\n\n> [!NOTE]\n> Shortened to fit.\n\n> [!SHOUTING]\n> not an alert\n\n> plain\n\n" +
+		"```diff\n  # x\n! resource \"a\" \"b\" {\n-     old = 1\n+     new = 2\n  }\n```\n"
+	var b bytes.Buffer
+	if err := HTML(&b, "t", md); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		`<blockquote class="markdown-alert markdown-alert-caution"><p class="markdown-alert-title">Caution</p>`,
+		`<blockquote class="markdown-alert markdown-alert-note"><p class="markdown-alert-title">Note</p>` + "\n<p>Shortened to fit.</p>",
+		"<p>[!SHOUTING]\nnot an alert</p>",
+		"<blockquote>\n<p>plain</p>",
+		`<span class="diff-change">! resource &#34;a&#34; &#34;b&#34; {</span>`,
+		`<span class="diff-del">-     old = 1</span>`,
+		`<span class="diff-add">+     new = 2</span>`,
+		"\n  }\n</code>",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "[!CAUTION]") || strings.Contains(page, "[!NOTE]") {
+		t.Error("an alert's marker is shown as text")
+	}
+}

@@ -15,9 +15,9 @@ import (
 // dropped element's text stays as text), so the preview can neither
 // navigate nor submit anything, whatever raw HTML reached it.
 var allowedTags = map[string][]string{
-	"p": nil, "br": nil, "hr": nil, "b": nil, "strong": nil, "em": nil, "i": nil, "del": nil, "sub": nil, "sup": nil,
+	"p": {"class"}, "br": nil, "hr": nil, "b": nil, "strong": nil, "em": nil, "i": nil, "del": nil, "sub": nil, "sup": nil,
 	"h1": nil, "h2": nil, "h3": nil, "h4": nil, "h5": nil, "h6": nil, "ul": nil, "ol": {"start"}, "li": nil,
-	"blockquote": nil, "pre": nil, "code": {"class"}, "span": {"class"}, "div": {"class"},
+	"blockquote": {"class"}, "pre": nil, "code": {"class"}, "span": {"class"}, "div": {"class"},
 	"details": {"open"}, "summary": nil, "table": nil, "thead": nil, "tbody": nil, "tr": nil, "th": {"align", "style"}, "td": {"align", "style"},
 	"input": {"type", "checked", "disabled"},
 }
