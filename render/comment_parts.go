@@ -133,6 +133,7 @@ const maxWarningsOfAKind = 20
 // listed.
 func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap int, m *mask.Masker) string {
 	var lines, errored, checks, streams, destroys []string
+	var grouped []riskyGroupLine
 	risky, failedChecks := 0, 0
 	for _, s := range sections {
 		if s.Scan.Plan.Errored {
@@ -144,10 +145,10 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 		}
 		streams = append(streams, s.streamWarn...)
 		risky += s.Scan.Stats.Risky
-		for _, c := range s.Scan.Stats.RiskyListed {
-			if len(destroys) < cap {
-				destroys = append(destroys, "- "+riskyLine(c, s, len(sections) > 1, m))
-			}
+		for _, g := range s.Scan.Stats.RiskyGroupsBySize() {
+			c := g.Example
+			c.Address = g.Address()
+			grouped = append(grouped, riskyGroupLine{line: "- " + riskyLine(c, s, len(sections) > 1, m, g.Count), count: g.Count})
 		}
 		if s.Path == "" {
 			// A stream alone: its planned changes are all there is, and
@@ -169,7 +170,29 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 	lines = append(lines, capped(errored, perKind, len(errored), "failed plans")...)
 	lines = append(lines, capped(checks, perKind, failedChecks, "failed checks")...)
 	lines = append(lines, capped(streams, perKind, len(streams), "failures in the logs")...)
-	lines = append(lines, capped(destroys, cap, risky, "destroyed or replaced")...)
+	// The largest groups first, whichever plan they are in; a stream
+	// alone's lines (one change each) after them.
+	slices.SortStableFunc(grouped, func(a, b riskyGroupLine) int { return b.count - a.count })
+	shown, listed := 0, 0
+	for _, g := range grouped {
+		if shown == perKind {
+			break
+		}
+		lines = append(lines, g.line)
+		shown++
+		listed += g.count
+	}
+	for _, d := range destroys {
+		if shown == perKind {
+			break
+		}
+		lines = append(lines, d)
+		shown++
+		listed++
+	}
+	if risky > listed {
+		lines = append(lines, fmt.Sprintf("- … and %d more destroyed or replaced", risky-listed))
+	}
 	warnings, moreWarnings := 0, 0
 	lockLine := func(sev lockdiff.Severity, line func() string) {
 		switch {
@@ -219,7 +242,16 @@ func capped(lines []string, n, total int, what string) []string {
 	return out
 }
 
-func riskyLine(c review.ChangeSummary, s *planSection, named bool, m *mask.Masker) string {
+// riskyGroupLine is a warning for a group of destroyed or replaced
+// changes, and how many changes it stands for.
+type riskyGroupLine struct {
+	line  string
+	count int
+}
+
+// riskyLine is the warning for a destroyed or replaced change, or for
+// count of them grouped under c's address.
+func riskyLine(c review.ChangeSummary, s *planSection, named bool, m *mask.Masker, count int) string {
 	where := ""
 	if named {
 		where = " in " + safeText(m, s.Name)
@@ -234,6 +266,9 @@ func riskyLine(c review.ChangeSummary, s *planSection, named bool, m *mask.Maske
 		why = replaceWhy(c, m)
 	}
 	line := fmt.Sprintf("%s %s%s", safeCode(m, c.Address), what, where)
+	if count > 1 {
+		line = fmt.Sprintf("%s (%d) %s%s", safeCode(m, c.Address), count, what, where)
+	}
 	if why != "" {
 		line += ": " + why
 	}
@@ -246,7 +281,7 @@ func streamRiskyLine(it review.StreamItem, s *planSection, named bool, m *mask.M
 	if it.Action == "delete" {
 		c.Action = diff.Delete
 	}
-	return riskyLine(c, s, named, m)
+	return riskyLine(c, s, named, m, 1)
 }
 
 func deleteWhy(c review.ChangeSummary) string {

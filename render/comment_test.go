@@ -321,8 +321,16 @@ func TestComment10000Resources(t *testing.T) {
 	if res.Level == LevelFull || !strings.Contains(md, "Shortened to fit") || !strings.Contains(md, "the job summary") {
 		t.Errorf("level %d: the comment does not say it was shortened", res.Level)
 	}
-	if !strings.Contains(md, "more destroyed or replaced") {
-		t.Error("the warnings do not say how many destroys were left out")
+	// Destroys and replacements of one resource's instances are grouped:
+	// a few lines, each with its count, not thousands.
+	box := 0
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "> - ") {
+			box++
+		}
+	}
+	if box == 0 || box > 20 || !regexp.MustCompile("`test_thing.t\\[[^`]*\\]` \\(\\d+\\) will be \\*\\*(destroyed|replaced)\\*\\*").MatchString(md) {
+		t.Errorf("%d lines in the warning box, or no grouped line:\n%s", box, md[:min(len(md), 3000)])
 	}
 	// The job summary's budget keeps every diff of the destroyed ones.
 	big, res := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "big"}, MaxSize: 1 << 20})

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"github.com/planpr/planpr/flavor"
 	"os"
+	"slices"
 
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/mask"
@@ -291,7 +292,19 @@ type Stats struct {
 	Shown, Moved, Imported int
 	Risky                  int
 	RiskyListed            []ChangeSummary
-	AnyAction              bool // some change has an action, a move or an import
+	// RiskyUngrouped counts the destroyed and replaced changes past the
+	// bound on groups (see RiskyGroupsBySize).
+	RiskyUngrouped int
+	riskyGroups    groups
+	AnyAction      bool // some change has an action, a move or an import
+}
+
+// RiskyGroupsBySize are the destroyed and replaced changes in groups (see
+// ChangeGroup), the largest first (ties in order of appearance).
+func (st *Stats) RiskyGroupsBySize() []*ChangeGroup {
+	gs := slices.Clone(st.riskyGroups.list)
+	slices.SortStableFunc(gs, func(a, b *ChangeGroup) int { return b.Count - a.Count })
+	return gs
 }
 
 func (st *Stats) add(c ChangeSummary) {
@@ -322,6 +335,9 @@ func (st *Stats) add(c ChangeSummary) {
 		st.Risky++
 		if len(st.RiskyListed) < MaxRiskyListed {
 			st.RiskyListed = append(st.RiskyListed, c)
+		}
+		if !st.riskyGroups.add(c) {
+			st.RiskyUngrouped++
 		}
 	}
 	st.Total.Add = st.Counts[diff.Create] + st.Counts[diff.DeleteThenCreate] + st.Counts[diff.CreateThenDelete] + st.Counts[diff.ForgetThenCreate] + st.Counts[diff.CreateThenForget]

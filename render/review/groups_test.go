@@ -1,0 +1,52 @@
+package review
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/planpr/planpr/render/diff"
+)
+
+func TestSplitIndexes(t *testing.T) {
+	for _, tc := range []struct {
+		addr           string
+		parts, indexes []string
+	}{
+		{"a.b", []string{"a.b"}, nil},
+		{"terraform_data.fleet[17]", []string{"terraform_data.fleet", ""}, []string{"17"}},
+		{`module.app[3].x.web["k]1"]`, []string{"module.app", ".x.web", ""}, []string{"3", `"k]1"`}},
+	} {
+		parts, idx := SplitIndexes(tc.addr)
+		if !reflect.DeepEqual(parts, tc.parts) || !reflect.DeepEqual(idx, tc.indexes) {
+			t.Errorf("SplitIndexes(%q) = %q %q, want %q %q", tc.addr, parts, idx, tc.parts, tc.indexes)
+		}
+	}
+}
+
+func TestRiskyGroups(t *testing.T) {
+	var st Stats
+	replace := func(addr string) ChangeSummary {
+		return ChangeSummary{Mode: "managed", Action: diff.DeleteThenCreate, Address: addr, Reason: "replace_because_cannot_update", ReplacePaths: [][]any{{"triggers_replace"}}}
+	}
+	for i := range 300 {
+		st.add(replace(fmt.Sprintf("terraform_data.fleet[%d]", i)))
+	}
+	for _, i := range []int{0, 1, 2, 7, 9, 10} {
+		st.add(ChangeSummary{Mode: "managed", Action: diff.Delete, Address: fmt.Sprintf("terraform_data.old[%d]", i), Reason: "delete_because_count_index"})
+	}
+	st.add(ChangeSummary{Mode: "managed", Action: diff.Delete, Address: `module.app["eu"].aws_s3_bucket.logs`})
+	st.add(ChangeSummary{Mode: "managed", Action: diff.Delete, Address: `module.app["us"].aws_s3_bucket.logs`})
+	st.add(ChangeSummary{Mode: "managed", Action: diff.Delete, Address: "aws_s3_bucket.alone"})
+	var got []string
+	for _, g := range st.RiskyGroupsBySize() {
+		got = append(got, fmt.Sprintf("%s (%d)", g.Address(), g.Count))
+	}
+	want := []string{"terraform_data.fleet[0..299] (300)", "terraform_data.old[0..2,7,9..10] (6)", "module.app[*].aws_s3_bucket.logs (2)", "aws_s3_bucket.alone (1)"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("groups %q, want %q", got, want)
+	}
+	if st.Risky != 309 {
+		t.Errorf("risky %d", st.Risky)
+	}
+}
