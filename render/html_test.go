@@ -22,13 +22,7 @@ import (
 // hostile values in headless Chromium and checks what a person would see:
 // the summary table and the <details> sections, and no script run.
 func TestPreviewInChromium(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed (.ci/run installs it)")
-		}
-		t.Skip("chromium not installed: apt-get install chromium chromium-driver")
-	}
+	chromium := findChromium(t)
 	schemas, err := tofujson.ReadSchemasFile("testdata/plans/hostile-schemas.json")
 	if err != nil {
 		t.Fatal(err)
@@ -84,13 +78,7 @@ func TestPreviewInChromium(t *testing.T) {
 // [!CAUTION] alert, and the green and red of added and removed diff
 // lines. A preview without them looks calmer than the comment will.
 func TestPreviewColoursInChromium(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed (.ci/run installs it)")
-		}
-		t.Skip("chromium not installed: apt-get install chromium chromium-driver")
-	}
+	chromium := findChromium(t)
 	md := "## ⚠️ planpr: 1 to destroy\n\n> [!CAUTION]\n> - `aws_s3_bucket.logs` will be **destroyed**\n\n" +
 		md.DiffBlock("  # x will be updated in-place\n  ~ resource \"a\" \"b\" {\n      - old = 1\n      + new = 2\n    }") + "\n"
 	dir := t.TempDir()
@@ -151,3 +139,17 @@ func TestPreviewColoursInChromium(t *testing.T) {
 }
 
 func near(v uint32, c uint8) bool { return v+3 >= uint32(c) && v <= uint32(c)+3 }
+
+// findChromium is the headless browser the preview tests use: required in
+// CI (.ci/run installs it), skipped elsewhere when missing.
+func findChromium(t *testing.T) string {
+	t.Helper()
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium is not installed (.ci/run installs it)")
+		}
+		t.Skip("chromium not installed: apt-get install chromium chromium-driver")
+	}
+	return chromium
+}
