@@ -106,6 +106,8 @@ type planSection struct {
 	cur         int
 	others      []review.ChangeSummary // the first maxListed of them
 	othersCount int
+	// picked are the diffs a shortened comment shows (see pickDiffs).
+	picked []*diffItem
 	drift       []txt.DriftEntry
 	outputs     string
 	failed      []string // failed checks, the first maxWarningsOfAKind
@@ -121,6 +123,8 @@ type planSection struct {
 // masked, and only then escaped, fenced and laid out, so that no secret
 // can change the markup around it.
 type diffItem struct {
+	action  diff.Action                 // what the change does: shortened comments show the riskiest first
+	address string
 	summary func(m *mask.Masker) string // the <summary> line
 	text    string                      // the plain text inside
 	wrap    func(string) string         // fences the masked text
@@ -148,7 +152,8 @@ func (it *diffItem) layOut(m *mask.Masker) int {
 // budgetBuffer collects diffs until they would pass a limit.
 type budgetBuffer struct {
 	pending  []*diffItem
-	size     int // the Markdown's size, estimated until finish
+	kept     []*diffItem // laid out, in the order they came (after finish)
+	size     int         // the Markdown's size, estimated until finish
 	limit    int
 	overflow bool
 	items    int
@@ -174,6 +179,7 @@ func (b *budgetBuffer) finish(m *mask.Masker) int {
 		n += it.layOut(m)
 		b.md.WriteString(it.laidOut)
 	}
+	b.kept = append(b.kept, b.pending...)
 	b.pending = nil
 	b.size = b.md.Len()
 	return n
@@ -378,7 +384,7 @@ func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChan
 			return nil
 		}
 		marked := strings.Count(text, mask.Masked)
-		it := &diffItem{summary: func(m *mask.Masker) string { return summaryLine(c, m) }, text: text, wrap: md.DiffBlock}
+		it := &diffItem{action: c.Action, address: c.Address, summary: func(m *mask.Masker) string { return summaryLine(c, m) }, text: text, wrap: md.DiffBlock}
 		estimate := detailsEstimate(text, c.Address)
 		for i := range s.budgets {
 			b := &s.budgets[i]
@@ -504,10 +510,7 @@ func omitted(sections []*planSection, level Level) int {
 	for _, s := range sections {
 		switch level {
 		case LevelReduced:
-			n += s.othersCount
-			if s.b().risky.overflow {
-				n += s.riskyCount() - s.b().risky.items
-			}
+			n += s.othersCount + s.riskyCount() - len(s.picked)
 		case LevelSummary:
 			n += s.Shown
 		}

@@ -18,6 +18,28 @@ import (
 // assemble builds the whole comment at one level of detail, listing at most
 // warnCap destroy/replace warnings.
 func assemble(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int, m *mask.Masker) string {
+	if level == LevelReduced {
+		// Measure the comment without diffs, then spend what is left of
+		// the budget on them, the riskiest first.
+		for _, s := range sections {
+			s.picked = nil
+		}
+		room := o.MaxSize - len(assembleOnce(sections, o, res, level, warnCap, m)) - assembleSlack
+		if o.MaxBytes > 0 {
+			room = min(room, o.MaxBytes-len(assembleOnce(sections, o, res, level, warnCap, m))-assembleSlack)
+		}
+		for _, s := range sections {
+			room = s.pickDiffs(room)
+		}
+	}
+	return assembleOnce(sections, o, res, level, warnCap, m)
+}
+
+// assembleSlack is room kept for what picking diffs changes elsewhere in
+// a shortened comment (the counts of what was left out).
+const assembleSlack = 256
+
+func assembleOnce(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int, m *mask.Masker) string {
 	var b strings.Builder
 	b.WriteString(o.Marker.String() + "\n")
 	b.WriteString(title(sections, o, res, m) + "\n\n")
@@ -465,17 +487,28 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 	case LevelFull:
 		b.WriteString(s.b().full.String())
 	case LevelReduced:
-		b.WriteString(s.b().risky.String())
-		if s.b().risky.overflow {
-			fmt.Fprintf(&b, "_%d more destroyed or replaced resources are left out._\n\n", s.riskyCount()-s.b().risky.items)
-		}
-		if s.othersCount > 0 {
-			fmt.Fprintf(&b, "<details><summary>%d other changes (diffs left out)</summary>\n\n", s.othersCount)
-			for _, c := range s.others {
-				fmt.Fprintf(&b, "- `%s` %s\n", strings.TrimSpace(txt.Symbol(c.Action)), safeCode(m, c.Address))
+		risky, shown := 0, map[string]bool{}
+		for _, it := range s.picked {
+			b.WriteString(it.laidOut)
+			shown[it.address] = true
+			if review.IsRisky(it.action) {
+				risky++
 			}
-			if s.othersCount > len(s.others) {
-				fmt.Fprintf(&b, "- … and %d more\n", s.othersCount-len(s.others))
+		}
+		if left := s.riskyCount() - risky; left > 0 {
+			fmt.Fprintf(&b, "_%d more destroyed or replaced resources are left out._\n\n", left)
+		}
+		if left := s.othersCount - (len(s.picked) - risky); left > 0 {
+			fmt.Fprintf(&b, "<details><summary>%d other changes (diffs left out)</summary>\n\n", left)
+			listed := 0
+			for _, c := range s.others {
+				if !shown[c.Address] {
+					fmt.Fprintf(&b, "- `%s` %s\n", strings.TrimSpace(txt.Symbol(c.Action)), safeCode(m, c.Address))
+					listed++
+				}
+			}
+			if left > listed {
+				fmt.Fprintf(&b, "- … and %d more\n", left-listed)
 			}
 			b.WriteString("\n</details>\n\n")
 		}
@@ -604,4 +637,37 @@ func lockWarnings(files []*lockdiff.FileDiff) bool {
 		}
 	}
 	return false
+}
+
+// pickDiffs chooses the diffs a shortened comment shows within room
+// characters: destroyed and replaced resources first, then updates, then
+// creations, then the rest, each in plan order, skipping one that does
+// not fit for smaller ones after it. It returns the room left.
+func (s *planSection) pickDiffs(room int) int {
+	b := s.b()
+	candidates := slices.Clone(b.risky.kept)
+	rest := slices.DeleteFunc(slices.Clone(b.full.kept), func(it *diffItem) bool { return review.IsRisky(it.action) })
+	slices.SortStableFunc(rest, func(x, y *diffItem) int { return diffPriority(x.action) - diffPriority(y.action) })
+	seen := map[*diffItem]bool{}
+	for _, it := range append(candidates, rest...) {
+		if seen[it] || len(it.laidOut) > room {
+			continue
+		}
+		seen[it] = true
+		s.picked = append(s.picked, it)
+		room -= len(it.laidOut)
+	}
+	return room
+}
+
+// diffPriority orders the diffs of changes that destroy nothing: updates
+// first (they change what exists), then creations, then the rest.
+func diffPriority(a diff.Action) int {
+	switch a {
+	case diff.Update:
+		return 0
+	case diff.Create:
+		return 1
+	}
+	return 2
 }

@@ -75,7 +75,7 @@ func TestCommentLevels(t *testing.T) {
 	for _, tt := range []struct {
 		max  int
 		want Level
-	}{{GitHubMaxComment, LevelFull}, {3000, LevelReduced}, {1500, LevelSummary}} {
+	}{{GitHubMaxComment, LevelFull}, {3000, LevelReduced}, {1500, LevelReduced}, {1000, LevelSummary}} {
 		got, res := comment(t, example, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "k"}, MaxSize: tt.max})
 		if res.Level != tt.want || len(got) > tt.max {
 			t.Errorf("max %d: level %d size %d, want level %d", tt.max, res.Level, len(got), tt.want)
@@ -331,6 +331,11 @@ func TestComment10000Resources(t *testing.T) {
 	}
 	if box == 0 || box > 20 || !regexp.MustCompile("`test_thing.t\\[[^`]*\\]` \\(\\d+\\) will be \\*\\*(destroyed|replaced)\\*\\*").MatchString(md) {
 		t.Errorf("%d lines in the warning box, or no grouped line:\n%s", box, md[:min(len(md), 3000)])
+	}
+	// A shortened comment spends its budget on diffs, the riskiest first:
+	// never none while room remains.
+	if len(md) < GitHubMaxComment*8/10 || !strings.Contains(md, "will be **destroyed**</summary>") && !strings.Contains(md, "will be <b>destroyed</b></summary>") {
+		t.Errorf("the shortened comment uses %d of %d characters, or shows no diff of a destroyed resource", len(md), GitHubMaxComment)
 	}
 	// The job summary's budget keeps every diff of the destroyed ones.
 	big, res := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "big"}, MaxSize: 1 << 20})
