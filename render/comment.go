@@ -107,7 +107,7 @@ type planSection struct {
 	others      []review.ChangeSummary // the first maxListed of them
 	othersCount int
 	// picked are the diffs a shortened comment shows (see pickDiffs).
-	picked []*diffItem
+	picked      []*diffItem
 	drift       []txt.DriftEntry
 	outputs     string
 	failed      []string // failed checks, the first maxWarningsOfAKind
@@ -123,7 +123,7 @@ type planSection struct {
 // masked, and only then escaped, fenced and laid out, so that no secret
 // can change the markup around it.
 type diffItem struct {
-	action  diff.Action                 // what the change does: shortened comments show the riskiest first
+	action  diff.Action // what the change does: shortened comments show the riskiest first
 	address string
 	summary func(m *mask.Masker) string // the <summary> line
 	text    string                      // the plain text inside
