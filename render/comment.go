@@ -156,7 +156,6 @@ type budgetBuffer struct {
 	size     int         // the Markdown's size, estimated until finish
 	limit    int
 	overflow bool
-	items    int
 	md       strings.Builder
 }
 
@@ -168,7 +167,6 @@ func (b *budgetBuffer) add(it *diffItem, estimate int) {
 	}
 	b.pending = append(b.pending, it)
 	b.size += estimate
-	b.items++
 }
 
 // finish lays out each item, its values masked, and returns how many

@@ -24,10 +24,11 @@ func assemble(sections []*planSection, o CommentOptions, res *CommentResult, lev
 		for _, s := range sections {
 			s.picked = nil
 		}
-		room := o.MaxSize - len(assembleOnce(sections, o, res, level, warnCap, m)) - assembleSlack
+		limit := o.MaxSize // in characters, measured here in bytes: never more
 		if o.MaxBytes > 0 {
-			room = min(room, o.MaxBytes-len(assembleOnce(sections, o, res, level, warnCap, m))-assembleSlack)
+			limit = min(limit, o.MaxBytes)
 		}
+		room := limit - len(assembleOnce(sections, o, res, level, warnCap, m)) - assembleSlack
 		for _, s := range sections {
 			room = s.pickDiffs(room)
 		}
@@ -648,12 +649,10 @@ func (s *planSection) pickDiffs(room int) int {
 	candidates := slices.Clone(b.risky.kept)
 	rest := slices.DeleteFunc(slices.Clone(b.full.kept), func(it *diffItem) bool { return review.IsRisky(it.action) })
 	slices.SortStableFunc(rest, func(x, y *diffItem) int { return diffPriority(x.action) - diffPriority(y.action) })
-	seen := map[*diffItem]bool{}
 	for _, it := range append(candidates, rest...) {
-		if seen[it] || len(it.laidOut) > room {
+		if len(it.laidOut) > room {
 			continue
 		}
-		seen[it] = true
 		s.picked = append(s.picked, it)
 		room -= len(it.laidOut)
 	}

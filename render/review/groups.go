@@ -25,7 +25,7 @@ type ChangeGroup struct {
 const maxGroupMembers = 10_000
 
 // maxGroups bounds the groups a plan keeps; the changes past it are
-// counted only.
+// counted only (in Stats.Risky).
 const maxGroups = 1000
 
 // groups collects changes into groups, keeping their order of appearance.
@@ -34,15 +34,15 @@ type groups struct {
 	byKey map[string]*ChangeGroup
 }
 
-// add puts c in its group and reports false when it fits no group and
-// there is no room for a new one.
-func (gs *groups) add(c ChangeSummary) bool {
+// add puts c in its group; past maxGroups, a change of a new group is
+// left out.
+func (gs *groups) add(c ChangeSummary) {
 	parts, idx := SplitIndexes(c.Address)
 	key := groupKey(c, parts)
 	g := gs.byKey[key]
 	if g == nil {
 		if len(gs.list) == maxGroups {
-			return false
+			return
 		}
 		if gs.byKey == nil {
 			gs.byKey = map[string]*ChangeGroup{}
@@ -55,7 +55,6 @@ func (gs *groups) add(c ChangeSummary) bool {
 	if len(g.Indexes) < maxGroupMembers {
 		g.Indexes = append(g.Indexes, idx)
 	}
-	return true
 }
 
 // groupKey is what members of a group share.

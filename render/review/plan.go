@@ -48,14 +48,18 @@ type PlanOptions struct {
 	// Flavor is the tool whose words and rules the review follows;
 	// Unknown has ForInput detect it from each input.
 	Flavor flavor.Flavor
+	// flavorDecided says ForInput has run: a file that tells nothing stays
+	// Unknown, and is not read again to find that out.
+	flavorDecided bool
 }
 
 // ForInput is o with its Flavor decided for the plan or state at path:
 // the one given, else the one the file tells (which may be Unknown).
 func (o PlanOptions) ForInput(path string) PlanOptions {
-	if o.Flavor == flavor.Unknown && path != "" {
+	if o.Flavor == flavor.Unknown && !o.flavorDecided && path != "" {
 		o.Flavor = tofujson.DetectFlavor(path)
 	}
+	o.flavorDecided = true
 	return o
 }
 
@@ -280,10 +284,6 @@ func (v *SpanValues) Close() {
 	}
 }
 
-// MaxRiskyListed is how many destroyed or replaced resources the warnings
-// can name; the rest are counted.
-const MaxRiskyListed = 200
-
 // Stats are the counts a plan's outputs need, gathered as the plan
 // is read so that no list of every change is kept.
 type Stats struct {
@@ -291,12 +291,8 @@ type Stats struct {
 	Total                  Counts
 	Shown, Moved, Imported int
 	Risky                  int
-	RiskyListed            []ChangeSummary
-	// RiskyUngrouped counts the destroyed and replaced changes past the
-	// bound on groups (see RiskyGroupsBySize).
-	RiskyUngrouped int
-	riskyGroups    groups
-	AnyAction      bool // some change has an action, a move or an import
+	riskyGroups            groups // see RiskyGroupsBySize
+	AnyAction              bool   // some change has an action, a move or an import
 }
 
 // RiskyGroupsBySize are the destroyed and replaced changes in groups (see
@@ -333,12 +329,7 @@ func (st *Stats) add(c ChangeSummary) {
 	}
 	if IsRisky(c.Action) {
 		st.Risky++
-		if len(st.RiskyListed) < MaxRiskyListed {
-			st.RiskyListed = append(st.RiskyListed, c)
-		}
-		if !st.riskyGroups.add(c) {
-			st.RiskyUngrouped++
-		}
+		st.riskyGroups.add(c)
 	}
 	st.Total.Add = st.Counts[diff.Create] + st.Counts[diff.DeleteThenCreate] + st.Counts[diff.CreateThenDelete] + st.Counts[diff.ForgetThenCreate] + st.Counts[diff.CreateThenForget]
 	st.Total.Change = st.Counts[diff.Update]
