@@ -409,23 +409,16 @@ func syncLabels(ctx context.Context, api interface {
 	Comments
 	Labels
 }, repo gh.Repo, pr int, author string) error {
-	all, err := api.ListComments(ctx, repo, pr)
+	all, err := planprComments(ctx, api, repo, pr, author)
 	if err != nil {
 		return err
 	}
-	newest := map[string]*gh.Comment{}
+	newest := map[string]render.Marker{} // oldest first: the last one of a key wins
 	for _, c := range all {
-		m, ok := render.ParseMarker(c.Body)
-		if !ok || c.User != author {
-			continue
-		}
-		if n := newest[m.Key]; n == nil || c.CreatedAt.After(n.CreatedAt) || (c.CreatedAt.Equal(n.CreatedAt) && c.ID > n.ID) {
-			newest[m.Key] = c
-		}
+		newest[c.Marker.Key] = c.Marker
 	}
 	var destroy, lockAlert bool
-	for _, c := range newest {
-		m, _ := render.ParseMarker(c.Body)
+	for _, m := range newest {
 		destroy = destroy || m.Destroy > 0
 		lockAlert = lockAlert || m.LockAlert
 	}

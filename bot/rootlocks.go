@@ -7,8 +7,8 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 
-	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
 )
@@ -16,6 +16,10 @@ import (
 // planRoots are the directories of the plans of a run, relative to the
 // workspace and slash-separated, as the pull request's files name them.
 func planRoots(plans []render.CommentPlan, workspace string) []string {
+	base, err := filepath.Abs(cmp.Or(workspace, "."))
+	if err != nil {
+		return nil
+	}
 	var roots []string
 	for _, p := range plans {
 		file := p.Path
@@ -29,12 +33,8 @@ func planRoots(plans []render.CommentPlan, workspace string) []string {
 		if err != nil {
 			continue
 		}
-		base, err := filepath.Abs(cmp.Or(workspace, "."))
-		if err != nil {
-			continue
-		}
 		rel, err := filepath.Rel(base, abs)
-		if err != nil || rel == ".." || filepath.IsAbs(rel) || len(rel) > 1 && rel[:2] == ".." {
+		if err != nil || strings.HasPrefix(rel, "..") {
 			continue
 		}
 		if r := filepath.ToSlash(rel); !slices.Contains(roots, r) {
@@ -58,40 +58,27 @@ func byRoots(locks []*lockdiff.FileDiff, roots []string) (in, out []*lockdiff.Fi
 	return in, out
 }
 
-// claimedRoots are the roots that planpr's comments on the pull request
-// other than key's hold the lock files of (their markers say).
-func claimedRoots(ctx context.Context, api Comments, repo gh.Repo, pr int, author, key string) ([]string, error) {
-	all, err := api.ListComments(ctx, repo, pr)
-	if err != nil {
-		return nil, err
-	}
-	var roots []string
-	for _, c := range all {
-		if m, ok := render.ParseMarker(c.Body); ok && c.User == author && m.Key != render.MarkerField(key) {
-			roots = append(roots, m.Roots...)
-		}
-	}
-	return roots, nil
-}
-
 // publishOtherLocks keeps the comment of the lock files no planpr comment
 // on the pull request holds (key "locks"): lock files outside every root
 // a job of the matrix planned are reviewed once, in a comment of their
 // own; once each is some root's, that comment goes.
 func publishOtherLocks(ctx context.Context, api Comments, p *actionPlan, others []*lockdiff.FileDiff, opts render.CommentOptions) error {
-	claimed, err := claimedRoots(ctx, api, p.repo, p.pr, p.author, p.marker.Key)
+	all, err := planprComments(ctx, api, p.repo, p.pr, p.author)
 	if err != nil {
 		return err
 	}
-	claimed = append(claimed, p.marker.Roots...)
+	// The roots of every planpr comment on the pull request hold their
+	// lock files (their markers say), this run's own among them.
+	claimed := slices.Clone(p.marker.Roots)
+	for _, c := range all {
+		if c.Marker.Key != render.MarkerField(p.marker.Key) {
+			claimed = append(claimed, c.Marker.Roots...)
+		}
+	}
 	_, unclaimed := byRoots(others, claimed)
 	marker := render.Marker{Key: LocksKey, SHA: p.marker.SHA, At: p.marker.At, Run: p.marker.Run}
 	if len(unclaimed) == 0 {
-		stale, err := sameKey(ctx, api, p.repo, p.pr, p.author, LocksKey)
-		if err != nil {
-			return err
-		}
-		for _, c := range stale {
+		for _, c := range withKey(all, LocksKey) {
 			if err := api.DeleteComment(ctx, p.repo, c.ID); err != nil {
 				return err
 			}

@@ -182,14 +182,30 @@ func converge(ctx context.Context, api Comments, repo gh.Repo, pr int, author st
 // sameKey lists the pull request's comments by author carrying the key's
 // marker, oldest first.
 func sameKey(ctx context.Context, api Comments, repo gh.Repo, pr int, author, key string) ([]*gh.Comment, error) {
+	all, err := planprComments(ctx, api, repo, pr, author)
+	if err != nil {
+		return nil, err
+	}
+	return withKey(all, key), nil
+}
+
+// markedComment is one of planpr's comments and what its marker says.
+type markedComment struct {
+	*gh.Comment
+	Marker render.Marker
+}
+
+// planprComments lists planpr's own comments on the pull request — a
+// marker, written by author (anyone can write a marker) — oldest first.
+func planprComments(ctx context.Context, api Comments, repo gh.Repo, pr int, author string) ([]markedComment, error) {
 	all, err := api.ListComments(ctx, repo, pr)
 	if err != nil {
 		return nil, err
 	}
-	var mine []*gh.Comment
+	var mine []markedComment
 	for _, c := range all {
-		if m, ok := render.ParseMarker(c.Body); ok && c.User == author && m.Key == render.MarkerField(key) {
-			mine = append(mine, c)
+		if m, ok := render.ParseMarker(c.Body); ok && c.User == author {
+			mine = append(mine, markedComment{c, m})
 		}
 	}
 	sort.SliceStable(mine, func(i, j int) bool {
@@ -199,4 +215,15 @@ func sameKey(ctx context.Context, api Comments, repo gh.Repo, pr int, author, ke
 		return mine[i].CreatedAt.Before(mine[j].CreatedAt)
 	})
 	return mine, nil
+}
+
+// withKey are the comments of one key, in order.
+func withKey(all []markedComment, key string) []*gh.Comment {
+	var out []*gh.Comment
+	for _, c := range all {
+		if c.Marker.Key == render.MarkerField(key) {
+			out = append(out, c.Comment)
+		}
+	}
+	return out
 }
