@@ -15,7 +15,7 @@ type messages struct {
 	driftApplyable, driftRefreshCmd, targeted                    string
 	stateVersionWarning                                          string
 	legendUpdate                                                 string
-	terraform                                                    bool
+	flavor                                                       flavor.Flavor // whose words these are
 	invoke                                                       string
 }
 
@@ -25,7 +25,7 @@ func (m *messages) legendLine(a diff.Action, line string) string {
 	switch {
 	case a == diff.Update:
 		return m.legendUpdate
-	case m.terraform && (a == diff.Forget || a == diff.ForgetThenCreate || a == diff.CreateThenForget):
+	case m.flavor.Terraform() && (a == diff.Forget || a == diff.ForgetThenCreate || a == diff.CreateThenForget):
 		return ""
 	}
 	return line
@@ -57,9 +57,9 @@ func say(f flavor.Flavor) *messages {
 		legendUpdate:        "  ~ update in-place (current -> planned)",
 		invoke:              f.Say("OpenTofu will invoke the following action(s):\n\n"),
 	}
+	m.flavor = f
 	if f.Terraform() {
 		m.legendUpdate = "  ~ update in-place"
-		m.terraform = true
 	}
 	return m
 }
