@@ -17,9 +17,6 @@ import (
 	"github.com/planpr/planpr/render/tofujson"
 )
 
-// maxListed is how many resources without a diff the reduced comment lists.
-const maxListed = 500
-
 // GitHubMaxComment is the longest body GitHub accepts for a comment.
 const GitHubMaxComment = 65536
 
@@ -67,6 +64,25 @@ type CommentResult struct {
 	HasChange bool
 	LockAlert bool
 	failures  []string
+	// maskedOutside is what was masked outside the diffs (see maskedAt).
+	maskedOutside int
+}
+
+// maskedAt counts the values masked in a comment at level: outside the
+// diffs, and in the diffs the level shows.
+func (r *CommentResult) maskedAt(sections []*planSection, level Level) int {
+	n := r.maskedOutside
+	for _, s := range sections {
+		switch level {
+		case LevelFull:
+			n += s.b().masked + s.b().marked
+		case LevelReduced:
+			for _, g := range s.picked {
+				n += g.rep.masks + g.rep.marked
+			}
+		}
+	}
+	return n
 }
 
 func (r *CommentResult) failure() string {
@@ -83,15 +99,14 @@ func (r *CommentResult) failure() string {
 
 // diffBudget is one comment size's share of a section's diffs.
 type diffBudget struct {
-	full   budgetBuffer // every resource's diff
-	risky  budgetBuffer // destroyed and replaced resources' diffs
-	masked int          // values the masker hid in them (per buffer, as laid out)
-	marked int          // values the plan marked sensitive in the diffs rendered for it
+	full   budgetBuffer // every resource's diff, while they fit
+	masked int          // values the masker hid in them (as laid out)
+	marked int          // values the plan marked sensitive in them
 }
 
-// room reports whether the budget can still take a diff.
-func (b *diffBudget) room(risky bool) bool {
-	return b.full.limit > 0 && (!b.full.overflow || risky && !b.risky.overflow)
+// fullRoom reports whether the budget can still take every diff.
+func (b *diffBudget) fullRoom() bool {
+	return b.full.limit > 0 && !b.full.overflow
 }
 
 // b is the budget of the comment being assembled.
@@ -102,12 +117,21 @@ type planSection struct {
 	*review.Module
 	// budgets holds the diffs for each comment size asked for (see
 	// Comments), cur the one being assembled.
-	budgets     []diffBudget
-	cur         int
-	others      []review.ChangeSummary // the first maxListed of them
-	othersCount int
-	// picked are the diffs a shortened comment shows (see pickDiffs).
-	picked      []*diffItem
+	budgets []diffBudget
+	cur     int
+	// changes are the changes shown, in plan order; groups gathers the
+	// alike ones (see groupChanges), the largest first; reps are the
+	// diffs of the groups' first members a shortened comment can show
+	// (see renderReps), in the order it would pick them.
+	changes []shownChange
+	groups  []*diffGroup
+	reps    []*diffGroup
+	// A shortened comment's choices: the groups whose diff it shows (see
+	// pickDiffs), the changes it lists, and what it names exactly (see
+	// refine).
+	picked      []*diffGroup
+	listed      []*listedGroup
+	exactAlike  map[*diffGroup]bool
 	drift       []txt.DriftEntry
 	outputs     string
 	failed      []string // failed checks, the first maxWarningsOfAKind
@@ -125,6 +149,7 @@ type planSection struct {
 type diffItem struct {
 	action  diff.Action // what the change does: shortened comments show the riskiest first
 	address string
+	group   *diffGroup                  // the change's group
 	summary func(m *mask.Masker) string // the <summary> line
 	text    string                      // the plain text inside
 	wrap    func(string) string         // fences the masked text
@@ -133,6 +158,7 @@ type diffItem struct {
 	// is masked and laid out once.
 	laidOut string
 	masks   int // values the masker hid in it
+	marked  int // values the plan marked sensitive in it
 	done    bool
 }
 
@@ -159,14 +185,16 @@ type budgetBuffer struct {
 	md       strings.Builder
 }
 
-// add keeps an item if its estimated size still fits.
-func (b *budgetBuffer) add(it *diffItem, estimate int) {
+// add keeps an item if its estimated size still fits, and reports whether
+// it did; once one does not fit, none is.
+func (b *budgetBuffer) add(it *diffItem, estimate int) bool {
 	if b.overflow || b.size+estimate > b.limit {
 		b.overflow = true
-		return
+		return false
 	}
 	b.pending = append(b.pending, it)
 	b.size += estimate
+	return true
 }
 
 // finish lays out each item, its values masked, and returns how many
@@ -234,11 +262,20 @@ func Comments(ws []io.Writer, plans []CommentPlan, opts []CommentOptions) ([]*Co
 	}
 	facts := &CommentResult{}
 	marked := 0
+	largest := 0
+	for _, o := range opts {
+		largest = max(largest, o.MaxSize)
+	}
 	for _, s := range sections {
 		n, err := s.finish(o, masker)
 		if err != nil {
 			return nil, err
 		}
+		before := masker.Count
+		if err := s.renderReps(o, masker, largest); err != nil {
+			return nil, err
+		}
+		s.diffMasks += masker.Count - before
 		marked += n
 		facts.Counts.Include(s.Total)
 		facts.Replace += s.Replaced()
@@ -263,10 +300,9 @@ func Comments(ws []io.Writer, plans []CommentPlan, opts []CommentOptions) ([]*Co
 	results := make([]*CommentResult, len(opts))
 	for i, o := range opts {
 		res := *facts
-		res.Masked = marked + shared
+		res.maskedOutside = marked + shared
 		for _, s := range sections {
 			s.cur = i
-			res.Masked += s.b().masked + s.b().marked
 		}
 		text := commentText(sections, o, &res, masker)
 		res.Size = len(text)
@@ -337,73 +373,74 @@ func warningCaps(l Level) []int {
 func newSection(p CommentPlan, o CommentOptions, sizes []CommentOptions, masker *mask.Masker) (*planSection, error) {
 	s := &planSection{budgets: make([]diffBudget, len(sizes))}
 	for i, size := range sizes {
-		s.budgets[i].full.limit, s.budgets[i].risky.limit = size.MaxSize, size.MaxSize
+		s.budgets[i].full.limit = size.MaxSize
 	}
 	o.PlanOptions = o.ForInput(p.Path)
-	m, err := review.ReadModule(p, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o)})
+	shapes := startShaping()
+	m, err := review.ReadModule(p, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o, shapes)})
+	shaped := shapes.wait()
 	if err != nil {
 		return nil, err
 	}
 	s.Module = m
+	s.groupChanges(shaped)
 	return s, nil
 }
 
-// renderChange renders a shown resource's diff while it can still fit: in
-// the full body, or (destroyed and replaced ones) in the reduced body.
-// Others are listed by address only, and their values never decoded.
-func (s *planSection) renderChange(o CommentOptions) func(*tofujson.ResourceChange, review.ChangeSummary) error {
+// renderChange notes each shown change (its shape worked out beside the
+// read, by shapes) and renders its diff while every diff still fits some
+// size. The values of the others are never decoded here.
+func (s *planSection) renderChange(o CommentOptions, shapes *shaper) func(*tofujson.ResourceChange, review.ChangeSummary) error {
 	config := (*review.ConfigIndex)(nil)
 	return func(rc *tofujson.ResourceChange, c review.ChangeSummary) error {
 		if !c.Shown() {
 			return nil
 		}
-		risky := review.IsRisky(c.Action)
-		if !risky {
-			s.othersCount++
-			if len(s.others) < maxListed { // the reduced comment lists no more
-				s.others = append(s.others, c)
-			}
-		}
-		if !s.room(risky) {
+		c.ReplacePaths = nil // the warnings have them; not needed again
+		s.changes = append(s.changes, shownChange{ChangeSummary: c, span: rc.Span})
+		shapes.add(rc)
+		if !s.fullRoom() {
 			return nil
-		}
-		if err := rc.Change.Decode(); err != nil {
-			return err
 		}
 		if config == nil && o.Schemas == nil {
 			config = &review.ConfigIndex{} // the configuration comes after the changes; infer from values
 		}
-		block, err := o.SchemaFor(rc, config)
-		if err != nil {
+		it, err := newDiffItem(rc, c, o, config)
+		if it == nil || err != nil {
 			return err
 		}
-		text := txt.ResourceText(rc, c.Action, diff.For(o.Flavor).ForResource(txt.ShownChange(rc, c.Action, o.Flavor), block, diff.Always()), txt.CauseChange, o.Flavor)
-		if text == "" {
-			return nil
-		}
-		marked := strings.Count(text, mask.Masked)
-		it := &diffItem{action: c.Action, address: c.Address, summary: func(m *mask.Masker) string { return summaryLine(c, m) }, text: text, wrap: md.DiffBlock}
-		estimate := detailsEstimate(text, c.Address)
+		s.changes[len(s.changes)-1].item = it
+		estimate := detailsEstimate(it.text, c.Address)
 		for i := range s.budgets {
-			b := &s.budgets[i]
-			if !b.room(risky) {
-				continue
-			}
-			b.marked += marked
-			b.full.add(it, estimate)
-			if risky {
-				b.risky.add(it, estimate)
+			if b := &s.budgets[i]; b.fullRoom() && b.full.add(it, estimate) {
+				b.marked += it.marked
 			}
 		}
 		return nil
 	}
 }
 
-// room reports whether some size can still take a diff: none when every
-// full budget is spent and, for a risky change, every risky one too.
-func (s *planSection) room(risky bool) bool {
+// newDiffItem renders a change's diff (nil when it shows nothing).
+func newDiffItem(rc *tofujson.ResourceChange, c review.ChangeSummary, o CommentOptions, config *review.ConfigIndex) (*diffItem, error) {
+	if err := rc.Change.Decode(); err != nil {
+		return nil, err
+	}
+	block, err := o.SchemaFor(rc, config)
+	if err != nil {
+		return nil, err
+	}
+	text := txt.ResourceText(rc, c.Action, diff.For(o.Flavor).ForResource(txt.ShownChange(rc, c.Action, o.Flavor), block, diff.Always()), txt.CauseChange, o.Flavor)
+	if text == "" {
+		return nil, nil
+	}
+	return &diffItem{action: c.Action, address: c.Address, summary: func(m *mask.Masker) string { return summaryLine(c, m) },
+		text: text, wrap: md.DiffBlock, marked: strings.Count(text, mask.Masked)}, nil
+}
+
+// fullRoom reports whether some size can still take every diff.
+func (s *planSection) fullRoom() bool {
 	for i := range s.budgets {
-		if s.budgets[i].room(risky) {
+		if s.budgets[i].fullRoom() {
 			return true
 		}
 	}
@@ -431,7 +468,7 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 	}
 	before := masker.Count
 	for i := range s.budgets {
-		s.budgets[i].masked = s.budgets[i].full.finish(masker) + s.budgets[i].risky.finish(masker)
+		s.budgets[i].masked = s.budgets[i].full.finish(masker)
 	}
 	s.diffMasks = masker.Count - before
 	for _, st := range s.Streams {
@@ -474,7 +511,11 @@ func checkVerb(c review.FailedCheck) string {
 // summaryLine is the one-line description of a resource change, its
 // addresses masked.
 func summaryLine(c review.ChangeSummary, m *mask.Masker) string {
-	return "<code>" + html.EscapeString(strings.TrimSpace(txt.Symbol(c.Action))) + "</code> " + safeHTML(m, c.Address) + " " + verb(c, m)
+	mark := ""
+	if sym := strings.TrimSpace(txt.Symbol(c.Action)); sym != "" {
+		mark = "<code>" + html.EscapeString(sym) + "</code> "
+	}
+	return mark + safeHTML(m, c.Address) + " " + verb(c, m)
 }
 
 func verb(c review.ChangeSummary, m *mask.Masker) string {
@@ -508,7 +549,7 @@ func omitted(sections []*planSection, level Level) int {
 	for _, s := range sections {
 		switch level {
 		case LevelReduced:
-			n += s.othersCount + s.riskyCount() - len(s.picked)
+			n += listedCount(s.listed)
 		case LevelSummary:
 			n += s.Shown
 		}

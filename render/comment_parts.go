@@ -19,18 +19,31 @@ import (
 // warnCap destroy/replace warnings.
 func assemble(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int, m *mask.Masker) string {
 	if level == LevelReduced {
-		// Measure the comment without diffs, then spend what is left of
-		// the budget on them, the riskiest first.
+		// Measure the comment without diffs, every change listed in
+		// patterns; spend what is left on diffs, the riskiest first; then
+		// on naming exactly what the patterns stand for.
 		for _, s := range sections {
-			s.picked = nil
+			s.picked, s.exactAlike = nil, nil
+			s.listed = s.listing()
 		}
 		limit := o.MaxSize // in characters, measured here in bytes: never more
 		if o.MaxBytes > 0 {
 			limit = min(limit, o.MaxBytes)
 		}
 		room := limit - len(assembleOnce(sections, o, res, level, warnCap, m)) - assembleSlack
+		room = pickDiffs(sections, limit, room, m)
 		for _, s := range sections {
-			room = s.pickDiffs(room)
+			s.listed = s.listing()
+		}
+		refine(sections, room, m)
+		if text := assembleOnce(sections, o, res, level, warnCap, m); o.fits(text) {
+			return text
+		}
+		for _, s := range sections { // cannot happen: measured above
+			s.exactAlike = nil
+			for _, g := range s.listed {
+				g.exact = false
+			}
 		}
 	}
 	return assembleOnce(sections, o, res, level, warnCap, m)
@@ -41,6 +54,7 @@ func assemble(sections []*planSection, o CommentOptions, res *CommentResult, lev
 const assembleSlack = 256
 
 func assembleOnce(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int, m *mask.Masker) string {
+	res.Masked = res.maskedAt(sections, level)
 	var b strings.Builder
 	b.WriteString(o.Marker.String() + "\n")
 	b.WriteString(title(sections, o, res, m) + "\n\n")
@@ -376,15 +390,20 @@ func shortenedNote(sections []*planSection, o CommentOptions, level Level) strin
 	if where == "" {
 		where = "the output of `planpr render --format text`"
 	}
-	what := fmt.Sprintf("the diffs of %d resources are left out", left)
+	var what []string
 	if level == LevelSummary {
-		what = "every diff is left out"
+		what = append(what, "every diff is left out")
 	}
-	return fmt.Sprintf("> [!NOTE]\n> Shortened to fit %s: %s. The full plan is in %s.\n\n", limitText(o.MaxSize), what, where)
-}
-
-func (s *planSection) riskyCount() int {
-	return s.Scan.Stats.Risky
+	for _, s := range sections {
+		if level == LevelReduced && slices.ContainsFunc(s.picked, func(g *diffGroup) bool { return g.Count > 1 }) {
+			what = append(what, "one diff stands for each group of changes alike")
+			break
+		}
+	}
+	if level == LevelReduced && left > 0 {
+		what = append(what, plural(left, "change")+" "+isAre(left)+" listed without a diff")
+	}
+	return fmt.Sprintf("> [!NOTE]\n> Shortened to fit %s: %s. The full plan is in %s.\n\n", limitText(o.MaxSize), strings.Join(what, "; "), where)
 }
 
 var actionRows = []struct {
@@ -488,28 +507,14 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 	case LevelFull:
 		b.WriteString(s.b().full.String())
 	case LevelReduced:
-		risky, shown := 0, map[string]bool{}
-		for _, it := range s.picked {
-			b.WriteString(it.laidOut)
-			shown[it.address] = true
-			if review.IsRisky(it.action) {
-				risky++
-			}
+		for _, g := range s.picked {
+			b.WriteString(g.rep.laidOut)
+			b.WriteString(alikeLine(g, s.exactAlike[g], m))
 		}
-		if left := s.riskyCount() - risky; left > 0 {
-			fmt.Fprintf(&b, "_%d more destroyed or replaced resources are left out._\n\n", left)
-		}
-		if left := s.othersCount - (len(s.picked) - risky); left > 0 {
-			fmt.Fprintf(&b, "<details><summary>%d other changes (diffs left out)</summary>\n\n", left)
-			listed := 0
-			for _, c := range s.others {
-				if !shown[c.Address] {
-					fmt.Fprintf(&b, "- `%s` %s\n", strings.TrimSpace(txt.Symbol(c.Action)), safeCode(m, c.Address))
-					listed++
-				}
-			}
-			if left > listed {
-				fmt.Fprintf(&b, "- … and %d more\n", left-listed)
+		if n := listedCount(s.listed); n > 0 {
+			fmt.Fprintf(&b, "<details><summary>%s without a diff shown</summary>\n\n", plural(n, "change"))
+			for _, g := range s.listed {
+				b.WriteString(g.line(m))
 			}
 			b.WriteString("\n</details>\n\n")
 		}
@@ -624,6 +629,13 @@ func streamWarnings(st *review.StreamSummary, masker *mask.Masker) []string {
 	return lines
 }
 
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
 func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
@@ -638,35 +650,4 @@ func lockWarnings(files []*lockdiff.FileDiff) bool {
 		}
 	}
 	return false
-}
-
-// pickDiffs chooses the diffs a shortened comment shows within room
-// characters: destroyed and replaced resources first, then updates, then
-// creations, then the rest, each in plan order, skipping one that does
-// not fit for smaller ones after it. It returns the room left.
-func (s *planSection) pickDiffs(room int) int {
-	b := s.b()
-	candidates := slices.Clone(b.risky.kept)
-	rest := slices.DeleteFunc(slices.Clone(b.full.kept), func(it *diffItem) bool { return review.IsRisky(it.action) })
-	slices.SortStableFunc(rest, func(x, y *diffItem) int { return diffPriority(x.action) - diffPriority(y.action) })
-	for _, it := range append(candidates, rest...) {
-		if len(it.laidOut) > room {
-			continue
-		}
-		s.picked = append(s.picked, it)
-		room -= len(it.laidOut)
-	}
-	return room
-}
-
-// diffPriority orders the diffs of changes that destroy nothing: updates
-// first (they change what exists), then creations, then the rest.
-func diffPriority(a diff.Action) int {
-	switch a {
-	case diff.Update:
-		return 0
-	case diff.Create:
-		return 1
-	}
-	return 2
 }

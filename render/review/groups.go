@@ -10,60 +10,78 @@ import (
 )
 
 // A ChangeGroup is changes that say the same thing of instances of one
-// resource: one action, one reason, one cause of replacement, at
-// addresses that differ only in their indexes (count numbers, for_each
-// keys, module instances). 300 replacements of terraform_data.fleet[i]
-// are one group: a reviewer reads one line, not 300.
+// resource: 300 replacements of terraform_data.fleet[i] for one reason
+// are one group, and a reviewer reads one line, not 300. What "the same"
+// means is the key the group was made with (see Groups.Add).
 type ChangeGroup struct {
 	Example ChangeSummary // the first member: the action, reason, replace paths
-	Parts   []string      // the address split around its indexes: Parts[i] then index i
-	Indexes [][]string    // each member's indexes (up to maxGroupMembers)
+	Members
+}
+
+// Members are instances of one resource (or of resources in instances of
+// one module), named together: their address split around its indexes
+// (Parts[i], then index i) and each member's indexes.
+type Members struct {
+	Parts   []string
+	Indexes [][]string // each member's indexes (up to maxGroupMembers)
 	Count   int
 }
 
 // maxGroupMembers bounds the indexes a group keeps; the rest are counted.
 const maxGroupMembers = 10_000
 
-// maxGroups bounds the groups a plan keeps; the changes past it are
-// counted only (in Stats.Risky).
-const maxGroups = 1000
+// maxRiskyGroups bounds the groups of destroyed and replaced changes a plan
+// keeps; the changes past it are counted only (in Stats.Risky).
+const maxRiskyGroups = 1000
 
-// groups collects changes into groups, keeping their order of appearance.
-type groups struct {
-	list  []*ChangeGroup
+// Groups collects changes into groups, keeping their order of appearance.
+type Groups struct {
+	// Limit bounds the groups kept (none when 0): past it, a change of a
+	// new group is left out.
+	Limit int
+	List  []*ChangeGroup
 	byKey map[string]*ChangeGroup
 }
 
-// add puts c in its group; past maxGroups, a change of a new group is
-// left out.
-func (gs *groups) add(c ChangeSummary) {
+// Add puts c in the group of the changes at its address (indexes aside)
+// with the same key, and returns the group (nil when left out) and whether
+// c is its first member.
+func (gs *Groups) Add(key string, c ChangeSummary) (*ChangeGroup, bool) {
 	parts, idx := SplitIndexes(c.Address)
-	key := groupKey(c, parts)
+	key = strings.Join(parts, "[*]") + "\x00" + key
 	g := gs.byKey[key]
-	if g == nil {
-		if len(gs.list) == maxGroups {
-			return
+	first := g == nil
+	if first {
+		if gs.Limit > 0 && len(gs.List) == gs.Limit {
+			return nil, false
 		}
 		if gs.byKey == nil {
 			gs.byKey = map[string]*ChangeGroup{}
 		}
-		g = &ChangeGroup{Example: c, Parts: parts}
+		g = &ChangeGroup{Example: c, Members: Members{Parts: parts}}
 		gs.byKey[key] = g
-		gs.list = append(gs.list, g)
+		gs.List = append(gs.List, g)
 	}
-	g.Count++
-	if len(g.Indexes) < maxGroupMembers {
-		g.Indexes = append(g.Indexes, idx)
+	g.Add(idx)
+	return g, first
+}
+
+// Add counts a member with these indexes.
+func (m *Members) Add(indexes []string) {
+	m.Count++
+	if len(m.Indexes) < maxGroupMembers {
+		m.Indexes = append(m.Indexes, indexes)
 	}
 }
 
-// groupKey is what members of a group share.
-func groupKey(c ChangeSummary, parts []string) string {
+// riskyKey is what the warnings of destroyed and replaced changes in one
+// group share: the action and why.
+func riskyKey(c ChangeSummary) string {
 	kind := "replace"
 	if c.Action == diff.Delete {
 		kind = "delete"
 	}
-	return fmt.Sprintf("%s\x00%s\x00%s\x00%v", strings.Join(parts, "[*]"), kind, c.Reason, c.ReplacePaths)
+	return fmt.Sprintf("%s\x00%s\x00%v", kind, c.Reason, c.ReplacePaths)
 }
 
 // SplitIndexes splits an address around its instance indexes:
@@ -87,6 +105,18 @@ func SplitIndexes(address string) (parts, indexes []string) {
 	return append(parts, address[start:]), indexes
 }
 
+// InstanceKeys are an address's count indexes and for_each keys, unquoted:
+// module.app[3].x.web["a"] has 3 and a.
+func InstanceKeys(address string) []string {
+	_, keys := SplitIndexes(address)
+	for i, k := range keys {
+		if uq, err := strconv.Unquote(k); err == nil {
+			keys[i] = uq
+		}
+	}
+	return keys
+}
+
 // indexEnd is the position of the "]" closing the index that opens at i,
 // or -1.
 func indexEnd(s string, i int) int {
@@ -104,54 +134,107 @@ func indexEnd(s string, i int) int {
 	return -1
 }
 
-// Address is how the group is named: its address with each index that
-// all members share, consecutive numbers as ranges at the last index
-// (fleet[0..299], web[0..12,20..31]), and * where members differ otherwise.
-// A group of one is its member's address.
-func (g *ChangeGroup) Address() string {
+// Address is how the members are named in one pattern: their address
+// with each index that all members share, consecutive numbers as ranges at
+// the last index (fleet[0..299], web[0..12,20..31]), and * where members
+// differ otherwise. One member is its address.
+func (m *Members) Address() string {
+	return m.pattern(func(i int, last bool) string { return m.indexAt(i, last) })
+}
+
+// pattern writes Parts with index i written as index(i, i is the last).
+func (m *Members) pattern(index func(i int, last bool) string) string {
 	var b strings.Builder
-	for i, part := range g.Parts {
+	for i, part := range m.Parts {
 		b.WriteString(part)
-		if i == len(g.Parts)-1 {
+		if i == len(m.Parts)-1 {
 			break
 		}
-		b.WriteString("[" + g.indexAt(i, i == len(g.Parts)-2) + "]")
+		b.WriteString("[" + index(i, i == len(m.Parts)-2) + "]")
 	}
 	return b.String()
 }
 
+// Complete reports whether every member's indexes are known.
+func (m *Members) Complete() bool { return m.Count == len(m.Indexes) }
+
 // indexAt names index i of the members: the shared value, ranges of
 // numbers (for the last index), or *.
-func (g *ChangeGroup) indexAt(i int, last bool) string {
+func (m *Members) indexAt(i int, last bool) string {
 	var values []string
-	for _, idx := range g.Indexes {
+	for _, idx := range m.Indexes {
 		if i < len(idx) && !slices.Contains(values, idx[i]) {
 			values = append(values, idx[i])
 		}
 	}
-	if len(values) == 1 && g.Count == len(g.Indexes) {
+	if len(values) == 1 && m.Complete() {
 		return values[0]
 	}
-	if !last {
+	if !last || !m.Complete() {
 		return "*"
 	}
+	if r, ok := ranges(values); ok && strings.Count(r, ",") < 8 {
+		return r
+	}
+	return "*" // too scattered to read in one pattern
+}
+
+// Exact names every member: one pattern for each combination of the
+// indexes before the last (in order of appearance), its last index the
+// members' numbers as ranges (web[0..3,7]) or their keys listed
+// (web["a","b"]). It is longer than Address, and exact; with members not
+// all known it is Address.
+func (m *Members) Exact() []string {
+	if !m.Complete() {
+		return []string{m.Address()}
+	}
+	if len(m.Parts) < 2 {
+		return []string{m.Parts[0]}
+	}
+	last := len(m.Parts) - 2
+	var order []string
+	lasts := map[string][]string{}
+	prefixes := map[string][]string{}
+	for _, idx := range m.Indexes {
+		if len(idx) <= last {
+			continue
+		}
+		key := strings.Join(idx[:last], "\x00")
+		if _, ok := lasts[key]; !ok {
+			order = append(order, key)
+			prefixes[key] = idx[:last]
+		}
+		lasts[key] = append(lasts[key], idx[last])
+	}
+	out := make([]string, 0, len(order))
+	for _, key := range order {
+		values := lasts[key]
+		out = append(out, m.pattern(func(i int, isLast bool) string {
+			if !isLast {
+				return prefixes[key][i]
+			}
+			if r, ok := ranges(values); ok {
+				return r
+			}
+			return strings.Join(values, ",")
+		}))
+	}
+	return out
+}
+
+// ranges writes numbers as comma-separated runs, 0..3,7,9..10; ok is false
+// when some value is not a number.
+func ranges(values []string) (string, bool) {
 	nums := make([]int, 0, len(values))
 	for _, v := range values {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return "*"
+			return "", false
 		}
 		nums = append(nums, n)
 	}
-	if g.Count != len(g.Indexes) {
-		return "*" // not every member is known
-	}
-	return ranges(nums)
-}
-
-// ranges writes numbers as comma-separated runs: 0..3,7,9..10.
-func ranges(nums []int) string {
 	slices.Sort(nums)
+	nums = slices.Compact(nums)
 	var parts []string
 	for i := 0; i < len(nums); {
 		j := i
@@ -165,8 +248,5 @@ func ranges(nums []int) string {
 		}
 		i = j + 1
 	}
-	if len(parts) > 8 {
-		return "*" // too scattered to read
-	}
-	return strings.Join(parts, ",")
+	return strings.Join(parts, ","), true
 }

@@ -3,6 +3,7 @@ package review
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/planpr/planpr/render/diff"
@@ -48,5 +49,34 @@ func TestRiskyGroups(t *testing.T) {
 	}
 	if st.Risky != 309 {
 		t.Errorf("risky %d", st.Risky)
+	}
+}
+
+func TestMembersExact(t *testing.T) {
+	var gs Groups
+	var g *ChangeGroup
+	for i := range 40 {
+		g, _ = gs.Add("", ChangeSummary{Address: fmt.Sprintf("module.app[%d].x.web[%d]", i%2, i)})
+	}
+	for _, k := range []string{"b", "a"} {
+		gs.Add("", ChangeSummary{Address: fmt.Sprintf(`x.user[%q]`, k)})
+	}
+	gs.Add("", ChangeSummary{Address: "x.alone"})
+	if got := g.Address(); got != "module.app[*].x.web[0..39]" {
+		t.Errorf("Address %q", got)
+	}
+	evens, odds := []string{}, []string{}
+	for i := 0; i < 40; i += 2 {
+		evens, odds = append(evens, fmt.Sprint(i)), append(odds, fmt.Sprint(i+1))
+	}
+	want := []string{"module.app[0].x.web[" + strings.Join(evens, ",") + "]", "module.app[1].x.web[" + strings.Join(odds, ",") + "]"}
+	if got := g.Exact(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Exact\n%q, want\n%q", got, want)
+	}
+	if got := gs.List[1].Exact(); !reflect.DeepEqual(got, []string{`x.user["b","a"]`}) {
+		t.Errorf("keys: %q", got)
+	}
+	if got := gs.List[2].Exact(); !reflect.DeepEqual(got, []string{"x.alone"}) {
+		t.Errorf("one member: %q", got)
 	}
 }

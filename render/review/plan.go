@@ -7,10 +7,10 @@ package review
 
 import (
 	"fmt"
-	"github.com/planpr/planpr/flavor"
 	"os"
 	"slices"
 
+	"github.com/planpr/planpr/flavor"
 	"github.com/planpr/planpr/render/diff"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/tofujson"
@@ -165,7 +165,7 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 	var values *SpanValues
 	if so.SkipValues {
 		ropts.SkipValues = []string{tofujson.SectionChanges}
-		values = &SpanValues{path: path}
+		values = NewSpanValues(path)
 		defer values.Close()
 	}
 	p, err := tofujson.ReadPlan(path, ropts, func(section string, rc *tofujson.ResourceChange) error {
@@ -259,6 +259,9 @@ type SpanValues struct {
 	rc   tofujson.ResourceChange
 }
 
+// NewSpanValues reads changes again from the plan at path by their spans.
+func NewSpanValues(path string) *SpanValues { return &SpanValues{path: path} }
+
 // Decode returns rc with its values decoded: rc itself when the pass kept
 // them raw (v is nil), or a copy read again from the file.
 func (v *SpanValues) Decode(rc *tofujson.ResourceChange) (*tofujson.ResourceChange, error) {
@@ -291,14 +294,14 @@ type Stats struct {
 	Total                  Counts
 	Shown, Moved, Imported int
 	Risky                  int
-	riskyGroups            groups // see RiskyGroupsBySize
+	riskyGroups            Groups // see RiskyGroupsBySize
 	AnyAction              bool   // some change has an action, a move or an import
 }
 
 // RiskyGroupsBySize are the destroyed and replaced changes in groups (see
 // ChangeGroup), the largest first (ties in order of appearance).
 func (st *Stats) RiskyGroupsBySize() []*ChangeGroup {
-	gs := slices.Clone(st.riskyGroups.list)
+	gs := slices.Clone(st.riskyGroups.List)
 	slices.SortStableFunc(gs, func(a, b *ChangeGroup) int { return b.Count - a.Count })
 	return gs
 }
@@ -329,7 +332,10 @@ func (st *Stats) add(c ChangeSummary) {
 	}
 	if IsRisky(c.Action) {
 		st.Risky++
-		st.riskyGroups.add(c)
+		if st.riskyGroups.Limit == 0 {
+			st.riskyGroups.Limit = maxRiskyGroups
+		}
+		st.riskyGroups.Add(riskyKey(c), c)
 	}
 	st.Total.Add = st.Counts[diff.Create] + st.Counts[diff.DeleteThenCreate] + st.Counts[diff.CreateThenDelete] + st.Counts[diff.ForgetThenCreate] + st.Counts[diff.CreateThenForget]
 	st.Total.Change = st.Counts[diff.Update]

@@ -79,7 +79,8 @@ func (rc *ResourceChange) Importing() bool { return rc.Change.Importing != nil }
 // Read lazily (ReadOptions.Lazy), the five values stay raw JSON until
 // Decode.
 type Change struct {
-	raw             *rawValues
+	raw             *rawValues // kept after Decode (see Shape)
+	decoded         bool
 	Actions         []string   `json:"actions"`
 	Before          any        `json:"before"`
 	After           any        `json:"after"`
@@ -152,11 +153,11 @@ type rawValues struct {
 // Decode fills Before, After, AfterUnknown, BeforeSensitive and
 // AfterSensitive from a lazily read change; it does nothing the second time.
 func (c *Change) Decode() error {
-	if c.raw == nil {
+	if c.raw == nil || c.decoded {
 		return nil
 	}
 	r := c.raw
-	c.raw = nil
+	c.decoded = true
 	for _, f := range []struct {
 		raw []byte
 		dst *any

@@ -1,0 +1,351 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/mask"
+	"github.com/planpr/planpr/render/review"
+	txt "github.com/planpr/planpr/render/text"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// A diffGroup is the changes of one resource with one action whose diffs
+// are alike apart from what follows from their instance keys (see
+// tofujson.Change.Shape): a shortened comment shows the first member's
+// diff for all of them.
+type diffGroup struct {
+	*review.ChangeGroup
+	first int       // the first member, in planSection.changes
+	rep   *diffItem // its diff, once rendered
+	alike int       // members strictly alike the first, the first included
+}
+
+// shownChange is a change the comment shows, by its diff or its address.
+type shownChange struct {
+	review.ChangeSummary
+	span  tofujson.Span // where to read it again
+	item  *diffItem     // its diff, when the first pass rendered it
+	group *diffGroup
+}
+
+// changeKind tells apart what the comment counts apart: the actions, and
+// moves and imports among changes with no action.
+func changeKind(c review.ChangeSummary) string {
+	return fmt.Sprintf("%d/%t/%t", c.Action, c.Moved, c.Importing)
+}
+
+// shaper works out the changes' shapes on its own goroutine while the
+// plan is read, in the order they come.
+type shaper struct {
+	work   chan shapeWork
+	done   chan []tofujson.ChangeShape
+	shapes []tofujson.ChangeShape
+}
+
+type shapeWork struct {
+	change  tofujson.Change // values raw: a copy owns them
+	address string
+}
+
+func startShaping() *shaper {
+	sh := &shaper{work: make(chan shapeWork, 256), done: make(chan []tofujson.ChangeShape, 1)}
+	go func() {
+		var shapes []tofujson.ChangeShape
+		for w := range sh.work {
+			shapes = append(shapes, w.change.Shape(review.InstanceKeys(w.address)))
+		}
+		sh.done <- shapes
+	}()
+	return sh
+}
+
+// add queues a change; its values must not change while queued (a lazily
+// read change's raw values never do).
+func (sh *shaper) add(rc *tofujson.ResourceChange) {
+	sh.work <- shapeWork{change: rc.Change, address: rc.Address}
+}
+
+// wait returns every change's shape, in the order added.
+func (sh *shaper) wait() []tofujson.ChangeShape {
+	close(sh.work)
+	return <-sh.done
+}
+
+// groupChanges puts the changes in diffGroups: one kind of change, one
+// reason, one loose shape, at addresses that differ only in their
+// indexes. The groups come in the order a shortened comment spends its
+// budget on them: the largest group of each kind first (riskiest kind
+// first), so that each kind has a diff; then the rest, the riskiest and
+// largest first.
+func (s *planSection) groupChanges(shapes []tofujson.ChangeShape) {
+	var gs review.Groups
+	byGroup := map[*review.ChangeGroup]*diffGroup{}
+	for i, c := range s.changes {
+		shape := shapes[i]
+		cg, first := gs.Add(fmt.Sprintf("%s\x00%s\x00%x", changeKind(c.ChangeSummary), c.Reason, shape.Loose), c.ChangeSummary)
+		g := byGroup[cg]
+		if first {
+			g = &diffGroup{ChangeGroup: cg, first: i}
+			byGroup[cg] = g
+			s.groups = append(s.groups, g)
+		}
+		if shape.Strict == shapes[g.first].Strict {
+			g.alike++
+		}
+		s.changes[i].group = g
+	}
+	slices.SortStableFunc(s.groups, byRiskAndSize)
+	covered := map[string]bool{}
+	lead := slices.DeleteFunc(slices.Clone(s.groups), func(g *diffGroup) bool {
+		k := changeKind(g.Example)
+		defer func() { covered[k] = true }()
+		return covered[k]
+	})
+	rest := slices.DeleteFunc(slices.Clone(s.groups), func(g *diffGroup) bool { return slices.Contains(lead, g) })
+	s.groups = append(lead, rest...)
+}
+
+// byRiskAndSize orders groups: what destroys first, then what changes
+// what exists, then what is created, then the rest; the largest first.
+func byRiskAndSize(x, y *diffGroup) int {
+	if d := actionRank(x.Example.Action) - actionRank(y.Example.Action); d != 0 {
+		return d
+	}
+	return y.Count - x.Count
+}
+
+func actionRank(a diff.Action) int {
+	switch a {
+	case diff.Delete:
+		return 0
+	case diff.DeleteThenCreate, diff.CreateThenDelete:
+		return 1
+	case diff.Update:
+		return 2
+	case diff.Create:
+		return 3
+	}
+	return 4
+}
+
+// renderReps renders, for a comment that cannot show every diff (of this
+// plan or of the plans beside it), the first member's diff of each group in the order the groups come, while
+// repsFor(limit) would still take more: the first pass rendered only what
+// came first in the plan, and a group's first member may come late.
+// Changes are read again from their spans; every secret is known by now,
+// so each diff is masked and laid out at once.
+func (s *planSection) renderReps(o CommentOptions, m *mask.Masker, limit int) error {
+	if s.Path == "" {
+		return nil
+	}
+	values := review.NewSpanValues(s.Path)
+	defer values.Close()
+	var config *review.ConfigIndex
+	if o.Schemas == nil {
+		config = &review.ConfigIndex{} // as the first pass inferred
+	}
+	fitting := 0
+	for _, g := range s.groups {
+		if fitting >= limit {
+			break
+		}
+		c := s.changes[g.first]
+		it := c.item
+		if it == nil {
+			rc, err := values.Decode(&tofujson.ResourceChange{Span: c.span})
+			if err != nil {
+				return err
+			}
+			if it, err = newDiffItem(rc, c.ChangeSummary, o, config); err != nil {
+				return err
+			}
+			if it == nil {
+				continue
+			}
+		}
+		it.layOut(m)
+		g.rep = it
+		s.reps = append(s.reps, g)
+		if n := len(it.laidOut); n <= limit {
+			fitting += n
+		}
+	}
+	return nil
+}
+
+// repsFor is the groups with a diff that a comment of limit characters
+// picks from: as many as renderReps would render for that limit alone,
+// so that a comment is the same whatever other sizes are written with it.
+func (s *planSection) repsFor(limit int) []*diffGroup {
+	fitting := 0
+	for i, g := range s.reps {
+		if fitting >= limit {
+			return s.reps[:i]
+		}
+		if n := len(g.rep.laidOut); n <= limit {
+			fitting += n
+		}
+	}
+	return s.reps
+}
+
+// pickDiffs chooses the diffs a shortened comment of limit characters
+// shows within room, from every section, in the order of their groups
+// (see groupChanges) but the first of each kind in any section before
+// the rest, skipping one that does not fit for smaller ones after it. It
+// returns the room left.
+func pickDiffs(sections []*planSection, limit, room int, m *mask.Masker) int {
+	type candidate struct {
+		s *planSection
+		g *diffGroup
+	}
+	var lead, rest []candidate
+	for _, s := range sections {
+		s.picked = nil
+		covered := map[string]bool{}
+		for _, g := range s.repsFor(limit) {
+			k := changeKind(g.Example)
+			if covered[k] {
+				rest = append(rest, candidate{s, g})
+			} else {
+				lead = append(lead, candidate{s, g})
+			}
+			covered[k] = true
+		}
+	}
+	for _, c := range append(lead, rest...) {
+		if cost := len(c.g.rep.laidOut) + len(alikeLine(c.g, false, m)); cost <= room {
+			c.s.picked = append(c.s.picked, c.g)
+			room -= cost
+		}
+	}
+	for _, s := range sections {
+		slices.SortStableFunc(s.picked, byRiskAndSize)
+	}
+	return room
+}
+
+// alikeLine names the members of g besides the one whose diff is shown,
+// exactly or in one pattern; "" for a group of one.
+func alikeLine(g *diffGroup, exact bool, m *mask.Masker) string {
+	if g.Count < 2 {
+		return ""
+	}
+	rest := review.Members{Parts: g.Parts, Count: g.Count - 1}
+	if len(g.Indexes) > 1 {
+		rest.Indexes = g.Indexes[1:]
+	}
+	apart := "their keys"
+	if g.alike < g.Count {
+		apart = "their keys and words with digits (ids, addresses, versions)"
+	}
+	return fmt.Sprintf("<sub>↳ and %d more like this, the same apart from %s: %s</sub>\n\n", g.Count-1, apart, memberNames(&rest, exact, m))
+}
+
+// memberNames is members' addresses as code, exactly or in one pattern.
+func memberNames(ms *review.Members, exact bool, m *mask.Masker) string {
+	if !exact {
+		return safeCode(m, ms.Address())
+	}
+	names := ms.Exact()
+	for i, n := range names {
+		names[i] = safeCode(m, n)
+	}
+	return strings.Join(names, ", ")
+}
+
+// listedGroup is changes of one kind at one address (indexes aside) that
+// a shortened comment lists without a diff.
+type listedGroup struct {
+	*review.ChangeGroup
+	exact bool
+}
+
+// listing groups the changes no picked diff stands for, riskiest first,
+// the largest groups first.
+func (s *planSection) listing() []*listedGroup {
+	shown := map[*diffGroup]bool{}
+	for _, g := range s.picked {
+		shown[g] = true
+	}
+	var gs review.Groups
+	for _, c := range s.changes {
+		if !shown[c.group] {
+			gs.Add(changeKind(c.ChangeSummary), c.ChangeSummary)
+		}
+	}
+	out := make([]*listedGroup, len(gs.List))
+	for i, g := range gs.List {
+		out[i] = &listedGroup{ChangeGroup: g}
+	}
+	slices.SortStableFunc(out, func(x, y *listedGroup) int {
+		if d := actionRank(x.Example.Action) - actionRank(y.Example.Action); d != 0 {
+			return d
+		}
+		return y.Count - x.Count
+	})
+	return out
+}
+
+// listedCount is how many changes the listing names.
+func listedCount(l []*listedGroup) int {
+	n := 0
+	for _, g := range l {
+		n += g.Count
+	}
+	return n
+}
+
+// line is the listing's line for g.
+func (g *listedGroup) line(m *mask.Masker) string {
+	count := ""
+	if g.Count > 1 {
+		count = fmt.Sprintf(" (%d)", g.Count)
+	}
+	return fmt.Sprintf("- %s%s%s\n", listMark(g.Example), memberNames(&g.Members, g.exact, m), count)
+}
+
+// listMark begins a listed change's line: its symbol, or what a change
+// with none does.
+func listMark(c review.ChangeSummary) string {
+	if sym := strings.TrimSpace(txt.Symbol(c.Action)); sym != "" {
+		return "`" + sym + "` "
+	}
+	if c.Importing {
+		return "import "
+	}
+	if c.Moved {
+		return "move "
+	}
+	return ""
+}
+
+// refine names exactly what room allows, in the comment's order: the
+// members of the picked groups, then the listed ones. It returns the
+// room left.
+func refine(sections []*planSection, room int, m *mask.Masker) int {
+	for _, s := range sections {
+		s.exactAlike = map[*diffGroup]bool{}
+		for _, g := range s.picked {
+			if d := len(alikeLine(g, true, m)) - len(alikeLine(g, false, m)); d <= room {
+				s.exactAlike[g] = true
+				room -= d
+			}
+		}
+	}
+	for _, s := range sections {
+		for _, g := range s.listed {
+			coarse := g.line(m)
+			g.exact = true
+			if d := len(g.line(m)) - len(coarse); d > room {
+				g.exact = false
+			} else {
+				room -= d
+			}
+		}
+	}
+	return room
+}

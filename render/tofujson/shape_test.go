@@ -1,0 +1,73 @@
+package tofujson
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func rawChange(t *testing.T, before, after string) *Change {
+	t.Helper()
+	for _, s := range []string{before, after} {
+		if !json.Valid([]byte(s)) {
+			t.Fatalf("invalid JSON %s", s)
+		}
+	}
+	return &Change{raw: &rawValues{before: []byte(before), after: []byte(after), afterUnknown: []byte("{}"), beforeSensitive: []byte("{}"), afterSensitive: []byte("{}")}}
+}
+
+func TestShape(t *testing.T) {
+	web := func(i, name, ip, typ string) ChangeShape {
+		return rawChange(t, `null`, `{"name":"`+name+`","ip":"`+ip+`","type":"`+typ+`","size":2}`).Shape([]string{i})
+	}
+	base := web("17", "web-17", "10.0.0.17", "t3.micro")
+	for _, tc := range []struct {
+		what          string
+		got           ChangeShape
+		strict, loose bool
+	}{
+		{"another index, names derived from it", web("3", "web-3", "10.0.0.3", "t3.micro"), true, true},
+		{"an address numbered otherwise", web("3", "web-3", "10.0.1.40", "t3.micro"), false, true},
+		{"a version differing in its digits", web("3", "web-3", "10.0.0.3", "t2.micro"), false, true},
+		{"a word differing", web("3", "web-3", "10.0.0.3", "t3.large"), false, false},
+		{"a number differing", rawChange(t, `null`, `{"name":"web-3","ip":"10.0.0.3","type":"t3.micro","size":4}`).Shape([]string{"3"}), false, false},
+		{"the key inside a longer number is not the key", web("1", "web-1", "10.0.0.1", "t3.micro"), true, true},
+	} {
+		if (tc.got.Strict == base.Strict) != tc.strict || (tc.got.Loose == base.Loose) != tc.loose {
+			t.Errorf("%s: strict equal %v (want %v), loose equal %v (want %v)", tc.what, tc.got.Strict == base.Strict, tc.strict, tc.got.Loose == base.Loose, tc.loose)
+		}
+	}
+	alice := rawChange(t, `{"user":"alice","home":"/home/alice"}`, `null`).Shape([]string{"alice"})
+	bob := rawChange(t, `{"user":"bob","home":"/home/bob"}`, `null`).Shape([]string{"bob"})
+	if alice != bob {
+		t.Errorf("for_each keys: alice and bob should be alike")
+	}
+	a := rawChange(t, `{"user":"a"}`, `null`).Shape([]string{"a"})
+	b := rawChange(t, `{"user":"b"}`, `null`).Shape([]string{"b"})
+	if a != b {
+		t.Errorf("keys of one letter: a and b should be alike")
+	}
+	// Decoded changes hash as their raw text does, whitespace aside.
+	raw := rawChange(t, `{ "a" : "x-1" }`, `null`)
+	decoded := &Change{Before: map[string]any{"a": "x-1"}, AfterUnknown: map[string]any{}, BeforeSensitive: map[string]any{}, AfterSensitive: map[string]any{}}
+	if raw.Shape([]string{"1"}) != decoded.Shape([]string{"1"}) {
+		t.Errorf("a decoded change should hash as its raw text")
+	}
+}
+
+func TestShapeKeys(t *testing.T) {
+	for _, tc := range []struct{ s, key, want string }{
+		{"web-17", "17", "web-#"},
+		{"web-170", "17", "web-170"},
+		{"step 33 of 3", "3", "step 33 of #"},
+		{"10.0.17.17", "17", "10.0.#.#"},
+		{"a-b", "a", "#-b"},
+		{"alpha", "a", "alpha"},
+		{"svc-payments-eu", "payments", "svc-#-eu"},
+	} {
+		n := shapeNormalizer{keys: []string{tc.key}}
+		n.str([]byte(tc.s))
+		if got := string(n.strict); got != `"`+tc.want+`"` {
+			t.Errorf("%q with key %q: %s, want %q", tc.s, tc.key, got, tc.want)
+		}
+	}
+}
