@@ -526,10 +526,7 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 				b.WriteString(md.Details(safeHTML(m, e.Address)+" changed outside "+s.Scan.Flavor.Product(), md.DiffBlock(e.Text)))
 			}
 		} else if level == LevelReduced {
-			for _, e := range s.drift {
-				fmt.Fprintf(&b, "- %s\n", safeCode(m, e.Address))
-			}
-			b.WriteString("\n")
+			b.WriteString(s.driftList(m))
 		}
 	}
 	b.WriteString(laterParts(s.Scan.Plan, level, m))
@@ -543,6 +540,32 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 	}
 	return b.String()
 }
+
+// driftList names the resources changed outside the tool, grouped as
+// the changes are (see listedGroup), exactly while that stays short.
+func (s *planSection) driftList(m *mask.Masker) string {
+	var gs review.Groups
+	for _, e := range s.drift {
+		gs.Add("", review.ChangeSummary{Address: e.Address})
+	}
+	var exact, coarse strings.Builder
+	for _, g := range gs.List {
+		count := ""
+		if g.Count > 1 {
+			count = fmt.Sprintf(" (%d)", g.Count)
+		}
+		fmt.Fprintf(&exact, "- %s%s\n", memberNames(&g.Members, true, m), count)
+		fmt.Fprintf(&coarse, "- %s%s\n", memberNames(&g.Members, false, m), count)
+	}
+	if exact.Len() <= maxDriftList {
+		return exact.String() + "\n"
+	}
+	return coarse.String() + "\n"
+}
+
+// maxDriftList is the most a shortened comment spends on naming exactly
+// what changed outside the tool.
+const maxDriftList = 2000
 
 func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *mask.Masker) string {
 	var parts []string

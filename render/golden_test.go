@@ -3,8 +3,10 @@ package render
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	txt "github.com/planpr/planpr/render/text"
@@ -30,8 +32,20 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Fatalf("%v (run `go test ./render -update` to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run `go test ./render -update` and review the diff):\n--- got\n%s\n--- want\n%s", path, got, want)
+		t.Errorf("%s differs (run `go test ./render -update` and review the diff):\n%s", path, firstDifference(got, want))
 	}
+}
+
+// firstDifference shows where got and want part, a few lines around.
+func firstDifference(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	i := 0
+	for i < len(g) && i < len(w) && g[i] == w[i] {
+		i++
+	}
+	from := max(0, i-3)
+	return fmt.Sprintf("first difference at line %d\n--- got\n%s\n--- want\n%s", i+1,
+		strings.Join(g[from:min(len(g), i+5)], "\n"), strings.Join(w[from:min(len(w), i+5)], "\n"))
 }
 
 func TestPlanTextGolden(t *testing.T) {

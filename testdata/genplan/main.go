@@ -27,6 +27,7 @@ func main() {
 	n := flag.Int("n", 1000, "resource changes")
 	out := flag.String("o", ".", "output directory")
 	seed := flag.Int64("seed", 1, "random seed")
+	distinct := flag.Bool("distinct", false, "every change a creation of its own resource, no two alike (the \"add a service\" pull request)")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fail(err)
@@ -34,7 +35,11 @@ func main() {
 	if err := writeJSON(filepath.Join(*out, "schemas.json"), schemas()); err != nil {
 		fail(err)
 	}
-	if err := writePlan(filepath.Join(*out, "plan.json"), *n, rand.New(rand.NewSource(*seed))); err != nil {
+	change := change
+	if *distinct {
+		change = distinctCreation
+	}
+	if err := writePlan(filepath.Join(*out, "plan.json"), *n, rand.New(rand.NewSource(*seed)), change); err != nil {
 		fail(err)
 	}
 }
@@ -220,7 +225,27 @@ func sensitivity(v map[string]any) any {
 	return instanceSensitive
 }
 
-func writePlan(path string, n int, r *rand.Rand) error {
+// distinctCreation creates resource i, its own resource block (no index)
+// and values no other change shares: words rather than numbers tell them
+// apart, and the sizes, ports and script lengths differ.
+func distinctCreation(r *rand.Rand, i int) map[string]any {
+	word := ""
+	for k := i + 26; k > 0; k /= 26 {
+		word = string(rune('a'+k%26)) + word
+	}
+	after := instance(r, i, i%2)
+	delete(after, "id")
+	delete(after, "arn")
+	after["name"] = "service-" + word
+	after["size"] = i + 1
+	after["config"] = []any{map[string]any{"mode": "mode-" + word, "retries": i % 7}}
+	after["user_data"] = strings.Repeat("echo "+word+"\n", 5+i%30)
+	return map[string]any{"address": "gen_instance.service_" + word, "mode": "managed", "type": "gen_instance", "name": "service_" + word,
+		"provider_name": provider, "change": map[string]any{"actions": []string{"create"}, "before": nil, "after": after,
+			"after_unknown": map[string]any{"id": true, "arn": true}, "before_sensitive": false, "after_sensitive": sensitivity(after)}}
+}
+
+func writePlan(path string, n int, r *rand.Rand, change func(*rand.Rand, int) map[string]any) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -1,0 +1,239 @@
+package render
+
+import (
+	"html"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/review"
+	txt "github.com/planpr/planpr/render/text"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// genPlan writes a plan with testdata/genplan (args after -o DIR) and
+// returns it with its schemas.
+func genPlan(t *testing.T, args ...string) (string, *tofujson.Schemas) {
+	t.Helper()
+	dir := t.TempDir()
+	out, err := exec.Command("go", append([]string{"run", "../testdata/genplan", "-o", dir}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("genplan: %v\n%s", err, out)
+	}
+	schemas, err := tofujson.ReadSchemasFile(filepath.Join(dir, "schemas.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "plan.json"), schemas
+}
+
+// TestCommentAtScale: a plan of thousands of changes built from a few
+// shapes, and one of 200 creations no two alike, give comments that use
+// the budget on diffs (every kind of change has one), keep the warning
+// box short and name every changed address, literally or in a group.
+func TestCommentAtScale(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		golden string
+	}{
+		{"2000 of a few shapes", []string{"-n", "2000"}, "scale-2000.md"},
+		{"200 distinct creations", []string{"-n", "200", "-distinct"}, "scale-distinct-200.md"},
+		{"10000 of a few shapes", []string{"-n", "10000"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan, schemas := genPlan(t, tc.args...)
+			o := CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "scale"}, Version: "test", FullText: "the job summary"}
+			md, res := comment(t, []CommentPlan{{Path: plan}}, o)
+			if tc.golden != "" {
+				golden(t, tc.golden, []byte(md))
+			}
+			if res.Level != LevelReduced || len(md) > GitHubMaxComment || len(md) < GitHubMaxComment*8/10 {
+				t.Errorf("level %d, %d characters: a shortened comment should use 80%% to 100%% of %d", res.Level, len(md), GitHubMaxComment)
+			}
+			if box := strings.Count(md, "\n> - "); box > 20 {
+				t.Errorf("%d lines in the warning box", box)
+			}
+			scan, err := review.ReadPlan(plan, o.PlanOptions, review.ScanOptions{KeepAll: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			kinds, withDiff := map[string]bool{}, map[string]bool{}
+			byAddress := map[string]review.ChangeSummary{}
+			for _, c := range scan.Changes {
+				if c.Shown() {
+					kinds[changeKind(c)] = true
+					byAddress[c.Address] = c
+				}
+			}
+			names := namedInComment(md, byAddress)
+			for _, c := range byAddress {
+				if !names.covers(c) {
+					t.Errorf("%s (%s) is not named in the comment, literally or in a group", c.Address, kindTag(c))
+				}
+			}
+			for _, m := range summaryAddress.FindAllStringSubmatch(md, -1) {
+				if c, ok := byAddress[html.UnescapeString(m[1])]; ok {
+					withDiff[changeKind(c)] = true
+				}
+			}
+			for k := range kinds {
+				if !withDiff[k] {
+					t.Errorf("no diff of a change of kind %s", k)
+				}
+			}
+			t.Logf("%d characters, %d diffs, %d warning lines", len(md), len(summaryAddress.FindAllString(md, -1)), strings.Count(md, "\n> - "))
+		})
+	}
+}
+
+var (
+	summaryAddress = regexp.MustCompile(`<details><summary>(?:<code>[^<]*</code> )?<code>([^<]*)</code>`)
+	codeSpan       = regexp.MustCompile("`([^`]+)`")
+	listedLine     = regexp.MustCompile("^- (?:`([^`]+)`|(import|move)) ")
+)
+
+// addressPatterns are the addresses and address patterns a comment
+// names for each kind of change: in a diff's summary, in the line naming
+// the changes like it, and in the list of changes without a diff. Keys
+// are kindTag and the address's parts (see review.SplitIndexes).
+type addressPatterns map[string][][]string
+
+// kindTag is what a comment tells of a change's kind: its action's
+// symbol, or import or move.
+func kindTag(c review.ChangeSummary) string {
+	if sym := strings.TrimSpace(txt.Symbol(c.Action)); sym != "" {
+		return sym
+	}
+	if c.Importing {
+		return "import"
+	}
+	return "move"
+}
+
+func (p addressPatterns) add(tag, pattern string) {
+	parts, indexes := review.SplitIndexes(pattern)
+	key := tag + " " + strings.Join(parts, "[]")
+	p[key] = append(p[key], indexes)
+}
+
+func namedInComment(md string, byAddress map[string]review.ChangeSummary) addressPatterns {
+	p := addressPatterns{}
+	fence, tag := "", ""
+	for _, line := range strings.Split(md, "\n") {
+		switch {
+		case fence == "" && strings.HasPrefix(line, "```"):
+			fence = strings.TrimRight(line, "diff")
+		case fence != "":
+			if line == fence {
+				fence = ""
+			}
+		case summaryAddress.MatchString(line):
+			address := html.UnescapeString(summaryAddress.FindStringSubmatch(line)[1])
+			tag = kindTag(byAddress[address])
+			p.add(tag, address)
+		case strings.HasPrefix(line, "<sub>↳ "):
+			for _, m := range codeSpan.FindAllStringSubmatch(line, -1) {
+				p.add(tag, m[1])
+			}
+		case listedLine.MatchString(line):
+			m := listedLine.FindStringSubmatch(line)
+			for _, c := range codeSpan.FindAllStringSubmatch(line[len(m[0]):], -1) {
+				p.add(m[1]+m[2], c[1])
+			}
+		}
+	}
+	return p
+}
+
+// covers reports whether the comment names c's address for its kind, or
+// a pattern that matches it: * for any index, a..b for a range, a,b for
+// either.
+func (p addressPatterns) covers(c review.ChangeSummary) bool {
+	parts, indexes := review.SplitIndexes(c.Address)
+	for _, pattern := range p[kindTag(c)+" "+strings.Join(parts, "[]")] {
+		if len(pattern) == len(indexes) && matchesAll(pattern, indexes) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchesAll(pattern, indexes []string) bool {
+	for i, idx := range indexes {
+		if !matchesIndex(pattern[i], idx) {
+			return false
+		}
+	}
+	return true
+}
+
+func matchesIndex(pattern, idx string) bool {
+	if pattern == "*" || pattern == idx {
+		return true
+	}
+	for _, alt := range splitOutsideQuotes(pattern) {
+		if alt == idx {
+			return true
+		}
+		lo, hi, ok := strings.Cut(alt, "..")
+		n, err := strconv.Atoi(idx)
+		if ok && err == nil {
+			a, errA := strconv.Atoi(lo)
+			b, errB := strconv.Atoi(hi)
+			if errA == nil && errB == nil && a <= n && n <= b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func splitOutsideQuotes(s string) []string {
+	var out []string
+	start, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch {
+		case quoted && s[i] == '\\':
+			i++
+		case s[i] == '"':
+			quoted = !quoted
+		case s[i] == ',' && !quoted:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+func TestAddressPatterns(t *testing.T) {
+	md := "<details><summary><code>~</code> <code>m[&#34;x&#34;].c[&#34;k0&#34;]</code> will be updated in-place</summary>\n\n" +
+		"```diff\n`a.b[9]`\n```\n\n</details>\n<sub>↳ and 2 more like this: `m[\"x\"].c[\"k1\",\"k,2\"]`</sub>\n\n" +
+		"- `+` `a.b[0..3,7]` (5)\n- `-` `m[*].d[*]` (9)\n- import `i.j`\n"
+	byAddress := map[string]review.ChangeSummary{`m["x"].c["k0"]`: {Action: diff.Update}}
+	p := namedInComment(md, byAddress)
+	for _, tc := range []struct {
+		c    review.ChangeSummary
+		want bool
+	}{
+		{review.ChangeSummary{Address: "a.b[2]", Action: diff.Create}, true},
+		{review.ChangeSummary{Address: "a.b[7]", Action: diff.Create}, true},
+		{review.ChangeSummary{Address: "a.b[5]", Action: diff.Create}, false},
+		{review.ChangeSummary{Address: "a.b[9]", Action: diff.Create}, false}, // inside a diff
+		{review.ChangeSummary{Address: "a.b[2]", Action: diff.Update}, false}, // named for another kind
+		{review.ChangeSummary{Address: `m["x"].c["k0"]`, Action: diff.Update}, true},
+		{review.ChangeSummary{Address: `m["x"].c["k,2"]`, Action: diff.Update}, true},
+		{review.ChangeSummary{Address: `m["y"].c["k1"]`, Action: diff.Update}, false},
+		{review.ChangeSummary{Address: `m["q"].d[9]`, Action: diff.Delete}, true},
+		{review.ChangeSummary{Address: "i.j", Importing: true}, true},
+		{review.ChangeSummary{Address: "i.j", Moved: true}, false},
+	} {
+		if got := p.covers(tc.c); got != tc.want {
+			t.Errorf("covers(%s %s) = %v, want %v", kindTag(tc.c), tc.c.Address, got, tc.want)
+		}
+	}
+}
