@@ -56,90 +56,68 @@ var normalizers = sync.Pool{New: func() any { return &shapeNormalizer{} }}
 type shapeNormalizer struct {
 	strict, loose []byte
 	keys          []string
+	done          [2]int // how much of the value strict and loose have
 }
 
-// value writes one JSON value: its strings normalized, the rest as is.
+// value writes one JSON value, in one pass over its bytes: as is, but
+// for the words inside its strings that are instance keys (strict and
+// loose) or hold digits (loose). Words are runs of letters, digits and _;
+// numbers outside strings stay as they are. A for_each key of several
+// characters is replaced wherever it appears, as a word or not.
 func (n *shapeNormalizer) value(v []byte) {
-	n.strict, n.loose = append(n.strict, 0), append(n.loose, 0)
-	for len(v) > 0 {
-		q := bytes.IndexByte(v, '"')
-		if q < 0 {
-			q = len(v)
-		}
-		for _, b := range v[:q] {
-			if b > ' ' { // whitespace between tokens means nothing
-				n.strict, n.loose = append(n.strict, b), append(n.loose, b)
-			}
-		}
-		if q == len(v) {
-			return
-		}
-		end := stringEnd(v, q+1)
-		n.str(v[q+1 : end])
-		v = v[min(end+1, len(v)):]
-	}
-}
-
-// stringEnd is the position of the quote that ends the string whose
-// contents start at v[i:] (len(v) when none does).
-func stringEnd(v []byte, i int) int {
-	for {
-		q := bytes.IndexByte(v[i:], '"')
-		if q < 0 {
-			return len(v)
-		}
-		q += i
-		backslashes := 0
-		for j := q - 1; j >= i && v[j] == '\\'; j-- {
-			backslashes++
-		}
-		if backslashes%2 == 0 {
-			return q
-		}
-		i = q + 1
-	}
-}
-
-// str writes a string's contents: strictly with the instance's keys
-// replaced by '#', loosely with every word holding a digit or a key
-// replaced too. A number or a key of one character is replaced where it
-// is a whole word (17 in web-17 and 10.0.0.17, not in 170 or t17), a
-// longer key wherever it appears.
-func (n *shapeNormalizer) str(s []byte) {
 	for _, k := range n.keys {
-		if len(k) > 1 && !isDigits(k) && bytes.Contains(s, []byte(k)) {
-			s = bytes.ReplaceAll(s, []byte(k), []byte{'#'})
+		if len(k) > 1 && !isDigits(k) && bytes.Contains(v, []byte(k)) {
+			v = bytes.ReplaceAll(v, []byte(k), []byte{'#'})
 		}
 	}
-	n.strict, n.loose = append(n.strict, '"'), append(n.loose, '"')
-	// Copied in runs: s[:strictDone] and s[:looseDone] are written.
-	strictDone, looseDone := 0, 0
-	for i := 0; i < len(s); {
-		j := i + 1
-		if byteClass[s[i]] == other {
-			for j < len(s) && byteClass[s[j]] == other {
-				j++
-			}
-			i = j
+	n.strict, n.loose = append(n.strict, 0), append(n.loose, 0)
+	n.done = [2]int{}
+	inString, escaped := false, false
+	word, digit := -1, false // where the word being read starts
+	for i, b := range v {
+		if escaped { // the byte after a backslash: n of \n, u of \u0026
+			escaped = false
 			continue
 		}
-		digit := byteClass[s[i]] == digitLike
-		for j < len(s) && byteClass[s[j]] != other {
-			digit = digit || byteClass[s[j]] == digitLike
-			j++
+		c := byteClass[b]
+		if c != other {
+			if word < 0 {
+				word, digit = i, false
+			}
+			digit = digit || c == digitLike
+			continue
 		}
-		key := (digit || j-i == 1) && n.isKey(s[i:j])
-		if key {
-			n.strict = append(append(n.strict, s[strictDone:i]...), '#')
-			strictDone = j
+		if word >= 0 {
+			if inString && (digit || i-word == 1) {
+				n.word(v, word, i, digit)
+			}
+			word = -1
 		}
-		if digit || key {
-			n.loose = append(append(n.loose, s[looseDone:i]...), '#')
-			looseDone = j
+		switch {
+		case b == '"':
+			inString = !inString
+		case b == '\\' && inString:
+			escaped = true
 		}
-		i = j
 	}
-	n.strict, n.loose = append(append(n.strict, s[strictDone:]...), '"'), append(append(n.loose, s[looseDone:]...), '"')
+	if word >= 0 && inString && (digit || len(v)-word == 1) {
+		n.word(v, word, len(v), digit)
+	}
+	n.strict, n.loose = append(n.strict, v[n.done[0]:]...), append(n.loose, v[n.done[1]:]...)
+}
+
+// word replaces v[start:end], a word inside a string, where it is a key
+// (both) or holds a digit (loose).
+func (n *shapeNormalizer) word(v []byte, start, end int, digit bool) {
+	key := n.isKey(v[start:end])
+	if key {
+		n.strict = append(append(n.strict, v[n.done[0]:start]...), '#')
+		n.done[0] = end
+	}
+	if digit || key {
+		n.loose = append(append(n.loose, v[n.done[1]:start]...), '#')
+		n.done[1] = end
+	}
 }
 
 // isKey reports whether a whole word is one of the instance's keys.
