@@ -110,7 +110,9 @@ func (s *planSection) groupChanges(shapes []tofujson.ChangeShape) {
 
 // byRiskAndSize orders groups: what destroys first, then what changes
 // what exists, then what is created, then the rest; the largest first.
-func byRiskAndSize(x, y *diffGroup) int {
+func byRiskAndSize(x, y *diffGroup) int { return riskAndSize(x.ChangeGroup, y.ChangeGroup) }
+
+func riskAndSize(x, y *review.ChangeGroup) int {
 	if d := actionRank(x.Example.Action) - actionRank(y.Example.Action); d != 0 {
 		return d
 	}
@@ -281,12 +283,7 @@ func (s *planSection) listing() []*listedGroup {
 	for i, g := range gs.List {
 		out[i] = &listedGroup{ChangeGroup: g}
 	}
-	slices.SortStableFunc(out, func(x, y *listedGroup) int {
-		if d := actionRank(x.Example.Action) - actionRank(y.Example.Action); d != 0 {
-			return d
-		}
-		return y.Count - x.Count
-	})
+	slices.SortStableFunc(out, func(x, y *listedGroup) int { return riskAndSize(x.ChangeGroup, y.ChangeGroup) })
 	return out
 }
 
