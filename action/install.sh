@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Installs planpr for the composite action (action.yml), on Linux, macOS and
+# Windows runners (Git Bash there):
+#
+#   install.sh resolve   which planpr the action's ref means, and where it goes
+#   install.sh install   download that release for this runner, verify it
+#                        against the release's SHA256SUMS, unpack it
+#   install.sh build     build planpr from the action's own checkout (a ref
+#                        that is a branch or a commit, not a release)
+#
+# It reads the runner's variables (RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP,
+# GITHUB_SERVER_URL, GITHUB_API_URL, GITHUB_OUTPUT, GITHUB_PATH,
+# GITHUB_ACTION_PATH) and the action's: PLANPR_REF (github.action_ref),
+# PLANPR_REPOSITORY (github.action_repository), PLANPR_VERSION (the
+# `version` input, which overrides the ref) and PLANPR_TOKEN (for the
+# releases API, which resolves v1 or v1.2 to the newest matching release).
+# Every failure says what went wrong and exits 1 with nothing installed.
+set -euo pipefail
+
+server=${GITHUB_SERVER_URL:-https://github.com}
+api=${GITHUB_API_URL:-https://api.github.com}
+action_path=${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}
+repo=${PLANPR_REPOSITORY:-}
+ref=${PLANPR_REF:-}
+# Composite actions may see an empty github.action_ref; the runner checks
+# the action out at .../_actions/OWNER/NAME/REF, which names both.
+if [ -z "$ref" ]; then ref=$(basename "$action_path"); fi
+if [ -z "$repo" ]; then
+  repo=$(basename "$(dirname "$(dirname "$action_path")")")/$(basename "$(dirname "$action_path")")
+fi
+
+fail() { echo "::error title=planpr install::$*" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+output() { if [ -n "${GITHUB_OUTPUT:-}" ]; then echo "$1=$2" >> "$GITHUB_OUTPUT"; fi; echo "$1=$2"; }
+
+platform() {
+  case "${RUNNER_OS:-$(uname -s)}" in
+    Linux) os=linux ;;
+    macOS | Darwin) os=darwin ;;
+    Windows | MINGW* | MSYS*) os=windows ;;
+    *) fail "unknown platform: RUNNER_OS=${RUNNER_OS:-?}: planpr releases are built for Linux, macOS and Windows; use a ref that is a branch to build it from source" ;;
+  esac
+  case "${RUNNER_ARCH:-$(uname -m)}" in
+    X64 | x86_64 | amd64) arch=amd64 ;;
+    ARM64 | arm64 | aarch64) arch=arm64 ;;
+    *) fail "unknown platform: RUNNER_ARCH=${RUNNER_ARCH:-?}: planpr releases are built for X64 and ARM64; use a ref that is a branch to build it from source" ;;
+  esac
+  exe=""
+  if [ "$os" = windows ]; then exe=.exe; fi
+}
+
+# installDir is where a version goes: the tool cache, kept by actions/cache.
+installDir() {
+  local root=${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:-/tmp}}
+  echo "$root/planpr/$1/${os}_$arch"
+}
+
+sha256() {
+  if command -v sha256sum > /dev/null; then sha256sum "$1" | cut -d' ' -f1
+  else shasum -a 256 "$1" | cut -d' ' -f1; fi
+}
+
+# get URL FILE [AUTH]: fails quietly; the caller names the problem.
+get() {
+  local args=(--fail --silent --show-error --location --retry 3 --retry-connrefused --output "$2")
+  if [ -n "${3:-}" ]; then args+=(--header "Authorization: Bearer $3"); fi
+  curl "${args[@]}" "$1"
+}
+
+# newestRelease PREFIX: the newest release tag vPREFIX.* that is neither a
+# draft nor a pre-release, from the releases API. Each release lists its
+# tag_name before its draft and prerelease flags; nested objects (author,
+# assets) have none of the three.
+newestRelease() {
+  local list=$work/releases.json
+  if ! get "$api/repos/$repo/releases?per_page=100" "$list" "${PLANPR_TOKEN:-}" 2> "$work/err"; then
+    fail "cannot list the releases of $repo at $api ($(tail -1 "$work/err")): set the version input, or use a full version as the ref (@v1.2.3)"
+  fi
+  grep -oE '"(tag_name|draft|prerelease)"[[:space:]]*:[[:space:]]*("[^"]*"|true|false)' "$list" |
+    sed -E 's/^"([a-z_]+)"[[:space:]]*:[[:space:]]*"?([^"]*)"?$/\1 \2/' |
+    awk -v prefix="$1." '
+      $1 == "tag_name" { tag = $2; draft = ""; pre = "" }
+      $1 == "draft" { draft = $2 }
+      $1 == "prerelease" { pre = $2 }
+      tag != "" && draft != "" && pre != "" {
+        if (draft == "false" && pre == "false" && index(tag, prefix) == 1 && tag ~ /^v[0-9]+\.[0-9]+\.[0-9]+$/) print substr(tag, 2)
+        tag = ""
+      }' |
+    sort -t. -k1,1n -k2,2n -k3,3n | tail -1
+}
+
+resolve() {
+  platform
+  local version=${PLANPR_VERSION#v}
+  if [ -z "$version" ]; then
+    if [[ "$ref" =~ ^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]]; then
+      version=${ref#v}
+    elif [[ "$ref" =~ ^v[0-9]+(\.[0-9]+)?$ ]]; then
+      version=$(newestRelease "$ref")
+      [ -n "$version" ] || fail "no release of $repo matches $ref yet: use a full version (@v1.2.3) or a branch"
+    fi
+  fi
+  if [ -z "$version" ]; then
+    output source true
+    output version ""
+    output dir "$(installDir "source-$(echo "$ref" | tr -c 'A-Za-z0-9._-' '_')")"
+    return
+  fi
+  output source false
+  output version "$version"
+  output dir "$(installDir "$version")"
+}
+
+addPath() {
+  local dir=$1
+  if [ "$os" = windows ] && command -v cygpath > /dev/null; then dir=$(cygpath -w "$dir"); fi
+  if [ -n "${GITHUB_PATH:-}" ]; then echo "$dir" >> "$GITHUB_PATH"; fi
+  output bin "$1/planpr$exe"
+}
+
+install() {
+  platform
+  local version=${1:?install needs the version} dir=${2:?install needs the directory}
+  local ext=tar.gz
+  if [ "$os" = windows ]; then ext=zip; fi
+  local archive="planpr_${version}_${os}_$arch.$ext"
+  local base="$server/$repo/releases/download/v$version"
+
+  if ! get "$base/SHA256SUMS" "$work/SHA256SUMS" 2> "$work/err"; then
+    fail "no release v$version of $repo: $base/SHA256SUMS could not be fetched ($(tail -1 "$work/err")); check the version, or use a branch to build from source"
+  fi
+  local want
+  want=$(awk -v f="$archive" '$2 == f || $2 == "*"f {print $1}' "$work/SHA256SUMS")
+  [ -n "$want" ] || fail "the release v$version has no $archive in its SHA256SUMS: no planpr for $os/$arch in that release"
+
+  # A cached install is reused when it came from this very archive.
+  if [ -x "$dir/planpr$exe" ] && [ "$(cat "$dir/.archive-sha256" 2> /dev/null)" = "$want" ]; then
+    echo "planpr $version: cached in $dir"
+    addPath "$dir"
+    return
+  fi
+
+  if ! get "$base/$archive" "$work/$archive" 2> "$work/err"; then
+    fail "cannot download $base/$archive ($(tail -1 "$work/err"))"
+  fi
+  local got
+  got=$(sha256 "$work/$archive")
+  if [ "$got" != "$want" ]; then
+    fail "checksum mismatch for $archive: SHA256SUMS of v$version says $want, the download is $got; nothing was installed"
+  fi
+  mkdir -p "$work/unpacked"
+  if [ "$ext" = zip ]; then
+    if command -v unzip > /dev/null; then unzip -q "$work/$archive" -d "$work/unpacked"
+    else powershell -NoProfile -Command "Expand-Archive -LiteralPath '$(cygpath -w "$work/$archive")' -DestinationPath '$(cygpath -w "$work/unpacked")'"; fi
+  else
+    tar -xzf "$work/$archive" -C "$work/unpacked"
+  fi
+  [ -f "$work/unpacked/planpr$exe" ] || fail "$archive holds no planpr$exe"
+  mkdir -p "$dir"
+  cp "$work/unpacked/planpr$exe" "$dir/planpr$exe"
+  chmod +x "$dir/planpr$exe"
+  echo "$want" > "$dir/.archive-sha256"
+  echo "planpr $version: installed in $dir (sha256 $want, verified)"
+  addPath "$dir"
+}
+
+build() {
+  platform
+  local dir=${1:?build needs the directory}
+  command -v go > /dev/null || fail "building planpr from source ($ref) needs Go: the action sets it up with actions/setup-go"
+  mkdir -p "$dir"
+  (cd "$action_path" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.Version=$ref-source" -o "$dir/planpr$exe" ./cmd/planpr) ||
+    fail "building planpr from $action_path failed"
+  echo "planpr: built from source at $ref into $dir"
+  addPath "$dir"
+}
+
+case "${1:-}" in
+  resolve) resolve ;;
+  install) install "${2:-}" "${3:-}" ;;
+  build) build "${2:-}" ;;
+  *) echo "usage: install.sh resolve | install VERSION DIR | build DIR" >&2; exit 2 ;;
+esac
