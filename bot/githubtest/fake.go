@@ -1,6 +1,7 @@
 // Package githubtest is a fake GitHub API over HTTP for tests: comments,
 // pull requests and their files, contents and blobs, labels, GraphQL
-// minimizeComment, workflow-run artifacts and App installation tokens. It
+// minimizeComment, workflow-run artifacts, App installation tokens and the
+// App manifest flow's code conversion. It
 // behaves like GitHub where planpr depends on it: pagination with Link
 // headers, 422 for comment bodies over 65,536 characters, 401 without a
 // token, 403 for read-only tokens, and injectable faults (5xx, 429 and
@@ -47,6 +48,8 @@ type Server struct {
 	installs  map[int64]bool
 	appID     int64
 	minimized map[string]bool
+	// manifestCodes are the App manifest flow's codes not yet redeemed.
+	manifestCodes map[string]ManifestApp
 }
 
 // Comment is a stored comment.
@@ -287,6 +290,9 @@ func (s *Server) route(r *http.Request, path string) status {
 	// pre-signed URLs.
 	if strings.HasPrefix(path, "/download/") {
 		return s.download(path)
+	}
+	if strings.HasPrefix(path, "/app-manifests/") {
+		return s.convertManifest(r, path)
 	}
 	if path == "/app/installations" || strings.HasPrefix(path, "/app/installations/") {
 		return s.installationToken(r, path)

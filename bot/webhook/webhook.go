@@ -160,15 +160,28 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 }
 
-// Run serves on ln until ctx ends, then shuts down in two steps, each
-// with its own deadline: open requests get httpGrace to finish and are
-// then cut (a client sending its body slowly cannot hold the shutdown),
-// then running and queued jobs get jobGrace.
+// NewHTTPServer is the HTTP server planpr serves h with: bounded time to
+// send headers and bodies.
+func NewHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
+}
+
+// Run serves on ln until ctx ends, then shuts down (see Serve).
 func (s *Server) Run(ctx context.Context, ln net.Listener, httpGrace, jobGrace time.Duration) error {
-	httpSrv := &http.Server{Handler: s.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
-	s.Start()
+	httpSrv := NewHTTPServer(s.HTTPHandler())
 	errc := make(chan error, 1)
 	go func() { errc <- httpSrv.Serve(ln) }()
+	return s.Serve(ctx, httpSrv, errc, httpGrace, jobGrace)
+}
+
+// Serve starts the workers for httpSrv, which already serves this
+// server's handler (errc receives what its Serve returned), until ctx
+// ends; then it shuts down in two steps, each with its own deadline: open
+// requests get httpGrace to finish and are then cut (a client sending its
+// body slowly cannot hold the shutdown), then running and queued jobs get
+// jobGrace.
+func (s *Server) Serve(ctx context.Context, httpSrv *http.Server, errc <-chan error, httpGrace, jobGrace time.Duration) error {
+	s.Start()
 	select {
 	case err := <-errc:
 		return err

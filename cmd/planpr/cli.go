@@ -32,6 +32,7 @@ Usage:
   planpr lockdiff [--format text|markdown|json] [--config DIR] [--flavor F] BEFORE AFTER...
   planpr action                    (in a workflow step: INPUT_* and GITHUB_* variables)
   planpr serve                     (the GitHub App: PLANPR_* variables)
+  planpr health [URL]              (is a running serve healthy? for HEALTHCHECK)
   planpr help [COMMAND]
   planpr version
 
@@ -42,6 +43,7 @@ Commands:
   dry-run   print the comment planpr would post for this checkout, with no token (start here)
   action    post and keep the pull-request comment from a workflow step (see action.yml)
   serve     run the GitHub App: review lock files on every PR, comment plans from artifacts
+  health    ask a running serve for /healthz: exit 0 when healthy
   version   print planpr's version
 
 Run 'planpr help COMMAND' (or 'planpr COMMAND --help') for a command's flags.
@@ -79,6 +81,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = runDryRun(args[1:], stdout, stderr)
 	case "serve":
 		err = runServe(args[1:], stderr)
+	case "health":
+		err = runHealth(args[1:], stdout, stderr)
 	case "action":
 		if len(args) > 1 && isHelp(args[1]) {
 			fmt.Fprint(stdout, actionUsage)

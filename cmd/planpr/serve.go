@@ -7,78 +7,157 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/planpr/planpr/bot"
+	webhooks "github.com/planpr/planpr/bot/webhook"
 )
 
-// runServe is `planpr serve`: the GitHub App webhook server.
-func runServe(args []string, stderr io.Writer) error {
-	if len(args) > 0 {
-		if args[0] == "--help" || args[0] == "-h" {
-			fmt.Fprint(stderr, `Usage: planpr serve
+const serveUsage = `Usage: planpr serve
 
 Runs the GitHub App webhook server. Configuration comes from the environment:
   PLANPR_APP_ID           the App's id
   PLANPR_PRIVATE_KEY      the App's private key: PEM text, or the path of a PEM file
   PLANPR_WEBHOOK_SECRET   the webhook secret deliveries are signed with
+  PLANPR_DATA_DIR         planpr's data directory (default ./planpr-data): the App's
+                          credentials once /setup created it
   PLANPR_LISTEN           address to listen on (default :8080)
   PLANPR_WORKERS          deliveries processed at once (default 4)
   PLANPR_QUEUE            deliveries waiting before 503 (default 100)
   GITHUB_API_URL          https://api.github.com, or https://HOST/api/v3 (GitHub Enterprise)
 Serves POST /webhook, GET /healthz and GET /metrics; logs JSON to stderr.
-`)
+
+With no PLANPR_APP_ID and no App in the data directory, it serves GET /setup:
+a page that creates the GitHub App through GitHub's manifest flow, keeps its
+credentials in the data directory and starts serving it, in the same process.
+  PLANPR_PUBLIC_URL       the URL GitHub reaches planpr at (default: the one
+                          /setup is opened at, as the proxy in front tells it)
+  PLANPR_GITHUB_ORG       create the App in this organisation (or /setup?org=NAME)
+  PLANPR_APP_NAME         the App's name (default planpr; names are unique on GitHub)
+  PLANPR_SETUP_TOKEN      if set, /setup asks for ?token=THIS
+  GITHUB_SERVER_URL       https://github.com, or https://HOST (GitHub Enterprise)
+`
+
+// runServe is `planpr serve`: the GitHub App webhook server.
+func runServe(args []string, stderr io.Writer) error {
+	if len(args) > 0 {
+		if isHelp(args[0]) {
+			fmt.Fprint(stderr, serveUsage)
 			return nil
 		}
 		return &usageError{"serve takes no arguments; it is configured by PLANPR_* variables (see planpr serve --help)"}
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, os.Getenv, stderr)
+}
+
+// serve runs the App until ctx ends: with its credentials from the
+// environment or the data directory, or else first its setup.
+func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) error {
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
-	if os.Getenv("PLANPR_APP_ID") == "" {
-		return errors.New("PLANPR_APP_ID is not set: the App's numeric id, from its settings page")
-	}
-	appID, err := strconv.ParseInt(os.Getenv("PLANPR_APP_ID"), 10, 64)
-	if err != nil {
-		return errors.New("PLANPR_APP_ID must be the App's numeric id")
-	}
-	key := os.Getenv("PLANPR_PRIVATE_KEY")
-	if key == "" {
-		return errors.New("PLANPR_PRIVATE_KEY is not set: the App's private key, as PEM text or the path of the .pem file GitHub let you download")
-	}
-	if os.Getenv("PLANPR_WEBHOOK_SECRET") == "" {
-		return errors.New("PLANPR_WEBHOOK_SECRET is not set: the App's webhook secret, which every delivery is checked against")
-	}
-	if key != "" && !strings.Contains(key, "-----BEGIN") {
-		b, err := os.ReadFile(key)
-		if err != nil {
-			return fmt.Errorf("PLANPR_PRIVATE_KEY: not PEM text, and not a readable file: %v", err)
-		}
-		key = string(b)
-	}
-	workers, _ := strconv.Atoi(os.Getenv("PLANPR_WORKERS"))
-	queue, _ := strconv.Atoi(os.Getenv("PLANPR_QUEUE"))
-	srv, err := bot.NewServer(bot.ServerConfig{
-		AppID: appID, PrivateKey: []byte(key), WebhookSecret: []byte(os.Getenv("PLANPR_WEBHOOK_SECRET")),
-		APIURL: os.Getenv("GITHUB_API_URL"), GraphQLURL: os.Getenv("GITHUB_GRAPHQL_URL"),
-		Workers: workers, QueueSize: queue, Logger: log, Version: Version,
-	})
+	dataDir := cmpOr(getenv("PLANPR_DATA_DIR"), "planpr-data")
+	creds, ok, err := appCredentials(getenv, dataDir)
 	if err != nil {
 		return err
 	}
-	addr := os.Getenv("PLANPR_LISTEN")
-	if addr == "" {
-		addr = ":8080"
-	}
+	addr := cmpOr(getenv("PLANPR_LISTEN"), ":8080")
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	log.Info("planpr serve listening", "addr", ln.Addr().String(), "version", Version)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return srv.Run(ctx, ln, 5*time.Second, 30*time.Second)
+	front := &switchHandler{}
+	httpSrv := webhooks.NewHTTPServer(front)
+	errc := make(chan error, 1)
+	if !ok {
+		setup := bot.NewSetup(bot.SetupConfig{
+			ServerURL: getenv("GITHUB_SERVER_URL"), APIURL: getenv("GITHUB_API_URL"), PublicURL: getenv("PLANPR_PUBLIC_URL"),
+			Org: getenv("PLANPR_GITHUB_ORG"), AppName: getenv("PLANPR_APP_NAME"), Token: getenv("PLANPR_SETUP_TOKEN"),
+			DataDir: dataDir, Logger: log,
+		})
+		front.set(setup.Handler())
+		go func() { errc <- httpSrv.Serve(ln) }()
+		log.Warn("no GitHub App yet: open /setup in a browser to create it", "addr", ln.Addr().String(), "data_dir", dataDir, "version", Version)
+		select {
+		case creds = <-setup.Done():
+		case err := <-errc:
+			return err
+		case <-ctx.Done():
+			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			return httpSrv.Shutdown(shutdown)
+		}
+	}
+	workers, _ := strconv.Atoi(getenv("PLANPR_WORKERS"))
+	queue, _ := strconv.Atoi(getenv("PLANPR_QUEUE"))
+	srv, err := bot.NewServer(bot.ServerConfig{
+		AppID: creds.ID, PrivateKey: []byte(creds.PrivateKey), WebhookSecret: []byte(creds.WebhookSecret),
+		APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
+		Workers: workers, QueueSize: queue, Logger: log, Version: Version,
+	})
+	if err != nil {
+		httpSrv.Close()
+		return err
+	}
+	front.set(srv.Handler())
+	if ok { // not yet serving: setup did not run
+		go func() { errc <- httpSrv.Serve(ln) }()
+	}
+	log.Info("planpr serve listening", "addr", ln.Addr().String(), "app_id", creds.ID, "version", Version)
+	return srv.Serve(ctx, httpSrv, errc, 5*time.Second, 30*time.Second)
+}
+
+// appCredentials are the App's, from PLANPR_* variables or else the data
+// directory; ok is false when neither has them (setup is needed).
+func appCredentials(getenv func(string) string, dataDir string) (bot.AppCredentials, bool, error) {
+	var creds bot.AppCredentials
+	if getenv("PLANPR_APP_ID") == "" {
+		if getenv("PLANPR_PRIVATE_KEY") != "" || getenv("PLANPR_WEBHOOK_SECRET") != "" {
+			return creds, false, errors.New("PLANPR_APP_ID is not set, but PLANPR_PRIVATE_KEY or PLANPR_WEBHOOK_SECRET is: set all three (the App's numeric id is on its settings page), or none to create the App at /setup")
+		}
+		return bot.LoadAppCredentials(dataDir)
+	}
+	id, err := strconv.ParseInt(getenv("PLANPR_APP_ID"), 10, 64)
+	if err != nil || id <= 0 {
+		return creds, false, errors.New("PLANPR_APP_ID must be the App's numeric id")
+	}
+	key := getenv("PLANPR_PRIVATE_KEY")
+	if key == "" {
+		return creds, false, errors.New("PLANPR_PRIVATE_KEY is not set: the App's private key, as PEM text or the path of the .pem file GitHub let you download")
+	}
+	if getenv("PLANPR_WEBHOOK_SECRET") == "" {
+		return creds, false, errors.New("PLANPR_WEBHOOK_SECRET is not set: the App's webhook secret, which every delivery is checked against")
+	}
+	if !strings.Contains(key, "-----BEGIN") {
+		b, err := os.ReadFile(key)
+		if err != nil {
+			return creds, false, fmt.Errorf("PLANPR_PRIVATE_KEY: not PEM text, and not a readable file: %v", err)
+		}
+		key = string(b)
+	}
+	return bot.AppCredentials{ID: id, PrivateKey: key, WebhookSecret: getenv("PLANPR_WEBHOOK_SECRET")}, true, nil
+}
+
+// switchHandler serves with the handler last set: the setup's, then the
+// App's, on one listener, so that no delivery meets a closed port.
+type switchHandler struct{ h atomic.Pointer[http.Handler] }
+
+func (s *switchHandler) set(h http.Handler) { s.h.Store(&h) }
+
+func (s *switchHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	(*s.h.Load()).ServeHTTP(w, r)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

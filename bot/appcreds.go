@@ -1,0 +1,78 @@
+package bot
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// AppCredentials are what `planpr serve` needs to act as its GitHub App:
+// set by PLANPR_* variables, or kept in the data directory once the
+// manifest flow (see Setup) created the App.
+type AppCredentials struct {
+	ID            int64  `json:"id"`
+	Slug          string `json:"slug,omitempty"`
+	Owner         string `json:"owner,omitempty"`
+	HTMLURL       string `json:"html_url,omitempty"`
+	WebhookSecret string `json:"webhook_secret"`
+	PrivateKey    string `json:"pem"`
+}
+
+// appFile is where the credentials live in the data directory.
+const appFile = "app.json"
+
+// LoadAppCredentials reads the credentials kept in dir; ok is false when
+// there are none yet.
+func LoadAppCredentials(dir string) (creds AppCredentials, ok bool, err error) {
+	path := filepath.Join(dir, appFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return creds, false, nil
+	}
+	if err != nil {
+		return creds, false, err
+	}
+	if err := json.Unmarshal(b, &creds); err != nil {
+		return creds, false, fmt.Errorf("%s: not the credentials planpr wrote: %v (delete it to set the App up again at /setup)", path, err)
+	}
+	if creds.ID == 0 || creds.PrivateKey == "" || creds.WebhookSecret == "" {
+		return creds, false, fmt.Errorf("%s: the App's id, key or webhook secret is missing (delete it to set the App up again at /setup)", path)
+	}
+	return creds, true, nil
+}
+
+// Save writes the credentials to dir, readable by planpr's user alone
+// (the directory 0700, the file 0600), whole or not at all.
+func (c AppCredentials) Save(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".app-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(dir, appFile))
+}

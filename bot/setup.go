@@ -1,0 +1,336 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"crypto/x509"
+	"encoding/hex"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"html/template"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// SetupConfig configures the one-click App setup (see Setup).
+type SetupConfig struct {
+	ServerURL string // GITHUB_SERVER_URL: https://github.com, or https://HOST (GitHub Enterprise Server)
+	APIURL    string // GITHUB_API_URL: https://api.github.com, or https://HOST/api/v3
+	// PublicURL is where GitHub reaches planpr (PLANPR_PUBLIC_URL): the
+	// webhook is PublicURL/webhook. Empty: the URL /setup was opened at,
+	// as the proxy in front says it (X-Forwarded-Proto, X-Forwarded-Host).
+	PublicURL string
+	Org       string // PLANPR_GITHUB_ORG: create the App in this organisation
+	AppName   string // the App's name on GitHub (default "planpr")
+	// Token, when set (PLANPR_SETUP_TOKEN), must be given as /setup?token=
+	// before the page offers to create the App.
+	Token   string
+	DataDir string // where the credentials are kept
+	Client  *http.Client
+	Logger  *slog.Logger
+}
+
+// Setup is `planpr serve` before it has an App: it serves GET /setup, a
+// page that creates the GitHub App through GitHub's App manifest flow —
+// name, webhook URL, permissions and events filled in — and GET
+// /setup/callback?code=…&state=…, where GitHub sends the browser back:
+// the code is exchanged (POST /app-manifests/{code}/conversions) for the
+// App's id, private key and webhook secret, which are kept in the data
+// directory (mode 0600) and handed to Done, so that the same process
+// serves the App from then on. Until then, other paths answer 503.
+type Setup struct {
+	cfg      SetupConfig
+	mu       sync.Mutex
+	states   map[string]time.Time // state -> when issued; each used once
+	done     chan AppCredentials
+	finished atomic.Bool
+}
+
+// setupStateLife is how long a /setup page's state stays good: GitHub's
+// manifest codes expire after an hour too.
+const setupStateLife = time.Hour
+
+// NewSetup starts a setup.
+func NewSetup(cfg SetupConfig) *Setup {
+	cfg.ServerURL = strings.TrimSuffix(cmpOr(cfg.ServerURL, "https://github.com"), "/")
+	cfg.APIURL = strings.TrimSuffix(cmpOr(cfg.APIURL, "https://api.github.com"), "/")
+	cfg.AppName = cmpOr(cfg.AppName, "planpr")
+	if cfg.Client == nil {
+		cfg.Client = &http.Client{Timeout: 30 * time.Second}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Setup{cfg: cfg, states: map[string]time.Time{}, done: make(chan AppCredentials, 1)}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// Done receives the App's credentials once they are kept.
+func (s *Setup) Done() <-chan AppCredentials { return s.done }
+
+// Handler serves the setup.
+func (s *Setup) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /setup", s.page)
+	mux.HandleFunc("GET /setup/callback", s.callback)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "ok: waiting to be set up at /setup\n")
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "planpr has no GitHub App yet: open /setup in a browser to create it (or set PLANPR_APP_ID, PLANPR_PRIVATE_KEY and PLANPR_WEBHOOK_SECRET)", http.StatusServiceUnavailable)
+	})
+	return mux
+}
+
+// AppManifest is what GitHub's "Create GitHub App" form is given: the App
+// planpr needs.
+type AppManifest struct {
+	Name               string            `json:"name"`
+	URL                string            `json:"url"`
+	Description        string            `json:"description"`
+	HookAttributes     map[string]any    `json:"hook_attributes"`
+	RedirectURL        string            `json:"redirect_url"`
+	Public             bool              `json:"public"`
+	DefaultPermissions map[string]string `json:"default_permissions"`
+	DefaultEvents      []string          `json:"default_events"`
+}
+
+// NewAppManifest is planpr's App served at base: the permissions and
+// events `planpr serve` uses and no more.
+func NewAppManifest(name, base string) AppManifest {
+	return AppManifest{
+		Name:           name,
+		URL:            "https://github.com/planpr/planpr",
+		Description:    "Reviews OpenTofu and Terraform plans and lock-file changes in one pull-request comment.",
+		HookAttributes: map[string]any{"url": base + "/webhook", "active": true},
+		RedirectURL:    base + "/setup/callback",
+		DefaultPermissions: map[string]string{
+			"pull_requests": "write", // the comment, its labels
+			"contents":      "read",  // lock files and configuration at base and head
+			"actions":       "read",  // workflow runs' planpr* artifacts
+			"metadata":      "read",
+		},
+		DefaultEvents: []string{"pull_request", "workflow_run"},
+	}
+}
+
+var (
+	orgName     = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$`)
+	manifestKey = regexp.MustCompile(`^[A-Za-z0-9_-]{1,200}$`)
+)
+
+// base is the URL GitHub reaches planpr at.
+func (s *Setup) base(r *http.Request) string {
+	if s.cfg.PublicURL != "" {
+		return strings.TrimSuffix(s.cfg.PublicURL, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
+		scheme = p
+	}
+	host := r.Host
+	if h := r.Header.Get("X-Forwarded-Host"); h != "" && !strings.ContainsAny(h, "/ ,\\@") {
+		host = h
+	}
+	return scheme + "://" + host
+}
+
+func (s *Setup) newState() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	state := hex.EncodeToString(b)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	for k, at := range s.states {
+		if now.Sub(at) > setupStateLife {
+			delete(s.states, k)
+		}
+	}
+	if len(s.states) < 1000 {
+		s.states[state] = now
+	}
+	return state
+}
+
+// useState reports whether state was issued here, lately, and not used.
+func (s *Setup) useState(state string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at, ok := s.states[state]
+	delete(s.states, state)
+	return ok && time.Since(at) <= setupStateLife
+}
+
+var setupPage = template.Must(template.New("setup").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Set up planpr</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:44em;margin:3em auto;padding:0 1em;color:#1f2328}
+code{background:#f6f8fa;padding:.1em .3em;border-radius:4px}button{font-size:1em;padding:.5em 1.2em;background:#1f883d;color:#fff;border:0;border-radius:6px;cursor:pointer}
+.warn{background:#fff8c5;padding:.6em 1em;border-radius:6px}</style></head><body>
+<h1>Set up planpr</h1>
+{{if .Denied}}<p class="warn">This page needs the setup token: open <code>/setup?token=…</code> with the token planpr was started with (<code>PLANPR_SETUP_TOKEN</code>).</p>
+{{else}}<p>planpr has no GitHub App yet. The button below asks GitHub to create one{{if .Org}} in the organisation <b>{{.Org}}</b>{{else}} for your account{{end}}, with what planpr needs and nothing more:</p>
+<ul>
+<li>webhook: <code>{{.Manifest.HookAttributes.url}}</code> — GitHub must be able to reach it</li>
+<li>permissions: pull requests (write), contents (read), actions (read), metadata (read)</li>
+<li>events: <code>pull_request</code>, <code>workflow_run</code></li>
+</ul>
+<form method="post" action="{{.Action}}">
+<input type="hidden" name="manifest" value="{{.ManifestJSON}}">
+<button type="submit">Create the GitHub App on {{.Server}}</button>
+</form>
+<p>GitHub then brings you back to <code>{{.Manifest.RedirectURL}}</code>; planpr keeps the App's key and webhook secret in its data directory and starts serving at once.</p>
+<form method="get" action="setup"><p>Create it in an organisation instead:
+{{if .Token}}<input type="hidden" name="token" value="{{.Token}}">{{end}}
+<input name="org" placeholder="organisation" value="{{.Org}}" pattern="[A-Za-z0-9-]+"> <button type="submit">Use it</button></p></form>
+{{end}}</body></html>
+`))
+
+// page is GET /setup.
+func (s *Setup) page(w http.ResponseWriter, r *http.Request) {
+	if s.finished.Load() {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action *")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	token := r.URL.Query().Get("token")
+	if s.cfg.Token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.Token)) != 1 {
+		w.WriteHeader(http.StatusForbidden)
+		setupPage.Execute(w, map[string]any{"Denied": true})
+		return
+	}
+	org := cmpOr(r.URL.Query().Get("org"), s.cfg.Org)
+	if org != "" && !orgName.MatchString(org) {
+		http.Error(w, "not an organisation's name: "+template.HTMLEscapeString(org), http.StatusBadRequest)
+		return
+	}
+	manifest := NewAppManifest(s.cfg.AppName, s.base(r))
+	raw, _ := json.Marshal(manifest)
+	action := s.cfg.ServerURL + "/settings/apps/new"
+	if org != "" {
+		action = s.cfg.ServerURL + "/organizations/" + url.PathEscape(org) + "/settings/apps/new"
+	}
+	action += "?state=" + s.newState()
+	setupPage.Execute(w, map[string]any{"Manifest": manifest, "ManifestJSON": string(raw), "Action": action,
+		"Org": org, "Server": strings.TrimPrefix(strings.TrimPrefix(s.cfg.ServerURL, "https://"), "http://"), "Token": token})
+}
+
+var donePage = template.Must(template.New("done").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>planpr is set up</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:44em;margin:3em auto;padding:0 1em;color:#1f2328}</style></head><body>
+<h1>planpr is set up</h1>
+<p>The GitHub App <b>{{.Slug}}</b> (id {{.ID}}) exists, and this planpr serves it now. Its private key and webhook secret are in planpr's data directory: back it up, or keep it on a volume.</p>
+<p>Last step: <a href="{{.Install}}">install the App</a> on the repositories planpr should review.</p>
+</body></html>
+`))
+
+// callback is GET /setup/callback?code=…&state=….
+func (s *Setup) callback(w http.ResponseWriter, r *http.Request) {
+	if s.finished.Load() {
+		http.NotFound(w, r)
+		return
+	}
+	code, state := r.URL.Query().Get("code"), r.URL.Query().Get("state")
+	if !manifestKey.MatchString(code) {
+		http.Error(w, "no code from GitHub: open /setup to create the App", http.StatusBadRequest)
+		return
+	}
+	if !s.useState(state) {
+		http.Error(w, "this setup link is not one this planpr handed out, or it was used or expired: open /setup and start again", http.StatusBadRequest)
+		return
+	}
+	creds, err := s.convert(r.Context(), code)
+	if err != nil {
+		s.cfg.Logger.Error("setup: the App manifest code could not be exchanged", "error", err.Error())
+		http.Error(w, "GitHub did not hand over the App: "+err.Error()+"; open /setup to start again", http.StatusBadGateway)
+		return
+	}
+	if err := creds.Save(s.cfg.DataDir); err != nil {
+		s.cfg.Logger.Error("setup: the App's credentials could not be kept", "dir", s.cfg.DataDir, "error", err.Error())
+		http.Error(w, "the App was created on GitHub, but planpr could not keep its credentials in its data directory ("+err.Error()+"): make PLANPR_DATA_DIR writable, then delete the App on GitHub and open /setup again", http.StatusInternalServerError)
+		return
+	}
+	if !s.finished.CompareAndSwap(false, true) {
+		http.NotFound(w, r)
+		return
+	}
+	s.cfg.Logger.Info("setup: GitHub App created and kept", "app_id", creds.ID, "slug", creds.Slug, "owner", creds.Owner)
+	install := creds.HTMLURL + "/installations/new"
+	if !strings.HasPrefix(creds.HTMLURL, "https://") && !strings.HasPrefix(creds.HTMLURL, "http://") {
+		install = s.cfg.ServerURL + "/apps/" + url.PathEscape(creds.Slug) + "/installations/new"
+	}
+	donePage.Execute(w, map[string]any{"Slug": creds.Slug, "ID": creds.ID, "Install": template.URL(install)})
+	s.done <- creds
+}
+
+// convert exchanges a manifest code for the App's credentials.
+func (s *Setup) convert(ctx context.Context, code string) (AppCredentials, error) {
+	var creds AppCredentials
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.APIURL+"/app-manifests/"+url.PathEscape(code)+"/conversions", bytes.NewReader(nil))
+	if err != nil {
+		return creds, err
+	}
+	req.Header.Set("Accept", "application/vnd.github+json")
+	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
+	resp, err := s.cfg.Client.Do(req)
+	if err != nil {
+		return creds, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return creds, err
+	}
+	if resp.StatusCode != http.StatusCreated {
+		var m struct {
+			Message string `json:"message"`
+		}
+		json.Unmarshal(body, &m)
+		return creds, fmt.Errorf("POST /app-manifests/…/conversions answered %d %s (codes work once, within an hour)", resp.StatusCode, m.Message)
+	}
+	var app struct {
+		ID    int64  `json:"id"`
+		Slug  string `json:"slug"`
+		Owner struct {
+			Login string `json:"login"`
+		} `json:"owner"`
+		HTMLURL       string `json:"html_url"`
+		WebhookSecret string `json:"webhook_secret"`
+		PEM           string `json:"pem"`
+	}
+	if err := json.Unmarshal(body, &app); err != nil {
+		return creds, fmt.Errorf("the conversion's answer is not JSON: %v", err)
+	}
+	if app.ID <= 0 || app.WebhookSecret == "" || app.PEM == "" {
+		return creds, fmt.Errorf("the conversion's answer lacks the App's id, webhook secret or key")
+	}
+	if block, _ := pem.Decode([]byte(app.PEM)); block == nil {
+		return creds, fmt.Errorf("the App's key is not PEM")
+	} else if _, err := x509.ParsePKCS1PrivateKey(block.Bytes); err != nil {
+		if _, err8 := x509.ParsePKCS8PrivateKey(block.Bytes); err8 != nil {
+			return creds, fmt.Errorf("the App's key is not an RSA private key: %v", err)
+		}
+	}
+	return AppCredentials{ID: app.ID, Slug: app.Slug, Owner: app.Owner.Login, HTMLURL: app.HTMLURL, WebhookSecret: app.WebhookSecret, PrivateKey: app.PEM}, nil
+}

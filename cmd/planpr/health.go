@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+)
+
+const healthUsage = `Usage: planpr health [URL]
+
+Asks a running 'planpr serve' whether it is healthy: GET URL (default
+http://127.0.0.1:PORT/healthz, PORT from PLANPR_LISTEN, else 8080) must
+answer 200 within 5 seconds. Exits 0 when it does, 1 otherwise; for a
+container's HEALTHCHECK, which has no shell or curl to do it.
+`
+
+// runHealth is `planpr health`.
+func runHealth(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprint(stdout, healthUsage)
+		return nil
+	}
+	if len(args) > 1 {
+		return &usageError{"health takes at most one argument, the URL of /healthz"}
+	}
+	url := healthURL(os.Getenv("PLANPR_LISTEN"))
+	if len(args) == 1 {
+		url = args[0]
+	}
+	client := &http.Client{Timeout: 5 * time.Second}
+	resp, err := client.Get(url)
+	if err != nil {
+		return fmt.Errorf("not healthy: %v", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("not healthy: %s answered %d %s", url, resp.StatusCode, strings.TrimSpace(string(body)))
+	}
+	fmt.Fprintf(stdout, "healthy: %s\n", url)
+	return nil
+}
+
+// healthURL is /healthz on loopback at the port serve listens on.
+func healthURL(listen string) string {
+	port := "8080"
+	if _, p, err := net.SplitHostPort(listen); err == nil && p != "" {
+		port = p
+	}
+	return "http://127.0.0.1:" + port + "/healthz"
+}
