@@ -15,15 +15,15 @@ import (
 // .tf files made 1,007 API requests per delivery: the App now fetches at
 // most maxConfigFiles of them, the likely ones first.
 func TestM7ConfigFetchesBounded(t *testing.T) {
-	a := newTestApp(t, 1, 10)
-	a.srv.Start()
+	a := newTestApp(t, 1)
+	a.start(t)
 	a.addLockPR(2, "head1")
 	for i := range 1000 {
 		a.fake.AddFile("head1", fmt.Sprintf("envs/prod/r%04d.tf", i), []byte("resource \"aws_s3_bucket\" \"b\" {}\n"))
 	}
 	body := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
 	a.deliver(t, "pull_request", "d-1", body, githubtest.Sign(testSecret, body))
-	a.srv.Shutdown(t.Context())
+	a.stop(t)
 	if n, c := countKey(a.fake, 2, LockKey); n != 1 || !strings.Contains(c.Body, "envs/prod/main.tf:3") {
 		t.Fatalf("%d lock comments; main.tf (a likely file) was not read: %.300q", n, c.Body)
 	}

@@ -16,8 +16,8 @@ import (
 // lock comment's key replaced the lock review with a no-op plan. Reserved
 // keys are refused, and the lock review stays.
 func TestC2ManifestCannotClaimTheLockKey(t *testing.T) {
-	a := newTestApp(t, 1, 10)
-	a.srv.Start()
+	a := newTestApp(t, 1)
+	a.start(t)
 	a.addLockPR(2, "3484a3fb816e0859fd6e1cea078d76385ff50625")
 	pr := payload(t, "pull_request-opened.json", setPR(2, "3484a3fb816e0859fd6e1cea078d76385ff50625", "2026-11-01T10:00:00Z"))
 	a.deliver(t, "pull_request", "d-1", pr, githubtest.Sign(testSecret, pr))
@@ -31,7 +31,7 @@ func TestC2ManifestCannotClaimTheLockKey(t *testing.T) {
 	}
 	run := payload(t, "workflow_run-completed.with-pull-requests.json", nil)
 	a.deliver(t, "workflow_run", "w-1", run, githubtest.Sign(testSecret, run))
-	a.srv.Shutdown(t.Context())
+	a.stop(t)
 	if n, c := countKey(a.fake, 2, LockKey); n != 1 || c.Body != review.Body {
 		t.Errorf("the lock review was replaced: %d comments, %.200q", n, c.Body)
 	}
@@ -47,8 +47,8 @@ func TestC2ManifestCannotClaimTheLockKey(t *testing.T) {
 // carries the Unix time of what triggered it, and the run id orders
 // nothing.
 func TestC2OneClockOrdersEveryComment(t *testing.T) {
-	a := newTestApp(t, 1, 10)
-	a.srv.Start()
+	a := newTestApp(t, 1)
+	a.start(t)
 	a.addLockPR(2, "head1")
 	// A comment of the old format, with a run id for its order.
 	old := render.Marker{Key: LockKey, Run: 12000000000}
@@ -64,7 +64,7 @@ func TestC2OneClockOrdersEveryComment(t *testing.T) {
 	run := payload(t, "workflow_run-completed.with-pull-requests.json", nil)
 	a.deliver(t, "workflow_run", "w-1", run, githubtest.Sign(testSecret, run))
 	waitFor(t, "the plan comment", func() bool { n, _ := countKey(a.fake, 2, "planpr-prod"); return n == 1 })
-	a.srv.Shutdown(t.Context())
+	a.stop(t)
 	_, p := countKey(a.fake, 2, "planpr-prod")
 	if m, _ := render.ParseMarker(p.Body); m.At != 1601915629 || m.Run != 289782451 {
 		t.Errorf("the plan comment's marker %+v: want the run's run_started_at 1601915629 as its order", m)
@@ -106,14 +106,14 @@ func TestH2OnlyPlanprsOwnCommentsCount(t *testing.T) {
 // bot login (GET /app gives the slug); a user's lock-files marker is left
 // alone.
 func TestH2TheAppCountsOnlyItsBot(t *testing.T) {
-	a := newTestApp(t, 1, 10)
-	a.srv.Start()
+	a := newTestApp(t, 1)
+	a.start(t)
 	a.addLockPR(2, "head1")
 	fakeReview := "<!-- planpr:v1 key=lock-files at=9223372036854775807 -->\n## ✅ planpr: nothing to see"
 	a.fake.AddComment(2, "mallory", fakeReview)
 	pr := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
 	a.deliver(t, "pull_request", "d-1", pr, githubtest.Sign(testSecret, pr))
-	a.srv.Shutdown(t.Context())
+	a.stop(t)
 	comments := a.fake.Comments(2)
 	if len(comments) != 2 || comments[0].Body != fakeReview || comments[1].User != "planpr-test[bot]" || !strings.Contains(comments[1].Body, "5.9.0 → 6.0.0") {
 		t.Fatalf("comments: %+v", comments)

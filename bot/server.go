@@ -10,6 +10,7 @@ import (
 	"github.com/planpr/planpr/flavor"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -35,10 +36,16 @@ type ServerConfig struct {
 	WebhookSecret []byte
 	APIURL        string // https://api.github.com, or https://HOST/api/v3
 	GraphQLURL    string
-	Workers       int // default 4
-	QueueSize     int // default 100
-	Logger        *slog.Logger
-	Version       string
+	Workers       int // jobs worked at once by this process (default 4)
+	// DataDir holds the SQLite queue (default ./planpr-data); DatabaseURL,
+	// when set, a PostgreSQL queue several replicas share instead.
+	DataDir     string
+	DatabaseURL string
+	MaxAttempts int           // tries of a failing job (default 8)
+	Redeliver   time.Duration // how often missed deliveries are looked for (default 5 minutes; negative: never)
+	JobTimeout  time.Duration
+	Logger      *slog.Logger
+	Version     string
 	// Retry tunes GitHub retries (tests shorten the waits).
 	Retry *gh.RetryTransport
 	// Intake tunes the webhook intake's budget (see webhook.Config).
@@ -76,7 +83,9 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, retry: retry, clients: map[int64]*gh.Client{}}
 	hooks, err := webhook.New(webhook.Config{
-		Secret: cfg.WebhookSecret, Workers: cfg.Workers, QueueSize: cfg.QueueSize, Logger: cfg.Logger,
+		Secret: cfg.WebhookSecret, Workers: cfg.Workers, Logger: cfg.Logger,
+		Store:       webhook.StoreConfig{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL},
+		MaxAttempts: cfg.MaxAttempts, RedeliverEvery: cfg.Redeliver, JobTimeout: cfg.JobTimeout,
 		IntakeBudget: cfg.IntakeBudget, IntakeReaders: cfg.IntakeReaders, IntakeWait: cfg.IntakeWait,
 		Gauges: func(w io.Writer) {
 			webhook.Metric(w, "planpr_github_requests_total", "counter", "GitHub API requests sent (retries included).", retry.Calls.Load())
@@ -97,16 +106,10 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 // Handler serves POST /webhook, GET /healthz and GET /metrics.
 func (s *Server) Handler() http.Handler { return s.HTTPHandler() }
 
-// delivery is a verified delivery the App works on.
-type delivery struct {
-	event string
-	ev    *Event
-	repo  gh.Repo
-}
-
 // Accept reads a verified delivery: pull_request opened, synchronize and
 // reopened, and workflow_run completed are work; the rest is ignored.
-// Work for one pull request runs one delivery at a time.
+// Deliveries of one pull request are keyed by it: the newest supersedes
+// those still waiting, and they run one at a time.
 func (s *Server) Accept(event string, body []byte) (*webhook.Job, error) {
 	var ev Event
 	if err := json.Unmarshal(body, &ev); err != nil {
@@ -115,13 +118,10 @@ func (s *Server) Accept(event string, body []byte) (*webhook.Job, error) {
 	if !wanted(event, &ev) {
 		return nil, nil
 	}
-	d := &delivery{event: event, ev: &ev}
-	job := &webhook.Job{Work: d, Log: []any{"repo", boundedName(ev.Repository.FullName)}}
-	if repo, err := gh.ParseRepo(ev.Repository.FullName); err == nil {
-		d.repo = repo
-		if event == "pull_request" {
-			job.Key = fmt.Sprintf("%s#%d", repo, ev.PullRequest.Number)
-		}
+	job := &webhook.Job{Log: []any{"repo", boundedName(ev.Repository.FullName)}}
+	if repo, err := gh.ParseRepo(ev.Repository.FullName); err == nil && event == "pull_request" {
+		job.Key = fmt.Sprintf("%s#%d", repo, ev.PullRequest.Number)
+		job.Log = append(job.Log, "pr", ev.PullRequest.Number)
 	}
 	return job, nil
 }
@@ -137,26 +137,56 @@ func wanted(event string, ev *Event) bool {
 }
 
 // Handle does one delivery's work.
-func (s *Server) Handle(ctx context.Context, work any, log *slog.Logger) error {
-	d := work.(*delivery)
-	if d.repo.Owner == "" || d.ev.Installation == nil {
+func (s *Server) Handle(ctx context.Context, event string, body []byte, log *slog.Logger) error {
+	var ev Event
+	if err := json.Unmarshal(body, &ev); err != nil {
+		return err
+	}
+	repo, err := gh.ParseRepo(ev.Repository.FullName)
+	if err != nil || ev.Installation == nil {
 		return errors.New("delivery without a repository or installation")
 	}
-	api, err := s.client(d.ev.Installation.ID)
+	api, err := s.client(ev.Installation.ID)
 	if err != nil {
-		return fmt.Errorf("no client for installation %d: %w", d.ev.Installation.ID, err)
+		return fmt.Errorf("no client for installation %d: %w", ev.Installation.ID, err)
 	}
-	switch d.event {
+	switch event {
 	case "pull_request":
-		err = s.reviewPR(ctx, api, d.repo, d.ev, log)
+		err = s.reviewPR(ctx, api, repo, &ev, log)
 	case "workflow_run":
-		err = s.commentRun(ctx, api, d.repo, d.ev, log)
+		err = s.commentRun(ctx, api, repo, &ev, log)
 	}
 	if err != nil {
-		return errors.New(mask.MaskCredentials(err.Error()))
+		return retryable(maskedError{err})
 	}
 	return nil
 }
+
+// retryable leaves err to be retried when GitHub or the network failed
+// (GitHub's 5xx, its rate limits, a connection or a timeout), and marks
+// it permanent otherwise: a refused manifest or artifact, a 404, a 422
+// stay what they are however often they are tried.
+func retryable(err error) error {
+	var se *gh.StatusError
+	if errors.As(err, &se) {
+		if se.Temporary() {
+			return err
+		}
+		return webhook.Permanent(err)
+	}
+	var ne net.Error
+	if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return err
+	}
+	return webhook.Permanent(err)
+}
+
+// maskedError shows an error with credentials masked, and keeps what it
+// wraps (a rate limit's Retry-After) for the queue.
+type maskedError struct{ err error }
+
+func (e maskedError) Error() string { return mask.MaskCredentials(e.err.Error()) }
+func (e maskedError) Unwrap() error { return e.err }
 
 // client is the installation's GitHub client: one per installation, since
 // go-github remembers rate limits per client, with its token cached and
@@ -185,7 +215,7 @@ func (s *Server) login(ctx context.Context) (string, error) {
 	if s.botLogin != "" {
 		return s.botLogin, nil
 	}
-	c, err := gh.NewClient(&http.Client{Transport: s.apps}, s.cfg.APIURL, s.cfg.GraphQLURL, "")
+	c, err := s.appClient()
 	if err != nil {
 		return "", err
 	}
@@ -197,13 +227,55 @@ func (s *Server) login(ctx context.Context) (string, error) {
 	return login, nil
 }
 
+// appClient is a client acting as the App itself (its JWT), not as an
+// installation.
+func (s *Server) appClient() (*gh.Client, error) {
+	return gh.NewClient(&http.Client{Transport: s.apps}, s.cfg.APIURL, s.cfg.GraphQLURL, "")
+}
+
+// RecentDeliveries lists the App's webhook deliveries since a time, for
+// the intake's sweep of missed ones (see webhook.Redeliverer).
+func (s *Server) RecentDeliveries(ctx context.Context, since time.Time) ([]webhook.HookDelivery, error) {
+	c, err := s.appClient()
+	if err != nil {
+		return nil, err
+	}
+	list, err := c.HookDeliveries(ctx, since)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]webhook.HookDelivery, len(list))
+	for i, d := range list {
+		out[i] = webhook.HookDelivery{ID: d.ID, GUID: d.GUID, StatusCode: d.StatusCode, Event: d.Event, DeliveredAt: d.DeliveredAt}
+	}
+	return out, nil
+}
+
+// Redeliver asks GitHub to send a delivery again.
+func (s *Server) Redeliver(ctx context.Context, id int64) error {
+	c, err := s.appClient()
+	if err != nil {
+		return err
+	}
+	return c.Redeliver(ctx, id)
+}
+
 // LockKey is the key of the App's lock-file comment.
 const LockKey = "lock-files"
 
 // reviewPR reviews the lock files a pull request changes and keeps the
 // lock comment.
+//
+// The pull request is read again first: deliveries wait in the queue, and
+// the comment is for its head now, whichever delivery asked.
 func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, log *slog.Logger) error {
-	pr := &gh.PullRequest{Number: ev.PullRequest.Number, BaseSHA: ev.PullRequest.Base.SHA, HeadSHA: ev.PullRequest.Head.SHA}
+	pr, err := api.PullRequest(ctx, repo, ev.PullRequest.Number)
+	if err != nil {
+		return err
+	}
+	if pr.HeadSHA != ev.PullRequest.Head.SHA {
+		log.Info("the pull request moved on since this delivery: reviewing its head now", "delivery_head", shortSHA(ev.PullRequest.Head.SHA), "head", shortSHA(pr.HeadSHA))
+	}
 	pairs, capped, err := changedLockFiles(ctx, api, repo, pr.Number)
 	if err != nil {
 		return err

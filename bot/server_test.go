@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/githubtest"
+	"github.com/planpr/planpr/bot/webhook/pgtest"
 )
 
 const (
@@ -52,7 +54,14 @@ type testApp struct {
 	logs *githubtest.LogBuffer
 }
 
-func newTestApp(t testing.TB, workers, queue int) *testApp {
+func newTestApp(t testing.TB, workers int) *testApp {
+	t.Helper()
+	return newTestAppOn(t, workers, t.TempDir(), "")
+}
+
+// newTestAppOn is an App whose queue is SQLite in dataDir, or PostgreSQL
+// at databaseURL.
+func newTestAppOn(t testing.TB, workers int, dataDir, databaseURL string) *testApp {
 	t.Helper()
 	fake := githubtest.New()
 	t.Cleanup(fake.Close)
@@ -60,7 +69,7 @@ func newTestApp(t testing.TB, workers, queue int) *testApp {
 	logs := &githubtest.LogBuffer{}
 	srv, err := NewServer(ServerConfig{
 		AppID: testAppID, PrivateKey: appKey(t), WebhookSecret: []byte(testSecret),
-		APIURL: fake.URL, GraphQLURL: fake.URL + "/graphql", Workers: workers, QueueSize: queue,
+		APIURL: fake.URL, GraphQLURL: fake.URL + "/graphql", Workers: workers, DataDir: dataDir, DatabaseURL: databaseURL, Redeliver: -1,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)), Version: "test",
 		Retry: &gh.RetryTransport{Sleep: func(time.Duration) { time.Sleep(5 * time.Millisecond) }, Attempts: 8},
 	})
@@ -68,8 +77,38 @@ func newTestApp(t testing.TB, workers, queue int) *testApp {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv.Handler())
-	t.Cleanup(hs.Close)
+	t.Cleanup(func() {
+		hs.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	})
 	return &testApp{fake: fake, srv: srv, http: hs, logs: logs}
+}
+
+func (a *testApp) start(t testing.TB) {
+	t.Helper()
+	if err := a.srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stop waits for the queue to drain, then shuts the App down.
+func (a *testApp) stop(t testing.TB) error {
+	t.Helper()
+	waitFor(t, "the queue to drain", func() bool { return a.drained(t) })
+	return a.srv.Shutdown(context.Background())
+}
+
+// drained reports whether the queue has nothing waiting or running.
+func (a *testApp) drained(t testing.TB) bool {
+	resp, err := http.Get(a.http.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return strings.Contains(string(b), "planpr_queue_depth 0\n") && strings.Contains(string(b), `planpr_queue_jobs{state="running"} 0`)
 }
 
 func (a *testApp) deliver(t testing.TB, event, delivery string, body []byte, signature string) (*http.Response, time.Duration) {
@@ -139,8 +178,8 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 }
 
 func TestServerReviewsLockFilesOnPullRequest(t *testing.T) {
-	a := newTestApp(t, 2, 10)
-	a.srv.Start()
+	a := newTestApp(t, 2)
+	a.start(t)
 	a.addLockPR(2, "head1")
 	body := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
 	resp, _ := a.deliver(t, "pull_request", "d-1", body, githubtest.Sign(testSecret, body))
@@ -167,7 +206,7 @@ func TestServerReviewsLockFilesOnPullRequest(t *testing.T) {
 	a.deliver(t, "pull_request", "d-2", newer, githubtest.Sign(testSecret, newer))
 	waitFor(t, "the update", func() bool { _, c := countKey(a.fake, 2, LockKey); return strings.Contains(c.Body, "sha=head2") })
 	a.deliver(t, "pull_request", "d-3", body, githubtest.Sign(testSecret, body))
-	a.srv.Shutdown(t.Context())
+	a.stop(t)
 	if n, c := countKey(a.fake, 2, LockKey); n != 1 || !strings.Contains(c.Body, "sha=head2") {
 		t.Errorf("%d comments; the last: %.80q", n, c.Body)
 	}
@@ -177,8 +216,8 @@ func TestServerReviewsLockFilesOnPullRequest(t *testing.T) {
 }
 
 func TestServerRejectsBadSignatures(t *testing.T) {
-	a := newTestApp(t, 1, 10)
-	a.srv.Start()
+	a := newTestApp(t, 1)
+	a.start(t)
 	a.addLockPR(2, "head1")
 	body := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
 	for name, sig := range map[string]string{"missing": "", "wrong": githubtest.Sign(testSecret, []byte("other")), "sha1": "sha1=abc", "garbage": "sha256=zz"} {
@@ -202,8 +241,8 @@ func TestServerRejectsBadSignatures(t *testing.T) {
 const runPlan = `{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{"address":"a_b.c","mode":"managed","type":"a_b","name":"c","provider_name":"p","change":{"actions":["delete"],"before":{"id":"x"},"after":null,"after_unknown":false,"before_sensitive":{},"after_sensitive":false}}]}`
 
 func TestServerCommentsPlansFromWorkflowRunArtifacts(t *testing.T) {
-	a := newTestApp(t, 2, 10)
-	a.srv.Start()
+	a := newTestApp(t, 2)
+	a.start(t)
 	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-prod", Zip: githubtest.Zip(map[string]string{
 		"planpr.json": `{"pr": 2, "key": "prod"}`, "plan.json": runPlan})})
 	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 2, Name: "coverage", Zip: githubtest.Zip(map[string]string{"x": "y"})})
@@ -226,18 +265,18 @@ func TestServerCommentsPlansFromWorkflowRunArtifacts(t *testing.T) {
 			t.Errorf("download: %s", l)
 		}
 	}
-	a.srv.Shutdown(t.Context())
+	a.stop(t)
 }
 
 func TestServerRefusesAManifestForAnotherPR(t *testing.T) {
-	a := newTestApp(t, 1, 10)
-	a.srv.Start()
+	a := newTestApp(t, 1)
+	a.start(t)
 	a.fake.AddPR(githubtest.PR{Number: 99, BaseSHA: "b", HeadSHA: "someone-else", HeadRef: "x", HeadOwner: "y"})
 	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr", Zip: githubtest.Zip(map[string]string{
 		"planpr.json": `{"pr": 99}`, "plan.json": runPlan})})
 	body := payload(t, "workflow_run-completed.json", nil)
 	a.deliver(t, "workflow_run", "w-2", body, githubtest.Sign(testSecret, body))
-	a.srv.Shutdown(t.Context())
+	a.stop(t)
 	if len(a.fake.Comments(99)) != 0 {
 		t.Error("commented on a pull request the run does not belong to")
 	}
@@ -246,31 +285,32 @@ func TestServerRefusesAManifestForAnotherPR(t *testing.T) {
 	}
 }
 
-func TestServerQueueFullAnswers503(t *testing.T) {
-	a := newTestApp(t, 1, 1) // not started: nothing drains the queue
+// TestServerKeepsABurstWhileStopped: deliveries that come while nothing
+// works the queue are all kept (202), and done once it starts; a delivery
+// kept is a duplicate when redelivered.
+func TestServerKeepsABurstWhileStopped(t *testing.T) {
+	a := newTestApp(t, 1)
 	a.addLockPR(2, "h")
-	codes := map[int]int{}
 	for i := 0; i < 3; i++ {
 		body := payload(t, "pull_request-opened.json", setPR(2, "h", "2026-11-01T10:00:00Z"))
-		resp, _ := a.deliver(t, "pull_request", fmt.Sprintf("q-%d", i), body, githubtest.Sign(testSecret, body))
-		codes[resp.StatusCode]++
+		if resp, _ := a.deliver(t, "pull_request", fmt.Sprintf("q-%d", i), body, githubtest.Sign(testSecret, body)); resp.StatusCode != http.StatusAccepted {
+			t.Errorf("delivery %d: %d", i, resp.StatusCode)
+		}
 	}
-	if codes[http.StatusAccepted] != 1 || codes[http.StatusServiceUnavailable] != 2 {
-		t.Errorf("status codes %v", codes)
+	a.start(t)
+	waitFor(t, "the queue to drain", func() bool { return a.drained(t) })
+	if n, _ := countKey(a.fake, 2, LockKey); n != 1 {
+		t.Errorf("%d lock comments", n)
 	}
-	// The refused delivery can be redelivered once there is room.
-	a.srv.Start()
-	waitFor(t, "the queue to drain", func() bool { return a.srv.QueueDepth() == 0 })
 	body := payload(t, "pull_request-opened.json", setPR(2, "h", "2026-11-01T10:00:00Z"))
-	if resp, _ := a.deliver(t, "pull_request", "q-1", body, githubtest.Sign(testSecret, body)); resp.StatusCode != http.StatusAccepted {
-		t.Errorf("redelivery after 503: %d", resp.StatusCode)
+	if resp, _ := a.deliver(t, "pull_request", "q-1", body, githubtest.Sign(testSecret, body)); resp.StatusCode != http.StatusOK {
+		t.Errorf("redelivery of a kept delivery: %d", resp.StatusCode)
 	}
-	a.srv.Shutdown(t.Context())
 }
 
 func TestServerHealthAndMetrics(t *testing.T) {
-	a := newTestApp(t, 1, 5)
-	a.srv.Start()
+	a := newTestApp(t, 1)
+	a.start(t)
 	resp, err := http.Get(a.http.URL + "/healthz")
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("healthz: %v %v", resp, err)
@@ -279,7 +319,8 @@ func TestServerHealthAndMetrics(t *testing.T) {
 	a.deliver(t, "ping", "ping-1", body, githubtest.Sign(testSecret, body))
 	resp, _ = http.Get(a.http.URL + "/metrics")
 	b, _ := io.ReadAll(resp.Body)
-	for _, want := range []string{`planpr_webhook_deliveries_total{event="ping",result="ignored"} 1`, "planpr_queue_depth 0", "planpr_github_requests_total", "planpr_job_duration_seconds_count"} {
+	for _, want := range []string{`planpr_webhook_deliveries_total{event="ping",result="ignored"} 1`, "planpr_queue_depth 0", `planpr_queue_jobs{state="completed"}`,
+		"planpr_github_requests_total", "planpr_job_duration_seconds_count", "planpr_job_latency_seconds_count", "planpr_redeliveries_total"} {
 		mustContain(t, string(b), want)
 	}
 	a.srv.Shutdown(t.Context())
@@ -290,69 +331,86 @@ func TestServerHealthAndMetrics(t *testing.T) {
 }
 
 // TestServerLoad sends 500 signed deliveries, 50 at a time, for 20 pull
-// requests, on loopback: none is lost, each pull request ends with one lock
-// comment, and the time to 202 is measured. Then the same with the fake
-// GitHub failing one request in ten.
+// requests (25 pushes each, the last one the pull request's head), on
+// loopback, with the queue on SQLite and on PostgreSQL: every delivery is
+// answered 202 (kept), each pull request ends with one lock comment, for
+// its newest head, in at most three comment writes; the time to 202 is
+// measured. Then the same with the fake GitHub failing one request in ten.
 func TestServerLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test")
 	}
-	for _, failEvery := range []int{0, 10} {
-		t.Run(fmt.Sprintf("fail-every-%d", failEvery), func(t *testing.T) {
-			a := newTestApp(t, 8, 600)
-			a.srv.Start()
-			for pr := 1; pr <= 20; pr++ {
-				a.addLockPR(pr, fmt.Sprintf("head-%d", pr))
-			}
-			a.fake.FailEvery(failEvery)
-			bodies := make([][]byte, 21)
-			for pr := 1; pr <= 20; pr++ {
-				bodies[pr] = payload(t, "pull_request-synchronize.json", setPR(pr, fmt.Sprintf("head-%d", pr), "2026-11-01T10:00:00Z"))
-			}
-			var mu sync.Mutex
-			var latencies []time.Duration
-			codes := map[int]int{}
-			sem := make(chan struct{}, 50)
-			var wg sync.WaitGroup
-			for i := 0; i < 500; i++ {
-				wg.Add(1)
-				sem <- struct{}{}
-				go func() {
-					defer func() { <-sem; wg.Done() }()
-					body := bodies[i%20+1]
-					resp, d := a.deliver(t, "pull_request", fmt.Sprintf("load-%d-%d", failEvery, i), body, githubtest.Sign(testSecret, body))
-					mu.Lock()
-					latencies = append(latencies, d)
-					codes[resp.StatusCode]++
-					mu.Unlock()
-				}()
-			}
-			wg.Wait()
-			if err := a.srv.Shutdown(t.Context()); err != nil {
-				t.Fatal(err)
-			}
-			if codes[http.StatusAccepted] != 500 {
-				t.Fatalf("status codes %v: deliveries lost", codes)
-			}
-			for pr := 1; pr <= 20; pr++ {
-				if n, _ := countKey(a.fake, pr, LockKey); n != 1 {
-					t.Errorf("PR %d has %d lock comments", pr, n)
+	stores := map[string]func(t *testing.T) (string, string){
+		"sqlite":   func(t *testing.T) (string, string) { return t.TempDir(), "" },
+		"postgres": func(t *testing.T) (string, string) { return "", pgtest.Start(t) },
+	}
+	for _, store := range []string{"sqlite", "postgres"} {
+		for _, failEvery := range []int{0, 10} {
+			t.Run(fmt.Sprintf("%s/fail-every-%d", store, failEvery), func(t *testing.T) {
+				dir, url := stores[store](t)
+				a := newTestAppOn(t, 8, dir, url)
+				a.start(t)
+				for pr := 1; pr <= 20; pr++ {
+					a.addLockPR(pr, fmt.Sprintf("head-%d-24", pr))
 				}
-			}
-			sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
-			p50, p99 := latencies[len(latencies)/2], latencies[len(latencies)*99/100]
-			resp, err := http.Get(a.http.URL + "/metrics")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var m bytes.Buffer
-			m.ReadFrom(resp.Body)
-			resp.Body.Close()
-			t.Logf("500 deliveries, 50 at a time, 20 PRs, GitHub failing 1 in %d: time to 202 p50 %v, p99 %v, max %v; GitHub requests %d, errors %d",
-				max(failEvery, 0), p50, p99, latencies[len(latencies)-1], a.srv.retry.Calls.Load(), a.srv.retry.Errors.Load())
-			if strings.Contains(m.String(), `result="failed"`) {
-				t.Errorf("some deliveries failed:\n%s", m.String())
-			}
-		})
+				a.fake.FailEvery(failEvery)
+				var mu sync.Mutex
+				var latencies []time.Duration
+				codes := map[int]int{}
+				sem := make(chan struct{}, 50)
+				var wg sync.WaitGroup
+				for i := 0; i < 500; i++ {
+					wg.Add(1)
+					sem <- struct{}{}
+					go func() {
+						defer func() { <-sem; wg.Done() }()
+						pr, push := i%20+1, i/20
+						body := payload(t, "pull_request-synchronize.json", setPR(pr, fmt.Sprintf("head-%d-%d", pr, push), fmt.Sprintf("2026-11-01T10:%02d:00Z", push)))
+						resp, d := a.deliver(t, "pull_request", fmt.Sprintf("load-%d-%d", failEvery, i), body, githubtest.Sign(testSecret, body))
+						mu.Lock()
+						latencies = append(latencies, d)
+						codes[resp.StatusCode]++
+						mu.Unlock()
+					}()
+				}
+				wg.Wait()
+				if err := a.stop(t); err != nil {
+					t.Fatal(err)
+				}
+				if codes[http.StatusAccepted] != 500 {
+					t.Fatalf("status codes %v: deliveries refused", codes)
+				}
+				writes := 0
+				for pr := 1; pr <= 20; pr++ {
+					n, c := countKey(a.fake, pr, LockKey)
+					if n != 1 || !strings.Contains(c.Body, fmt.Sprintf("sha=head-%d-24", pr)) {
+						t.Errorf("PR %d has %d lock comments; the last: %.100q", pr, n, c.Body)
+					}
+					creates := a.fake.CountRequests(fmt.Sprintf("POST /repos/Codertocat/Hello-World/issues/%d/comments", pr))
+					if creates > 3 { // a create the fake failed is retried
+						t.Errorf("PR %d: %d comment creations", pr, creates)
+					}
+					writes += creates
+				}
+				writes += a.fake.CountRequests("PATCH /repos/Codertocat/Hello-World/issues/comments/")
+				if writes > 3*20 {
+					t.Errorf("%d comment writes for 20 pull requests", writes)
+				}
+				sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
+				p50, p99 := latencies[len(latencies)/2], latencies[len(latencies)*99/100]
+				resp, err := http.Get(a.http.URL + "/metrics")
+				if err != nil {
+					t.Fatal(err)
+				}
+				var m bytes.Buffer
+				m.ReadFrom(resp.Body)
+				resp.Body.Close()
+				t.Logf("%s: 500 deliveries, 50 at a time, 20 PRs, GitHub failing 1 in %d: time to 202 p50 %v, p99 %v, max %v; %d comment writes; GitHub requests %d, errors %d",
+					store, max(failEvery, 0), p50, p99, latencies[len(latencies)-1], writes, a.srv.retry.Calls.Load(), a.srv.retry.Errors.Load())
+				if strings.Contains(m.String(), `result="failed"`) || strings.Contains(m.String(), `result="refused"`) {
+					t.Errorf("some deliveries failed:\n%s", m.String())
+				}
+			})
+		}
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
@@ -70,10 +72,44 @@ func apiError(what string, err error) error {
 		if er.Response.StatusCode == http.StatusForbidden && strings.Contains(er.Message, "Resource not accessible") {
 			return fmt.Errorf("%s: %w", what, ErrReadOnly)
 		}
-		return fmt.Errorf("%s: GitHub answered %d %s", what, er.Response.StatusCode, er.Message)
+		se := &StatusError{What: what, Status: er.Response.StatusCode, Message: er.Message}
+		var rl *github.RateLimitError
+		var abuse *github.AbuseRateLimitError
+		switch {
+		case errors.As(err, &abuse):
+			se.Wait = abuse.GetRetryAfter()
+		case errors.As(err, &rl):
+			se.Wait = time.Until(rl.Rate.Reset.Time)
+		}
+		if ra, perr := strconv.Atoi(er.Response.Header.Get("Retry-After")); perr == nil && se.Wait == 0 {
+			se.Wait = time.Duration(ra) * time.Second
+		}
+		return se
 	}
-	return fmt.Errorf("%s: %v", what, err)
+	return fmt.Errorf("%s: %w", what, err)
 }
+
+// StatusError is GitHub's answer to a request that failed: its status,
+// and how long it asked to wait, if it did.
+type StatusError struct {
+	What    string
+	Status  int
+	Message string
+	Wait    time.Duration
+}
+
+func (e *StatusError) Error() string {
+	return fmt.Sprintf("%s: GitHub answered %d %s", e.What, e.Status, e.Message)
+}
+
+// Temporary reports whether trying again later may succeed: GitHub's
+// faults (5xx) and its rate limits (429, or 403 with a wait).
+func (e *StatusError) Temporary() bool {
+	return e.Status >= 500 || e.Status == http.StatusTooManyRequests || e.Status == http.StatusForbidden && e.Wait > 0
+}
+
+// RetryAfter is the wait GitHub asked for (0 when it did not say).
+func (e *StatusError) RetryAfter() time.Duration { return max(e.Wait, 0) }
 
 func toComment(c *github.IssueComment) *Comment {
 	return &Comment{ID: c.GetID(), NodeID: c.GetNodeID(), Body: c.GetBody(), User: c.GetUser().GetLogin(),
@@ -356,4 +392,48 @@ func (c *Client) AppLogin(ctx context.Context) (string, error) {
 		return "", errors.New("reading the App: GitHub gave no slug")
 	}
 	return app.GetSlug() + "[bot]", nil
+}
+
+// HookDelivery is one attempt GitHub made to deliver to the App's webhook.
+type HookDelivery struct {
+	ID          int64
+	GUID        string
+	StatusCode  int
+	Event       string
+	DeliveredAt time.Time
+}
+
+// HookDeliveries lists the App's deliveries since a time, newest first (as
+// the App: the client's transport must be the App's JWT). At most 50 pages.
+func (c *Client) HookDeliveries(ctx context.Context, since time.Time) ([]HookDelivery, error) {
+	var out []HookDelivery
+	opts := &github.ListCursorOptions{PerPage: 100}
+	for page := 0; page < 50; page++ {
+		list, resp, err := c.gh.Apps.ListHookDeliveries(ctx, opts)
+		if err != nil {
+			return nil, apiError("listing the App's webhook deliveries", err)
+		}
+		for _, d := range list {
+			at := d.GetDeliveredAt().Time
+			if at.Before(since) {
+				return out, nil
+			}
+			out = append(out, HookDelivery{ID: d.GetID(), GUID: d.GetGUID(), StatusCode: d.GetStatusCode(), Event: d.GetEvent(), DeliveredAt: at})
+		}
+		if resp.Cursor == "" {
+			break
+		}
+		opts.Cursor = resp.Cursor
+	}
+	return out, nil
+}
+
+// Redeliver asks GitHub to deliver an attempt's payload again (as the App).
+func (c *Client) Redeliver(ctx context.Context, id int64) error {
+	_, _, err := c.gh.Apps.RedeliverHookDelivery(ctx, id)
+	var accepted *github.AcceptedError
+	if errors.As(err, &accepted) {
+		return nil
+	}
+	return apiError(fmt.Sprintf("redelivering webhook delivery %d", id), err)
 }

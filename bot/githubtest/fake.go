@@ -50,6 +50,12 @@ type Server struct {
 	minimized map[string]bool
 	// manifestCodes are the App manifest flow's codes not yet redeemed.
 	manifestCodes map[string]ManifestApp
+	// hookDeliveries are the App's recent deliveries; redeliveries counts
+	// the redeliveries asked of each.
+	hookDeliveries []HookDelivery
+	redeliveries   map[int64]int
+	// hold, while set, keeps every request waiting (see Hold).
+	hold chan struct{}
 }
 
 // Comment is a stored comment.
@@ -110,6 +116,25 @@ func New() *Server {
 	}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
+}
+
+// Hold keeps every request waiting until the returned release is called;
+// a request whose client goes away meanwhile is dropped, as if it never
+// reached GitHub.
+func (s *Server) Hold() (release func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := make(chan struct{})
+	s.hold = ch
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			s.hold = nil
+			s.mu.Unlock()
+			close(ch)
+		})
+	}
 }
 
 // AddToken allows another token ("write" or "read").
@@ -241,6 +266,16 @@ type status struct {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	hold := s.hold
+	s.mu.Unlock()
+	if hold != nil {
+		select {
+		case <-hold:
+		case <-r.Context().Done(): // the client is gone (killed): nothing happens
+			return
+		}
+	}
 	path := strings.TrimPrefix(r.URL.Path, "/api/v3")
 	if strings.HasPrefix(r.URL.Path, "/api/graphql") {
 		path = "/graphql"
@@ -290,6 +325,9 @@ func (s *Server) route(r *http.Request, path string) status {
 	// pre-signed URLs.
 	if strings.HasPrefix(path, "/download/") {
 		return s.download(path)
+	}
+	if strings.HasPrefix(path, "/app/hook/deliveries") {
+		return s.hookDeliveriesRoute(r, path)
 	}
 	if strings.HasPrefix(path, "/app-manifests/") {
 		return s.convertManifest(r, path)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -16,11 +17,48 @@ type metrics struct {
 	jobs       int64
 	buckets    []float64
 	counts     []int64
+	// From the queue's events: outcomes, attempts spent, and the latency
+	// from a delivery's arrival to its job's end.
+	outcomes                      map[string]int64
+	attempts                      int64
+	latencyN                      int64
+	latency                       time.Duration
+	latencyCounts                 []int64
+	redelivered, redeliveryErrors int64
 }
 
 func newMetrics() *metrics {
 	b := []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
-	return &metrics{deliveries: map[[2]string]int64{}, buckets: b, counts: make([]int64, len(b))}
+	return &metrics{deliveries: map[[2]string]int64{}, buckets: b, counts: make([]int64, len(b)), outcomes: map[string]int64{}, latencyCounts: make([]int64, len(b))}
+}
+
+// job counts a job's outcome (a River event kind), its attempts so far and
+// its latency.
+func (m *metrics) job(outcome string, attempt int, latency time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.outcomes[strings.TrimPrefix(outcome, "job_")]++
+	if outcome == "job_snoozed" {
+		return
+	}
+	m.attempts += int64(attempt)
+	m.latencyN++
+	m.latency += latency
+	for i, b := range m.buckets {
+		if latency.Seconds() <= b {
+			m.latencyCounts[i]++
+		}
+	}
+}
+
+func (m *metrics) redelivery(err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err != nil {
+		m.redeliveryErrors++
+		return
+	}
+	m.redelivered++
 }
 
 func (m *metrics) delivery(event, result string) {
@@ -41,7 +79,10 @@ func (m *metrics) processed(d time.Duration) {
 	}
 }
 
-func (m *metrics) write(w io.Writer, queueDepth, queueCap int, gauges func(io.Writer)) {
+// queueStates are River's job states, in the order /metrics lists them.
+var queueStates = []string{"available", "scheduled", "retryable", "pending", "running", "completed", "cancelled", "discarded"}
+
+func (m *metrics) write(w io.Writer, depth map[string]int64, gauges func(io.Writer)) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	fmt.Fprintln(w, "# HELP planpr_webhook_deliveries_total Webhook deliveries by event and result.")
@@ -54,8 +95,29 @@ func (m *metrics) write(w io.Writer, queueDepth, queueCap int, gauges func(io.Wr
 	for _, k := range keys {
 		fmt.Fprintf(w, "planpr_webhook_deliveries_total{event=%q,result=%q} %d\n", k[0], k[1], m.deliveries[k])
 	}
-	Metric(w, "planpr_queue_depth", "gauge", "Jobs waiting for a worker.", int64(queueDepth))
-	Metric(w, "planpr_queue_capacity", "gauge", "Jobs the queue holds before answering 503.", int64(queueCap))
+	Metric(w, "planpr_queue_depth", "gauge", "Jobs waiting for a worker (available, scheduled, retryable, pending).",
+		depth["available"]+depth["scheduled"]+depth["retryable"]+depth["pending"])
+	fmt.Fprintln(w, "# HELP planpr_queue_jobs Jobs in the queue by state (all replicas).")
+	fmt.Fprintln(w, "# TYPE planpr_queue_jobs gauge")
+	for _, st := range queueStates {
+		fmt.Fprintf(w, "planpr_queue_jobs{state=%q} %d\n", st, depth[st])
+	}
+	fmt.Fprintln(w, "# HELP planpr_jobs_total Jobs ended by this process, by outcome.")
+	fmt.Fprintln(w, "# TYPE planpr_jobs_total counter")
+	for _, o := range []string{"completed", "failed", "cancelled", "snoozed"} {
+		fmt.Fprintf(w, "planpr_jobs_total{outcome=%q} %d\n", o, m.outcomes[o])
+	}
+	Metric(w, "planpr_job_attempts_total", "counter", "Attempts the ended jobs took.", m.attempts)
+	Metric(w, "planpr_redeliveries_total", "counter", "Deliveries GitHub was asked to send again.", m.redelivered)
+	Metric(w, "planpr_redelivery_errors_total", "counter", "Redeliveries GitHub refused or that could not be asked.", m.redeliveryErrors)
+	fmt.Fprintln(w, "# HELP planpr_job_latency_seconds Time from a delivery's arrival to its job's end.")
+	fmt.Fprintln(w, "# TYPE planpr_job_latency_seconds histogram")
+	for i, b := range m.buckets {
+		fmt.Fprintf(w, "planpr_job_latency_seconds_bucket{le=\"%g\"} %d\n", b, m.latencyCounts[i])
+	}
+	fmt.Fprintf(w, "planpr_job_latency_seconds_bucket{le=\"+Inf\"} %d\n", m.latencyN)
+	fmt.Fprintf(w, "planpr_job_latency_seconds_sum %g\n", m.latency.Seconds())
+	fmt.Fprintf(w, "planpr_job_latency_seconds_count %d\n", m.latencyN)
 	if gauges != nil {
 		gauges(w)
 	}

@@ -1,9 +1,11 @@
 // Package webhook is planpr's intake of GitHub's webhook deliveries:
 // bodies read within a budget, the signature checked before anything else,
-// untrusted headers bounded, deliveries deduplicated and queued, worked by a
-// pool one key at a time, panics recovered, metrics kept, a graceful
-// shutdown. It knows nothing of plans: a Handler says what a delivery is
-// worth and does the work.
+// untrusted headers bounded; then each verified delivery kept in a durable
+// queue (River, on SQLite or PostgreSQL) before it is answered, one job per
+// delivery id, the newest delivery of a pull request superseding older
+// ones, worked with retries and backoff, panics recovered, metrics kept,
+// missed deliveries redelivered, a graceful shutdown. It knows nothing of
+// plans: a Handler says what a delivery is worth and does the work.
 package webhook
 
 import (
@@ -16,13 +18,13 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/riverqueue/river"
 )
 
 // MaxBody is the largest delivery accepted, as GitHub caps payloads.
@@ -30,10 +32,19 @@ const MaxBody = 25 << 20
 
 // Config configures the intake.
 type Config struct {
-	Secret    []byte // the webhook secret deliveries are signed with
-	Workers   int    // default 4
-	QueueSize int    // default 100
-	Logger    *slog.Logger
+	Secret  []byte // the webhook secret deliveries are signed with
+	Workers int    // jobs worked at once by this process (default 4)
+	Logger  *slog.Logger
+	// Store says where the queue lives (SQLite in the data directory, or
+	// PostgreSQL).
+	Store StoreConfig
+	// MaxAttempts bounds the tries of a failing job (default 8); a job
+	// that runs out is kept, discarded, for `planpr jobs`.
+	MaxAttempts int
+	// RedeliverEvery is how often the App's recent deliveries are checked
+	// for ones that failed to reach planpr (default 5 minutes; negative:
+	// never). It needs a Handler that is a Redeliverer.
+	RedeliverEvery time.Duration
 	// IntakeBudget bounds the bytes of deliveries being read at once
 	// (default 64 MiB), IntakeReaders how many are read at once (default
 	// 16), and IntakeWait how long a delivery waits for room before a 503
@@ -44,16 +55,18 @@ type Config struct {
 	IntakeWait    time.Duration
 	// JobTimeout bounds one job's work (default 5 minutes).
 	JobTimeout time.Duration
+	// RetryBase is the first retry's wait (default 1 s), doubled at each
+	// attempt up to 10 minutes, with jitter.
+	RetryBase time.Duration
 	// Gauges writes more metrics among the intake's own (Prometheus text,
 	// with Metric).
 	Gauges func(w io.Writer)
 }
 
-// Job is the work a verified delivery asks for.
+// Job is what a verified delivery asks for.
 type Job struct {
-	Key  string // jobs of one key run one at a time; "" for none
-	Work any    // what Handle is given
-	Log  []any  // attributes for every log line of the job
+	Key string // the deliveries of one key run one at a time, the newest superseding older ones waiting; "" for none
+	Log []any  // attributes for every log line of the job
 }
 
 // Handler is what the intake serves.
@@ -61,8 +74,8 @@ type Handler interface {
 	// Accept reads a verified delivery of an event: its job, or nil when
 	// there is nothing to do. An error means a bad payload (400).
 	Accept(event string, body []byte) (*Job, error)
-	// Handle does a job's work.
-	Handle(ctx context.Context, work any, log *slog.Logger) error
+	// Handle does a delivery's work, from its event and body as kept.
+	Handle(ctx context.Context, event string, body []byte, log *slog.Logger) error
 }
 
 // Server is the intake.
@@ -71,38 +84,72 @@ type Server struct {
 	h       Handler
 	intake  *intake
 	log     *slog.Logger
-	queue   chan *queued
-	seen    *deliverySet
+	store   *store
+	client  riverClient
 	keys    KeyedMutex
 	metrics *metrics
 
-	closing atomic.Bool
-	running atomic.Int64 // jobs being processed
-	workers sync.WaitGroup
-	once    sync.Once
+	closing     atomic.Bool
+	started     atomic.Bool
+	shutdown    sync.Once
+	shutdownErr error
+	stopSweep   context.CancelFunc
+	sweeps      sync.WaitGroup
+	unsubscribe func()
 }
 
-type queued struct {
-	delivery, event string
-	job             *Job
-	received        time.Time
-}
-
-// New checks the configuration and builds the intake.
+// New checks the configuration, opens the queue (migrating it to River's
+// schema, said in the log) and builds the intake; Start starts it.
 func New(cfg Config, h Handler) (*Server, error) {
 	if len(cfg.Secret) == 0 {
 		return nil, errors.New("PLANPR_WEBHOOK_SECRET is not set: deliveries cannot be verified")
 	}
 	cfg.Workers = positiveOr(cfg.Workers, 4)
-	cfg.QueueSize = positiveOr(cfg.QueueSize, 100)
+	cfg.MaxAttempts = positiveOr(cfg.MaxAttempts, 8)
 	cfg.JobTimeout = positiveOr(cfg.JobTimeout, 5*time.Minute)
+	if cfg.RedeliverEvery == 0 {
+		cfg.RedeliverEvery = 5 * time.Minute
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
 	}
-	return &Server{
-		cfg: cfg, h: h, log: cfg.Logger, intake: newIntake(cfg.IntakeBudget, cfg.IntakeReaders, cfg.IntakeWait),
-		queue: make(chan *queued, cfg.QueueSize), seen: newDeliverySet(10000), metrics: newMetrics(),
-	}, nil
+	cfg.Store.Logger = cfg.Logger
+	s := &Server{cfg: cfg, h: h, log: cfg.Logger, intake: newIntake(cfg.IntakeBudget, cfg.IntakeReaders, cfg.IntakeWait), metrics: newMetrics()}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	st, err := openStore(ctx, cfg.Store)
+	if err != nil {
+		return nil, err
+	}
+	res, err := st.migrate(ctx)
+	if err != nil {
+		st.close()
+		return nil, fmt.Errorf("migrating the queue's database (%s): %v", st.where, err)
+	}
+	var applied []int
+	for _, v := range res.Versions {
+		applied = append(applied, v.Version)
+	}
+	s.log.Info("queue ready", "store", st.kind, "where", st.where, "migrations_applied", applied)
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &deliveryWorker{s: s})
+	river.AddWorker(workers, &redeliverWorker{s: s})
+	client, err := st.newRun(&river.Config{
+		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
+		Workers:              workers,
+		MaxAttempts:          cfg.MaxAttempts,
+		JobTimeout:           cfg.JobTimeout,
+		RescueStuckJobsAfter: cfg.JobTimeout + time.Minute,
+		RetryPolicy:          &backoff{base: positiveOr(cfg.RetryBase, time.Second)},
+		FetchPollInterval:    250 * time.Millisecond,
+		Logger:               quiet(cfg.Logger),
+	})
+	if err != nil {
+		st.close()
+		return nil, err
+	}
+	s.store, s.client = st, client
+	return s, nil
 }
 
 // HTTPHandler serves POST /webhook, GET /healthz and GET /metrics.
@@ -114,50 +161,80 @@ func (s *Server) HTTPHandler() http.Handler {
 			http.Error(w, "shutting down", http.StatusServiceUnavailable)
 			return
 		}
+		if err := s.store.writable(r.Context()); err != nil {
+			http.Error(w, "the queue cannot be written: "+redactURL(err.Error(), s.cfg.Store.DatabaseURL), http.StatusServiceUnavailable)
+			return
+		}
 		io.WriteString(w, "ok\n")
 	})
 	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-		s.metrics.write(w, len(s.queue), cap(s.queue), s.cfg.Gauges)
+		depth, err := s.store.depth(r.Context())
+		if err != nil {
+			s.log.Warn("metrics: cannot count the queue", "error", err.Error())
+		}
+		s.metrics.write(w, depth, s.cfg.Gauges)
 	})
 	return mux
 }
 
-// QueueDepth is how many jobs wait for a worker.
-func (s *Server) QueueDepth() int { return len(s.queue) }
-
-// Start starts the workers.
-func (s *Server) Start() {
-	for i := 0; i < s.cfg.Workers; i++ {
-		s.workers.Add(1)
+// Start starts working the queue: jobs a crash left running first (with
+// SQLite), the redelivery sweep with it.
+func (s *Server) Start() error {
+	ctx := context.Background()
+	if n, err := s.store.requeueOrphans(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		s.log.Warn("jobs left running by a previous process are queued again", "jobs", n)
+	}
+	events, unsubscribe := s.client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed, river.EventKindJobCancelled, river.EventKindJobSnoozed)
+	s.unsubscribe = unsubscribe
+	go s.logEvents(events)
+	if err := s.client.Start(ctx); err != nil {
+		return err
+	}
+	s.started.Store(true)
+	if r, ok := s.h.(Redeliverer); ok && s.cfg.RedeliverEvery > 0 {
+		sweepCtx, stop := context.WithCancel(ctx)
+		s.stopSweep = stop
+		s.sweeps.Add(1)
 		go func() {
-			defer s.workers.Done()
-			for q := range s.queue {
-				s.running.Add(1)
-				s.process(q)
-				s.running.Add(-1)
-			}
+			defer s.sweeps.Done()
+			s.sweep(sweepCtx, r)
 		}()
 	}
+	return nil
 }
 
-// Shutdown stops taking deliveries and finishes the queued work, until ctx
-// ends.
+// Shutdown stops taking deliveries and lets running jobs finish until ctx
+// ends; jobs still running then are cancelled and, with the jobs not yet
+// started, stay in the queue for the next start.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.shutdown.Do(func() { s.shutdownErr = s.stop(ctx) })
+	return s.shutdownErr
+}
+
+func (s *Server) stop(ctx context.Context) error {
 	s.closing.Store(true)
-	s.once.Do(func() { close(s.queue) })
-	done := make(chan struct{})
-	go func() { s.workers.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		left := int64(len(s.queue)) + s.running.Load()
-		if left == 0 {
-			return nil // the last job ended as the deadline came
-		}
-		return fmt.Errorf("shutdown: %d jobs left unfinished (%d running, %d queued): %w", left, s.running.Load(), len(s.queue), ctx.Err())
+	if s.stopSweep != nil {
+		s.stopSweep()
+		s.sweeps.Wait()
 	}
+	defer s.store.close()
+	if !s.started.Load() {
+		return nil
+	}
+	if s.unsubscribe != nil {
+		defer s.unsubscribe()
+	}
+	err := s.client.Stop(ctx)
+	if err == nil {
+		return nil
+	}
+	cancelCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s.client.StopAndCancel(cancelCtx)
+	return fmt.Errorf("shutdown: jobs still running at the deadline were interrupted and stay queued for the next start: %w", err)
 }
 
 // NewHTTPServer is the HTTP server planpr serves h with: bounded time to
@@ -181,7 +258,10 @@ func (s *Server) Run(ctx context.Context, ln net.Listener, httpGrace, jobGrace t
 // body slowly cannot hold the shutdown), then running and queued jobs get
 // jobGrace.
 func (s *Server) Serve(ctx context.Context, httpSrv *http.Server, errc <-chan error, httpGrace, jobGrace time.Duration) error {
-	s.Start()
+	if err := s.Start(); err != nil {
+		httpSrv.Close()
+		return err
+	}
 	select {
 	case err := <-errc:
 		return err
@@ -228,11 +308,6 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	if !s.seen.add(delivery) {
-		s.metrics.delivery(event, "duplicate")
-		writeJSON(w, http.StatusOK, map[string]string{"status": "duplicate"})
-		return
-	}
 	job, err := s.h.Accept(event, body)
 	if err != nil {
 		s.metrics.delivery(event, "bad-payload")
@@ -244,79 +319,27 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusAccepted, map[string]string{"status": "ignored"})
 		return
 	}
-	select {
-	case s.queue <- &queued{delivery: delivery, event: event, job: job, received: time.Now()}:
-		s.metrics.delivery(event, "queued")
-		writeJSON(w, http.StatusAccepted, map[string]string{"status": "queued"})
-	default:
-		s.seen.remove(delivery) // let GitHub's redelivery through
-		s.metrics.delivery(event, "queue-full")
-		s.log.Warn("queue full", "delivery", delivery, "event", event)
-		http.Error(w, "busy: queue full", http.StatusServiceUnavailable)
+	// Kept before it is answered: a 2xx means the delivery survives a crash.
+	fresh, id, err := s.enqueue(r.Context(), delivery, event, job, body)
+	if err != nil {
+		s.metrics.delivery(event, "queue-error")
+		s.log.Error("cannot keep a delivery", "delivery", delivery, "event", event, "error", redactURL(err.Error(), s.cfg.Store.DatabaseURL))
+		http.Error(w, "cannot queue the delivery now", http.StatusServiceUnavailable)
+		return
 	}
+	if !fresh {
+		s.metrics.delivery(event, "duplicate")
+		writeJSON(w, http.StatusOK, map[string]any{"status": "duplicate", "job": id})
+		return
+	}
+	s.metrics.delivery(event, "queued")
+	writeJSON(w, http.StatusAccepted, map[string]any{"status": "queued", "job": id})
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	json.NewEncoder(w).Encode(v)
-}
-
-// process does one job, one key at a time; a panic is recovered and
-// logged with the delivery.
-func (s *Server) process(q *queued) {
-	start := time.Now()
-	log := s.log.With(append([]any{"delivery", q.delivery, "event", q.event}, q.job.Log...)...)
-	defer func() {
-		if p := recover(); p != nil {
-			s.metrics.delivery(q.event, "panic")
-			log.Error("panic while handling a delivery", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-		}
-		s.metrics.processed(time.Since(start))
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.JobTimeout)
-	defer cancel()
-	if q.job.Key != "" {
-		defer s.keys.Lock(q.job.Key)()
-	}
-	if err := s.h.Handle(ctx, q.job.Work, log); err != nil {
-		s.metrics.delivery(q.event, "failed")
-		log.Error("delivery failed", "error", err.Error(), "duration_ms", time.Since(start).Milliseconds())
-		return
-	}
-	s.metrics.delivery(q.event, "done")
-	log.Info("delivery done", "duration_ms", time.Since(start).Milliseconds(), "queued_ms", start.Sub(q.received).Milliseconds())
-}
-
-// deliverySet remembers recent delivery ids, so a redelivery is done once.
-type deliverySet struct {
-	mu    sync.Mutex
-	ids   map[string]bool
-	order []string
-	max   int
-}
-
-func newDeliverySet(max int) *deliverySet { return &deliverySet{ids: map[string]bool{}, max: max} }
-
-func (d *deliverySet) add(id string) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.ids[id] {
-		return false
-	}
-	d.ids[id] = true
-	d.order = append(d.order, id)
-	if len(d.order) > d.max {
-		delete(d.ids, d.order[0])
-		d.order = d.order[1:]
-	}
-	return true
-}
-
-func (d *deliverySet) remove(id string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	delete(d.ids, id)
 }
 
 // KeyedMutex serialises work per key (a pull request) while different

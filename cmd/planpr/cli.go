@@ -33,6 +33,7 @@ Usage:
   planpr action                    (in a workflow step: INPUT_* and GITHUB_* variables)
   planpr serve                     (the GitHub App: PLANPR_* variables)
   planpr health [URL]              (is a running serve healthy? for HEALTHCHECK)
+  planpr jobs | migrate            (the App's queue: failed jobs; River's migrations)
   planpr help [COMMAND]
   planpr version
 
@@ -44,6 +45,8 @@ Commands:
   action    post and keep the pull-request comment from a workflow step (see action.yml)
   serve     run the GitHub App: review lock files on every PR, comment plans from artifacts
   health    ask a running serve for /healthz: exit 0 when healthy
+  jobs      list the App's failed jobs (deliveries that ran out of attempts)
+  migrate   migrate the App's queue database to River's schema
   version   print planpr's version
 
 Run 'planpr help COMMAND' (or 'planpr COMMAND --help') for a command's flags.
@@ -83,6 +86,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = runServe(args[1:], stderr)
 	case "health":
 		err = runHealth(args[1:], stdout, stderr)
+	case "jobs":
+		err = runJobs(args[1:], stdout)
+	case "migrate":
+		err = runMigrate(args[1:], stdout)
 	case "action":
 		if len(args) > 1 && isHelp(args[1]) {
 			fmt.Fprint(stdout, actionUsage)

@@ -35,6 +35,7 @@ func TestImportRules(t *testing.T) {
 		"bot/artifact":             {},
 		"bot/webhook":              {"bot/gh"},
 		"bot/githubtest":           {},
+		"bot/webhook/pgtest":       {}, // a throw-away PostgreSQL for tests
 		"action":                   {}, // the composite action's installer (a script) and its tests
 		"bot":                      {"render", "render/review", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "bot/gh", "bot/webhook", "bot/artifact", "flavor"},
 	}

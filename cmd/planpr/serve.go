@@ -26,13 +26,20 @@ Runs the GitHub App webhook server. Configuration comes from the environment:
   PLANPR_APP_ID           the App's id
   PLANPR_PRIVATE_KEY      the App's private key: PEM text, or the path of a PEM file
   PLANPR_WEBHOOK_SECRET   the webhook secret deliveries are signed with
-  PLANPR_DATA_DIR         planpr's data directory (default ./planpr-data): the App's
-                          credentials once /setup created it
+  PLANPR_DATA_DIR         planpr's data directory (default ./planpr-data): the queue
+                          (SQLite) and the App's credentials once /setup created it
+  PLANPR_DATABASE_URL     postgres://… : keep the queue in PostgreSQL instead, shared
+                          by any number of replicas
   PLANPR_LISTEN           address to listen on (default :8080)
-  PLANPR_WORKERS          deliveries processed at once (default 4)
-  PLANPR_QUEUE            deliveries waiting before 503 (default 100)
+  PLANPR_WORKERS          jobs worked at once by this process (default 4)
+  PLANPR_MAX_ATTEMPTS     tries of a failing job before it is kept as failed (default 8)
+  PLANPR_REDELIVER_EVERY  how often missed deliveries are looked for and redelivered
+                          (default 5m; 0 or off: never)
   GITHUB_API_URL          https://api.github.com, or https://HOST/api/v3 (GitHub Enterprise)
 Serves POST /webhook, GET /healthz and GET /metrics; logs JSON to stderr.
+Every verified delivery is kept in the queue before it is answered; River's
+migrations run at start ('planpr migrate' runs them alone); 'planpr jobs'
+lists the failed jobs.
 
 With no PLANPR_APP_ID and no App in the data directory, it serves GET /setup:
 a page that creates the GitHub App through GitHub's manifest flow, keeps its
@@ -96,11 +103,17 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		}
 	}
 	workers, _ := strconv.Atoi(getenv("PLANPR_WORKERS"))
-	queue, _ := strconv.Atoi(getenv("PLANPR_QUEUE"))
+	attempts, _ := strconv.Atoi(getenv("PLANPR_MAX_ATTEMPTS"))
+	redeliver, err := redeliverEvery(getenv("PLANPR_REDELIVER_EVERY"))
+	if err != nil {
+		httpSrv.Close()
+		return err
+	}
 	srv, err := bot.NewServer(bot.ServerConfig{
 		AppID: creds.ID, PrivateKey: []byte(creds.PrivateKey), WebhookSecret: []byte(creds.WebhookSecret),
 		APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
-		Workers: workers, QueueSize: queue, Logger: log, Version: Version,
+		DataDir: dataDir, DatabaseURL: getenv("PLANPR_DATABASE_URL"), MaxAttempts: attempts, Redeliver: redeliver,
+		Workers: workers, Logger: log, Version: Version,
 	})
 	if err != nil {
 		httpSrv.Close()
@@ -112,6 +125,22 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	}
 	log.Info("planpr serve listening", "addr", ln.Addr().String(), "app_id", creds.ID, "version", Version)
 	return srv.Serve(ctx, httpSrv, errc, 5*time.Second, 30*time.Second)
+}
+
+// redeliverEvery reads PLANPR_REDELIVER_EVERY: a duration, or 0/off for
+// never (negative to the server).
+func redeliverEvery(v string) (time.Duration, error) {
+	switch v {
+	case "":
+		return 0, nil // the default
+	case "0", "off", "never":
+		return -1, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 10*time.Second {
+		return 0, fmt.Errorf("PLANPR_REDELIVER_EVERY must be a duration of at least 10s (like 5m), or off; got %q", v)
+	}
+	return d, nil
 }
 
 // appCredentials are the App's, from PLANPR_* variables or else the data

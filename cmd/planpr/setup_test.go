@@ -210,7 +210,7 @@ func TestServeSetupToken(t *testing.T) {
 
 func waitFor(t *testing.T, ok func() bool) {
 	t.Helper()
-	for i := 0; i < 200; i++ {
+	for i := 0; i < 2000; i++ {
 		if ok() {
 			return
 		}
