@@ -212,3 +212,21 @@ func TestQueueRedeliversWhatFailed(t *testing.T) {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// TestHealthFailsWhenTheQueueCannotBeWritten: /healthz writes to the
+// queue's database to answer; a delivery it cannot keep is a 503.
+func TestHealthFailsWhenTheQueueCannotBeWritten(t *testing.T) {
+	a := newTestIntake(t, Config{Workers: 1})
+	resp, err := http.Get(a.http.URL + "/healthz")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("healthz: %v %v", resp, err)
+	}
+	a.srv.store.db.Close() // the disk is gone, as far as planpr can tell
+	resp, err = http.Get(a.http.URL + "/healthz")
+	if err != nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("healthz with the queue closed: %v %v", resp, err)
+	}
+	if code := a.send(t, "h-1", `{"id":1}`); code != http.StatusServiceUnavailable {
+		t.Errorf("a delivery that cannot be kept: %d", code)
+	}
+}
