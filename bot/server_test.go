@@ -96,7 +96,7 @@ func (a *testApp) start(t testing.TB) {
 // stop waits for the queue to drain, then shuts the App down.
 func (a *testApp) stop(t testing.TB) error {
 	t.Helper()
-	waitFor(t, "the queue to drain", func() bool { return a.drained(t) })
+	waitWithin(t, 2*time.Minute, "the queue to drain", func() bool { return a.drained(t) }) // long under -race
 	return a.srv.Shutdown(context.Background())
 }
 
@@ -167,7 +167,12 @@ func (a *testApp) addLockPR(n int, head string) {
 // waitFor polls until cond holds or the time is up.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	waitWithin(t, 20*time.Second, what, cond)
+}
+
+func waitWithin(t testing.TB, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
 		if cond() {
 			return
