@@ -110,25 +110,21 @@ func (m *metrics) write(w io.Writer, depth map[string]int64, gauges func(io.Writ
 	Metric(w, "planpr_job_attempts_total", "counter", "Attempts the ended jobs took.", m.attempts)
 	Metric(w, "planpr_redeliveries_total", "counter", "Deliveries GitHub was asked to send again.", m.redelivered)
 	Metric(w, "planpr_redelivery_errors_total", "counter", "Redeliveries GitHub refused or that could not be asked.", m.redeliveryErrors)
-	fmt.Fprintln(w, "# HELP planpr_job_latency_seconds Time from a delivery's arrival to its job's end.")
-	fmt.Fprintln(w, "# TYPE planpr_job_latency_seconds histogram")
-	for i, b := range m.buckets {
-		fmt.Fprintf(w, "planpr_job_latency_seconds_bucket{le=\"%g\"} %d\n", b, m.latencyCounts[i])
-	}
-	fmt.Fprintf(w, "planpr_job_latency_seconds_bucket{le=\"+Inf\"} %d\n", m.latencyN)
-	fmt.Fprintf(w, "planpr_job_latency_seconds_sum %g\n", m.latency.Seconds())
-	fmt.Fprintf(w, "planpr_job_latency_seconds_count %d\n", m.latencyN)
+	m.histogram(w, "planpr_job_latency_seconds", "Time from a delivery's arrival to its job's end.", m.latencyCounts, m.latencyN, m.latency)
 	if gauges != nil {
 		gauges(w)
 	}
-	fmt.Fprintln(w, "# HELP planpr_job_duration_seconds Time to process a delivery's work.")
-	fmt.Fprintln(w, "# TYPE planpr_job_duration_seconds histogram")
+	m.histogram(w, "planpr_job_duration_seconds", "Time to process a delivery's work.", m.counts, m.jobs, m.busy)
+}
+
+// histogram writes a histogram over m.buckets.
+func (m *metrics) histogram(w io.Writer, name, help string, counts []int64, n int64, sum time.Duration) {
+	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name)
 	for i, b := range m.buckets {
-		fmt.Fprintf(w, "planpr_job_duration_seconds_bucket{le=\"%g\"} %d\n", b, m.counts[i])
+		fmt.Fprintf(w, "%s_bucket{le=\"%g\"} %d\n", name, b, counts[i])
 	}
-	fmt.Fprintf(w, "planpr_job_duration_seconds_bucket{le=\"+Inf\"} %d\n", m.jobs)
-	fmt.Fprintf(w, "planpr_job_duration_seconds_sum %g\n", m.busy.Seconds())
-	fmt.Fprintf(w, "planpr_job_duration_seconds_count %d\n", m.jobs)
+	fmt.Fprintf(w, "%s_bucket{le=\"+Inf\"} %d\n", name, n)
+	fmt.Fprintf(w, "%s_sum %g\n%s_count %d\n", name, sum.Seconds(), name, n)
 }
 
 // Metric writes one single-valued metric in the Prometheus text format.

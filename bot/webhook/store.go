@@ -185,37 +185,41 @@ func (s *store) writable(ctx context.Context) error {
 // depth counts the queue's jobs by state.
 func (s *store) depth(ctx context.Context) (map[string]int64, error) {
 	const q = "SELECT state, count(*) FROM river_job GROUP BY state"
-	out := map[string]int64{}
 	if s.pool != nil {
 		rows, err := s.pool.Query(ctx, q)
 		if err != nil {
 			return nil, err
 		}
 		defer rows.Close()
-		for rows.Next() {
-			var state string
-			var n int64
-			if err := rows.Scan(&state, &n); err != nil {
-				return nil, err
-			}
-			out[state] = n
-		}
-		return out, rows.Err()
+		return countsOf(rows)
 	}
 	rows, err := s.db.QueryContext(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var state string
+	return countsOf(rows)
+}
+
+// rows is what pgx's and database/sql's results share.
+type rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// countsOf reads (name, count) rows.
+func countsOf(r rows) (map[string]int64, error) {
+	out := map[string]int64{}
+	for r.Next() {
+		var name string
 		var n int64
-		if err := rows.Scan(&state, &n); err != nil {
+		if err := r.Scan(&name, &n); err != nil {
 			return nil, err
 		}
-		out[state] = n
+		out[name] = n
 	}
-	return out, rows.Err()
+	return out, r.Err()
 }
 
 // requeueOrphans makes the jobs a crashed process left running available
