@@ -77,6 +77,7 @@ type actionPlan struct {
 	schemasFile string
 	lockSpec    string
 	locks       []*lockdiff.FileDiff
+	verifier    *lockdiff.Verifier // nil: lock hashes not checked against the registries
 	ev          *Event
 	manifest    Manifest
 	author      string // the login planpr's comments carry
@@ -186,6 +187,9 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		if p.locks, err = actionLocks(ctx, env, log, api, p); err != nil {
 			return err
 		}
+		if p.verifier != nil {
+			p.verifier.Verify(ctx, p.locks) // a registry out of reach is a warning in the comment
+		}
 		if len(p.plans) > 0 {
 			// A monorepo's job comments on its own roots' lock files.
 			p.marker.Roots = planRoots(p.plans, env.Getenv("GITHUB_WORKSPACE"))
@@ -269,6 +273,9 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 	if p.lockSpec == "false" || p.lockSpec == "none" {
 		p.lockSpec = "off"
 	}
+	if p.verifier, err = actionVerifier(env); err != nil {
+		return nil, err
+	}
 	if len(planFiles) == 0 && len(logFiles) == 0 && p.lockSpec == "off" {
 		return nil, errors.New("nothing to report: set the plan input (plan JSON files), ui-log, or lock-files")
 	}
@@ -337,6 +344,28 @@ func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, api PullRequest
 	}
 	p.pr = n
 	return err
+}
+
+// actionVerifier is the lock-hash verification the verify and registry
+// inputs ask for (on by default), its answers cached in the runner's tool
+// cache.
+func actionVerifier(env ActionEnv) (*lockdiff.Verifier, error) {
+	on, full, err := lockdiff.ParseVerify(cmp.Or(env.input("verify"), "true"))
+	if err != nil {
+		return nil, fmt.Errorf("input %v", err)
+	}
+	if !on {
+		return nil, nil
+	}
+	regs, err := lockdiff.ParseRegistries(env.input("registry"))
+	if err != nil {
+		return nil, fmt.Errorf("input %v", err)
+	}
+	cache := ""
+	if dir := cmp.Or(env.Getenv("RUNNER_TOOL_CACHE"), env.Getenv("RUNNER_TEMP")); dir != "" {
+		cache = filepath.Join(dir, "planpr-registry")
+	}
+	return &lockdiff.Verifier{Registries: regs, Full: full, CacheDir: cache}, nil
 }
 
 // actionLocks compares each changed lock file at the pull request's base and

@@ -41,11 +41,14 @@ type ServerConfig struct {
 	// when set, a PostgreSQL queue several replicas share instead.
 	DataDir     string
 	DatabaseURL string
-	MaxAttempts int           // tries of a failing job (default 8)
-	Redeliver   time.Duration // how often missed deliveries are looked for (default 5 minutes; negative: never)
-	JobTimeout  time.Duration
-	Logger      *slog.Logger
-	Version     string
+	MaxAttempts int // tries of a failing job (default 8)
+	// Verifier, when set, checks lock files' new hashes against the
+	// registries' signed checksums.
+	Verifier   *lockdiff.Verifier
+	Redeliver  time.Duration // how often missed deliveries are looked for (default 5 minutes; negative: never)
+	JobTimeout time.Duration
+	Logger     *slog.Logger
+	Version    string
 	// Retry tunes GitHub retries (tests shorten the waits).
 	Retry *gh.RetryTransport
 	// Intake tunes the webhook intake's budget (see webhook.Config).
@@ -295,6 +298,9 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 	})
 	if err != nil {
 		return err
+	}
+	if s.cfg.Verifier != nil {
+		s.cfg.Verifier.Verify(ctx, locks) // a registry out of reach is a warning in the comment
 	}
 	author, err := s.login(ctx)
 	if err != nil {

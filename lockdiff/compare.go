@@ -29,6 +29,9 @@ type ProviderDiff struct {
 	HashesAdded   []string
 	HashesRemoved []string
 	Findings      []Finding
+	// Verification is what the registry said of the new hashes (see
+	// Verifier), or nil when not asked.
+	Verification *Verification
 }
 
 // VersionBefore and the other accessors give "" for an absent side.

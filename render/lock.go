@@ -26,12 +26,13 @@ func LockJSON(w io.Writer, files []*lockdiff.FileDiff) error {
 		Message  string `json:"message"`
 	}
 	type provider struct {
-		Address     string    `json:"address"`
-		Change      string    `json:"change"`
-		Version     pair      `json:"version"`
-		Constraints pair      `json:"constraints"`
-		Hashes      hashes    `json:"hashes"`
-		Findings    []finding `json:"findings"`
+		Address      string                 `json:"address"`
+		Change       string                 `json:"change"`
+		Version      pair                   `json:"version"`
+		Constraints  pair                   `json:"constraints"`
+		Hashes       hashes                 `json:"hashes"`
+		Findings     []finding              `json:"findings"`
+		Verification *lockdiff.Verification `json:"verification,omitempty"`
 	}
 	type file struct {
 		Path      string     `json:"path"`
@@ -59,7 +60,7 @@ func LockJSON(w io.Writer, files []*lockdiff.FileDiff) error {
 		f := file{Path: fd.Path, Providers: []provider{}, Findings: findings(fd.Findings)}
 		for _, p := range fd.Providers {
 			pr := provider{Address: p.Address.String(), Change: string(p.Change),
-				Hashes: hashes{nonNil(p.HashesAdded), nonNil(p.HashesRemoved)}, Findings: findings(p.Findings)}
+				Hashes: hashes{nonNil(p.HashesAdded), nonNil(p.HashesRemoved)}, Findings: findings(p.Findings), Verification: p.Verification}
 			if p.Before != nil {
 				pr.Version.Before, pr.Constraints.Before = &p.Before.RawVersion, &p.Before.Constraints
 			}
@@ -143,6 +144,23 @@ func lockSummary(fd *lockdiff.FileDiff) string {
 	return strings.Join(parts, ", ")
 }
 
+// verifiedMark follows a provider verified against its registry's signed
+// checksums (✓), or one whose check alerted (🚨) or could not be made (❔).
+func verifiedMark(p *lockdiff.ProviderDiff) string {
+	if p.Verification == nil {
+		return ""
+	}
+	switch p.Verification.Status {
+	case "verified":
+		return " ✓"
+	case "alert":
+		return " 🚨"
+	case "error":
+		return " ❔"
+	}
+	return ""
+}
+
 var severityMark = map[lockdiff.Severity]string{
 	lockdiff.Error:   "⛔ **error**",
 	lockdiff.Alert:   "🚨 **alert**",
@@ -182,7 +200,7 @@ func lockMarkdown(files []*lockdiff.FileDiff, withUrgent bool, m *mask.Masker) s
 				continue
 			}
 			rows++
-			fmt.Fprintf(&table, "| `%s` | %s | %s | %s | %s |\n", p.Address, p.Change, safeText(m, versionCell(p)), safeText(m, constraintsCell(p)),
+			fmt.Fprintf(&table, "| `%s`%s | %s | %s | %s | %s |\n", p.Address, verifiedMark(p), p.Change, safeText(m, versionCell(p)), safeText(m, constraintsCell(p)),
 				fmt.Sprintf("+%d −%d", len(p.HashesAdded), len(p.HashesRemoved)))
 			for _, f := range p.Findings {
 				line := fmt.Sprintf("- %s `%s`: %s\n", severityMark[f.Severity], p.Address.Short(), safeMessage(m, f.Message))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -24,11 +25,15 @@ func runLockdiff(args []string, stdout, stderr io.Writer) error {
 	fl.StringVar(&format, "format", "text", "output `FORMAT`: text, markdown (the comment's section) or json")
 	fl.StringVar(&configDir, "config", "", "root module `DIR` to cross-check required_providers against the AFTER lock file")
 	fl.StringVar(&flavorName, "flavor", "auto", "whose commands the advice names, `FLAVOR`: terraform, opentofu, or auto (the lock file's registries tell)")
+	var vf verifyFlags
+	vf.add(fl)
 	fl.Usage = func() {
 		fmt.Fprint(stderr, `Usage: planpr lockdiff [flags] BEFORE AFTER [BEFORE AFTER...]
 
 Compares .terraform.lock.hcl files provider by provider and explains each change:
-versions, constraints, hashes, and what a reviewer should worry about. BEFORE or AFTER
+versions, constraints, hashes, and what a reviewer should worry about. With --verify,
+each new or changed provider version is checked against its registry: every zh: hash
+must be in the SHA256SUMS the registry's key signed (else an alert). BEFORE or AFTER
 may be an empty file or /dev/null (the lock file was created or deleted); a missing file is an error. Several
 pairs (a monorepo) go into one report.
 
@@ -81,6 +86,14 @@ Flags:
 	}
 	if failed {
 		return errors.New("lock files have errors (above); nothing compared")
+	}
+	v, err := vf.verifier()
+	if err != nil {
+		return err
+	}
+	if v != nil {
+		// A registry that cannot be asked is a finding, never a failure.
+		v.Verify(context.Background(), diffs)
 	}
 	var out bytes.Buffer
 	switch format {

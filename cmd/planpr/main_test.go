@@ -54,6 +54,9 @@ func TestScripts(t *testing.T) {
 			e.Setenv("GITHUB_API_URL", fake.URL)
 			e.Setenv("GITHUB_GRAPHQL_URL", fake.URL+"/graphql")
 			e.Setenv("FAKE_URL", fake.URL)
+			// No registry is reachable from the tests: lock hashes are
+			// verified only where a script asks (and points at one).
+			e.Setenv("INPUT_VERIFY", "false")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

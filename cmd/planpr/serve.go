@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/planpr/planpr/bot"
 	webhooks "github.com/planpr/planpr/bot/webhook"
+	"github.com/planpr/planpr/lockdiff"
 )
 
 const serveUsage = `Usage: planpr serve
@@ -35,6 +37,9 @@ Runs the GitHub App webhook server. Configuration comes from the environment:
   PLANPR_MAX_ATTEMPTS     tries of a failing job before it is kept as failed (default 8)
   PLANPR_REDELIVER_EVERY  how often missed deliveries are looked for and redelivered
                           (default 5m; 0 or off: never)
+  PLANPR_VERIFY           check lock files' new hashes against the registries' signed
+                          checksums: on (default), full (h1: too) or off
+  PLANPR_REGISTRY         HOST=URL overrides of registry discovery, comma-separated
   GITHUB_API_URL          https://api.github.com, or https://HOST/api/v3 (GitHub Enterprise)
 Serves POST /webhook, GET /healthz and GET /metrics; logs JSON to stderr.
 Every verified delivery is kept in the queue before it is answered; River's
@@ -109,7 +114,12 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		httpSrv.Close()
 		return err
 	}
-	srv, err := bot.NewServer(bot.ServerConfig{
+	verifier, err := serveVerifier(getenv, dataDir)
+	if err != nil {
+		httpSrv.Close()
+		return err
+	}
+	srv, err := bot.NewServer(bot.ServerConfig{Verifier: verifier,
 		AppID: creds.ID, PrivateKey: []byte(creds.PrivateKey), WebhookSecret: []byte(creds.WebhookSecret),
 		APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
 		DataDir: dataDir, DatabaseURL: getenv("PLANPR_DATABASE_URL"), MaxAttempts: attempts, Redeliver: redeliver,
@@ -125,6 +135,24 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	}
 	log.Info("planpr serve listening", "addr", ln.Addr().String(), "app_id", creds.ID, "version", Version)
 	return srv.Serve(ctx, httpSrv, errc, 5*time.Second, 30*time.Second)
+}
+
+// serveVerifier is the lock-hash verification PLANPR_VERIFY (on by
+// default, full, off) and PLANPR_REGISTRY (HOST=URL overrides) ask for,
+// its answers cached in the data directory.
+func serveVerifier(getenv func(string) string, dataDir string) (*lockdiff.Verifier, error) {
+	on, full, err := lockdiff.ParseVerify(cmpOr(getenv("PLANPR_VERIFY"), "on"))
+	if err != nil {
+		return nil, fmt.Errorf("PLANPR_VERIFY: %v", err)
+	}
+	if !on {
+		return nil, nil
+	}
+	regs, err := lockdiff.ParseRegistries(getenv("PLANPR_REGISTRY"))
+	if err != nil {
+		return nil, fmt.Errorf("PLANPR_REGISTRY: %v", err)
+	}
+	return &lockdiff.Verifier{Registries: regs, Full: full, CacheDir: filepath.Join(dataDir, "cache")}, nil
 }
 
 // redeliverEvery reads PLANPR_REDELIVER_EVERY: a duration, or 0/off for

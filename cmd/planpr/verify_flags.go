@@ -1,0 +1,66 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/planpr/planpr/lockdiff"
+)
+
+// verifyFlags are the flags of registry verification: --verify[=full],
+// --registry HOST=URL (repeatable), --platform OS_ARCH (repeatable),
+// --cache-dir DIR.
+type verifyFlags struct {
+	mode       verifyMode
+	registries listFlag
+	platforms  listFlag
+	cacheDir   string
+}
+
+// verifyMode is --verify: a bare flag means on; =full or =off too.
+type verifyMode struct{ value string }
+
+func (v *verifyMode) String() string   { return v.value }
+func (v *verifyMode) IsBoolFlag() bool { return true }
+func (v *verifyMode) Set(s string) error {
+	if _, _, err := lockdiff.ParseVerify(s); err != nil {
+		return err
+	}
+	v.value = s
+	return nil
+}
+
+// listFlag collects a repeatable flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+func (f *verifyFlags) add(fl *flag.FlagSet) {
+	fl.Var(&f.mode, "verify", "check new and changed provider hashes against the registry's signed SHA256SUMS (`MODE`: bare or on; full also downloads the packages to check h1: hashes; off)")
+	fl.Var(&f.registries, "registry", "with --verify: `HOST=URL`, the providers.v1 base URL to use for HOST instead of service discovery (mirrors, private registries); repeatable")
+	fl.Var(&f.platforms, "platform", "with --verify: a platform `OS_ARCH` your CI or team runs on, to report locks that miss it (default linux_amd64, darwin_arm64, windows_amd64); repeatable")
+	fl.StringVar(&f.cacheDir, "cache-dir", defaultCacheDir(), "with --verify: `DIR` that keeps the registries' answers (one request per provider version, ever)")
+}
+
+// verifier is the Verifier the flags ask for, or nil.
+func (f *verifyFlags) verifier() (*lockdiff.Verifier, error) {
+	on, full, err := lockdiff.ParseVerify(f.mode.value)
+	if err != nil || !on {
+		return nil, err
+	}
+	regs, err := lockdiff.ParseRegistries(f.registries...)
+	if err != nil {
+		return nil, &usageError{"--" + err.Error()}
+	}
+	return &lockdiff.Verifier{Registries: regs, Full: full, Platforms: f.platforms, CacheDir: f.cacheDir}, nil
+}
+
+func defaultCacheDir() string {
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "planpr")
+	}
+	return ""
+}
