@@ -205,6 +205,7 @@ func TestVerify(t *testing.T) {
 			if d.Verification == nil {
 				t.Fatal("no verification")
 			}
+			t.Logf("%s: %s", d.Verification.Status, d.Verification.Message)
 			if d.Verification.Status != tc.status || !strings.Contains(d.Verification.Message, tc.message) {
 				t.Errorf("status %q, message %q; want %q with %q", d.Verification.Status, d.Verification.Message, tc.status, tc.message)
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -34,12 +35,15 @@ func runDryRun(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&htmlFile, "html", "", "also write a self-contained preview page of the comment to `FILE`")
 	fs.StringVar(&key, "key", "", "the comment's `KEY` (default: the plans' names)")
 	fs.StringVar(&flavorName, "flavor", "auto", flavorUsage)
+	var vf verifyFlags
+	vf.add(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: planpr dry-run [flags] [PLAN_OR_STREAM...]
 
 In a git checkout, prints exactly the comment planpr would post: the lock files changed
 between the merge base of --base and the working tree (each cross-checked with its root
-module's configuration), and the given plans and UI streams. Needs no token and no network.
+module's configuration), and the given plans and UI streams. Needs no token and no network
+(--verify asks the provider registries about new lock hashes, as the Action does).
 A short report (size against GitHub's 65,536-character limit, what was shortened, how
 many values were masked) goes to stderr.
 
@@ -80,6 +84,13 @@ Flags:
 	locks, err := changedLocks(top, mergeBase, fl)
 	if err != nil {
 		return err
+	}
+	v, err := vf.verifier()
+	if err != nil {
+		return err
+	}
+	if v != nil {
+		v.Verify(context.Background(), locks)
 	}
 	if len(locks) == 0 && len(inputs) == 0 {
 		return fmt.Errorf("nothing to show: no lock file changed since %s (the merge base with %s), and no plan given; pass plan JSON files (`tofu show -json tfplan > plan.json`) or UI streams (`tofu plan -json > plan.jsonl`)", shortRef(mergeBase), base)
