@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"text/template"
 	"time"
@@ -27,6 +28,7 @@ import (
 // made here.
 type testRegistry struct {
 	*httptest.Server
+	mu             sync.Mutex // guards the knobs below, which tests turn while requests run
 	listed, signer *openpgp.Entity // the key the registry lists, the key that signs
 	files          map[string][]byte
 	zh, h1         map[string]string // platform -> hash, for version 6.0.0
@@ -80,10 +82,20 @@ func newTestRegistry(t *testing.T, tls bool) *testRegistry {
 	return r
 }
 
+// set turns the registry's knobs.
+func (r *testRegistry) set(f func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f()
+}
+
 func (r *testRegistry) serve(w http.ResponseWriter, req *http.Request) {
+	r.mu.Lock()
 	r.requests++
-	if r.slow > 0 {
-		time.Sleep(r.slow)
+	slow, notFound, tamperSig, signer, listed := r.slow, r.notFound, r.tamperSig, r.signer, r.listed
+	r.mu.Unlock()
+	if slow > 0 {
+		time.Sleep(slow)
 	}
 	path := req.URL.Path
 	testdata := func(name string) []byte {
@@ -94,7 +106,7 @@ func (r *testRegistry) serve(w http.ResponseWriter, req *http.Request) {
 		return b
 	}
 	switch {
-	case r.notFound:
+	case notFound:
 		http.NotFound(w, req)
 	case path == "/.well-known/terraform.json":
 		w.Write(testdata("well-known.json"))
@@ -108,21 +120,21 @@ func (r *testRegistry) serve(w http.ResponseWriter, req *http.Request) {
 		}
 		var armored bytes.Buffer
 		aw, _ := armor.Encode(&armored, openpgp.PublicKeyType, nil)
-		r.listed.Serialize(aw)
+		listed.Serialize(aw)
 		aw.Close()
 		quoted, _ := json.Marshal(armored.String())
 		file := fmt.Sprintf("terraform-provider-aws_%s_%s_%s.zip", parts[0], parts[2], parts[3])
 		sum := sha256.Sum256(r.files["/files/"+parts[0]+"/"+file])
 		template.Must(template.New("dl").Parse(string(testdata("download.json")))).Execute(w, map[string]any{
 			"Version": parts[0], "OS": parts[2], "Arch": parts[3], "Shasum": hex.EncodeToString(sum[:]),
-			"KeyID": fmt.Sprintf("%016X", r.listed.PrimaryKey.KeyId), "Armor": string(quoted)})
+			"KeyID": fmt.Sprintf("%016X", listed.PrimaryKey.KeyId), "Armor": string(quoted)})
 	case strings.HasSuffix(path, "_SHA256SUMS.sig"):
 		sums := r.files[strings.TrimSuffix(path, ".sig")]
-		if r.tamperSig {
+		if tamperSig {
 			sums = append(bytes.Clone(sums), "# tampered\n"...)
 		}
 		var sig bytes.Buffer
-		if err := openpgp.DetachSign(&sig, r.signer, bytes.NewReader(sums), nil); err != nil {
+		if err := openpgp.DetachSign(&sig, signer, bytes.NewReader(sums), nil); err != nil {
 			panic(err)
 		}
 		w.Write(sig.Bytes())
@@ -191,10 +203,12 @@ func TestVerify(t *testing.T) {
 		{name: "a lock missing a platform", version: "6.0.0", hashes: all[:3], status: "verified", severity: Info, platforms: "darwin_arm64 linux_amd64"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			reg.tamperSig, reg.signer, reg.notFound, reg.slow = false, reg.listed, false, 0
-			if tc.setup != nil {
-				tc.setup()
-			}
+			reg.set(func() {
+				reg.tamperSig, reg.signer, reg.notFound, reg.slow = false, reg.listed, false, 0
+				if tc.setup != nil {
+					tc.setup()
+				}
+			})
 			v := &Verifier{Registries: map[string]string{host: reg.URL + "/v1/providers/"}, Full: tc.full}
 			if tc.clientWait > 0 {
 				v.Client = &http.Client{Timeout: tc.clientWait}
