@@ -33,6 +33,7 @@ type testRegistry struct {
 	files          map[string][]byte
 	zh, h1         map[string]string // platform -> hash, for version 6.0.0
 	tamperSig      bool
+	packages       bool // answer OpenTofu's packages object in the download document
 	slow           time.Duration
 	notFound       bool
 	requests       int
@@ -92,7 +93,7 @@ func (r *testRegistry) set(f func()) {
 func (r *testRegistry) serve(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	r.requests++
-	slow, notFound, tamperSig, signer, listed := r.slow, r.notFound, r.tamperSig, r.signer, r.listed
+	slow, notFound, tamperSig, signer, listed, packages := r.slow, r.notFound, r.tamperSig, r.signer, r.listed, r.packages
 	r.mu.Unlock()
 	if slow > 0 {
 		time.Sleep(slow)
@@ -125,9 +126,23 @@ func (r *testRegistry) serve(w http.ResponseWriter, req *http.Request) {
 		quoted, _ := json.Marshal(armored.String())
 		file := fmt.Sprintf("terraform-provider-aws_%s_%s_%s.zip", parts[0], parts[2], parts[3])
 		sum := sha256.Sum256(r.files["/files/"+parts[0]+"/"+file])
-		template.Must(template.New("dl").Parse(string(testdata("download.json")))).Execute(w, map[string]any{
+		var doc bytes.Buffer
+		template.Must(template.New("dl").Parse(string(testdata("download.json")))).Execute(&doc, map[string]any{
 			"Version": parts[0], "OS": parts[2], "Arch": parts[3], "Shasum": hex.EncodeToString(sum[:]),
 			"KeyID": fmt.Sprintf("%016X", listed.PrimaryKey.KeyId), "Armor": string(quoted)})
+		if packages && parts[0] == "6.0.0" {
+			var m map[string]any
+			json.Unmarshal(doc.Bytes(), &m)
+			pk := map[string]any{}
+			for _, p := range platformsServed {
+				pk[p] = map[string]any{"zh": r.zh[p], "h1": r.h1[p], "size": 123}
+			}
+			m["packages"] = pk
+			b, _ := json.Marshal(m)
+			doc.Reset()
+			doc.Write(b)
+		}
+		w.Write(doc.Bytes())
 	case strings.HasSuffix(path, "_SHA256SUMS.sig"):
 		sums := r.files[strings.TrimSuffix(path, ".sig")]
 		if tamperSig {
@@ -201,10 +216,14 @@ func TestVerify(t *testing.T) {
 		{name: "a registry that does not answer", version: "6.0.0", hashes: all, setup: func() { reg.slow = 300 * time.Millisecond }, clientWait: 100 * time.Millisecond,
 			status: "error", severity: Warning, message: "timed out"},
 		{name: "a lock missing a platform", version: "6.0.0", hashes: all[:3], status: "verified", severity: Info, platforms: "darwin_arm64 linux_amd64"},
+		{name: "h1: checked against the registry's packages", version: "6.0.0", hashes: all, setup: func() { reg.packages = true }, status: "verified", severity: Info,
+			message: "1 `h1:` hashes match the registry's packages"},
+		{name: "an h1: of none of the registry's packages", version: "6.0.0", hashes: append(all[1:], "h1:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="), setup: func() { reg.packages = true },
+			status: "alert", severity: Alert, message: "is not the h1: hash of any package the registry publishes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg.set(func() {
-				reg.tamperSig, reg.signer, reg.notFound, reg.slow = false, reg.listed, false, 0
+				reg.tamperSig, reg.signer, reg.notFound, reg.slow, reg.packages = false, reg.listed, false, 0, false
 				if tc.setup != nil {
 					tc.setup()
 				}
