@@ -28,7 +28,7 @@ import (
 // made here.
 type testRegistry struct {
 	*httptest.Server
-	mu             sync.Mutex // guards the knobs below, which tests turn while requests run
+	mu             sync.Mutex      // guards the knobs below, which tests turn while requests run
 	listed, signer *openpgp.Entity // the key the registry lists, the key that signs
 	files          map[string][]byte
 	zh, h1         map[string]string // platform -> hash, for version 6.0.0
