@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,26 +20,8 @@ import (
 	"github.com/planpr/planpr/bot/githubtest"
 )
 
-// syncBuffer is a log both the server and the test use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // startServe runs serve in this process with env until the test ends.
-func startServe(t *testing.T, env map[string]string) (base string, log *syncBuffer, stop func() error) {
+func startServe(t *testing.T, env map[string]string) (base string, log *githubtest.LogBuffer, stop func() error) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -50,7 +31,7 @@ func startServe(t *testing.T, env map[string]string) (base string, log *syncBuff
 	ln.Close()
 	env["PLANPR_LISTEN"] = addr
 	ctx, cancel := context.WithCancel(context.Background())
-	log = &syncBuffer{}
+	log = &githubtest.LogBuffer{}
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, func(k string) string { return env[k] }, log) }()
 	base = "http://" + addr
