@@ -84,6 +84,9 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs])
 	}
 	log := s.log.With(attrs...)
 	if a.Key != "" {
+		// Checked once the key is ours: deliveries that came while an
+		// older one of the pull request ran are seen.
+		defer s.keys.Lock(a.Key)()
 		newer, err := s.newerDelivery(ctx, a.Key, job.ID)
 		if err != nil {
 			return err
@@ -93,7 +96,6 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs])
 			log.Info("superseded by a newer delivery of the same pull request", "by_job", newer)
 			return nil
 		}
-		defer s.keys.Lock(a.Key)()
 	}
 	start := time.Now()
 	defer func() {
