@@ -6,6 +6,7 @@ package action
 import (
 	"archive/tar"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"crypto/sha256"
 	"fmt"
@@ -133,7 +134,7 @@ func (r *runner) run(a *actionFile) (int, error) {
 		}
 		start := time.Now()
 		err := r.bash(s)
-		r.took = append(r.took, fmt.Sprintf("%s %v", cmpOr(s.ID, strings.Fields(s.Run)[1]), time.Since(start).Round(time.Millisecond)))
+		r.took = append(r.took, fmt.Sprintf("%s %v", cmp.Or(s.ID, strings.Fields(s.Run)[1]), time.Since(start).Round(time.Millisecond)))
 		if err != nil {
 			return i, err
 		}
@@ -335,7 +336,7 @@ func TestCompositeAction(t *testing.T) {
 				env: map[string]string{
 					"HOME": os.Getenv("HOME"), "GOPATH": os.Getenv("GOPATH"), "GOCACHE": goEnv(t, "GOCACHE"), "GOMODCACHE": goEnv(t, "GOMODCACHE"),
 					"GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local", "TMPDIR": os.TempDir(),
-					"RUNNER_OS": runnerOS(), "RUNNER_ARCH": cmpOr(tc.arch, runnerArch()), "RUNNER_TEMP": t.TempDir(), "RUNNER_TOOL_CACHE": cache,
+					"RUNNER_OS": runnerOS(), "RUNNER_ARCH": cmp.Or(tc.arch, runnerArch()), "RUNNER_TEMP": t.TempDir(), "RUNNER_TOOL_CACHE": cache,
 					"GITHUB_ACTION_PATH": root, "GITHUB_WORKSPACE": ws, "GITHUB_SERVER_URL": rel.URL, "GITHUB_API_URL": rel.URL + "/api",
 					"GITHUB_REPOSITORY": "Codertocat/Hello-World", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": filepath.Join(work, "event.json"),
 					"GITHUB_RUN_ID": "100", "GITHUB_STEP_SUMMARY": filepath.Join(work, "summary.md"),
@@ -379,13 +380,6 @@ func TestCompositeAction(t *testing.T) {
 			t.Logf("%s: steps took %v (%s); used %v", tc.name, took.Round(time.Millisecond), strings.Join(r.took, ", "), r.used)
 		})
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func goEnv(t *testing.T, name string) string {

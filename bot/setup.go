@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -62,9 +63,9 @@ const setupStateLife = time.Hour
 
 // NewSetup starts a setup.
 func NewSetup(cfg SetupConfig) *Setup {
-	cfg.ServerURL = strings.TrimSuffix(cmpOr(cfg.ServerURL, "https://github.com"), "/")
-	cfg.APIURL = strings.TrimSuffix(cmpOr(cfg.APIURL, "https://api.github.com"), "/")
-	cfg.AppName = cmpOr(cfg.AppName, "planpr")
+	cfg.ServerURL = strings.TrimSuffix(cmp.Or(cfg.ServerURL, "https://github.com"), "/")
+	cfg.APIURL = strings.TrimSuffix(cmp.Or(cfg.APIURL, "https://api.github.com"), "/")
+	cfg.AppName = cmp.Or(cfg.AppName, "planpr")
 	if cfg.Client == nil {
 		cfg.Client = &http.Client{Timeout: 30 * time.Second}
 	}
@@ -72,13 +73,6 @@ func NewSetup(cfg SetupConfig) *Setup {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Setup{cfg: cfg, states: map[string]time.Time{}, done: make(chan AppCredentials, 1)}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // Done receives the App's credentials once they are kept.
@@ -220,7 +214,7 @@ func (s *Setup) page(w http.ResponseWriter, r *http.Request) {
 		setupPage.Execute(w, map[string]any{"Denied": true})
 		return
 	}
-	org := cmpOr(r.URL.Query().Get("org"), s.cfg.Org)
+	org := cmp.Or(r.URL.Query().Get("org"), s.cfg.Org)
 	if org != "" && !orgName.MatchString(org) {
 		http.Error(w, "not an organisation's name: "+template.HTMLEscapeString(org), http.StatusBadRequest)
 		return

@@ -82,7 +82,7 @@ func (v *Verifier) Verify(ctx context.Context, files []*FileDiff) {
 				rel = v.fetch(ctx, d.Address, d.After.RawVersion)
 				done[key] = rel
 			}
-			ver := v.check(rel, d)
+			ver := v.check(ctx, rel, d)
 			d.Verification = ver
 			sev := Info
 			switch ver.Status {
@@ -351,7 +351,7 @@ func platformOf(file string) string {
 }
 
 // check compares a lock's hashes with what the registry answered.
-func (v *Verifier) check(r *release, d *ProviderDiff) *Verification {
+func (v *Verifier) check(ctx context.Context, r *release, d *ProviderDiff) *Verification {
 	name := fmt.Sprintf("%s %s", d.Address, d.After.RawVersion)
 	switch {
 	case r.Err != "":
@@ -424,7 +424,7 @@ func (v *Verifier) check(r *release, d *ProviderDiff) *Verification {
 		}
 	} else if v.Full && h1 > 0 {
 		h1Checked = true
-		alerts = append(alerts, v.checkPackages(r, d, sums, covered)...)
+		alerts = append(alerts, v.checkPackages(ctx, r, d, sums, covered)...)
 	}
 	for p := range covered {
 		ver.Platforms = append(ver.Platforms, p)
@@ -473,7 +473,7 @@ func short(h string) string {
 
 // checkPackages downloads the platforms' packages the lock has zh: hashes
 // for and checks that every h1: hash is one of theirs.
-func (v *Verifier) checkPackages(r *release, d *ProviderDiff, sums map[string]string, covered map[string]bool) []string {
+func (v *Verifier) checkPackages(ctx context.Context, r *release, d *ProviderDiff, sums map[string]string, covered map[string]bool) []string {
 	computed := map[string]bool{}
 	for zhHex, file := range sums {
 		p := platformOf(file)
@@ -489,7 +489,7 @@ func (v *Verifier) checkPackages(r *release, d *ProviderDiff, sums map[string]st
 		if u == "" {
 			continue
 		}
-		zip, err := v.get(context.Background(), u, 1<<30)
+		zip, err := v.get(ctx, u, 1<<30)
 		if err != nil {
 			return []string{fmt.Sprintf("the package for %s could not be downloaded to check `h1:` (%v)", p, err)}
 		}

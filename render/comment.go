@@ -147,15 +147,12 @@ type planSection struct {
 // masked, and only then escaped, fenced and laid out, so that no secret
 // can change the markup around it.
 type diffItem struct {
-	action  diff.Action // what the change does: shortened comments show the riskiest first
-	address string
-	group   *diffGroup                  // the change's group
 	summary func(m *mask.Masker) string // the <summary> line
 	text    string                      // the plain text inside
 	wrap    func(string) string         // fences the masked text
 
-	// An item can sit in several buffers (every size, full and risky): it
-	// is masked and laid out once.
+	// An item can sit in several buffers (every size, and the groups'
+	// first diffs): it is masked and laid out once.
 	laidOut string
 	masks   int // values the masker hid in it
 	marked  int // values the plan marked sensitive in it
@@ -178,8 +175,7 @@ func (it *diffItem) layOut(m *mask.Masker) int {
 // budgetBuffer collects diffs until they would pass a limit.
 type budgetBuffer struct {
 	pending  []*diffItem
-	kept     []*diffItem // laid out, in the order they came (after finish)
-	size     int         // the Markdown's size, estimated until finish
+	size     int // the Markdown's size, estimated until finish
 	limit    int
 	overflow bool
 	md       strings.Builder
@@ -205,7 +201,6 @@ func (b *budgetBuffer) finish(m *mask.Masker) int {
 		n += it.layOut(m)
 		b.md.WriteString(it.laidOut)
 	}
-	b.kept = append(b.kept, b.pending...)
 	b.pending = nil
 	b.size = b.md.Len()
 	return n
@@ -433,7 +428,7 @@ func newDiffItem(rc *tofujson.ResourceChange, c review.ChangeSummary, o CommentO
 	if text == "" {
 		return nil, nil
 	}
-	return &diffItem{action: c.Action, address: c.Address, summary: func(m *mask.Masker) string { return summaryLine(c, m) },
+	return &diffItem{summary: func(m *mask.Masker) string { return summaryLine(c, m) },
 		text: text, wrap: md.DiffBlock, marked: strings.Count(text, mask.Masked)}, nil
 }
 

@@ -98,14 +98,23 @@ func (s *planSection) groupChanges(shapes []tofujson.ChangeShape) {
 		s.changes[i].group = g
 	}
 	slices.SortStableFunc(s.groups, byRiskAndSize)
-	covered := map[string]bool{}
-	lead := slices.DeleteFunc(slices.Clone(s.groups), func(g *diffGroup) bool {
-		k := changeKind(g.Example)
-		defer func() { covered[k] = true }()
-		return covered[k]
-	})
-	rest := slices.DeleteFunc(slices.Clone(s.groups), func(g *diffGroup) bool { return slices.Contains(lead, g) })
+	lead, rest := leadFirst(s.groups)
 	s.groups = append(lead, rest...)
+}
+
+// leadFirst splits groups, keeping their order, into the first group of
+// each kind of change and the rest.
+func leadFirst(gs []*diffGroup) (lead, rest []*diffGroup) {
+	covered := map[string]bool{}
+	for _, g := range gs {
+		if k := changeKind(g.Example); covered[k] {
+			rest = append(rest, g)
+		} else {
+			covered[k] = true
+			lead = append(lead, g)
+		}
+	}
+	return lead, rest
 }
 
 // byRiskAndSize orders groups: what destroys first, then what changes
@@ -207,15 +216,12 @@ func pickDiffs(sections []*planSection, limit, room int, m *mask.Masker) int {
 	var lead, rest []candidate
 	for _, s := range sections {
 		s.picked = nil
-		covered := map[string]bool{}
-		for _, g := range s.repsFor(limit) {
-			k := changeKind(g.Example)
-			if covered[k] {
-				rest = append(rest, candidate{s, g})
-			} else {
-				lead = append(lead, candidate{s, g})
-			}
-			covered[k] = true
+		l, r := leadFirst(s.repsFor(limit))
+		for _, g := range l {
+			lead = append(lead, candidate{s, g})
+		}
+		for _, g := range r {
+			rest = append(rest, candidate{s, g})
 		}
 	}
 	for _, c := range append(lead, rest...) {

@@ -71,7 +71,7 @@ func openStore(ctx context.Context, cfg StoreConfig) (*store, error) {
 		}
 		s := &store{kind: "postgres", where: pool.Config().ConnConfig.Host, pool: pool}
 		driver := riverpgxv5.New(pool)
-		s.newRun, s.migrate = clientFor(driver, cfg.Logger), migratorFor(driver, cfg.Logger)
+		s.newRun, s.migrate = clientFor(driver), migratorFor(driver, cfg.Logger)
 		return s, s.prepare(ctx)
 	}
 	dir := cfg.DataDir
@@ -102,11 +102,11 @@ func openStore(ctx context.Context, cfg StoreConfig) (*store, error) {
 	}
 	s := &store{kind: "sqlite", where: path, db: db, unlock: unlock}
 	driver := riversqlite.New(db)
-	s.newRun, s.migrate = clientFor(driver, cfg.Logger), migratorFor(driver, cfg.Logger)
+	s.newRun, s.migrate = clientFor(driver), migratorFor(driver, cfg.Logger)
 	return s, s.prepare(ctx)
 }
 
-func clientFor[TTx any](driver riverdriver.Driver[TTx], _ *slog.Logger) func(cfg *river.Config) (riverClient, error) {
+func clientFor[TTx any](driver riverdriver.Driver[TTx]) func(cfg *river.Config) (riverClient, error) {
 	return func(cfg *river.Config) (riverClient, error) { return river.NewClient(driver, cfg) }
 }
 

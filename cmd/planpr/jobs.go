@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -31,7 +32,7 @@ PLANPR_DATABASE_URL, else the SQLite file in PLANPR_DATA_DIR.
 `
 
 func storeConfig() webhooks.StoreConfig {
-	return webhooks.StoreConfig{DataDir: cmpOr(os.Getenv("PLANPR_DATA_DIR"), "planpr-data"), DatabaseURL: os.Getenv("PLANPR_DATABASE_URL"),
+	return webhooks.StoreConfig{DataDir: cmp.Or(os.Getenv("PLANPR_DATA_DIR"), "planpr-data"), DatabaseURL: os.Getenv("PLANPR_DATABASE_URL"),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -75,12 +76,12 @@ func runServe(args []string, stderr io.Writer) error {
 // environment or the data directory, or else first its setup.
 func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) error {
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
-	dataDir := cmpOr(getenv("PLANPR_DATA_DIR"), "planpr-data")
+	dataDir := cmp.Or(getenv("PLANPR_DATA_DIR"), "planpr-data")
 	creds, ok, err := appCredentials(getenv, dataDir)
 	if err != nil {
 		return err
 	}
-	addr := cmpOr(getenv("PLANPR_LISTEN"), ":8080")
+	addr := cmp.Or(getenv("PLANPR_LISTEN"), ":8080")
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -141,7 +142,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 // default, full, off) and PLANPR_REGISTRY (HOST=URL overrides) ask for,
 // its answers cached in the data directory.
 func serveVerifier(getenv func(string) string, dataDir string) (*lockdiff.Verifier, error) {
-	on, full, err := lockdiff.ParseVerify(cmpOr(getenv("PLANPR_VERIFY"), "on"))
+	on, full, err := lockdiff.ParseVerify(cmp.Or(getenv("PLANPR_VERIFY"), "on"))
 	if err != nil {
 		return nil, fmt.Errorf("PLANPR_VERIFY: %v", err)
 	}
@@ -210,11 +211,4 @@ func (s *switchHandler) set(h http.Handler) { s.h.Store(&h) }
 
 func (s *switchHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	(*s.h.Load()).ServeHTTP(w, r)
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
