@@ -361,11 +361,15 @@ func actionVerifier(env ActionEnv) (*lockdiff.Verifier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input %v", err)
 	}
+	hosts, err := lockdiff.ParseHosts(env.input("verify-hosts"))
+	if err != nil {
+		return nil, fmt.Errorf("input verify-hosts: %v", err)
+	}
 	cache := ""
 	if dir := cmp.Or(env.Getenv("RUNNER_TOOL_CACHE"), env.Getenv("RUNNER_TEMP")); dir != "" {
 		cache = filepath.Join(dir, "planpr-registry")
 	}
-	return &lockdiff.Verifier{Registries: regs, Full: full, CacheDir: cache}, nil
+	return &lockdiff.Verifier{Registries: regs, AllowHosts: hosts, Full: full, CacheDir: cache}, nil
 }
 
 // actionLocks compares each changed lock file at the pull request's base and

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -37,6 +38,7 @@ type testRegistry struct {
 	slow           time.Duration
 	notFound       bool
 	requests       int
+	sumsURL        string // answered as the download document's shasums_url instead of the registry's own
 }
 
 var platformsServed = []string{"linux_amd64", "darwin_arm64", "windows_amd64"}
@@ -93,7 +95,7 @@ func (r *testRegistry) set(f func()) {
 func (r *testRegistry) serve(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	r.requests++
-	slow, notFound, tamperSig, signer, listed, packages := r.slow, r.notFound, r.tamperSig, r.signer, r.listed, r.packages
+	slow, notFound, tamperSig, signer, listed, packages, sumsURL := r.slow, r.notFound, r.tamperSig, r.signer, r.listed, r.packages, r.sumsURL
 	r.mu.Unlock()
 	if slow > 0 {
 		time.Sleep(slow)
@@ -130,6 +132,14 @@ func (r *testRegistry) serve(w http.ResponseWriter, req *http.Request) {
 		template.Must(template.New("dl").Parse(string(testdata("download.json")))).Execute(&doc, map[string]any{
 			"Version": parts[0], "OS": parts[2], "Arch": parts[3], "Shasum": hex.EncodeToString(sum[:]),
 			"KeyID": fmt.Sprintf("%016X", listed.PrimaryKey.KeyId), "Armor": string(quoted)})
+		if sumsURL != "" {
+			var m map[string]any
+			json.Unmarshal(doc.Bytes(), &m)
+			m["shasums_url"] = sumsURL
+			b, _ := json.Marshal(m)
+			doc.Reset()
+			doc.Write(b)
+		}
 		if packages && parts[0] == "6.0.0" {
 			var m map[string]any
 			json.Unmarshal(doc.Bytes(), &m)
@@ -197,10 +207,12 @@ func TestVerify(t *testing.T) {
 		full       bool
 		clientWait time.Duration
 	}{
-		{name: "a good upgrade", version: "6.0.0", hashes: all, status: "verified", severity: Info,
-			message: "3 `zh:` hashes are in the SHA256SUMS signed by key", platforms: "darwin_arm64 linux_amd64 windows_amd64"},
+		{name: "a good upgrade", version: "6.0.0", hashes: all[1:], status: "verified", severity: Info,
+			message: "every hash checked — 3 `zh:` hashes are in the SHA256SUMS signed by planpr test registry <registry@example.invalid> (key", platforms: "darwin_arm64 linux_amd64 windows_amd64"},
+		{name: "an h1: the default mode cannot check", version: "6.0.0", hashes: all, status: "unchecked", severity: Warning,
+			message: "is not verified: 3 `zh:` hashes are in the SHA256SUMS signed by planpr test registry <registry@example.invalid> (key"},
 		{name: "a good upgrade, h1: checked", version: "6.0.0", hashes: all, full: true, status: "verified", severity: Info,
-			message: "1 `h1:` hashes match the registry's packages"},
+			message: "1 `h1:` hash matches the packages downloaded and checked against the signed checksums"},
 		{name: "a zh: the registry did not sign", version: "6.0.0", hashes: append(all[1:], "zh:"+strings.Repeat("ab", 32)), status: "alert", severity: Alert,
 			message: "`zh:ababababababababa…` is not a checksum the registry signed"},
 		{name: "an h1: of no package", version: "6.0.0", hashes: append(all[1:], "h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="), full: true, status: "alert", severity: Alert,
@@ -211,26 +223,26 @@ func TestVerify(t *testing.T) {
 			message: "signed by a key the registry does not list"},
 		{name: "a version the registry does not know", version: "6.6.6", hashes: all, status: "alert", severity: Alert,
 			message: "The registry does not know registry.opentofu.org/hashicorp/aws 6.6.6"},
-		{name: "a registry answering 404", version: "6.0.0", hashes: all, setup: func() { reg.notFound = true }, status: "error", severity: Warning,
-			message: "Could not verify registry.opentofu.org/hashicorp/aws 6.0.0 against its registry: " + reg.URL + "/v1/providers/hashicorp/aws/versions answered 404"},
+		{name: "a registry answering 404", version: "6.0.0", hashes: all, setup: func() { reg.notFound = true }, status: "unchecked", severity: Warning,
+			message: "registry.opentofu.org/hashicorp/aws 6.0.0 is not checked: the registry refused the request (HTTP 404)."},
 		{name: "a registry that does not answer", version: "6.0.0", hashes: all, setup: func() { reg.slow = 300 * time.Millisecond }, clientWait: 100 * time.Millisecond,
-			status: "error", severity: Warning, message: "timed out"},
-		{name: "a lock missing a platform", version: "6.0.0", hashes: all[:3], status: "verified", severity: Info, platforms: "darwin_arm64 linux_amd64"},
+			status: "unchecked", severity: Warning, message: "is not checked: the registry did not answer in time."},
+		{name: "a lock missing a platform", version: "6.0.0", hashes: all[1:3], status: "verified", severity: Info, platforms: "darwin_arm64 linux_amd64"},
 		{name: "h1: checked against the registry's packages", version: "6.0.0", hashes: all, setup: func() { reg.packages = true }, status: "verified", severity: Info,
-			message: "1 `h1:` hashes match the registry's packages"},
+			message: "1 `h1:` hash matches the packages the registry publishes"},
 		{name: "an h1: of none of the registry's packages", version: "6.0.0", hashes: append(all[1:], "h1:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="), setup: func() { reg.packages = true },
 			status: "alert", severity: Alert, message: "is not the h1: hash of any package the registry publishes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg.set(func() {
-				reg.tamperSig, reg.signer, reg.notFound, reg.slow, reg.packages = false, reg.listed, false, 0, false
+				reg.tamperSig, reg.signer, reg.notFound, reg.slow, reg.packages, reg.sumsURL = false, reg.listed, false, 0, false, ""
 				if tc.setup != nil {
 					tc.setup()
 				}
 			})
 			v := &Verifier{Registries: map[string]string{host: reg.URL + "/v1/providers/"}, Full: tc.full}
 			if tc.clientWait > 0 {
-				v.Client = &http.Client{Timeout: tc.clientWait}
+				v.RequestTimeout = tc.clientWait
 			}
 			fd := lockDiff(t, host, tc.version, tc.hashes...)
 			v.Verify(context.Background(), []*FileDiff{fd})
@@ -283,7 +295,7 @@ func TestVerifyDiscoversAndCaches(t *testing.T) {
 	cache := t.TempDir()
 	hashes := []string{reg.zh["linux_amd64"], reg.zh["darwin_arm64"], reg.zh["windows_amd64"]}
 	for i, want := range []int64{5, 0} {
-		v := &Verifier{Client: reg.Client(), CacheDir: cache}
+		v := &Verifier{RootCAs: roots(reg), AllowHosts: []string{host}, CacheDir: cache}
 		fd := lockDiff(t, host, "6.0.0", hashes...)
 		start := time.Now()
 		v.Verify(context.Background(), []*FileDiff{fd})
@@ -296,7 +308,7 @@ func TestVerifyDiscoversAndCaches(t *testing.T) {
 		t.Logf("run %d (%s): %d requests in %v", i, map[int]string{0: "cold", 1: "cached"}[i], v.Requests(), time.Since(start).Round(time.Microsecond))
 	}
 	// Two files locking the same version ask once.
-	v := &Verifier{Client: reg.Client()}
+	v := &Verifier{RootCAs: roots(reg), AllowHosts: []string{host}}
 	v.Verify(context.Background(), []*FileDiff{lockDiff(t, host, "6.0.0", hashes...), lockDiff(t, host, "6.0.0", hashes...)})
 	if v.Requests() != 5 {
 		t.Errorf("two files: %d requests", v.Requests())
@@ -322,4 +334,11 @@ func TestParseVerifyAndRegistries(t *testing.T) {
 			t.Errorf("ParseRegistries(%q): no error", bad)
 		}
 	}
+}
+
+// roots trusts a TLS test registry's certificate.
+func roots(reg *testRegistry) *x509.CertPool {
+	pool := x509.NewCertPool()
+	pool.AddCert(reg.Certificate())
+	return pool
 }

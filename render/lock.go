@@ -155,7 +155,7 @@ func verifiedMark(p *lockdiff.ProviderDiff) string {
 		return " ✓"
 	case "alert":
 		return " 🚨"
-	case "error":
+	case "unchecked":
 		return " ❔"
 	}
 	return ""

@@ -41,6 +41,8 @@ Runs the GitHub App webhook server. Configuration comes from the environment:
   PLANPR_VERIFY           check lock files' new hashes against the registries' signed
                           checksums: on (default), full (h1: too) or off
   PLANPR_REGISTRY         HOST=URL overrides of registry discovery, comma-separated
+  PLANPR_VERIFY_HOSTS     registry hosts besides the two public ones that verification may
+                          contact (comma-separated); lock files naming others are not checked
   GITHUB_API_URL          https://api.github.com, or https://HOST/api/v3 (GitHub Enterprise)
 Serves POST /webhook, GET /healthz and GET /metrics; logs JSON to stderr.
 Every verified delivery is kept in the queue before it is answered; River's
@@ -116,6 +118,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		return err
 	}
 	verifier, err := serveVerifier(getenv, dataDir)
+	if verifier != nil {
+		verifier.Logger = log
+	}
 	if err != nil {
 		httpSrv.Close()
 		return err
@@ -153,7 +158,11 @@ func serveVerifier(getenv func(string) string, dataDir string) (*lockdiff.Verifi
 	if err != nil {
 		return nil, fmt.Errorf("PLANPR_REGISTRY: %v", err)
 	}
-	return &lockdiff.Verifier{Registries: regs, Full: full, CacheDir: filepath.Join(dataDir, "cache")}, nil
+	hosts, err := lockdiff.ParseHosts(getenv("PLANPR_VERIFY_HOSTS"))
+	if err != nil {
+		return nil, fmt.Errorf("PLANPR_VERIFY_HOSTS: %v", err)
+	}
+	return &lockdiff.Verifier{Registries: regs, AllowHosts: hosts, Full: full, CacheDir: filepath.Join(dataDir, "cache")}, nil
 }
 
 // redeliverEvery reads PLANPR_REDELIVER_EVERY: a duration, or 0/off for

@@ -16,6 +16,7 @@ type verifyFlags struct {
 	mode       verifyMode
 	registries listFlag
 	platforms  listFlag
+	hosts      listFlag
 	cacheDir   string
 }
 
@@ -41,6 +42,7 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 func (f *verifyFlags) add(fl *flag.FlagSet) {
 	fl.Var(&f.mode, "verify", "check new and changed provider hashes against the registry's signed SHA256SUMS (`MODE`: bare or on; full also downloads the packages to check h1: hashes; off)")
 	fl.Var(&f.registries, "registry", "with --verify: `HOST=URL`, the providers.v1 base URL to use for HOST instead of service discovery (mirrors, private registries); repeatable")
+	fl.Var(&f.hosts, "verify-host", "with --verify: a registry `HOST` besides registry.opentofu.org and registry.terraform.io that may be contacted through service discovery (a private registry); repeatable. Lock files naming other hosts are not checked")
 	fl.Var(&f.platforms, "platform", "with --verify: a platform `OS_ARCH` your CI or team runs on, to report locks that miss it (default linux_amd64, darwin_arm64, windows_amd64); repeatable")
 	fl.StringVar(&f.cacheDir, "cache-dir", defaultCacheDir(), "with --verify: `DIR` that keeps the registries' answers (one request per provider version, ever)")
 }
@@ -55,7 +57,11 @@ func (f *verifyFlags) verifier() (*lockdiff.Verifier, error) {
 	if err != nil {
 		return nil, &usageError{"--" + err.Error()}
 	}
-	return &lockdiff.Verifier{Registries: regs, Full: full, Platforms: f.platforms, CacheDir: f.cacheDir}, nil
+	hosts, err := lockdiff.ParseHosts(f.hosts...)
+	if err != nil {
+		return nil, &usageError{"--verify-host: " + err.Error()}
+	}
+	return &lockdiff.Verifier{Registries: regs, AllowHosts: hosts, Full: full, Platforms: f.platforms, CacheDir: f.cacheDir}, nil
 }
 
 func defaultCacheDir() string {
