@@ -111,9 +111,13 @@ func Unpack(zipData []byte, dir string) error {
 // its name, and names longer than a few hundred bytes are no plan's.
 const maxZipDirectory = MaxFiles * 1024
 
-// checkZipDirectory reads the count and size of a zip's entries from its
-// end records before archive/zip parses them all into memory: a central
-// directory of 500,000 entries took 155 MB to be refused.
+// checkZipDirectory counts a zip's entries by walking its central
+// directory, record by record, before archive/zip parses it into memory.
+// The end record's counts are not believed: archive/zip reads records
+// until they stop and checks the count only modulo 65,536, so a
+// directory of 2,097,153 entries under a count of 1 was parsed whole
+// (628 MB). The walk stops past MaxFiles records or maxZipDirectory bytes,
+// from each place archive/zip may start reading.
 func checkZipDirectory(data []byte) error {
 	const eocdLen = 22
 	start := max(0, len(data)-eocdLen-0xffff)
@@ -121,21 +125,44 @@ func checkZipDirectory(data []byte) error {
 	if i < 0 || start+i+eocdLen > len(data) {
 		return nil // not a zip: archive/zip says so
 	}
-	eocd := data[start+i:]
-	entries := uint64(binary.LittleEndian.Uint16(eocd[10:]))
+	endPos := uint64(start + i)
+	eocd := data[endPos:]
 	size := uint64(binary.LittleEndian.Uint32(eocd[12:]))
-	if loc := start + i - 20; (entries == 0xffff || size == 0xffffffff) && loc >= 0 && bytes.Equal(data[loc:loc+4], []byte("PK\x06\x07")) {
+	offset := uint64(binary.LittleEndian.Uint32(eocd[16:]))
+	if loc := int(endPos) - 20; loc >= 0 && bytes.Equal(data[loc:loc+4], []byte("PK\x06\x07")) {
 		off := binary.LittleEndian.Uint64(data[loc+8:])
-		if off+56 <= uint64(len(data)) && bytes.Equal(data[off:off+4], []byte("PK\x06\x06")) {
-			entries = binary.LittleEndian.Uint64(data[off+32:])
+		if off <= uint64(len(data))-56 && bytes.Equal(data[off:off+4], []byte("PK\x06\x06")) {
 			size = binary.LittleEndian.Uint64(data[off+40:])
+			offset = binary.LittleEndian.Uint64(data[off+48:])
+			endPos = off
 		}
 	}
-	if entries > MaxFiles {
-		return fmt.Errorf("the artifact has %d files, more than %d", entries, MaxFiles)
+	starts := []uint64{offset}
+	if endPos >= size && endPos-size != offset {
+		starts = append(starts, endPos-size) // where archive/zip looks when data comes before the zip
 	}
-	if size > maxZipDirectory {
-		return fmt.Errorf("the artifact's list of files is %d KB, more than %d KB", size>>10, maxZipDirectory>>10)
+	for _, at := range starts {
+		if err := walkZipDirectory(data, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// walkZipDirectory counts the central directory records from at.
+func walkZipDirectory(data []byte, at uint64) error {
+	const recordLen = 46
+	entries := 0
+	for pos := at; pos <= uint64(len(data)) && uint64(len(data))-pos >= recordLen && bytes.Equal(data[pos:pos+4], []byte("PK\x01\x02")); {
+		entries++
+		if entries > MaxFiles {
+			return fmt.Errorf("the artifact has more than %d files", MaxFiles)
+		}
+		rec := data[pos:]
+		pos += recordLen + uint64(binary.LittleEndian.Uint16(rec[28:])) + uint64(binary.LittleEndian.Uint16(rec[30:])) + uint64(binary.LittleEndian.Uint16(rec[32:]))
+		if pos-at > maxZipDirectory {
+			return fmt.Errorf("the artifact's list of files is more than %d KB", maxZipDirectory>>10)
+		}
 	}
 	return nil
 }
