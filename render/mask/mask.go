@@ -201,12 +201,21 @@ var credentialPatterns = []credential{
 	{hints: []string{"xox"}, re: regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,255}`)},
 	{hints: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"}, re: regexp.MustCompile(`(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}`)},
 	{hints: []string{"eyJ"}, re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-	// Passwords in URLs: scheme://user:PASSWORD@host.
-	{hints: []string{"://"}, re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\s/:@"'<>]{1,200}:([^\s/@"'<>]{1,200})@`), group: 1},
+	// Passwords in URLs: scheme://user:PASSWORD@host, the user possibly
+	// empty (redis://:PASSWORD@host) and the password possibly holding a
+	// slash, as people write them unencoded; host:PORT/path@… is a port.
+	{hints: []string{"://"}, re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\s/:@"'<>]{0,200}:([^\s@"'<>]{1,200})@`), group: 1, keep: notAPort},
 	// AWS secret access keys: 40 characters of base64 next to their name,
 	// or alone with the mixed case, digits and / or + of a random key.
 	{hints: []string{"ecret", "ECRET"}, re: regexp.MustCompile(`(?i)secret_?access_?key[^A-Za-z0-9/+=\n]{1,10}([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1},
 	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1, keep: randomKeyShaped, pre: hasBase64Run},
+}
+
+// notAPort tells a URL's password from a host's port and path
+// (https://host:8080/path@v1): digits up to a slash are a port.
+func notAPort(password string) bool {
+	digits := len(password) - len(strings.TrimLeft(password, "0123456789"))
+	return digits == 0 || digits == len(password) && digits > 5 || digits < len(password) && password[digits] != '/'
 }
 
 // hasBase64Run reports a run of 40 base64 characters, without which no

@@ -62,3 +62,24 @@ func TestMaskingIsIdempotent(t *testing.T) {
 		t.Errorf("once %q, twice %q", once, twice)
 	}
 }
+
+// TestA15URLPasswordShapes: a password after an empty user, and one
+// holding a slash, are hidden; a port and path before an @ are not.
+func TestA15URLPasswordShapes(t *testing.T) {
+	m := NewMasker()
+	for _, tc := range []struct{ in, leak string }{
+		{`redis://:s3cretpw@cache.internal:6379/0`, "s3cretpw"},
+		{`postgres://app:pa/ss/word@db.internal/app`, "pa/ss/word"},
+		{`amqp://:a/b@mq`, "a/b"},
+		{`https://user:12345678@host`, "12345678"},
+	} {
+		if got := m.Mask(tc.in); strings.Contains(got, tc.leak) {
+			t.Errorf("%q masked as %q", tc.in, got)
+		}
+	}
+	for _, keep := range []string{"https://example.com:8443/releases@latest", "docker://registry:5000/image@sha256", "https://example.com/a:b@c"} {
+		if got := m.Mask(keep); got != keep {
+			t.Errorf("%q masked as %q", keep, got)
+		}
+	}
+}
