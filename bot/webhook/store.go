@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -82,6 +84,9 @@ func openStore(ctx context.Context, cfg StoreConfig) (*store, error) {
 		return nil, fmt.Errorf("PLANPR_DATA_DIR: %v", err)
 	}
 	path := filepath.Join(dir, "queue.db")
+	if err := privateQueueFiles(dir, path, cfg.Logger); err != nil {
+		return nil, fmt.Errorf("PLANPR_DATA_DIR: %v", err)
+	}
 	unlock, err := lockFile(path + ".lock")
 	if err != nil {
 		return nil, fmt.Errorf("%s is in use by another planpr serve: one process per SQLite queue (several replicas need PLANPR_DATABASE_URL): %v", path, err)
@@ -104,6 +109,28 @@ func openStore(ctx context.Context, cfg StoreConfig) (*store, error) {
 	driver := riversqlite.New(db)
 	s.newRun, s.migrate = clientFor(driver), migratorFor(driver, cfg.Logger)
 	return s, s.prepare(ctx)
+}
+
+// privateQueueFiles makes the SQLite queue's files 0600 whatever the
+// directory's mode (a volume mounted 0755): the queue holds whole webhook
+// payloads. SQLite creates its -wal and -shm files with the database
+// file's mode, so the database is created 0600 before SQLite opens it. A
+// directory others can read is said in the log.
+func privateQueueFiles(dir, path string, log *slog.Logger) error {
+	if fi, err := os.Stat(dir); err == nil && runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 && log != nil {
+		log.Warn("the data directory is open to other users: it holds the App's key and the queued deliveries; make it 0700", "dir", dir, "mode", fmt.Sprintf("%04o", fi.Mode().Perm()))
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm", path + ".lock"} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 func clientFor[TTx any](driver riverdriver.Driver[TTx]) func(cfg *river.Config) (riverClient, error) {
