@@ -44,9 +44,15 @@ func LoadAppCredentials(dir string) (creds AppCredentials, ok bool, err error) {
 	return creds, true, nil
 }
 
-// Save writes the credentials to dir, readable by planpr's user alone
-// (the directory 0700, the file 0600), whole or not at all.
-func (c AppCredentials) Save(dir string) error {
+// ErrAppExists is SaveNew's answer when the data directory already holds
+// an App.
+var ErrAppExists = errors.New("the data directory already holds an App's credentials")
+
+// SaveNew writes the credentials to dir, readable by planpr's user alone
+// (the directory 0700, the file 0600), whole or not at all, and only if
+// dir holds none yet: of two setups completed at once, the first is kept
+// and the second refused, so the running App and the file never differ.
+func (c AppCredentials) SaveNew(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
@@ -74,5 +80,12 @@ func (c AppCredentials) Save(dir string) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, appFile))
+	// A link, unlike a rename, fails when the name exists.
+	if err := os.Link(tmp.Name(), filepath.Join(dir, appFile)); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return ErrAppExists
+		}
+		return err
+	}
+	return nil
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"crypto/x509"
 	"encoding/hex"
@@ -17,8 +19,8 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -51,9 +53,10 @@ type SetupConfig struct {
 // serves the App from then on. Until then, other paths answer 503.
 type Setup struct {
 	cfg      SetupConfig
-	mu       sync.Mutex
-	states   map[string]time.Time // state -> when issued; each used once
+	key      []byte // signs the states this process hands out: no table to fill
+	limiter  *clientLimiter
 	done     chan AppCredentials
+	claimed  atomic.Bool // a callback is exchanging its code: others wait their turn
 	finished atomic.Bool
 }
 
@@ -72,7 +75,9 @@ func NewSetup(cfg SetupConfig) *Setup {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Setup{cfg: cfg, states: map[string]time.Time{}, done: make(chan AppCredentials, 1)}
+	key := make([]byte, 32)
+	rand.Read(key)
+	return &Setup{cfg: cfg, key: key, limiter: newClientLimiter(setupPagesPerMinute, time.Minute), done: make(chan AppCredentials, 1)}
 }
 
 // Done receives the App's credentials once they are kept.
@@ -148,32 +153,55 @@ func (s *Setup) base(r *http.Request) string {
 	return scheme + "://" + host
 }
 
-func (s *Setup) newState() string {
-	b := make([]byte, 16)
-	rand.Read(b)
-	state := hex.EncodeToString(b)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := time.Now()
-	for k, at := range s.states {
-		if now.Sub(at) > setupStateLife {
-			delete(s.states, k)
-		}
+// setupCookie binds a setup to the browser that opened /setup: the
+// callback must come from the same browser, so a stranger cannot finish
+// the setup with an App of their own.
+const setupCookie = "planpr_setup"
+
+var nonceShape = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+// newState hands out a state bound to a fresh nonce, which the browser
+// keeps in an HttpOnly cookie: NONCE.EXPIRY.MAC, signed with the
+// process's key, so that nothing is stored per page and no stranger can
+// evict the administrator's state.
+func (s *Setup) newState(w http.ResponseWriter, r *http.Request, secure bool) string {
+	var nonce string
+	if c, err := r.Cookie(setupCookie); err == nil && nonceShape.MatchString(c.Value) {
+		nonce = c.Value // the pages one browser opens share its nonce
+	} else {
+		b := make([]byte, 16)
+		rand.Read(b)
+		nonce = hex.EncodeToString(b)
 	}
-	if len(s.states) < 1000 {
-		s.states[state] = now
-	}
-	return state
+	expiry := strconv.FormatInt(time.Now().Add(setupStateLife).Unix(), 10)
+	http.SetCookie(w, &http.Cookie{Name: setupCookie, Value: nonce, Path: "/setup", MaxAge: int(setupStateLife.Seconds()),
+		HttpOnly: true, Secure: secure, SameSite: http.SameSiteLaxMode}) // Lax: GitHub's redirect back is a top-level GET
+	return nonce + "." + expiry + "." + s.mac(nonce, expiry)
 }
 
-// useState reports whether state was issued here, lately, and not used.
-func (s *Setup) useState(state string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	at, ok := s.states[state]
-	delete(s.states, state)
-	return ok && time.Since(at) <= setupStateLife
+func (s *Setup) mac(nonce, expiry string) string {
+	m := hmac.New(sha256.New, s.key)
+	io.WriteString(m, nonce+"."+expiry)
+	return hex.EncodeToString(m.Sum(nil))
 }
+
+// validState reports whether state was handed out here, lately, to the
+// browser making the request.
+func (s *Setup) validState(r *http.Request, state string) bool {
+	nonce, rest, ok1 := strings.Cut(state, ".")
+	expiry, mac, ok2 := strings.Cut(rest, ".")
+	cookie, err := r.Cookie(setupCookie)
+	if !ok1 || !ok2 || err != nil || !hmac.Equal([]byte(mac), []byte(s.mac(nonce, expiry))) ||
+		subtle.ConstantTimeCompare([]byte(cookie.Value), []byte(nonce)) != 1 {
+		return false
+	}
+	at, err := strconv.ParseInt(expiry, 10, 64)
+	return err == nil && time.Now().Unix() <= at
+}
+
+// setupPagesPerMinute is how many setup pages one client may open a
+// minute.
+const setupPagesPerMinute = 20
 
 var setupPage = template.Must(template.New("setup").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Set up planpr</title>
@@ -206,6 +234,10 @@ func (s *Setup) page(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	if !s.limiter.allow(clientAddr(r)) {
+		http.Error(w, "too many setup pages from this address: wait a minute", http.StatusTooManyRequests)
+		return
+	}
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action *")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	token := r.URL.Query().Get("token")
@@ -225,7 +257,7 @@ func (s *Setup) page(w http.ResponseWriter, r *http.Request) {
 	if org != "" {
 		action = s.cfg.ServerURL + "/organizations/" + url.PathEscape(org) + "/settings/apps/new"
 	}
-	action += "?state=" + s.newState()
+	action += "?state=" + s.newState(w, r, strings.HasPrefix(s.base(r), "https://"))
 	setupPage.Execute(w, map[string]any{"Manifest": manifest, "ManifestJSON": string(raw), "Action": action,
 		"Org": org, "Server": strings.TrimPrefix(strings.TrimPrefix(s.cfg.ServerURL, "https://"), "http://"), "Token": token})
 }
@@ -250,25 +282,29 @@ func (s *Setup) callback(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no code from GitHub: open /setup to create the App", http.StatusBadRequest)
 		return
 	}
-	if !s.useState(state) {
-		http.Error(w, "this setup link is not one this planpr handed out, or it was used or expired: open /setup and start again", http.StatusBadRequest)
+	if !s.validState(r, state) {
+		http.Error(w, "this setup link is not one this planpr handed out to this browser, or it expired: open /setup in this browser and start again", http.StatusBadRequest)
+		return
+	}
+	// One setup at a time, and only the first completed one counts.
+	if !s.claimed.CompareAndSwap(false, true) {
+		http.Error(w, "another setup is being completed: wait a moment, then open /setup", http.StatusConflict)
 		return
 	}
 	creds, err := s.convert(r.Context(), code)
 	if err != nil {
+		s.claimed.Store(false)
 		s.cfg.Logger.Error("setup: the App manifest code could not be exchanged", "error", err.Error())
 		http.Error(w, "GitHub did not hand over the App: "+err.Error()+"; open /setup to start again", http.StatusBadGateway)
 		return
 	}
-	if err := creds.Save(s.cfg.DataDir); err != nil {
+	if err := creds.SaveNew(s.cfg.DataDir); err != nil {
+		s.claimed.Store(false)
 		s.cfg.Logger.Error("setup: the App's credentials could not be kept", "dir", s.cfg.DataDir, "error", err.Error())
-		http.Error(w, "the App was created on GitHub, but planpr could not keep its credentials in its data directory ("+err.Error()+"): make PLANPR_DATA_DIR writable, then delete the App on GitHub and open /setup again", http.StatusInternalServerError)
+		http.Error(w, "the App was created on GitHub, but planpr could not keep its credentials in its data directory ("+err.Error()+"): delete that App on GitHub; if PLANPR_DATA_DIR is not writable make it so, then open /setup again", http.StatusInternalServerError)
 		return
 	}
-	if !s.finished.CompareAndSwap(false, true) {
-		http.NotFound(w, r)
-		return
-	}
+	s.finished.Store(true)
 	s.cfg.Logger.Info("setup: GitHub App created and kept", "app_id", creds.ID, "slug", creds.Slug, "owner", creds.Owner)
 	install := creds.HTMLURL + "/installations/new"
 	if !strings.HasPrefix(creds.HTMLURL, "https://") && !strings.HasPrefix(creds.HTMLURL, "http://") {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -58,9 +59,16 @@ func startServe(t *testing.T, env map[string]string) (base string, log *githubte
 	return base, log, stop
 }
 
+// browser keeps cookies, as the administrator's browser does between
+// /setup and GitHub's callback.
+var browser = func() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar}
+}()
+
 func get(t *testing.T, url string) (int, string) {
 	t.Helper()
-	resp, err := http.Get(url)
+	resp, err := browser.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,6 +143,10 @@ func TestServeSetup(t *testing.T) {
 	// A callback with a state this planpr never handed out changes nothing.
 	if code, _ := get(t, base+"/setup/callback?code=code-123&state=forged"); code != http.StatusBadRequest {
 		t.Errorf("forged state: %d", code)
+	}
+	// The right state from another browser (no cookie) changes nothing.
+	if resp, err := http.Get(base + "/setup/callback?code=code-123&state=" + state); err != nil || resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("the state from another browser: %v %v", resp.StatusCode, err)
 	}
 	code, done := get(t, base+"/setup/callback?code=code-123&state="+state)
 	if code != http.StatusOK || !strings.Contains(done, "https://github.com/apps/planpr-acme/installations/new") {
