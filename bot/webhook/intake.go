@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"golang.org/x/sync/semaphore"
@@ -18,14 +20,26 @@ type intake struct {
 	budget  *semaphore.Weighted
 	readers chan struct{}
 	wait    time.Duration
+	grace   time.Duration // before the minimum rate applies
+	minRate int64         // bytes per second a body must average after grace
 }
 
-func newIntake(budget int64, readers int, wait time.Duration) *intake {
-	budget = max(positiveOr(budget, 64<<20), MaxBody)
+// Defaults of the body-rate rule: a sender must average 64 KiB/s after a
+// 2-second grace, so one that trickles a byte every few seconds holds a
+// slot about two seconds, not the 30 of the server's read timeout.
+const (
+	defaultIntakeGrace   = 2 * time.Second
+	defaultIntakeMinRate = 64 << 10
+)
+
+func newIntake(cfg Config) *intake {
+	budget := max(positiveOr(cfg.IntakeBudget, 64<<20), MaxBody)
 	return &intake{
 		budget:  semaphore.NewWeighted(budget),
-		readers: make(chan struct{}, positiveOr(readers, 16)),
-		wait:    positiveOr(wait, 10*time.Second),
+		readers: make(chan struct{}, positiveOr(cfg.IntakeReaders, 16)),
+		wait:    positiveOr(cfg.IntakeWait, 10*time.Second),
+		grace:   positiveOr(cfg.IntakeGrace, defaultIntakeGrace),
+		minRate: positiveOr(cfg.IntakeMinRate, defaultIntakeMinRate),
 	}
 }
 
@@ -58,15 +72,42 @@ func (in *intake) read(w http.ResponseWriter, r *http.Request) ([]byte, int) {
 		return nil, http.StatusServiceUnavailable
 	}
 	defer in.budget.Release(weight)
-	body, err := io.ReadAll(io.LimitReader(http.MaxBytesReader(w, r.Body, MaxBody), weight+1))
+	body, err := io.ReadAll(&pacedReader{r: io.LimitReader(http.MaxBytesReader(w, r.Body, MaxBody), weight+1),
+		rc: http.NewResponseController(w), start: time.Now(), in: in})
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge), int64(len(body)) > weight:
 		return nil, http.StatusRequestEntityTooLarge
+	case isTimeout(err):
+		return nil, http.StatusRequestTimeout
 	case err != nil:
 		return nil, http.StatusBadRequest
 	}
 	return body, 0
+}
+
+// pacedReader reads a body under a deadline that moves with what has
+// arrived: the next 32 KiB must come by the time the minimum rate says, so
+// a slow sender is cut off while a fast one is never waited on.
+type pacedReader struct {
+	r     io.Reader
+	rc    *http.ResponseController
+	start time.Time
+	read  int64
+	in    *intake
+}
+
+func (p *pacedReader) Read(b []byte) (int, error) {
+	due := p.in.grace + time.Duration(float64(p.read+32<<10)/float64(p.in.minRate)*float64(time.Second))
+	p.rc.SetReadDeadline(p.start.Add(due)) // not every writer supports it (tests' recorders): then the server's timeouts hold
+	n, err := p.r.Read(b)
+	p.read += int64(n)
+	return n, err
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
 }
 
 // intakeResults are the metrics' results for the statuses read answers.
@@ -74,6 +115,7 @@ var intakeResults = map[int]string{
 	http.StatusRequestEntityTooLarge: "too-large",
 	http.StatusServiceUnavailable:    "busy",
 	http.StatusBadRequest:            "bad-body",
+	http.StatusRequestTimeout:        "slow-body",
 }
 
 // unverified labels what arrived before its signature was checked: an

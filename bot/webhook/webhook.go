@@ -25,6 +25,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/riverqueue/river"
+	"golang.org/x/net/netutil"
 )
 
 // MaxBody is the largest delivery accepted, as GitHub caps payloads.
@@ -53,6 +54,11 @@ type Config struct {
 	IntakeBudget  int64
 	IntakeReaders int
 	IntakeWait    time.Duration
+	// IntakeGrace and IntakeMinRate pace a body: after the grace (default
+	// 2 s) it must average IntakeMinRate bytes a second (default 64 KiB),
+	// or it is cut off (408), so slow senders cannot hold the readers.
+	IntakeGrace   time.Duration
+	IntakeMinRate int64
 	// JobTimeout bounds one job's work (default 5 minutes).
 	JobTimeout time.Duration
 	// RetryBase is the first retry's wait (default 1 s), doubled at each
@@ -114,7 +120,7 @@ func New(cfg Config, h Handler) (*Server, error) {
 		cfg.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
 	}
 	cfg.Store.Logger = cfg.Logger
-	s := &Server{cfg: cfg, h: h, log: cfg.Logger, intake: newIntake(cfg.IntakeBudget, cfg.IntakeReaders, cfg.IntakeWait), metrics: newMetrics()}
+	s := &Server{cfg: cfg, h: h, log: cfg.Logger, intake: newIntake(cfg), metrics: newMetrics()}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	st, err := openStore(ctx, cfg.Store)
@@ -238,16 +244,26 @@ func (s *Server) stop(ctx context.Context) error {
 }
 
 // NewHTTPServer is the HTTP server planpr serves h with: bounded time to
-// send headers and bodies.
+// send headers (5 s, at most 64 KiB of them) and bodies (paced by the
+// intake within a 30-second whole), and idle connections closed after a
+// minute.
 func NewHTTPServer(h http.Handler) *http.Server {
-	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
+	return &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second,
+		IdleTimeout: time.Minute, MaxHeaderBytes: 64 << 10}
 }
+
+// MaxConnections bounds the connections planpr serves at once (see
+// LimitListener): past it, new ones wait in the kernel's backlog.
+const MaxConnections = 1024
+
+// LimitListener is ln serving at most MaxConnections at once.
+func LimitListener(ln net.Listener) net.Listener { return netutil.LimitListener(ln, MaxConnections) }
 
 // Run serves on ln until ctx ends, then shuts down (see Serve).
 func (s *Server) Run(ctx context.Context, ln net.Listener, httpGrace, jobGrace time.Duration) error {
 	httpSrv := NewHTTPServer(s.HTTPHandler())
 	errc := make(chan error, 1)
-	go func() { errc <- httpSrv.Serve(ln) }()
+	go func() { errc <- httpSrv.Serve(LimitListener(ln)) }()
 	return s.Serve(ctx, httpSrv, errc, httpGrace, jobGrace)
 }
 

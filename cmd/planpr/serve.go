@@ -88,6 +88,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	ln = webhooks.LimitListener(ln)
 	front := &switchHandler{}
 	httpSrv := webhooks.NewHTTPServer(front)
 	errc := make(chan error, 1)
