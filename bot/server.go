@@ -249,7 +249,7 @@ func (s *Server) RecentDeliveries(ctx context.Context, since time.Time) ([]webho
 	}
 	out := make([]webhook.HookDelivery, len(list))
 	for i, d := range list {
-		out[i] = webhook.HookDelivery{ID: d.ID, GUID: d.GUID, StatusCode: d.StatusCode, Event: d.Event, DeliveredAt: d.DeliveredAt}
+		out[i] = webhook.HookDelivery{ID: d.ID, GUID: d.GUID, StatusCode: d.StatusCode, Event: d.Event, DeliveredAt: d.DeliveredAt, Redelivery: d.Redelivery}
 	}
 	return out, nil
 }

@@ -401,6 +401,7 @@ type HookDelivery struct {
 	StatusCode  int
 	Event       string
 	DeliveredAt time.Time
+	Redelivery  bool // asked for again, not GitHub's first attempt
 }
 
 // HookDeliveries lists the App's deliveries since a time, newest first (as
@@ -418,7 +419,7 @@ func (c *Client) HookDeliveries(ctx context.Context, since time.Time) ([]HookDel
 			if at.Before(since) {
 				return out, nil
 			}
-			out = append(out, HookDelivery{ID: d.GetID(), GUID: d.GetGUID(), StatusCode: d.GetStatusCode(), Event: d.GetEvent(), DeliveredAt: at})
+			out = append(out, HookDelivery{ID: d.GetID(), GUID: d.GetGUID(), StatusCode: d.GetStatusCode(), Event: d.GetEvent(), DeliveredAt: at, Redelivery: d.GetRedelivery()})
 		}
 		if resp.Cursor == "" {
 			break

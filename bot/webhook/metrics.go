@@ -25,6 +25,7 @@ type metrics struct {
 	latency                       time.Duration
 	latencyCounts                 []int64
 	redelivered, redeliveryErrors int64
+	lost                          int64
 }
 
 func newMetrics() *metrics {
@@ -59,6 +60,12 @@ func (m *metrics) redelivery(err error) {
 		return
 	}
 	m.redelivered++
+}
+
+func (m *metrics) lostDelivery() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.lost++
 }
 
 func (m *metrics) delivery(event, result string) {
@@ -110,6 +117,7 @@ func (m *metrics) write(w io.Writer, depth map[string]int64, gauges func(io.Writ
 	Metric(w, "planpr_job_attempts_total", "counter", "Attempts the ended jobs took.", m.attempts)
 	Metric(w, "planpr_redeliveries_total", "counter", "Deliveries GitHub was asked to send again.", m.redelivered)
 	Metric(w, "planpr_redelivery_errors_total", "counter", "Redeliveries GitHub refused or that could not be asked.", m.redeliveryErrors)
+	Metric(w, "planpr_deliveries_lost_total", "counter", "Deliveries none of whose attempts reached planpr within GitHub's three days.", m.lost)
 	m.histogram(w, "planpr_job_latency_seconds", "Time from a delivery's arrival to its job's end.", m.latencyCounts, m.latencyN, m.latency)
 	if gauges != nil {
 		gauges(w)

@@ -15,6 +15,7 @@ type HookDelivery struct {
 	StatusCode  int    // what planpr answered; 0 when nothing did
 	DeliveredAt time.Time
 	Event       string
+	Redelivery  bool // an attempt asked for again, not GitHub's first
 }
 
 // Redeliverer is a Handler that can list the App's recent deliveries and
@@ -26,14 +27,31 @@ type Redeliverer interface {
 	Redeliver(ctx context.Context, id int64) error
 }
 
-// redeliverWindow is how far back the sweep looks: GitHub redelivers for
-// three days, and a redelivery asked is remembered (as its job) for a day.
-const redeliverWindow = 20 * time.Hour
+// GitHub keeps an App's deliveries, and redelivers them, for three days.
+// The sweep looks that far back; a delivery none of whose attempts
+// succeeded by redeliverGiveUp after its first is lost, said in the log
+// and counted once.
+const (
+	redeliverWindow = 72 * time.Hour
+	redeliverGiveUp = 71 * time.Hour
+)
 
-// redeliverArgs asks GitHub once to redeliver a delivery: one job per
-// delivery id, whichever replica's sweep found it.
+// redeliverWait is how long after a delivery's latest failed redelivery
+// the next is asked: 2 minutes after the first, doubling, at most 6 hours
+// — about 18 tries within GitHub's three days.
+func redeliverWait(redeliveries int) time.Duration {
+	if redeliveries <= 0 {
+		return 0
+	}
+	return min(time.Minute<<min(redeliveries, 10), 6*time.Hour)
+}
+
+// redeliverArgs asks GitHub once to redeliver a delivery after its Try-th
+// failed redelivery: one job per delivery and try, whichever replica's
+// sweep found it.
 type redeliverArgs struct {
 	GUID   string `json:"guid" river:"unique"`
+	Try    int    `json:"try" river:"unique"`
 	HookID int64  `json:"hook_id"`
 }
 
@@ -82,16 +100,14 @@ func (s *Server) sweep(ctx context.Context, r Redeliverer) {
 
 // redeliverMissed queues a redelivery of every recent delivery none of
 // whose attempts planpr answered with a 2xx and that is not in the queue
-// (a delivery kept but answered too late for GitHub is not missed). It
-// returns how many it queued now.
+// (a delivery kept but answered too late for GitHub is not missed), once
+// its back-off since the latest failed redelivery has passed; one that
+// GitHub is about to forget is lost. It returns how many it queued now.
 func (s *Server) redeliverMissed(ctx context.Context, r Redeliverer) (int, error) {
-	list, err := r.RecentDeliveries(ctx, time.Now().Add(-redeliverWindow))
+	now := time.Now()
+	list, err := r.RecentDeliveries(ctx, now.Add(-redeliverWindow))
 	if err != nil {
 		return 0, err
-	}
-	type attempts struct {
-		ok     bool
-		latest HookDelivery
 	}
 	byGUID := map[string]*attempts{}
 	var order []string
@@ -101,15 +117,22 @@ func (s *Server) redeliverMissed(ctx context.Context, r Redeliverer) (int, error
 		}
 		a := byGUID[d.GUID]
 		if a == nil {
-			a = &attempts{latest: d}
+			a = &attempts{latest: d, first: d.DeliveredAt}
 			byGUID[d.GUID] = a
 			order = append(order, d.GUID)
 		}
 		a.ok = a.ok || d.StatusCode >= 200 && d.StatusCode < 300
+		if d.Redelivery {
+			a.redeliveries++
+		}
 		if d.DeliveredAt.After(a.latest.DeliveredAt) {
 			a.latest = d
 		}
+		if d.DeliveredAt.Before(a.first) {
+			a.first = d.DeliveredAt
+		}
 	}
+	s.forgetLost(byGUID)
 	queued := 0
 	for _, guid := range order {
 		a := byGUID[guid]
@@ -121,7 +144,14 @@ func (s *Server) redeliverMissed(ctx context.Context, r Redeliverer) (int, error
 		} else if kept {
 			continue
 		}
-		res, err := s.client.Insert(ctx, redeliverArgs{GUID: guid, HookID: a.latest.ID}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}, MaxAttempts: 3})
+		if now.Sub(a.first) >= redeliverGiveUp {
+			s.lost(guid, a.latest.Event, a.first, a.redeliveries)
+			continue
+		}
+		if now.Before(a.latest.DeliveredAt.Add(redeliverWait(a.redeliveries))) {
+			continue // its back-off has not passed
+		}
+		res, err := s.client.Insert(ctx, redeliverArgs{GUID: guid, Try: a.redeliveries, HookID: a.latest.ID}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}, MaxAttempts: 3})
 		if err != nil {
 			return queued, err
 		}
@@ -130,4 +160,40 @@ func (s *Server) redeliverMissed(ctx context.Context, r Redeliverer) (int, error
 		}
 	}
 	return queued, nil
+}
+
+// attempts are a delivery's attempts, as GitHub lists them.
+type attempts struct {
+	ok           bool
+	first        time.Time
+	latest       HookDelivery
+	redeliveries int
+}
+
+// lost says, once per process, that a delivery will not reach planpr.
+func (s *Server) lost(guid, event string, first time.Time, redeliveries int) {
+	s.lostMu.Lock()
+	defer s.lostMu.Unlock()
+	if s.lostSeen == nil {
+		s.lostSeen = map[string]bool{}
+	}
+	if s.lostSeen[guid] {
+		return
+	}
+	s.lostSeen[guid] = true
+	s.metrics.lostDelivery()
+	s.log.Error("delivery lost: none of its attempts reached planpr, and GitHub is about to forget it; its pull request is reviewed again at its next push",
+		"delivery", guid, "event", eventLabel(event), "first_attempt", first.UTC().Format(time.RFC3339), "redeliveries", redeliveries)
+}
+
+// forgetLost drops the lost deliveries GitHub no longer lists, so that
+// what lost remembers stays within GitHub's window.
+func (s *Server) forgetLost(listed map[string]*attempts) {
+	s.lostMu.Lock()
+	defer s.lostMu.Unlock()
+	for guid := range s.lostSeen {
+		if listed[guid] == nil {
+			delete(s.lostSeen, guid)
+		}
+	}
 }

@@ -100,6 +100,8 @@ type Server struct {
 	shutdown    sync.Once
 	shutdownErr error
 	stopSweep   context.CancelFunc
+	lostMu      sync.Mutex
+	lostSeen    map[string]bool // deliveries said lost, while GitHub lists them
 	sweeps      sync.WaitGroup
 	unsubscribe func()
 }
