@@ -76,7 +76,7 @@ func configAtRef(ctx context.Context, api Files, repo gh.Repo, dir, ref string) 
 			fsys[name] = &fstest.MapFile{Data: src}
 		}
 	}
-	cfg, diags := lockdiff.LoadConfigFS(fsys, dir)
+	cfg, diags := lockdiff.LoadConfigFSContext(ctx, fsys, dir)
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("%s", diags.Error())
 	}

@@ -1,6 +1,7 @@
 package lockdiff
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -90,6 +91,12 @@ func LoadConfig(dir string) (*Config, hcl.Diagnostics) {
 // LoadConfigFS reads the provider requirements of the root module whose
 // files are at the top of fsys; dir names it in messages (file:line).
 func LoadConfigFS(fsys fs.FS, dir string) (*Config, hcl.Diagnostics) {
+	return LoadConfigFSContext(context.Background(), fsys, dir)
+}
+
+// LoadConfigFSContext is LoadConfigFS stopped by ctx between files: a job
+// whose time is up does not go on parsing.
+func LoadConfigFSContext(ctx context.Context, fsys fs.FS, dir string) (*Config, hcl.Diagnostics) {
 	names, err := configFiles(fsys)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration directory", Detail: err.Error()}}
@@ -103,6 +110,10 @@ func LoadConfigFS(fsys fs.FS, dir string) (*Config, hcl.Diagnostics) {
 	}
 	var uses []use
 	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Configuration not read",
+				Detail: fmt.Sprintf("Reading %s stopped before %s: %v.", dir, name, context.Cause(ctx))})
+		}
 		src, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read configuration file", Detail: err.Error()})
