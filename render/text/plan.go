@@ -229,6 +229,11 @@ func noChangesText(w *bufio.Writer, scan *review.Scan, o review.PlanOptions, hav
 		w.WriteString(m.compared)
 	case o.Targeted:
 		w.WriteString(m.targeted)
+	case !scan.HasDrift:
+		// `tofu show` renders a plan that cannot be applied with the
+		// no-changes quality, which adds the closing paragraph unless the
+		// plan recorded drift (shown or not).
+		w.WriteString(m.compared)
 	}
 	return true
 }
