@@ -51,7 +51,7 @@ type shapeWork struct {
 }
 
 func startShaping() *shaper {
-	sh := &shaper{work: make(chan shapeWork, 256), done: make(chan []tofujson.ChangeShape, 1)}
+	sh := &shaper{work: make(chan shapeWork, 32), done: make(chan []tofujson.ChangeShape, 1)}
 	go func() {
 		var shapes []tofujson.ChangeShape
 		for w := range sh.work {

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"github.com/planpr/planpr/flavor"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -584,8 +585,14 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 		parts = append(parts, plural(res.Masked, "sensitive value")+" masked")
 	}
 	unknown := false
+	several := map[string]int{} // a file of several plans: how many, said once
 	for _, s := range sections {
 		if s.Path != "" {
+			if m := partOf.FindStringSubmatch(s.Source); m != nil {
+				if several[m[1]]++; several[m[1]] > 1 {
+					continue
+				}
+			}
 			src := safeText(m, displayPath(s.Source))
 			if tv := s.Scan.Plan.TerraformVersion; tv != "" {
 				src += " (" + toolName(s.Scan.Flavor) + " " + md.Text(tv) + ")"
@@ -602,6 +609,10 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 	}
 	return "---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
 }
+
+// partOf reads the file of a plan that came from a file of several:
+// FILE#N.
+var partOf = regexp.MustCompile(`^(.*)#[0-9]+$`)
 
 func shortSHA(s string) string {
 	if len(s) > 7 {

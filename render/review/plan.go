@@ -7,7 +7,6 @@ package review
 
 import (
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/planpr/planpr/flavor"
@@ -254,7 +253,7 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 // changes the pass itself must diff.
 type SpanValues struct {
 	path string
-	f    *os.File
+	f    tofujson.Text
 	cr   *tofujson.ChangeReader
 	rc   tofujson.ResourceChange
 }

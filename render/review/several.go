@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/planpr/planpr/render/tofujson"
@@ -19,11 +18,11 @@ import (
 // place in it. cleanup removes the parts: call it once done with what read
 // made, even on error.
 func Splitting(ins []Input, read func([]Input) error) (cleanup func(), err error) {
-	var dir string
+	var releases []func()
 	parts := map[string]split{} // a part's path → where it came from
 	cleanup = func() {
-		if dir != "" {
-			os.RemoveAll(dir)
+		for _, release := range releases {
+			release()
 		}
 	}
 	for {
@@ -36,16 +35,8 @@ func Splitting(ins []Input, read func([]Input) error) (cleanup func(), err error
 		if i < 0 {
 			return cleanup, locate(err, parts) // not an input of ours: nothing to split
 		}
-		if dir == "" {
-			if dir, err = os.MkdirTemp("", "planpr-plans-*"); err != nil {
-				return cleanup, fmt.Errorf("%s: splitting its plans: %w", several.File, err)
-			}
-		}
-		sub, err := os.MkdirTemp(dir, "")
-		if err != nil {
-			return cleanup, fmt.Errorf("%s: splitting its plans: %w", several.File, err)
-		}
-		found, err := tofujson.SplitPlans(several.File, sub)
+		found, release, err := tofujson.SplitPlans(several.File)
+		releases = append(releases, release)
 		if err != nil {
 			return cleanup, locate(err, parts)
 		}

@@ -3,7 +3,6 @@ package text
 import (
 	"bufio"
 	"errors"
-	"os"
 	"runtime"
 	"sync"
 
@@ -27,7 +26,7 @@ var heldTextLimit = 16 << 20 // a variable so that tests can make it tiny
 type textPipeline struct {
 	path string
 	o    review.PlanOptions
-	f    *os.File
+	f    tofujson.Text
 
 	mu   sync.Mutex
 	cond *sync.Cond

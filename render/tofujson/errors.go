@@ -91,11 +91,35 @@ func firstSyntaxError(r io.Reader) (int64, error) {
 	return 0, nil
 }
 
+// Text is an input opened for reading: from its start, or at offsets.
+type Text interface {
+	io.Reader
+	io.ReaderAt
+	io.Closer
+}
+
+// textSize is an opened input's size in bytes, or -1.
+func textSize(t Text) int64 {
+	switch t := t.(type) {
+	case partText:
+		return t.Size()
+	case *os.File:
+		if st, err := t.Stat(); err == nil {
+			return st.Size()
+		}
+	}
+	return -1
+}
+
 // OpenFile opens an input for reading, having checked that it is a regular
 // file: a directory, a FIFO (which would block until a writer comes) or a
 // device is refused by name. Inputs are read more than once, at offsets,
-// so they must be files.
-func OpenFile(path string) (*os.File, error) {
+// so they must be files. A part of a file of several plans (SplitPlans)
+// opens as a section of its original.
+func OpenFile(path string) (Text, error) {
+	if t, ok := openPart(path); ok {
+		return t, nil
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, &InputError{File: path, Msg: strings.TrimPrefix(strings.TrimPrefix(err.Error(), "stat "+path+": "), "open "+path+": ")}

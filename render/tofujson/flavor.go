@@ -37,13 +37,17 @@ func DetectFlavor(path string) flavor.Flavor {
 		return flavor.Unknown
 	}
 	defer f.Close()
-	head := make([]byte, flavorHead)
+	headLen := int64(flavorHead)
+	if size := textSize(f); size >= 0 {
+		headLen = min(headLen, size) // thousands of small plans in one file: small reads
+	}
+	head := make([]byte, headLen)
 	n, _ := f.ReadAt(head, 0)
 	head = head[:n]
 	var tail []byte
-	if st, err := f.Stat(); err == nil && st.Size() > int64(n) {
+	if size := textSize(f); size > int64(n) {
 		tail = make([]byte, flavorTail)
-		m, _ := f.ReadAt(tail, max(st.Size()-flavorTail, int64(n)))
+		m, _ := f.ReadAt(tail, max(size-flavorTail, int64(n)))
 		tail = tail[:m]
 	} else {
 		tail = head

@@ -58,8 +58,8 @@ func FuzzSplitPlans(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		out := t.TempDir()
-		parts, err := SplitPlans(path, out)
+		parts, release, err := SplitPlans(path)
+		defer release()
 		if err != nil {
 			if _, ok := err.(*InputError); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
@@ -72,7 +72,7 @@ func FuzzSplitPlans(f *testing.F) {
 		}
 		var joined []byte
 		for i, p := range parts {
-			b, err := os.ReadFile(p.Path)
+			b, err := ReadFile(p.Path)
 			if err != nil {
 				t.Fatal(err)
 			}

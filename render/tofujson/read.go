@@ -58,9 +58,11 @@ func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if m, ok := jsonread.Map(f); ok {
-		defer jsonread.Unmap(m)
-		return readMapped(path, m, opts, visit)
+	if osf, ok := f.(*os.File); ok {
+		if m, ok := jsonread.Map(osf); ok {
+			defer jsonread.Unmap(m)
+			return readMapped(path, m, opts, visit)
+		}
 	}
 	return readPlan(path, br, opts, visit)
 }
@@ -69,7 +71,7 @@ func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 // jsontext reads into a buffer only as large as the longest token needs,
 // a few KB at a time: a large bufio.Reader in front saves thousands of
 // read calls on a large plan.
-func openJSON(path string) (*os.File, io.Reader, error) {
+func openJSON(path string) (Text, io.Reader, error) {
 	f, err := OpenFile(path)
 	if err != nil {
 		return nil, nil, err
@@ -80,7 +82,11 @@ func openJSON(path string) (*os.File, io.Reader, error) {
 		f.Close()
 		return nil, nil, err
 	}
-	return f, bufio.NewReaderSize(f, 1<<18), nil
+	size := int64(1 << 18)
+	if n := textSize(f); n >= 0 {
+		size = min(size, max(n, 4096)) // a small plan, of thousands in one file, gets a small buffer
+	}
+	return f, bufio.NewReaderSize(f, int(size)), nil
 }
 
 // sniff looks at the start of the input to give a helpful error for the

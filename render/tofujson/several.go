@@ -6,8 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -27,9 +26,11 @@ func (e *SeveralPlansError) Error() string {
 	return e.File + ": several JSON documents one after another (as `terragrunt run-all show -json` writes them): read each as a plan of its own"
 }
 
-// PlanPart is one document of a file that holds several: Path is a file
-// holding that document alone; Line and Column are where it starts in the
-// original, so that an error in the part can name its place there.
+// PlanPart is one document of a file that holds several: Path names it
+// (the original's path and the document's number, NAME#N), and OpenFile
+// reads it as a file of its own while the split is held; Line and Column
+// are where it starts in the original, so that an error in the part can
+// name its place there.
 type PlanPart struct {
 	Path         string
 	Line, Column int
@@ -53,52 +54,84 @@ func (p PlanPart) Locate(err error, file string) error {
 	return &out
 }
 
-// SplitPlans writes each JSON document of the file at path to a file of
-// its own in dir, named after the original and the document's number. It
-// reads the file once, holding no document in memory, and checks only the
-// JSON syntax: each part is then read like any plan. Errors name the
-// original file.
-func SplitPlans(path, dir string) ([]PlanPart, error) {
+// parts are the documents of split files, by part path: each a section of
+// its original, which stays open (one descriptor for all its parts) until
+// the split is released.
+var parts sync.Map // string → *io.SectionReader
+
+// SplitPlans finds each JSON document of the file at path and makes it
+// readable by OpenFile as a part of its own, without copying it: one pass
+// over the file, holding no document in memory, checking only the JSON
+// syntax (each part is then read like any plan). Errors name the original
+// file. release forgets the parts and closes the file; call it once done
+// with them, even on error.
+func SplitPlans(path string) (found []PlanPart, release func(), err error) {
+	release = func() {}
 	f, err := OpenFile(path)
 	if err != nil {
-		return nil, err
+		return nil, release, err
 	}
-	defer f.Close()
-	dec := jsontext.NewDecoder(bufio.NewReaderSize(f, 1<<18), jsontext.AllowDuplicateNames(true))
+	release = func() {
+		for _, p := range found {
+			parts.Delete(p.Path)
+		}
+		f.Close()
+	}
+	dec := jsontext.NewDecoder(bufio.NewReaderSize(io.NewSectionReader(f, 0, 1<<62), 1<<18), jsontext.AllowDuplicateNames(true))
 	r := &reader{path: path, dec: dec}
 	pos := position{line: 1, column: 1}
-	var parts []PlanPart
 	var start int64
+	buf := make([]byte, 32<<10) // one for every part's count of lines
 	for {
 		if dec.PeekKind() == 0 {
 			// End of input, or text that is no JSON value: ReadToken says which.
 			if _, err := dec.ReadToken(); err != io.EOF {
-				return nil, r.fail(err)
+				return nil, release, r.fail(err)
 			}
 			break
 		}
 		if dec.PeekKind() != '{' {
 			if _, err := dec.ReadToken(); err != nil {
-				return nil, r.fail(err)
+				return nil, release, r.fail(err)
 			}
-			return nil, errorAt(path, start+leadingSpace(f, start), fmt.Sprintf("document %d is not a JSON object: each document of a file of several plans is a plan", len(parts)+1))
+			return nil, release, errorAt(path, start+leadingSpace(f, start), fmt.Sprintf("document %d is not a JSON object: each document of a file of several plans is a plan", len(found)+1))
 		}
 		if err := dec.SkipValue(); err != nil {
-			return nil, r.fail(err)
+			return nil, release, r.fail(err)
 		}
 		end := dec.InputOffset()
-		part, err := writePart(f, start, end, filepath.Join(dir, fmt.Sprintf("%d-%s", len(parts)+1, filepath.Base(path))), &pos)
-		if err != nil {
-			return nil, &InputError{File: path, Msg: "splitting its plans: " + err.Error()}
+		// The part keeps its leading blank space, so that its first line
+		// and column are the original's pos.
+		part := PlanPart{Path: fmt.Sprintf("%s#%d", path, len(found)+1), Line: pos.line, Column: pos.column}
+		section := io.NewSectionReader(f, start, end-start)
+		if _, err := io.CopyBuffer(positionWriter{&pos}, section, buf); err != nil {
+			return nil, release, &InputError{File: path, Msg: "splitting its plans: " + err.Error()}
 		}
-		parts = append(parts, part)
+		parts.Store(part.Path, io.NewSectionReader(f, start, end-start))
+		found = append(found, part)
 		start = end
 	}
-	return parts, nil
+	return found, release, nil
 }
 
+// openPart opens a part SplitPlans made, if path names one.
+func openPart(path string) (Text, bool) {
+	s, ok := parts.Load(path)
+	if !ok {
+		return nil, false
+	}
+	sr := s.(*io.SectionReader)
+	return partText{io.NewSectionReader(sr, 0, sr.Size())}, true
+}
+
+// partText reads a part; closing it leaves the original open for the
+// other parts.
+type partText struct{ *io.SectionReader }
+
+func (partText) Close() error { return nil }
+
 // leadingSpace counts the blank bytes at off (up to a few KB).
-func leadingSpace(f *os.File, off int64) int64 {
+func leadingSpace(f io.ReaderAt, off int64) int64 {
 	buf := make([]byte, 4096)
 	n, _ := f.ReadAt(buf, off)
 	return int64(n - len(bytes.TrimLeft(buf[:n], " \t\r\n")))
@@ -117,23 +150,6 @@ func (p *position) advance(b []byte) {
 			p.column++
 		}
 	}
-}
-
-// writePart copies bytes [start, end) of f to a new file at name, the
-// leading blank space included, so that the part's first line and column
-// are the original's pos.
-func writePart(f *os.File, start, end int64, name string, pos *position) (PlanPart, error) {
-	part := PlanPart{Path: name, Line: pos.line, Column: pos.column}
-	out, err := os.Create(name)
-	if err != nil {
-		return part, err
-	}
-	w := io.MultiWriter(out, positionWriter{pos})
-	_, err = io.Copy(w, io.NewSectionReader(f, start, end-start))
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	return part, err
 }
 
 type positionWriter struct{ pos *position }

@@ -2,7 +2,6 @@ package tofujson
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 )
@@ -40,7 +39,8 @@ func TestSplitPlans(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, "plans.json", tc.text)
-			parts, err := SplitPlans(path, t.TempDir())
+			parts, release, err := SplitPlans(path)
+			defer release()
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(tc.err, "plans.json")) || !strings.HasPrefix(err.Error(), path) {
 					t.Fatalf("err = %v, want %q", err, tc.err)
@@ -54,7 +54,7 @@ func TestSplitPlans(t *testing.T) {
 				t.Fatalf("%d parts, want %d", len(parts), len(tc.parts))
 			}
 			for i, p := range parts {
-				got, err := os.ReadFile(p.Path)
+				got, err := ReadFile(p.Path)
 				if err != nil {
 					t.Fatal(err)
 				}
