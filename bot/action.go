@@ -400,16 +400,16 @@ func actionLocks(ctx context.Context, env ActionEnv, log *ActionLog, api GitHub,
 	}
 	workspace := env.Getenv("GITHUB_WORKSPACE")
 	// The checkout is the head: cross-check with the root module there.
-	return reviewLocks(ctx, api, p.repo, pr, pairs, p.flavor, func(dir string) *lockdiff.Config {
+	return reviewLocks(ctx, api, p.repo, pr, pairs, p.flavor, func(dir string) (*lockdiff.Config, string) {
 		full := filepath.Join(workspace, dir)
 		if st, err := os.Stat(full); workspace == "" || err != nil || !st.IsDir() {
-			return nil
+			return nil, ""
 		}
-		cfg, diags := lockdiff.LoadConfigFS(os.DirFS(full), dir)
+		cfg, diags := lockdiff.LoadConfigFSContext(ctx, os.DirFS(full), dir)
 		if diags.HasErrors() {
-			return nil
+			return nil, ""
 		}
-		return cfg
+		return cfg, ""
 	})
 }
 

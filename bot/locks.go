@@ -46,15 +46,25 @@ func changedLockFiles(ctx context.Context, api Files, repo gh.Repo, pr int) ([]l
 // maxConfigFiles bounds how many configuration files of one root module
 // the App fetches (one request each): a pull request's directory of 1,000
 // .tf files made 1,007 requests per delivery. The files where provider
-// requirements usually are come first.
-const maxConfigFiles = 20
+// requirements usually are come first. maxConfigFilesPerReview bounds
+// them over all the lock files of a review.
+const (
+	maxConfigFiles          = 20
+	maxConfigFilesPerReview = 100
+)
+
+// configBudget is what is left of a review's configuration files.
+type configBudget struct{ left int }
+
+func newConfigBudget() *configBudget { return &configBudget{left: maxConfigFilesPerReview} }
 
 // configAtRef reads a root module's configuration through the API, for
-// servers that have no checkout.
-func configAtRef(ctx context.Context, api Files, repo gh.Repo, dir, ref string) (*lockdiff.Config, error) {
+// servers that have no checkout, within budget; skipped names the
+// configuration files it did not read.
+func configAtRef(ctx context.Context, api Files, repo gh.Repo, dir, ref string, budget *configBudget) (cfg *lockdiff.Config, skipped []string, err error) {
 	files, err := api.ListDir(ctx, repo, dir, ref)
 	if err != nil || len(files) == 0 {
-		return nil, err
+		return nil, nil, err
 	}
 	var names []string
 	for _, f := range files {
@@ -63,14 +73,18 @@ func configAtRef(ctx context.Context, api Files, repo gh.Repo, dir, ref string) 
 		}
 	}
 	slices.SortStableFunc(names, func(a, b string) int { return configRank(a) - configRank(b) })
-	if len(names) > maxConfigFiles {
-		names = names[:maxConfigFiles]
+	if n := min(maxConfigFiles, budget.left); len(names) > n {
+		names, skipped = names[:n], names[n:]
+	}
+	budget.left -= len(names)
+	if len(names) == 0 {
+		return nil, skipped, nil
 	}
 	fsys := fstest.MapFS{}
 	for _, name := range names {
 		src, found, err := api.FileAt(ctx, repo, path.Join(dir, name), ref)
 		if err != nil {
-			return nil, err
+			return nil, skipped, err
 		}
 		if found {
 			fsys[name] = &fstest.MapFile{Data: src}
@@ -78,9 +92,23 @@ func configAtRef(ctx context.Context, api Files, repo gh.Repo, dir, ref string) 
 	}
 	cfg, diags := lockdiff.LoadConfigFSContext(ctx, fsys, dir)
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("%s", diags.Error())
+		return nil, skipped, fmt.Errorf("%s", diags.Error())
 	}
-	return cfg, nil
+	return cfg, skipped, nil
+}
+
+// skippedNote says which configuration files a review did not read.
+func skippedNote(dir string, skipped []string) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	shown := skipped[:min(len(skipped), 10)]
+	more := ""
+	if len(skipped) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(skipped)-len(shown))
+	}
+	return fmt.Sprintf("The provider requirements of %s were read from its first %d configuration files at most (%d in one review); not read: %s%s.",
+		dir, maxConfigFiles, maxConfigFilesPerReview, strings.Join(shown, ", "), more)
 }
 
 func isConfigFile(name string) bool {
@@ -109,12 +137,33 @@ func configRank(name string) int {
 	return 4
 }
 
+// MaxLockFiles is how many lock files one review reads: each costs API
+// requests, registry requests and configuration reads, and a pull request
+// of 100 lock files made 2,308 API calls in one delivery. The others are
+// named in the comment as not reviewed.
+const MaxLockFiles = 20
+
+// configFn reads the root module of a lock file's directory: its
+// configuration, or nil, and a note for the comment (files not read).
+type configFn func(dir string) (*lockdiff.Config, string)
+
 // reviewLocks compares each pair at the pull request's base and head, and
-// cross-checks with the head's root module when config gives one.
-func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, tool flavor.Flavor, config func(dir string) *lockdiff.Config) ([]*lockdiff.FileDiff, error) {
+// cross-checks with the head's root module when config gives one. Past
+// MaxLockFiles, lock files are listed as not reviewed.
+func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, tool flavor.Flavor, config configFn) ([]*lockdiff.FileDiff, error) {
 	var out []*lockdiff.FileDiff
 	if len(pairs) == 0 {
 		return nil, nil
+	}
+	var skipped []*lockdiff.FileDiff
+	if len(pairs) > MaxLockFiles {
+		for _, pp := range pairs[MaxLockFiles:] {
+			skipped = append(skipped, &lockdiff.FileDiff{Path: pp.after, Skipped: true, Flavor: tool, Findings: []lockdiff.Finding{{
+				Kind: "not-reviewed", Severity: lockdiff.Warning, Message: fmt.Sprintf(
+					"Not reviewed: this pull request changes %d lock files and planpr reviews %d in one review. Review it with `planpr lockdiff` (see the README), or split the pull request.",
+					len(pairs), MaxLockFiles)}}})
+		}
+		pairs = pairs[:MaxLockFiles]
 	}
 	// Measured against where the branch left its base, as git diff and
 	// dry-run measure it: a lock change merged to the base since then is
@@ -135,14 +184,18 @@ func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullReques
 		}
 		p := lockdiff.Pair{Path: pp.after, Before: before, After: after,
 			BeforeName: pp.before + "@" + shortSHA(base), AfterName: pp.after + "@" + shortSHA(pr.HeadSHA), Flavor: tool}
+		note := ""
 		if config != nil {
-			p.Config = config(path.Dir(pp.after))
+			p.Config, note = config(path.Dir(pp.after))
 		}
 		fd, diags := lockdiff.ComparePair(p)
 		if diags.HasErrors() {
 			return nil, fmt.Errorf("%s", diags.Error())
 		}
+		if note != "" {
+			fd.Findings = append(fd.Findings, lockdiff.Finding{Kind: "config-partly-read", Severity: lockdiff.Notice, Message: note})
+		}
 		out = append(out, fd)
 	}
-	return out, nil
+	return append(out, skipped...), nil
 }

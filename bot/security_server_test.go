@@ -45,3 +45,41 @@ func TestM7LargeFilesAreNotFetched(t *testing.T) {
 		t.Errorf("%d blob fetches", n)
 	}
 }
+
+// TestA10LockFilesPerPullRequestCapped: 100 lock files with 20 .tf files
+// each made 2,308 API calls in one delivery (111 s). A review now reads
+// MaxLockFiles lock files and maxConfigFilesPerReview configuration files,
+// and names the rest in the comment as not reviewed.
+func TestA10LockFilesPerPullRequestCapped(t *testing.T) {
+	a := newTestApp(t, 1)
+	a.start(t)
+	var files []githubtest.File
+	for i := range 100 {
+		dir := fmt.Sprintf("envs/e%03d", i)
+		files = append(files, githubtest.File{Name: dir + "/.terraform.lock.hcl", Status: "modified"})
+		a.fake.AddFile(baseSHA, dir+"/.terraform.lock.hcl", []byte(lockBefore))
+		a.fake.AddFile("head1", dir+"/.terraform.lock.hcl", []byte(lockAfter))
+		for j := range 20 {
+			a.fake.AddFile("head1", fmt.Sprintf("%s/r%02d.tf", dir, j), []byte("resource \"aws_s3_bucket\" \"b\" {}\n"))
+		}
+	}
+	a.fake.AddPR(githubtest.PR{Number: 2, BaseSHA: baseSHA, HeadSHA: "head1", HeadRef: "b", HeadOwner: "Codertocat", Files: files})
+	body := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
+	a.deliver(t, "pull_request", "d-1", body, githubtest.Sign(testSecret, body))
+	a.stop(t)
+	n, c := countKey(a.fake, 2, LockKey)
+	if n != 1 {
+		t.Fatalf("%d lock comments", n)
+	}
+	if got := strings.Count(c.Body, "not reviewed"); got < 80 {
+		t.Errorf("%d lock files said not reviewed, want 80:\n%.2000s", got, c.Body)
+	}
+	if !strings.Contains(c.Body, "envs/e099/.terraform.lock.hcl") || !strings.Contains(c.Body, "not read:") {
+		t.Errorf("the skipped lock files and configuration files are not named:\n%.3000s", c.Body)
+	}
+	// 20 lock files at base and head, their directories listed, at most
+	// 100 configuration files, and the pull request's own calls.
+	if calls := a.fake.CountRequests("GET /repos/"); calls > 2*MaxLockFiles+MaxLockFiles+maxConfigFilesPerReview+20 {
+		t.Errorf("%d API calls for one delivery", calls)
+	}
+}

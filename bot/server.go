@@ -289,12 +289,13 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 	if len(pairs) == 0 {
 		return nil
 	}
-	locks, err := reviewLocks(ctx, api, repo, pr, pairs, flavor.Unknown, func(dir string) *lockdiff.Config {
-		cfg, err := configAtRef(ctx, api, repo, dir, pr.HeadSHA)
+	budget := newConfigBudget()
+	locks, err := reviewLocks(ctx, api, repo, pr, pairs, flavor.Unknown, func(dir string) (*lockdiff.Config, string) {
+		cfg, skipped, err := configAtRef(ctx, api, repo, dir, pr.HeadSHA, budget)
 		if err != nil {
 			log.Warn("cannot read the root module's configuration", "dir", boundedName(dir), "error", mask.MaskCredentials(err.Error()))
 		}
-		return cfg
+		return cfg, skippedNote(dir, skipped)
 	})
 	if err != nil {
 		return err

@@ -53,6 +53,9 @@ type FileDiff struct {
 	Providers []*ProviderDiff
 	Findings  []Finding     // about the file as a whole
 	Flavor    flavor.Flavor // whose words the findings are in
+	// Skipped is a lock file the review did not read (past a cap): its
+	// Findings say why and how to review it.
+	Skipped bool
 }
 
 // Compare compares two parsed lock files. Either may have no providers (a

@@ -36,6 +36,7 @@ func LockJSON(w io.Writer, files []*lockdiff.FileDiff) error {
 	}
 	type file struct {
 		Path      string     `json:"path"`
+		Skipped   bool       `json:"skipped,omitempty"`
 		Providers []provider `json:"providers"`
 		Findings  []finding  `json:"findings"`
 	}
@@ -57,7 +58,7 @@ func LockJSON(w io.Writer, files []*lockdiff.FileDiff) error {
 		Files         []file `json:"files"`
 	}{FormatVersion: "1.0", Files: []file{}}
 	for _, fd := range files {
-		f := file{Path: fd.Path, Providers: []provider{}, Findings: findings(fd.Findings)}
+		f := file{Path: fd.Path, Skipped: fd.Skipped, Providers: []provider{}, Findings: findings(fd.Findings)}
 		for _, p := range fd.Providers {
 			pr := provider{Address: p.Address.String(), Change: string(p.Change),
 				Hashes: hashes{nonNil(p.HashesAdded), nonNil(p.HashesRemoved)}, Findings: findings(p.Findings), Verification: p.Verification}
@@ -122,6 +123,9 @@ func changeText(p *lockdiff.ProviderDiff) string {
 
 // lockSummary counts a file's provider changes in words.
 func lockSummary(fd *lockdiff.FileDiff) string {
+	if fd.Skipped {
+		return "not reviewed"
+	}
 	counts := map[lockdiff.Change]int{}
 	for _, p := range fd.Providers {
 		counts[p.Change]++
