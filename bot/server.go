@@ -122,6 +122,9 @@ func (s *Server) Accept(event string, body []byte) (*webhook.Job, error) {
 		return nil, nil
 	}
 	job := &webhook.Job{Log: []any{"repo", boundedName(ev.Repository.FullName)}}
+	if ev.Installation != nil {
+		job.Tenant = fmt.Sprintf("installation-%d", ev.Installation.ID)
+	}
 	if repo, err := gh.ParseRepo(ev.Repository.FullName); err == nil && event == "pull_request" {
 		job.Key = fmt.Sprintf("%s#%d", repo, ev.PullRequest.Number)
 		job.Log = append(job.Log, "pr", ev.PullRequest.Number)

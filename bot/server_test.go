@@ -63,16 +63,26 @@ func newTestApp(t testing.TB, workers int) *testApp {
 // at databaseURL.
 func newTestAppOn(t testing.TB, workers int, dataDir, databaseURL string) *testApp {
 	t.Helper()
+	return newTestAppWith(t, workers, dataDir, databaseURL, nil)
+}
+
+// newTestAppWith is newTestAppOn with its configuration edited.
+func newTestAppWith(t testing.TB, workers int, dataDir, databaseURL string, edit func(*ServerConfig)) *testApp {
+	t.Helper()
 	fake := githubtest.New()
 	t.Cleanup(fake.Close)
 	fake.AddInstallation(testAppID, testInstallation)
 	logs := &githubtest.LogBuffer{}
-	srv, err := NewServer(ServerConfig{
+	cfg := ServerConfig{
 		AppID: testAppID, PrivateKey: appKey(t), WebhookSecret: []byte(testSecret),
 		APIURL: fake.URL, GraphQLURL: fake.URL + "/graphql", Workers: workers, DataDir: dataDir, DatabaseURL: databaseURL, Redeliver: -1,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)), Version: "test",
 		Retry: &gh.RetryTransport{Sleep: func(time.Duration) { time.Sleep(5 * time.Millisecond) }, Attempts: 8},
-	})
+	}
+	if edit != nil {
+		edit(&cfg)
+	}
+	srv, err := NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

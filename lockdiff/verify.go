@@ -174,6 +174,7 @@ func (v *Verifier) Verify(ctx context.Context, files []*FileDiff) {
 type verifyRun struct {
 	v    *Verifier
 	left int
+	down map[string]*requestError // registry hosts that did not answer
 }
 
 // check compares a lock's hashes with what the registry's signature

@@ -54,8 +54,17 @@ func (r *verifyRun) fetch(ctx context.Context, a Address, version string) *answe
 	if ans := r.v.cache.read(a, version); ans != nil {
 		return ans
 	}
+	if err := r.down[a.Host]; err != nil {
+		return &answer{err: err} // one registry that does not answer costs one wait, not one per provider
+	}
 	raw, err := r.ask(ctx, a, version)
 	if err != nil {
+		if err.class == classUnreachable || err.class == classTimeout || err.class == classForbidden {
+			if r.down == nil {
+				r.down = map[string]*requestError{}
+			}
+			r.down[a.Host] = err
+		}
 		return &answer{err: err}
 	}
 	ans := prove(raw)

@@ -15,10 +15,11 @@ import (
 // deliveryArgs is a verified delivery, kept in the queue until done: one
 // job per delivery id, whoever receives it and however often.
 type deliveryArgs struct {
-	ID    string          `json:"id" river:"unique"`
-	Event string          `json:"event"`
-	Key   string          `json:"key,omitempty"` // its pull request: the newest delivery of a key supersedes older ones
-	Body  json.RawMessage `json:"body"`
+	ID     string          `json:"id" river:"unique"`
+	Event  string          `json:"event"`
+	Key    string          `json:"key,omitempty"`    // its pull request: the newest delivery of a key supersedes older ones
+	Tenant string          `json:"tenant,omitempty"` // its installation: see Job.Tenant
+	Body   json.RawMessage `json:"body"`
 }
 
 func (deliveryArgs) Kind() string { return "planpr_delivery" }
@@ -51,7 +52,7 @@ func (e permanentError) Unwrap() error { return e.err }
 // new (false for one already kept, by this replica or another).
 func (s *Server) enqueue(ctx context.Context, id, event string, job *Job, body []byte) (bool, int64, error) {
 	meta, _ := json.Marshal(jobMetadata{Key: job.Key, Delivery: id})
-	res, err := s.client.Insert(ctx, deliveryArgs{ID: id, Event: event, Key: job.Key, Body: body}, &river.InsertOpts{
+	res, err := s.client.Insert(ctx, deliveryArgs{ID: id, Event: event, Key: job.Key, Tenant: job.Tenant, Body: body}, &river.InsertOpts{
 		Metadata:   meta,
 		UniqueOpts: river.UniqueOpts{ByArgs: true},
 	})
@@ -96,6 +97,14 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs])
 			log.Info("superseded by a newer delivery of the same pull request", "by_job", newer)
 			return nil
 		}
+	}
+	if a.Tenant != "" {
+		release, ok := s.tenants.acquire(a.Tenant, tenantShare(s.cfg.Workers))
+		if !ok {
+			s.metrics.delivery(event, "deferred")
+			return river.JobSnooze(time.Second) // its tenant has its share of the workers: others go first
+		}
+		defer release()
 	}
 	start := time.Now()
 	defer func() {

@@ -72,7 +72,11 @@ type Config struct {
 // Job is what a verified delivery asks for.
 type Job struct {
 	Key string // the deliveries of one key run one at a time, the newest superseding older ones waiting; "" for none
-	Log []any  // attributes for every log line of the job
+	// Tenant is whose delivery it is (an installation): one tenant's jobs
+	// hold at most half the workers at once, so its backlog never keeps
+	// another's waiting. "" for none.
+	Tenant string
+	Log    []any // attributes for every log line of the job
 }
 
 // Handler is what the intake serves.
@@ -93,6 +97,7 @@ type Server struct {
 	store   *store
 	client  riverClient
 	keys    KeyedMutex
+	tenants tenantSlots
 	metrics *metrics
 
 	closing     atomic.Bool
