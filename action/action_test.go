@@ -10,6 +10,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -287,10 +288,16 @@ func TestCompositeAction(t *testing.T) {
 	}
 	good := buildArchive(t, root, "1.2.3")
 	toolCache := t.TempDir() // shared: the second good run finds it installed
+	gh, attested := fakeGH(t)
+	goodSum := sha256.Sum256(good)
+	os.WriteFile(attested, fmt.Appendf(nil, "%x\n", goodSum), 0o644)
 
 	for _, tc := range []struct {
 		name, ref, arch, version string
 		tamper                   bool
+		poison                   bool // the tool cache holds another binary, with the archive's sum beside it
+		unattested               bool // the release's archive matches its sums, but no attestation vouches for it
+		provenance               string
 		wantErr                  string // in the failing step's output
 		wantVersion              string // planpr --version of what ran
 		wantLog                  string
@@ -304,6 +311,9 @@ func TestCompositeAction(t *testing.T) {
 		{name: "no release yet", ref: "v7", wantErr: "no release of planpr/planpr matches v7 yet"},
 		{name: "unknown platform", ref: "v1.2.3", arch: "ARM", wantErr: "unknown platform: RUNNER_ARCH=ARM"},
 		{name: "branch", ref: "main", wantVersion: "planpr main-source"},
+		{name: "A9 poisoned tool cache", ref: "v1.2.3", poison: true, wantVersion: "planpr 1.2.3", wantLog: "installed in"},
+		{name: "A9 release not from the release workflow", ref: "v1.2.3", unattested: true, wantErr: "is not proven to come from planpr/planpr's release workflow"},
+		{name: "A9 provenance off", ref: "v1.2.3", unattested: true, provenance: "false", wantVersion: "planpr 1.2.3", wantLog: "provenance is off"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			api := githubtest.New()
@@ -313,6 +323,10 @@ func TestCompositeAction(t *testing.T) {
 			name := rel.publish("1.2.3", good)
 			if tc.tamper { // the sums stay the good archive's
 				rel.files["/planpr/planpr/releases/download/v1.2.3/"+name] = append(bytes.Clone(good[:len(good)-8]), "tampered"...)
+			}
+			if tc.unattested { // a release published by someone else: its sums match, no attestation does
+				other := buildArchiveFrom(t, good, "NOTICE")
+				name = rel.publish("1.2.3", other)
 			}
 			rel.releases = `[
  {"tag_name": "v1.4.0", "draft": true, "prerelease": false, "author": {"login": "x"}},
@@ -327,10 +341,20 @@ func TestCompositeAction(t *testing.T) {
 			copyFile(t, filepath.Join(root, "testdata", "example", "plan.json"), filepath.Join(ws, "envs", "prod", "plan.json"))
 			copyFile(t, filepath.Join(root, "testdata", "payloads", "pull_request-opened.json"), filepath.Join(work, "event.json"))
 			cache := toolCache
-			if tc.tamper || tc.name == "missing release" || tc.name == "unknown platform" {
+			if tc.tamper || tc.unattested || tc.poison || tc.name == "missing release" || tc.name == "unknown platform" {
 				cache = t.TempDir() // never one a good run filled
 			}
-			r := &runner{t: t, dir: work, outputs: map[string]map[string]string{},
+			if tc.poison {
+				// What an earlier version of the installer trusted: a binary
+				// and the archive's sum in a file beside it; and an archive
+				// that is not the release's.
+				dir := filepath.Join(cache, "planpr", "1.2.3", runtime.GOOS+"_"+runtime.GOARCH)
+				os.MkdirAll(dir, 0o755)
+				os.WriteFile(filepath.Join(dir, "planpr"), []byte("#!/bin/sh\necho planpr evil\n"), 0o755)
+				os.WriteFile(filepath.Join(dir, ".archive-sha256"), fmt.Appendf(nil, "%x\n", goodSum), 0o644)
+				os.WriteFile(filepath.Join(dir, name), []byte("not the release's archive"), 0o644)
+			}
+			r := &runner{t: t, dir: work, outputs: map[string]map[string]string{}, path: []string{gh},
 				github: map[string]string{"action_ref": tc.ref, "action_repository": "planpr/planpr", "action_path": root},
 				inputs: map[string]string{},
 				env: map[string]string{
@@ -345,6 +369,9 @@ func TestCompositeAction(t *testing.T) {
 				r.inputs[name] = in.Default
 			}
 			r.inputs["github-token"], r.inputs["plan"], r.inputs["key"], r.inputs["lock-files"], r.inputs["version"] = "t-write", "envs/*/plan.json", "prod", "off", tc.version
+			if tc.provenance != "" {
+				r.inputs["provenance"] = tc.provenance
+			}
 
 			start := time.Now()
 			failed, err := r.run(&a)
@@ -380,6 +407,57 @@ func TestCompositeAction(t *testing.T) {
 			t.Logf("%s: steps took %v (%s); used %v", tc.name, took.Round(time.Millisecond), strings.Join(r.took, ", "), r.used)
 		})
 	}
+}
+
+// fakeGH is a directory holding a gh that answers `gh attestation verify
+// FILE --repo planpr/planpr --signer-workflow
+// planpr/planpr/.github/workflows/release.yml` as GitHub would: yes for a
+// file whose SHA-256 is a line of the attested file it returns (the
+// attestations the release workflow made), no otherwise.
+func fakeGH(t *testing.T) (dir, attested string) {
+	dir = t.TempDir()
+	attested = filepath.Join(dir, "attested")
+	script := `#!/usr/bin/env bash
+[ "$1 $2" = "attestation verify" ] || { echo "fake gh: unexpected $*" >&2; exit 2; }
+file=$3; shift 3
+[ "$*" = "--repo planpr/planpr --signer-workflow planpr/planpr/.github/workflows/release.yml" ] || { echo "fake gh: unexpected flags $*" >&2; exit 2; }
+[ -n "$GH_TOKEN" ] || { echo "fake gh: no GH_TOKEN" >&2; exit 4; }
+sum=$(sha256sum "$file" | cut -d' ' -f1)
+grep -qx "$sum" "` + attested + `" && { echo "Loaded 1 attestation"; exit 0; }
+echo "Error: no attestations found for subject" >&2; exit 1
+`
+	if err := os.WriteFile(filepath.Join(dir, "gh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir, attested
+}
+
+// buildArchiveFrom is archive with one more file: the same planpr, in an
+// archive of another checksum.
+func buildArchiveFrom(t *testing.T, archive []byte, extra string) []byte {
+	t.Helper()
+	gz, err := gzip.NewReader(bytes.NewReader(archive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(gz)
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for {
+		h, err := tr.Next()
+		if err != nil {
+			break
+		}
+		body, _ := io.ReadAll(tr)
+		tw.WriteHeader(h)
+		tw.Write(body)
+	}
+	tw.WriteHeader(&tar.Header{Name: extra, Mode: 0o644, Size: 1, ModTime: time.Unix(0, 0)})
+	tw.Write([]byte("x"))
+	tw.Close()
+	zw.Close()
+	return buf.Bytes()
 }
 
 func goEnv(t *testing.T, name string) string {

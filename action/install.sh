@@ -3,8 +3,10 @@
 # Windows runners (Git Bash there):
 #
 #   install.sh resolve   which planpr the action's ref means, and where it goes
-#   install.sh install   download that release for this runner, verify it
-#                        against the release's SHA256SUMS, unpack it
+#   install.sh install   download that release for this runner (or find its
+#                        archive in the tool cache), check it against the
+#                        release's SHA256SUMS and its provenance (gh
+#                        attestation verify) at every run, unpack it
 #   install.sh build     build planpr from the action's own checkout (a ref
 #                        that is a branch or a commit, not a release)
 #
@@ -13,7 +15,9 @@
 # GITHUB_ACTION_PATH) and the action's: PLANPR_REF (github.action_ref),
 # PLANPR_REPOSITORY (github.action_repository), PLANPR_VERSION (the
 # `version` input, which overrides the ref) and PLANPR_TOKEN (for the
-# releases API, which resolves v1 or v1.2 to the newest matching release).
+# releases API, which resolves v1 or v1.2 to the newest matching release,
+# and for gh's attestation lookup) and PLANPR_PROVENANCE (the provenance
+# input: false skips the attestation check).
 # Every failure says what went wrong and exits 1 with nothing installed.
 set -euo pipefail
 
@@ -119,6 +123,29 @@ addPath() {
   output bin "$1/planpr$exe"
 }
 
+# provenance FILE: the release archive was built by this repository's
+# release workflow, as its GitHub artifact attestation (Sigstore-signed,
+# made by actions/attest-build-provenance) says; gh checks it. Skipped
+# only when the provenance input is false (GitHub Enterprise Server
+# without attestations, runners without gh), with a warning.
+provenance() {
+  if [ "${PLANPR_PROVENANCE:-true}" = false ]; then
+    echo "::warning title=planpr install::provenance is off: $2 is checked against its release's SHA256SUMS only, not proven to come from $repo's release workflow"
+    return
+  fi
+  command -v gh > /dev/null ||
+    fail "cannot prove $2 comes from $repo's release workflow: the gh CLI is not on this runner (GitHub's runners have it; install it, or set the provenance input to false)"
+  if ! GH_TOKEN=${GH_TOKEN:-${PLANPR_TOKEN:-}} gh attestation verify "$1" --repo "$repo" \
+      --signer-workflow "$repo/.github/workflows/release.yml" > "$work/attest" 2>&1; then
+    fail "$2 is not proven to come from $repo's release workflow ($(tail -1 "$work/attest")); nothing was installed"
+  fi
+}
+
+# install VERSION DIR: DIR (the tool cache, kept by actions/cache) keeps
+# the release archive, never a binary to run. At every run the archive is
+# checked against the release's SHA256SUMS, fetched anew, and its
+# provenance proven; the binary is then unpacked from it into a directory
+# of this run's own, so nothing written to the cache is ever run unchecked.
 install() {
   platform
   local version=${1:?install needs the version} dir=${2:?install needs the directory}
@@ -134,35 +161,37 @@ install() {
   want=$(awk -v f="$archive" '$2 == f || $2 == "*"f {print $1}' "$work/SHA256SUMS")
   [ -n "$want" ] || fail "the release v$version has no $archive in its SHA256SUMS: no planpr for $os/$arch in that release"
 
-  # A cached install is reused when it came from this very archive.
-  if [ -x "$dir/planpr$exe" ] && [ "$(cat "$dir/.archive-sha256" 2> /dev/null)" = "$want" ]; then
-    echo "planpr $version: cached in $dir"
-    addPath "$dir"
-    return
+  local how=installed
+  mkdir -p "$dir"
+  if [ -f "$dir/$archive" ] && [ "$(sha256 "$dir/$archive")" = "$want" ]; then
+    how=cached
+  else
+    if ! get "$base/$archive" "$work/$archive" 2> "$work/err"; then
+      fail "cannot download $base/$archive ($(tail -1 "$work/err"))"
+    fi
+    local got
+    got=$(sha256 "$work/$archive")
+    if [ "$got" != "$want" ]; then
+      fail "checksum mismatch for $archive: SHA256SUMS of v$version says $want, the download is $got; nothing was installed"
+    fi
+    mv "$work/$archive" "$dir/$archive"
   fi
+  provenance "$dir/$archive" "$archive"
 
-  if ! get "$base/$archive" "$work/$archive" 2> "$work/err"; then
-    fail "cannot download $base/$archive ($(tail -1 "$work/err"))"
-  fi
-  local got
-  got=$(sha256 "$work/$archive")
-  if [ "$got" != "$want" ]; then
-    fail "checksum mismatch for $archive: SHA256SUMS of v$version says $want, the download is $got; nothing was installed"
-  fi
+  local bin
+  bin=$(mktemp -d "${RUNNER_TEMP:-$work}/planpr-$version-XXXXXX")
   mkdir -p "$work/unpacked"
   if [ "$ext" = zip ]; then
-    if command -v unzip > /dev/null; then unzip -q "$work/$archive" -d "$work/unpacked"
-    else powershell -NoProfile -Command "Expand-Archive -LiteralPath '$(cygpath -w "$work/$archive")' -DestinationPath '$(cygpath -w "$work/unpacked")'"; fi
+    if command -v unzip > /dev/null; then unzip -q "$dir/$archive" -d "$work/unpacked"
+    else powershell -NoProfile -Command "Expand-Archive -LiteralPath '$(cygpath -w "$dir/$archive")' -DestinationPath '$(cygpath -w "$work/unpacked")'"; fi
   else
-    tar -xzf "$work/$archive" -C "$work/unpacked"
+    tar -xzf "$dir/$archive" -C "$work/unpacked"
   fi
   [ -f "$work/unpacked/planpr$exe" ] || fail "$archive holds no planpr$exe"
-  mkdir -p "$dir"
-  cp "$work/unpacked/planpr$exe" "$dir/planpr$exe"
-  chmod +x "$dir/planpr$exe"
-  echo "$want" > "$dir/.archive-sha256"
-  echo "planpr $version: installed in $dir (sha256 $want, verified)"
-  addPath "$dir"
+  cp "$work/unpacked/planpr$exe" "$bin/planpr$exe"
+  chmod +x "$bin/planpr$exe"
+  echo "planpr $version: $how in $dir (archive sha256 $want, checked; provenance ${PLANPR_PROVENANCE:-true}); running from $bin"
+  addPath "$bin"
 }
 
 build() {
