@@ -33,7 +33,9 @@ func runLockdiff(args []string, stdout, stderr io.Writer) error {
 Compares .terraform.lock.hcl files provider by provider and explains each change:
 versions, constraints, hashes, and what a reviewer should worry about. With --verify,
 each new or changed provider version is checked against its registry: every zh: hash
-must be in the SHA256SUMS the registry's key signed (else an alert). BEFORE or AFTER
+must be in the SHA256SUMS the registry's key signed (else an alert). Only
+registry.opentofu.org, registry.terraform.io and the hosts of --registry and
+--verify-host are contacted; providers of other hosts are not checked. BEFORE or AFTER
 may be an empty file or /dev/null (the lock file was created or deleted); a missing file is an error. Several
 pairs (a monorepo) go into one report.
 
