@@ -304,7 +304,9 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 		return err
 	}
 	if s.cfg.Verifier != nil {
-		s.cfg.Verifier.Verify(ctx, locks) // a registry out of reach is a warning in the comment
+		// A registry out of reach is a warning in the comment; an
+		// installation's requests are bounded by the hour.
+		s.cfg.Verifier.Verify(lockdiff.WithRequester(ctx, fmt.Sprintf("installation-%d", ev.Installation.ID)), locks)
 	}
 	author, err := s.login(ctx)
 	if err != nil {

@@ -33,6 +33,7 @@ const (
 	classBadAnswer
 	classTooLarge
 	classBudget
+	classQuota
 )
 
 var classSentence = map[errClass]string{
@@ -43,6 +44,7 @@ var classSentence = map[errClass]string{
 	classBadAnswer:   "the registry's answer is not what the provider registry protocol says",
 	classTooLarge:    "the registry's answer is larger than planpr reads",
 	classBudget:      "this review's budget of registry requests is spent",
+	classQuota:       "this installation's hourly budget of registry requests is spent",
 }
 
 // requestError is a failed registry request: the class goes in the

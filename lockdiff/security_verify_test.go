@@ -311,3 +311,33 @@ func TestA14UnknownVersionExpires(t *testing.T) {
 		t.Error("past its time: the registry was not asked again")
 	}
 }
+
+// TestA3RequesterHourlyBudget: one requester (an App installation) gets a
+// bounded number of registry requests an hour, whatever its reviews ask;
+// another requester is not held by it.
+func TestA3RequesterHourlyBudget(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	host := "registry.opentofu.org"
+	v := &Verifier{Registries: map[string]string{host: srv.URL + "/v1/providers/"}, RequesterRequests: 5}
+	hostile := WithRequester(context.Background(), "installation-1")
+	for range 10 {
+		v.Verify(hostile, []*FileDiff{upgradeAt(t, host)})
+	}
+	if n := hits.Load(); n != 5 {
+		t.Errorf("%d requests for one requester, want its 5", n)
+	}
+	fd := upgradeAt(t, host)
+	v.Verify(hostile, []*FileDiff{fd})
+	if msg := fd.Providers[0].Verification.Message; !strings.Contains(msg, "this installation's hourly budget of registry requests is spent") {
+		t.Errorf("message %q", msg)
+	}
+	v.Verify(WithRequester(context.Background(), "installation-2"), []*FileDiff{upgradeAt(t, host)})
+	if n := hits.Load(); n != 6 {
+		t.Errorf("another requester was held: %d requests", n)
+	}
+}

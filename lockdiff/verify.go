@@ -34,10 +34,11 @@ var DefaultPlatforms = []string{"linux_amd64", "darwin_arm64", "windows_amd64"}
 
 // Defaults of a Verifier's budgets: what one review may ask of registries.
 const (
-	DefaultMaxRequests    = 60
-	DefaultVerifyTimeout  = 30 * time.Second
-	DefaultRequestTimeout = 10 * time.Second
-	DefaultMaxPackage     = 512 << 20
+	DefaultMaxRequests       = 60
+	DefaultRequesterRequests = 1000
+	DefaultVerifyTimeout     = 30 * time.Second
+	DefaultRequestTimeout    = 10 * time.Second
+	DefaultMaxPackage        = 512 << 20
 )
 
 // Verifier checks lock files' new hashes against the registries' signed
@@ -64,11 +65,15 @@ type Verifier struct {
 	// Full downloads each platform's package to check h1: hashes too.
 	Full bool
 
-	MaxRequests    int           // requests one Verify call may make (default DefaultMaxRequests)
-	Timeout        time.Duration // how long one Verify call may take (default DefaultVerifyTimeout)
-	RequestTimeout time.Duration // one request (default DefaultRequestTimeout)
-	MaxPackage     int64         // Full: the largest package downloaded (default DefaultMaxPackage)
-	RootCAs        *x509.CertPool
+	MaxRequests int // requests one Verify call may make (default DefaultMaxRequests)
+	// RequesterRequests bounds the requests of one requester (see
+	// WithRequester: the App's installations) in an hour (default
+	// DefaultRequesterRequests).
+	RequesterRequests int
+	Timeout           time.Duration // how long one Verify call may take (default DefaultVerifyTimeout)
+	RequestTimeout    time.Duration // one request (default DefaultRequestTimeout)
+	MaxPackage        int64         // Full: the largest package downloaded (default DefaultMaxPackage)
+	RootCAs           *x509.CertPool
 	// Logger receives, at debug level, what the transport said of a
 	// failed request: it never goes in a comment.
 	Logger *slog.Logger
@@ -77,6 +82,7 @@ type Verifier struct {
 	once     sync.Once
 	net      *egress
 	cache    *answerCache
+	quota    requesterQuota
 	mu       sync.Mutex
 	bases    map[string]string
 }

@@ -300,6 +300,9 @@ func (r *verifyRun) do(ctx context.Context, u *url.URL, file bool) (*http.Respon
 	if r.left <= 0 {
 		return nil, &requestError{class: classBudget, detail: "request budget spent"}
 	}
+	if who, ok := ctx.Value(requesterKey{}).(string); ok && !r.v.quota.take(who, cmpPositive(r.v.RequesterRequests, DefaultRequesterRequests)) {
+		return nil, &requestError{class: classQuota, detail: "hourly budget of " + who + " spent"}
+	}
 	if u.Scheme != "https" && u.Scheme != "http" {
 		return nil, &requestError{class: classBadAnswer, detail: "not an http URL: " + u.Redacted()}
 	}
