@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"github.com/planpr/planpr/flavor"
 	"io"
+	"path/filepath"
 	"strings"
 
 	txt "github.com/planpr/planpr/render/text"
@@ -196,10 +197,17 @@ func groupInputs(inputs []string) []render.CommentPlan {
 	files := make([]review.File, len(inputs))
 	for i, in := range inputs {
 		name, path := label(in)
+		key := "label:" + name
 		if name == path {
+			// Unlabelled: one module per directory, however the path is
+			// spelled (plan.json, ./plan.json, dir/plan.json from above).
 			name = review.ModuleName(path)
+			key = "dir:" + filepath.Dir(path)
+			if abs, err := filepath.Abs(path); err == nil {
+				key = "dir:" + filepath.Dir(abs)
+			}
 		}
-		files[i] = review.File{Key: name, Name: name, Path: path}
+		files[i] = review.File{Key: key, Name: name, Path: path}
 	}
 	return review.Group(files)
 }
