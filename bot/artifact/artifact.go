@@ -16,6 +16,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/planpr/planpr/bot/gh"
 )
 
 // Limits on artifacts, which come from untrusted workflows.
@@ -34,15 +36,18 @@ func Download(ctx context.Context, url string) ([]byte, error) {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("downloading the artifact: %v", err)
+		// A connection refused or a timeout is the network's fault: the
+		// caller tries again (the error keeps what it wraps).
+		return nil, fmt.Errorf("downloading the artifact: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("downloading the artifact: %s", resp.Status)
+		// A 5xx or 429 of the storage is temporary, a 404 or 410 is not.
+		return nil, &gh.StatusError{What: "downloading the artifact", Status: resp.StatusCode, Message: http.StatusText(resp.StatusCode)}
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, MaxZip+1))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("downloading the artifact: %w", err)
 	}
 	if len(b) > MaxZip {
 		return nil, fmt.Errorf("the artifact is over %d MB", MaxZip>>20)

@@ -4,12 +4,17 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/githubtest"
 )
 
@@ -122,4 +127,27 @@ func FuzzZipDirectory(f *testing.F) {
 			t.Fatalf("%d entries let through", len(zr.File))
 		}
 	})
+}
+
+// TestDownloadErrorsKeepTheirClass: a storage that answers 503, or a
+// connection refused, is an error the App retries (a *gh.StatusError that
+// is Temporary, a net.Error); a 404 is not temporary.
+func TestDownloadErrorsKeepTheirClass(t *testing.T) {
+	for status, temporary := range map[int]bool{503: true, 429: true, 404: false, 410: false} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(status) }))
+		_, err := Download(t.Context(), srv.URL)
+		srv.Close()
+		var se *gh.StatusError
+		if !errors.As(err, &se) || se.Temporary() != temporary {
+			t.Errorf("%d: %v (temporary %v)", status, err, temporary)
+		}
+	}
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close()
+	_, err := Download(t.Context(), "http://"+addr+"/zip")
+	var ne net.Error
+	if !errors.As(err, &ne) {
+		t.Errorf("connection refused: %v is not a net.Error", err)
+	}
 }

@@ -43,6 +43,12 @@ type RetryAfter interface {
 // payload or an artifact refused): the job is cancelled, not retried.
 func Permanent(err error) error { return permanentError{err} }
 
+// IsPermanent reports whether err was marked Permanent.
+func IsPermanent(err error) bool {
+	var p permanentError
+	return errors.As(err, &p)
+}
+
 type permanentError struct{ err error }
 
 func (e permanentError) Error() string { return e.err.Error() }
