@@ -1,9 +1,11 @@
 package gh
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -184,4 +186,30 @@ func newFake(t *testing.T, token string) (*githubtest.Server, *Client, *atomic.I
 		t.Fatal(err)
 	}
 	return fake, c, &slept
+}
+
+// TestRetryWaitEndsWithTheContext: a Retry-After of a minute does not hold
+// a request whose context ends sooner.
+func TestRetryWaitEndsWithTheContext(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "60")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+	done := make(chan error, 1)
+	go func() {
+		_, err := (&http.Client{Transport: &RetryTransport{}}).Do(req)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want the context's deadline", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the retry wait outlived its context")
+	}
 }

@@ -39,9 +39,21 @@ func (t *RetryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if maxWait <= 0 {
 		maxWait = time.Minute
 	}
-	sleep := t.Sleep
-	if sleep == nil {
-		sleep = time.Sleep
+	// The wait ends with the request's context: a job whose time is up
+	// does not sleep on for a minute.
+	sleep := func(d time.Duration) error {
+		if t.Sleep != nil {
+			t.Sleep(d)
+			return req.Context().Err()
+		}
+		timer := time.NewTimer(d)
+		defer timer.Stop()
+		select {
+		case <-timer.C:
+			return nil
+		case <-req.Context().Done():
+			return req.Context().Err()
+		}
 	}
 	var body []byte
 	if req.Body != nil && req.GetBody == nil {
@@ -84,7 +96,9 @@ func (t *RetryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
 		}
-		sleep(wait)
+		if err := sleep(wait); err != nil {
+			return nil, err
+		}
 		waited += wait
 		backoff *= 2
 	}
