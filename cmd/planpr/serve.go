@@ -78,13 +78,16 @@ func runServe(args []string, stderr io.Writer) error {
 // environment or the data directory, or else first its setup.
 func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) error {
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
-	dataDir := cmp.Or(getenv("PLANPR_DATA_DIR"), "planpr-data")
+	cfg, err := readServeConfig(getenv)
+	if err != nil {
+		return err
+	}
+	dataDir := cfg.DataDir
 	creds, ok, err := appCredentials(getenv, dataDir)
 	if err != nil {
 		return err
 	}
-	addr := cmp.Or(getenv("PLANPR_LISTEN"), ":8080")
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return err
 	}
@@ -111,26 +114,14 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 			return httpSrv.Shutdown(shutdown)
 		}
 	}
-	workers, _ := strconv.Atoi(getenv("PLANPR_WORKERS"))
-	attempts, _ := strconv.Atoi(getenv("PLANPR_MAX_ATTEMPTS"))
-	redeliver, err := redeliverEvery(getenv("PLANPR_REDELIVER_EVERY"))
-	if err != nil {
-		httpSrv.Close()
-		return err
+	if cfg.Verify != nil {
+		cfg.Verify.Logger = log
 	}
-	verifier, err := serveVerifier(getenv, dataDir)
-	if verifier != nil {
-		verifier.Logger = log
-	}
-	if err != nil {
-		httpSrv.Close()
-		return err
-	}
-	srv, err := bot.NewServer(bot.ServerConfig{Verifier: verifier,
+	srv, err := bot.NewServer(bot.ServerConfig{Verifier: cfg.Verify,
 		AppID: creds.ID, PrivateKey: []byte(creds.PrivateKey), WebhookSecret: []byte(creds.WebhookSecret),
 		APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
-		DataDir: dataDir, DatabaseURL: getenv("PLANPR_DATABASE_URL"), MaxAttempts: attempts, Redeliver: redeliver,
-		Workers: workers, Logger: log, Version: Version,
+		DataDir: dataDir, DatabaseURL: cfg.DatabaseURL, MaxAttempts: cfg.MaxAttempts, Redeliver: cfg.Redeliver,
+		Workers: cfg.Workers, Logger: log, Version: Version,
 	})
 	if err != nil {
 		httpSrv.Close()

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/planpr/planpr/lockdiff"
+)
+
+// serveConfig is `planpr serve`'s environment, read and checked once,
+// before anything starts: every bad variable is named, with what it
+// accepts, in one error.
+type serveConfig struct {
+	DataDir     string
+	Listen      string
+	DatabaseURL string
+	Workers     int
+	MaxAttempts int
+	Redeliver   time.Duration // 0: the default; negative: never
+	Verify      *lockdiff.Verifier
+}
+
+// envReader reads variables, keeping a problem for each bad one.
+type envReader struct {
+	getenv   func(string) string
+	problems []string
+}
+
+func (r *envReader) bad(name, value, want string) {
+	r.problems = append(r.problems, fmt.Sprintf("%s=%q: %s", name, value, want))
+}
+
+// intIn reads a whole number from lo to hi, def when unset.
+func (r *envReader) intIn(name string, def, lo, hi int) int {
+	v := strings.TrimSpace(r.getenv(name))
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		r.bad(name, v, fmt.Sprintf("want a whole number from %d to %d", lo, hi))
+		return def
+	}
+	return n
+}
+
+func (r *envReader) err() error {
+	if len(r.problems) == 0 {
+		return nil
+	}
+	return errors.New("planpr serve is misconfigured:\n  " + strings.Join(r.problems, "\n  ") + "\n(see planpr serve --help)")
+}
+
+// readServeConfig reads and checks serve's variables.
+func readServeConfig(getenv func(string) string) (*serveConfig, error) {
+	r := &envReader{getenv: getenv}
+	c := &serveConfig{
+		DataDir:     cmp.Or(getenv("PLANPR_DATA_DIR"), "planpr-data"),
+		Listen:      cmp.Or(getenv("PLANPR_LISTEN"), ":8080"),
+		DatabaseURL: getenv("PLANPR_DATABASE_URL"),
+		Workers:     r.intIn("PLANPR_WORKERS", 4, 1, 256),
+		MaxAttempts: r.intIn("PLANPR_MAX_ATTEMPTS", 8, 1, 100),
+	}
+	if u := c.DatabaseURL; u != "" && !strings.HasPrefix(u, "postgres://") && !strings.HasPrefix(u, "postgresql://") {
+		r.bad("PLANPR_DATABASE_URL", redactedScheme(u), "want postgres://USER:PASSWORD@HOST:5432/DB (only PostgreSQL is supported)")
+	}
+	var err error
+	if c.Redeliver, err = redeliverEvery(getenv("PLANPR_REDELIVER_EVERY")); err != nil {
+		r.problems = append(r.problems, err.Error())
+	}
+	if c.Verify, err = serveVerifier(getenv, c.DataDir); err != nil {
+		r.problems = append(r.problems, err.Error())
+	}
+	return c, r.err()
+}
+
+// redactedScheme shows a URL's scheme only: the rest may hold a password.
+func redactedScheme(u string) string {
+	if scheme, _, ok := strings.Cut(u, "://"); ok {
+		return scheme + "://…"
+	}
+	return "…"
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestServeConfigRefusesBadVariables: every bad variable stops serve
+// before anything starts, named with what it accepts; several are named
+// together.
+func TestServeConfigRefusesBadVariables(t *testing.T) {
+	for _, tc := range []struct{ env, want string }{
+		{"PLANPR_WORKERS=abc", `PLANPR_WORKERS="abc": want a whole number from 1 to 256`},
+		{"PLANPR_WORKERS=0", `PLANPR_WORKERS="0": want a whole number from 1 to 256`},
+		{"PLANPR_WORKERS=-1", `PLANPR_WORKERS="-1"`},
+		{"PLANPR_MAX_ATTEMPTS=-1", `PLANPR_MAX_ATTEMPTS="-1": want a whole number from 1 to 100`},
+		{"PLANPR_MAX_ATTEMPTS=many", `PLANPR_MAX_ATTEMPTS="many"`},
+		{"PLANPR_REDELIVER_EVERY=soon", `PLANPR_REDELIVER_EVERY must be a duration of at least 10s`},
+		{"PLANPR_VERIFY=sometimes", `PLANPR_VERIFY: verify "sometimes": want on, off or full`},
+		{"PLANPR_REGISTRY=nonsense", `PLANPR_REGISTRY: registry "nonsense": want HOST=URL`},
+		{"PLANPR_VERIFY_HOSTS=a/b", `PLANPR_VERIFY_HOSTS: registry host "a/b"`},
+		{"PLANPR_DATABASE_URL=mysql://root:hunter2@db/planpr", `PLANPR_DATABASE_URL="mysql://…": want postgres://`},
+	} {
+		name, value, _ := strings.Cut(tc.env, "=")
+		_, err := readServeConfig(func(k string) string {
+			if k == name {
+				return value
+			}
+			return ""
+		})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.env, err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("%s: the error shows a password: %v", tc.env, err)
+		}
+	}
+	env := map[string]string{"PLANPR_WORKERS": "abc", "PLANPR_MAX_ATTEMPTS": "0"}
+	_, err := readServeConfig(func(k string) string { return env[k] })
+	if err == nil || !strings.Contains(err.Error(), "PLANPR_WORKERS") || !strings.Contains(err.Error(), "PLANPR_MAX_ATTEMPTS") {
+		t.Errorf("two bad variables: %v", err)
+	}
+	c, err := readServeConfig(func(string) string { return "" })
+	if err != nil || c.Workers != 4 || c.MaxAttempts != 8 || c.Listen != ":8080" || c.DataDir != "planpr-data" || c.Verify == nil {
+		t.Errorf("defaults: %+v %v", c, err)
+	}
+}
