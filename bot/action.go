@@ -202,7 +202,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	var full, short bytes.Buffer
 	fullOpts := opts
 	fullOpts.MaxSize, fullOpts.MaxBytes = MaxJobSummary, MaxJobSummary-1 // and a newline
-	results, err := render.Comments([]io.Writer{&short, &full}, p.plans, []render.CommentOptions{opts, fullOpts})
+	results, err := render.CommentsContext(ctx, []io.Writer{&short, &full}, p.plans, []render.CommentOptions{opts, fullOpts})
 	if err != nil {
 		return err
 	}

@@ -86,7 +86,7 @@ func publishOtherLocks(ctx context.Context, api Comments, p *actionPlan, others 
 		return nil
 	}
 	var body bytes.Buffer
-	_, err = render.Comment(&body, nil, render.CommentOptions{Marker: marker, Title: "planpr · lock files", Locks: unclaimed,
+	_, err = render.CommentContext(ctx, &body, nil, render.CommentOptions{Marker: marker, Title: "planpr · lock files", Locks: unclaimed,
 		Version: opts.Version, RunURL: opts.RunURL, PlanOptions: opts.PlanOptions})
 	if err != nil {
 		return err

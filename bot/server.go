@@ -314,7 +314,7 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 	}
 	marker := render.Marker{Key: LockKey, SHA: pr.HeadSHA, At: unixTime(ev.PullRequest.UpdatedAt)}
 	var body bytes.Buffer
-	if _, err := render.Comment(&body, nil, render.CommentOptions{Marker: marker, Title: "Lock files", Locks: locks, Version: s.cfg.Version}); err != nil {
+	if _, err := render.CommentContext(ctx, &body, nil, render.CommentOptions{Marker: marker, Title: "Lock files", Locks: locks, Version: s.cfg.Version}); err != nil {
 		return err
 	}
 	res, err := Upsert(ctx, api, repo, pr.Number, author, marker, body.String(), ModeUpdate)
@@ -428,7 +428,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		opts.SchemasFile = filepath.Base(schemas[0])
 	}
 	var body bytes.Buffer
-	if _, err := render.Comment(&body, plans, opts); err != nil {
+	if _, err := render.CommentContext(ctx, &body, plans, opts); err != nil {
 		return err
 	}
 	unlock := s.prLocks.Lock(fmt.Sprintf("%s#%d", repo, pr))

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"fmt"
 	"html"
 	"io"
@@ -217,7 +218,13 @@ func detailsEstimate(text, address string) int { return len(text) + 2*len(addres
 // diffs): never longer than MaxSize, shortened in steps when needed, with
 // every secret it knows of masked.
 func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult, error) {
-	res, err := Comments([]io.Writer{w}, plans, []CommentOptions{o})
+	return CommentContext(context.Background(), w, plans, o)
+}
+
+// CommentContext is Comment stopped by ctx: a job whose time is up stops
+// reading and rendering, and the error is ctx's.
+func CommentContext(ctx context.Context, w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult, error) {
+	res, err := CommentsContext(ctx, []io.Writer{w}, plans, []CommentOptions{o})
 	if err != nil {
 		return nil, err
 	}
@@ -229,6 +236,11 @@ func Comment(w io.Writer, plans []CommentPlan, o CommentOptions) (*CommentResult
 // limits. ws[i] takes the comment for opts[i], which must differ from
 // opts[0] in MaxSize, MaxBytes and FullText only.
 func Comments(ws []io.Writer, plans []CommentPlan, opts []CommentOptions) ([]*CommentResult, error) {
+	return CommentsContext(context.Background(), ws, plans, opts)
+}
+
+// CommentsContext is Comments stopped by ctx.
+func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, opts []CommentOptions) ([]*CommentResult, error) {
 	for i := range opts {
 		if opts[i].MaxSize <= 0 {
 			opts[i].MaxSize = GitHubMaxComment
@@ -243,7 +255,10 @@ func Comments(ws []io.Writer, plans []CommentPlan, opts []CommentOptions) ([]*Co
 	cleanup, err := review.Splitting(plans, func(plans []CommentPlan) error {
 		masker, sections = mask.NewMasker(), nil
 		for _, p := range plans {
-			s, err := newSection(p, o, opts, masker)
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			s, err := newSection(ctx, p, o, opts, masker)
 			if err != nil {
 				return err
 			}
@@ -262,6 +277,9 @@ func Comments(ws []io.Writer, plans []CommentPlan, opts []CommentOptions) ([]*Co
 		largest = max(largest, o.MaxSize)
 	}
 	for _, s := range sections {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		n, err := s.finish(o, masker)
 		if err != nil {
 			return nil, err
@@ -365,14 +383,14 @@ func warningCaps(l Level) []int {
 
 // newSection reads one root module's plan and streams in one pass,
 // rendering the resources that can fit the budget as it goes.
-func newSection(p CommentPlan, o CommentOptions, sizes []CommentOptions, masker *mask.Masker) (*planSection, error) {
+func newSection(ctx context.Context, p CommentPlan, o CommentOptions, sizes []CommentOptions, masker *mask.Masker) (*planSection, error) {
 	s := &planSection{budgets: make([]diffBudget, len(sizes))}
 	for i, size := range sizes {
 		s.budgets[i].full.limit = size.MaxSize
 	}
 	o.PlanOptions = o.ForInput(p.Path)
 	shapes := startShaping()
-	m, err := review.ReadModule(p, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o, shapes)})
+	m, err := review.ReadModule(p, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o, shapes), Done: ctx.Done(), Err: ctx.Err})
 	shaped := shapes.wait()
 	if err != nil {
 		return nil, err

@@ -135,6 +135,10 @@ type ScanOptions struct {
 	// SkipValues checks the resource changes' values without keeping
 	// them: a later pass reads each change again from its Span.
 	SkipValues bool
+	// Done, when set, stops the read once it is closed (a context's
+	// Done): Err says why.
+	Done <-chan struct{}
+	Err  func() error
 }
 
 // ReadPlan is the first pass over a plan: it counts and lists the changes
@@ -167,7 +171,15 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 		values = NewSpanValues(path)
 		defer values.Close()
 	}
+	seen := 0
 	p, err := tofujson.ReadPlan(path, ropts, func(section string, rc *tofujson.ResourceChange) error {
+		if seen++; so.Done != nil && seen%64 == 0 {
+			select {
+			case <-so.Done:
+				return so.Err()
+			default:
+			}
+		}
 		if masker != nil {
 			if w := rc.Change.SensitiveWork(); !w.Empty() {
 				secrets <- w

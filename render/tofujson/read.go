@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -142,8 +143,8 @@ type reader struct {
 func (r *reader) fail(err error) error {
 	var ie *InputError
 	var several *SeveralPlansError
-	if errors.As(err, &ie) || errors.As(err, &several) {
-		return err
+	if errors.As(err, &ie) || errors.As(err, &several) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err // a stopped read is not the file's fault
 	}
 	var syn *jsontext.SyntacticError
 	switch {
