@@ -26,6 +26,7 @@ import (
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
+	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -141,16 +142,6 @@ func (p *actionPlan) publish(ctx context.Context, env ActionEnv, log *ActionLog,
 		return err
 	}
 	return nil
-}
-
-// titleFor is a comment's default title: planpr, and its key, so that
-// the comments of a monorepo's roots tell themselves apart
-// ("planpr · prod").
-func titleFor(key string) string {
-	if key == "" || key == "." || key == LocksKey {
-		return "planpr"
-	}
-	return "planpr · " + key
 }
 
 // RunAction is `planpr action`: render the plans, streams and lock-file
@@ -308,10 +299,10 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		for _, pl := range p.plans {
 			names = append(names, pl.Name)
 		}
-		key = cmp.Or(strings.Join(names, ","), LocksKey)
+		key = report.Key(names)
 	}
 	p.marker = render.Marker{Key: key}
-	p.title = cmp.Or(env.input("title"), titleFor(key))
+	p.title = cmp.Or(env.input("title"), report.Title(key))
 	p.marker.Run, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
 
 	if p.ev, err = ReadEvent(env.Getenv("GITHUB_EVENT_PATH")); err != nil {

@@ -13,17 +13,18 @@ import (
 	"slices"
 
 	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
 )
 
 // LocksKey is the key of the Action's comment when it has only lock files
 // to show.
-const LocksKey = "locks"
+const LocksKey = report.LocksKey
 
 // reservedKeys are the keys planpr gives its own comments: an untrusted
 // manifest may never claim one, or it could overwrite (and silence) the
 // lock-file review.
-var reservedKeys = []string{LockKey, LocksKey}
+var reservedKeys = []string{LocksKey, oldLockKey}
 
 // keyPattern is what a manifest's key may be: a root module's path or a
 // workspace name.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/report"
 )
 
 // planRoots are the directories of the plans of a run, relative to the
@@ -86,7 +87,7 @@ func publishOtherLocks(ctx context.Context, api Comments, p *actionPlan, others 
 		return nil
 	}
 	var body bytes.Buffer
-	_, err = render.CommentContext(ctx, &body, nil, render.CommentOptions{Marker: marker, Title: "planpr · lock files", Locks: unclaimed,
+	_, err = render.CommentContext(ctx, &body, nil, render.CommentOptions{Marker: marker, Title: report.Title(LocksKey), Locks: unclaimed,
 		Version: opts.Version, RunURL: opts.RunURL, PlanOptions: opts.PlanOptions})
 	if err != nil {
 		return err

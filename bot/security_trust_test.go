@@ -109,7 +109,7 @@ func TestH2TheAppCountsOnlyItsBot(t *testing.T) {
 	a := newTestApp(t, 1)
 	a.start(t)
 	a.addLockPR(2, "head1")
-	fakeReview := "<!-- planpr:v1 key=lock-files at=9223372036854775807 -->\n## ✅ planpr: nothing to see"
+	fakeReview := "<!-- planpr:v1 key=locks at=9223372036854775807 -->\n## ✅ planpr: nothing to see"
 	a.fake.AddComment(2, "mallory", fakeReview)
 	pr := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
 	a.deliver(t, "pull_request", "d-1", pr, githubtest.Sign(testSecret, pr))

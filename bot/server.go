@@ -25,6 +25,7 @@ import (
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/mask"
+	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -266,8 +267,13 @@ func (s *Server) Redeliver(ctx context.Context, id int64) error {
 	return c.Redeliver(ctx, id)
 }
 
-// LockKey is the key of the App's lock-file comment.
-const LockKey = "lock-files"
+// LockKey is the key of the App's lock-file comment: the same as the
+// Action's and dry-run's comment of lock files alone. ("lock-files", its
+// old key, stays reserved: a manifest cannot take it.)
+const LockKey = report.LocksKey
+
+// oldLockKey is the App's lock-file key before it was the Action's.
+const oldLockKey = "lock-files"
 
 // reviewPR reviews the lock files a pull request changes and keeps the
 // lock comment.
@@ -314,15 +320,27 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 	}
 	marker := render.Marker{Key: LockKey, SHA: pr.HeadSHA, At: unixTime(ev.PullRequest.UpdatedAt)}
 	var body bytes.Buffer
-	if _, err := render.CommentContext(ctx, &body, nil, render.CommentOptions{Marker: marker, Title: "Lock files", Locks: locks, Version: s.cfg.Version}); err != nil {
+	if _, err := render.CommentContext(ctx, &body, nil, render.CommentOptions{Marker: marker, Title: report.Title(LockKey), Locks: locks, Version: s.cfg.Version}); err != nil {
 		return err
 	}
 	res, err := Upsert(ctx, api, repo, pr.Number, author, marker, body.String(), ModeUpdate)
 	if err != nil {
 		return err
 	}
-	log.Info("lock comment", "action", res.Action, "pr", pr.Number)
-	return nil
+	log.Info("lock comment", "action", res.Action)
+	return s.labels(ctx, api, repo, pr.Number, author, log)
+}
+
+// labels keeps planpr's labels as the Action does, from every planpr
+// comment on the pull request. A token that cannot change labels is a
+// warning in the log: the comment is what matters.
+func (s *Server) labels(ctx context.Context, api GitHub, repo gh.Repo, pr int, author string, log *slog.Logger) error {
+	err := syncLabels(ctx, api, repo, pr, author)
+	if errors.Is(err, gh.ErrReadOnly) {
+		log.Warn("the App cannot change this pull request's labels: give it pull requests (write)")
+		return nil
+	}
+	return err
 }
 
 // unixTime reads one of GitHub's timestamps as the comments' order; 0 when
@@ -419,7 +437,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	mode, _ := review.ParseMode(manifest.Mode) // validated with the manifest
 	tool, _ := flavor.Parse(manifest.Flavor)
 	marker := render.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
-	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: titleFor(marker.Key), RunURL: run.HTMLURL,
+	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: report.Title(marker.Key), RunURL: run.HTMLURL,
 		PlanOptions: review.PlanOptions{Mode: mode, Flavor: tool}}
 	if len(schemas) > 0 {
 		if opts.Schemas, err = tofujson.ReadSchemasFile(schemas[0]); err != nil {
@@ -441,8 +459,8 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	if err != nil {
 		return err
 	}
-	log.Info("plan comment", "action", res.Action, "pr", pr, "artifact", a.Name)
-	return nil
+	log.Info("plan comment", "action", res.Action, "artifact", a.Name)
+	return s.labels(ctx, api, repo, pr, author, log)
 }
 
 func fileExists(path string) bool {

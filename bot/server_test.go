@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -204,7 +205,7 @@ func TestServerReviewsLockFilesOnPullRequest(t *testing.T) {
 	waitFor(t, "the lock comment", func() bool { n, _ := countKey(a.fake, 2, LockKey); return n == 1 })
 	_, c := countKey(a.fake, 2, LockKey)
 	mustContain(t, c.Body, "sha=head1")
-	mustContain(t, c.Body, "Lock files")
+	mustContain(t, c.Body, "planpr · lock files")
 	mustContain(t, c.Body, "5.9.0 → 6.0.0")
 	mustContain(t, c.Body, "a new major version may break configuration")
 	mustContain(t, c.Body, "does not satisfy the constraint")
@@ -281,6 +282,10 @@ func TestServerCommentsPlansFromWorkflowRunArtifacts(t *testing.T) {
 		}
 	}
 	a.stop(t)
+	// The App sets the labels the Action would: this plan destroys.
+	if labels := a.fake.Labels(2); !slices.Contains(labels, LabelDestroy) {
+		t.Errorf("labels %v, want %s", labels, LabelDestroy)
+	}
 }
 
 func TestServerRefusesAManifestForAnotherPR(t *testing.T) {

@@ -111,10 +111,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	default:
 		err = &usageError{fmt.Sprintf("unknown command %q", args[0])}
 	}
-	return report(err, stderr)
+	return exitCode(err, stderr)
 }
 
-func report(err error, stderr io.Writer) int {
+func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}

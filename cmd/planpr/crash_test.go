@@ -136,7 +136,7 @@ func TestServeSurvivesKill9(t *testing.T) {
 func lockComments(fake *githubtest.Server, pr int) int {
 	n := 0
 	for _, c := range fake.Comments(pr) {
-		if m, ok := render.ParseMarker(c.Body); ok && m.Key == "lock-files" {
+		if m, ok := render.ParseMarker(c.Body); ok && m.Key == "locks" {
 			n++
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/preview"
+	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -95,19 +96,17 @@ Flags:
 	if len(locks) == 0 && len(inputs) == 0 {
 		return fmt.Errorf("nothing to show: no lock file changed since %s (the merge base with %s), and no plan given; pass plan JSON files (`tofu show -json tfplan > plan.json`) or UI streams (`tofu plan -json > plan.jsonl`)", shortRef(mergeBase), base)
 	}
-	plans := groupInputs(inputs)
+	plans := groupAsAction(inputs, top)
 	if key == "" {
 		var names []string
 		for _, p := range plans {
 			names = append(names, p.Name)
 		}
-		key = strings.Join(names, ",")
-		if key == "" {
-			key = "lock-files"
-		}
+		key = report.Key(names)
 	}
 	var out bytes.Buffer
-	res, err := render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Marker: render.Marker{Key: key}, Version: Version, Locks: locks, FullText: "the job summary"})
+	res, err := render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Marker: render.Marker{Key: key}, Title: report.Title(key),
+		Version: Version, Locks: locks, FullText: "the job summary"})
 	if err != nil {
 		return err
 	}
@@ -123,21 +122,61 @@ Flags:
 	if _, err := stdout.Write(out.Bytes()); err != nil {
 		return err
 	}
-	report := []string{fmt.Sprintf("planpr dry-run: %d of %d characters (%.0f%%)", res.Size, render.GitHubMaxComment, 100*float64(res.Size)/render.GitHubMaxComment)}
+	notes := []string{fmt.Sprintf("planpr dry-run: %d of %d characters (%.0f%%)", res.Size, render.GitHubMaxComment, 100*float64(res.Size)/render.GitHubMaxComment),
+		fmt.Sprintf("key %s, title %q, labels: %s", key, report.Title(key), labelsOf(res))}
 	switch res.Level {
 	case render.LevelReduced:
-		report = append(report, fmt.Sprintf("shortened: only destroyed and replaced resources keep their diffs (%d left out)", res.Omitted))
+		notes = append(notes, fmt.Sprintf("shortened: only destroyed and replaced resources keep their diffs (%d left out)", res.Omitted))
 	case render.LevelSummary:
-		report = append(report, "shortened: every diff left out; the job summary would hold them")
+		notes = append(notes, "shortened: every diff left out; the job summary would hold them")
 	default:
-		report = append(report, "not shortened")
+		notes = append(notes, "not shortened")
 	}
-	report = append(report, fmt.Sprintf("%d sensitive values masked", res.Masked), fmt.Sprintf("%d lock files compared with %s (merge base with %s)", len(locks), shortRef(mergeBase), base))
+	notes = append(notes, fmt.Sprintf("%d sensitive values masked", res.Masked), fmt.Sprintf("%d lock files compared with %s (merge base with %s)", len(locks), shortRef(mergeBase), base))
 	if htmlFile != "" {
-		report = append(report, "preview: "+htmlFile)
+		notes = append(notes, "preview: "+htmlFile)
 	}
-	fmt.Fprintln(stderr, bot.SafeLog(strings.Join(report, "\n  ")))
+	fmt.Fprintln(stderr, bot.SafeLog(strings.Join(notes, "\n  ")))
 	return nil
+}
+
+// groupAsAction sorts the inputs into root modules as the Action does: by
+// directory, named by the directory's place in the repository (top), so
+// that dry-run's key and title are the Action's; NAME=PATH labels stay.
+func groupAsAction(inputs []string, top string) []render.CommentPlan {
+	files := make([]review.File, len(inputs))
+	for i, in := range inputs {
+		name, path := label(in)
+		if name != path {
+			files[i] = review.File{Key: "label:" + name, Name: name, Path: path}
+			continue
+		}
+		rel := path
+		if abs, err := filepath.Abs(path); err == nil {
+			if r, err := filepath.Rel(top, abs); err == nil && !strings.HasPrefix(r, "..") {
+				rel = r
+			}
+		}
+		f := review.InDirectory(rel)
+		f.Key, f.Path = "dir:"+f.Key, path
+		files[i] = f
+	}
+	return review.Group(files)
+}
+
+// labelsOf are the labels the Action would set for a comment.
+func labelsOf(res *render.CommentResult) string {
+	var labels []string
+	if res.Counts.Destroy > 0 {
+		labels = append(labels, bot.LabelDestroy)
+	}
+	if res.LockAlert {
+		labels = append(labels, bot.LabelLockAlert)
+	}
+	if len(labels) == 0 {
+		return "none"
+	}
+	return strings.Join(labels, ", ")
 }
 
 func git(args ...string) (string, error) {

@@ -30,6 +30,7 @@ func TestImportRules(t *testing.T) {
 		"render/text":              {"render/tofujson", "render/diff", "render/review", "render/mask", "render/md", "flavor"},
 		"render/review":            {"render/tofujson", "render/diff", "render/mask", "flavor"},
 		"render":                   {"render/tofujson", "render/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor"},
+		"render/report":            {}, // keys, titles and defaults every runner agrees on
 		"lockdiff":                 {"flavor"},
 		"bot/gh":                   {},
 		"bot/artifact":             {"bot/gh"}, // its download errors are gh.StatusError, as the App retries them
@@ -37,7 +38,7 @@ func TestImportRules(t *testing.T) {
 		"bot/githubtest":           {},
 		"bot/webhook/pgtest":       {}, // a throw-away PostgreSQL for tests
 		"action":                   {}, // the composite action's installer (a script) and its tests
-		"bot":                      {"render", "render/review", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "bot/gh", "bot/webhook", "bot/artifact", "flavor"},
+		"bot":                      {"render", "render/report", "render/review", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "bot/gh", "bot/webhook", "bot/artifact", "flavor"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)

@@ -1,0 +1,33 @@
+// Package report owns what every runner must agree on about a comment
+// beside its body: the keys comments are found by, their titles and
+// their defaults. The Action, the App and dry-run all ask it, so that the
+// same inputs give the same key and title wherever they run.
+package report
+
+import "strings"
+
+// LocksKey is the key of a comment that holds lock files alone: a pull
+// request with no plan, or the lock files no planned root holds.
+const LocksKey = "locks"
+
+// Title is a comment's default title: planpr, and its key, so that the
+// comments of a monorepo's roots tell themselves apart ("planpr · prod");
+// a comment of lock files alone is "planpr · lock files".
+func Title(key string) string {
+	switch key {
+	case "", ".":
+		return "planpr"
+	case LocksKey:
+		return "planpr · lock files"
+	}
+	return "planpr · " + key
+}
+
+// Key is the key of a comment of the root modules named: their names
+// joined, or LocksKey when there is none.
+func Key(names []string) string {
+	if len(names) == 0 {
+		return LocksKey
+	}
+	return strings.Join(names, ",")
+}
