@@ -230,7 +230,7 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 	p := &actionPlan{}
 	var err error
 	if p.repo, err = gh.ParseRepo(env.Getenv("GITHUB_REPOSITORY")); err != nil {
-		return nil, fmt.Errorf("GITHUB_REPOSITORY: %v", err)
+		return nil, fmt.Errorf("GITHUB_REPOSITORY: %w", err)
 	}
 	if p.commentMode, err = ParseCommentMode(env.input("comment-mode")); err != nil {
 		return nil, err
@@ -288,10 +288,10 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 	}
 	p.manifest = manifest
 	if p.mode, err = review.ParseMode(cmp.Or(env.input("mode"), manifest.Mode)); err != nil {
-		return nil, fmt.Errorf("input %v", err)
+		return nil, fmt.Errorf("input %w", err)
 	}
 	if p.flavor, err = flavor.Parse(cmp.Or(env.input("flavor"), manifest.Flavor)); err != nil {
-		return nil, fmt.Errorf("input %v", err)
+		return nil, fmt.Errorf("input %w", err)
 	}
 	key := cmp.Or(env.input("key"), manifest.Key)
 	if key == "" {
@@ -343,18 +343,18 @@ func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, api PullRequest
 func actionVerifier(env ActionEnv) (*lockdiff.Verifier, error) {
 	on, full, err := lockdiff.ParseVerify(cmp.Or(env.input("verify"), "true"))
 	if err != nil {
-		return nil, fmt.Errorf("input %v", err)
+		return nil, fmt.Errorf("input %w", err)
 	}
 	if !on {
 		return nil, nil
 	}
 	regs, err := lockdiff.ParseRegistries(env.input("registry"))
 	if err != nil {
-		return nil, fmt.Errorf("input %v", err)
+		return nil, fmt.Errorf("input %w", err)
 	}
 	hosts, err := lockdiff.ParseHosts(env.input("verify-hosts"))
 	if err != nil {
-		return nil, fmt.Errorf("input verify-hosts: %v", err)
+		return nil, fmt.Errorf("input verify-hosts: %w", err)
 	}
 	cache := ""
 	if dir := cmp.Or(env.Getenv("RUNNER_TOOL_CACHE"), env.Getenv("RUNNER_TEMP")); dir != "" {
@@ -477,7 +477,7 @@ func expandGlobs(spec string) ([]string, error) {
 	for _, pat := range strings.FieldsFunc(spec, globSeparator) {
 		matches, err := glob(pat)
 		if err != nil {
-			return nil, fmt.Errorf("pattern %q: %v", pat, err)
+			return nil, fmt.Errorf("pattern %q: %w", pat, err)
 		}
 		if len(matches) == 0 {
 			return nil, &noMatchError{pat}

@@ -36,7 +36,7 @@ func LoadAppCredentials(dir string) (creds AppCredentials, ok bool, err error) {
 		return creds, false, err
 	}
 	if err := json.Unmarshal(b, &creds); err != nil {
-		return creds, false, fmt.Errorf("%s: not the credentials planpr wrote: %v (delete it to set the App up again at /setup)", path, err)
+		return creds, false, fmt.Errorf("%s: not the credentials planpr wrote: %w (delete it to set the App up again at /setup)", path, err)
 	}
 	if creds.ID == 0 || creds.PrivateKey == "" || creds.WebhookSecret == "" {
 		return creds, false, fmt.Errorf("%s: the App's id, key or webhook secret is missing (delete it to set the App up again at /setup)", path)

@@ -58,11 +58,11 @@ type Event struct {
 func ReadEvent(path string) (*Event, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading the event: %v", err)
+		return nil, fmt.Errorf("reading the event: %w", err)
 	}
 	var e Event
 	if err := json.Unmarshal(b, &e); err != nil {
-		return nil, fmt.Errorf("%s: not an event payload: %v", path, err)
+		return nil, fmt.Errorf("%s: not an event payload: %w", path, err)
 	}
 	return &e, nil
 }

@@ -45,16 +45,16 @@ func readManifestFile(path string) (Manifest, error) {
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxManifest+1))
 	if err != nil {
-		return m, fmt.Errorf("%s: %v", path, err)
+		return m, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(b) > maxManifest {
 		return m, fmt.Errorf("%s: over %d KB; a manifest holds a few fields", path, maxManifest>>10)
 	}
 	if err := json.Unmarshal(b, &m); err != nil {
-		return m, fmt.Errorf("%s: not a planpr manifest: %v", path, err)
+		return m, fmt.Errorf("%s: not a planpr manifest: %w", path, err)
 	}
 	if err := m.validate(); err != nil {
-		return m, fmt.Errorf("%s: %v", path, err)
+		return m, fmt.Errorf("%s: %w", path, err)
 	}
 	return m, nil
 }

@@ -101,7 +101,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	}
 	s.Server = hooks
 	if s.apps, err = ghinstallation.NewAppsTransport(retry, cfg.AppID, cfg.PrivateKey); err != nil {
-		return nil, fmt.Errorf("PLANPR_PRIVATE_KEY: %v", err)
+		return nil, fmt.Errorf("PLANPR_PRIVATE_KEY: %w", err)
 	}
 	s.apps.BaseURL = strings.TrimSuffix(cfg.APIURL, "/")
 	return s, nil

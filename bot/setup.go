@@ -350,7 +350,7 @@ func (s *Setup) convert(ctx context.Context, code string) (AppCredentials, error
 		PEM           string `json:"pem"`
 	}
 	if err := json.Unmarshal(body, &app); err != nil {
-		return creds, fmt.Errorf("the conversion's answer is not JSON: %v", err)
+		return creds, fmt.Errorf("the conversion's answer is not JSON: %w", err)
 	}
 	if app.ID <= 0 || app.WebhookSecret == "" || app.PEM == "" {
 		return creds, fmt.Errorf("the conversion's answer lacks the App's id, webhook secret or key")
@@ -359,7 +359,7 @@ func (s *Setup) convert(ctx context.Context, code string) (AppCredentials, error
 		return creds, fmt.Errorf("the App's key is not PEM")
 	} else if _, err := x509.ParsePKCS1PrivateKey(block.Bytes); err != nil {
 		if _, err8 := x509.ParsePKCS8PrivateKey(block.Bytes); err8 != nil {
-			return creds, fmt.Errorf("the App's key is not an RSA private key: %v", err)
+			return creds, fmt.Errorf("the App's key is not an RSA private key: %w", err)
 		}
 	}
 	return AppCredentials{ID: app.ID, Slug: app.Slug, Owner: app.Owner.Login, HTMLURL: app.HTMLURL, WebhookSecret: app.WebhookSecret, PrivateKey: app.PEM}, nil

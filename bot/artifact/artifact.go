@@ -63,7 +63,7 @@ func Unpack(zipData []byte, dir string) error {
 	}
 	zr, err := zip.NewReader(bytes.NewReader(zipData), int64(len(zipData)))
 	if err != nil {
-		return fmt.Errorf("the artifact is not a zip: %v", err)
+		return fmt.Errorf("the artifact is not a zip: %w", err)
 	}
 	if len(zr.File) > MaxFiles {
 		return fmt.Errorf("the artifact has %d files, more than %d", len(zr.File), MaxFiles)
@@ -90,7 +90,7 @@ func Unpack(zipData []byte, dir string) error {
 		}
 		rc, err := f.Open()
 		if err != nil {
-			return fmt.Errorf("the artifact's %s: %v", f.Name, err)
+			return fmt.Errorf("the artifact's %s: %w", f.Name, err)
 		}
 		out, err := os.OpenFile(target, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 		if err != nil {
@@ -102,7 +102,7 @@ func Unpack(zipData []byte, dir string) error {
 		rc.Close()
 		out.Close()
 		if err != nil {
-			return fmt.Errorf("the artifact's %s: %v", f.Name, err)
+			return fmt.Errorf("the artifact's %s: %w", f.Name, err)
 		}
 		total += n
 		if total > MaxTotal {

@@ -49,7 +49,7 @@ func NewClient(httpClient *http.Client, apiURL, graphqlURL, token string) (*Clie
 			gh.BaseURL, err = gh.BaseURL.Parse(base)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("GITHUB_API_URL %q: %v", apiURL, err)
+			return nil, fmt.Errorf("GITHUB_API_URL %q: %w", apiURL, err)
 		}
 	}
 	if graphqlURL == "" {
@@ -208,7 +208,7 @@ func (c *Client) MinimizeComment(ctx context.Context, nodeID string) error {
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("hiding an old comment: %v", err)
+		return fmt.Errorf("hiding an old comment: %w", err)
 	}
 	defer resp.Body.Close()
 	var out struct {
@@ -295,7 +295,7 @@ func (c *Client) FileAt(ctx context.Context, repo Repo, path, ref string) ([]byt
 	}
 	s, err := fc.GetContent()
 	if err != nil {
-		return nil, false, fmt.Errorf("reading %s at %s: %v", path, ref, err)
+		return nil, false, fmt.Errorf("reading %s at %s: %w", path, ref, err)
 	}
 	return []byte(s), true, nil
 }

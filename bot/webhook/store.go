@@ -81,15 +81,15 @@ func openStore(ctx context.Context, cfg StoreConfig) (*store, error) {
 		dir = "planpr-data"
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("PLANPR_DATA_DIR: %v", err)
+		return nil, fmt.Errorf("PLANPR_DATA_DIR: %w", err)
 	}
 	path := filepath.Join(dir, "queue.db")
 	if err := privateQueueFiles(dir, path, cfg.Logger); err != nil {
-		return nil, fmt.Errorf("PLANPR_DATA_DIR: %v", err)
+		return nil, fmt.Errorf("PLANPR_DATA_DIR: %w", err)
 	}
 	unlock, err := lockFile(path + ".lock")
 	if err != nil {
-		return nil, fmt.Errorf("%s is in use by another planpr serve: one process per SQLite queue (several replicas need PLANPR_DATABASE_URL): %v", path, err)
+		return nil, fmt.Errorf("%s is in use by another planpr serve: one process per SQLite queue (several replicas need PLANPR_DATABASE_URL): %w", path, err)
 	}
 	// WAL: a committed delivery survives a crash of the process; a busy
 	// timeout rather than SQLITE_BUSY; one connection, as River's SQLite
@@ -103,7 +103,7 @@ func openStore(ctx context.Context, cfg StoreConfig) (*store, error) {
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		unlock()
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	s := &store{kind: "sqlite", where: path, db: db, unlock: unlock}
 	driver := riversqlite.New(db)

@@ -137,7 +137,7 @@ func New(cfg Config, h Handler) (*Server, error) {
 	res, err := st.migrate(ctx)
 	if err != nil {
 		st.close()
-		return nil, fmt.Errorf("migrating the queue's database (%s): %v", st.where, err)
+		return nil, fmt.Errorf("migrating the queue's database (%s): %w", st.where, err)
 	}
 	var applied []int
 	for _, v := range res.Versions {

@@ -211,7 +211,7 @@ func defaultBase() string {
 func changedLocks(top, base string, tool flavor.Flavor) ([]*lockdiff.FileDiff, error) {
 	diff, err := git("-C", top, "diff", "--name-status", "-M", base, "--")
 	if err != nil {
-		return nil, fmt.Errorf("git diff: %v", err)
+		return nil, fmt.Errorf("git diff: %w", err)
 	}
 	untracked, _ := git("-C", top, "ls-files", "--others", "--exclude-standard")
 	type pair struct{ before, after string }
@@ -244,7 +244,7 @@ func changedLocks(top, base string, tool flavor.Flavor) ([]*lockdiff.FileDiff, e
 		if p.before != "" {
 			s, err := exec.Command("git", "-C", top, "show", base+":"+p.before).Output()
 			if err != nil {
-				return nil, fmt.Errorf("git show %s:%s: %v", shortRef(base), p.before, err)
+				return nil, fmt.Errorf("git show %s:%s: %w", shortRef(base), p.before, err)
 			}
 			beforeSrc = s
 		}

@@ -34,7 +34,7 @@ func runHealth(args []string, stdout, stderr io.Writer) error {
 	client := &http.Client{Timeout: 5 * time.Second}
 	resp, err := client.Get(url)
 	if err != nil {
-		return fmt.Errorf("not healthy: %v", err)
+		return fmt.Errorf("not healthy: %w", err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))

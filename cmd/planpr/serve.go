@@ -141,18 +141,18 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 func serveVerifier(getenv func(string) string, dataDir string) (*lockdiff.Verifier, error) {
 	on, full, err := lockdiff.ParseVerify(cmp.Or(getenv("PLANPR_VERIFY"), "on"))
 	if err != nil {
-		return nil, fmt.Errorf("PLANPR_VERIFY: %v", err)
+		return nil, fmt.Errorf("PLANPR_VERIFY: %w", err)
 	}
 	if !on {
 		return nil, nil
 	}
 	regs, err := lockdiff.ParseRegistries(getenv("PLANPR_REGISTRY"))
 	if err != nil {
-		return nil, fmt.Errorf("PLANPR_REGISTRY: %v", err)
+		return nil, fmt.Errorf("PLANPR_REGISTRY: %w", err)
 	}
 	hosts, err := lockdiff.ParseHosts(getenv("PLANPR_VERIFY_HOSTS"))
 	if err != nil {
-		return nil, fmt.Errorf("PLANPR_VERIFY_HOSTS: %v", err)
+		return nil, fmt.Errorf("PLANPR_VERIFY_HOSTS: %w", err)
 	}
 	return &lockdiff.Verifier{Registries: regs, AllowHosts: hosts, Full: full, CacheDir: filepath.Join(dataDir, "cache")}, nil
 }
@@ -197,7 +197,7 @@ func appCredentials(getenv func(string) string, dataDir string) (bot.AppCredenti
 	if !strings.Contains(key, "-----BEGIN") {
 		b, err := os.ReadFile(key)
 		if err != nil {
-			return creds, false, fmt.Errorf("PLANPR_PRIVATE_KEY: not PEM text, and not a readable file: %v", err)
+			return creds, false, fmt.Errorf("PLANPR_PRIVATE_KEY: not PEM text, and not a readable file: %w", err)
 		}
 		key = string(b)
 	}

@@ -209,7 +209,7 @@ func (a *Attribute) prepare(where string) error {
 	}
 	t, err := ctyjson.UnmarshalType(a.RawType)
 	if err != nil {
-		return fmt.Errorf("%s: bad type %s: %v", where, a.RawType, err)
+		return fmt.Errorf("%s: bad type %s: %w", where, a.RawType, err)
 	}
 	a.Type = t
 	return nil
