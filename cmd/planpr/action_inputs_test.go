@@ -32,7 +32,7 @@ func TestActionInputsOneSource(t *testing.T) {
 	if err := yaml.Unmarshal(raw, &action); err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/action.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestActionInputsOneSource(t *testing.T) {
 			t.Errorf("input %s has no description in action.yml", name)
 		}
 		if !strings.Contains(string(readme), "| `"+name+"` |") {
-			t.Errorf("input %s is not in the README's table of inputs", name)
+			t.Errorf("input %s is not in docs/action.md's table of inputs", name)
 		}
 	}
 	var passed []string
