@@ -23,6 +23,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/lockdiff/verify"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
@@ -78,7 +79,7 @@ type actionPlan struct {
 	schemasFile string
 	lockSpec    string
 	locks       []*lockdiff.FileDiff
-	verifier    *lockdiff.Verifier // nil: lock hashes not checked against the registries
+	verifier    *verify.Verifier // nil: lock hashes not checked against the registries
 	ev          *Event
 	manifest    Manifest
 	author      string // the login planpr's comments carry
@@ -340,19 +341,19 @@ func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, api PullRequest
 // actionVerifier is the lock-hash verification the verify and registry
 // inputs ask for (on by default), its answers cached in the runner's tool
 // cache.
-func actionVerifier(env ActionEnv) (*lockdiff.Verifier, error) {
-	on, full, err := lockdiff.ParseVerify(cmp.Or(env.input("verify"), "true"))
+func actionVerifier(env ActionEnv) (*verify.Verifier, error) {
+	on, full, err := verify.ParseVerify(cmp.Or(env.input("verify"), "true"))
 	if err != nil {
 		return nil, fmt.Errorf("input %w", err)
 	}
 	if !on {
 		return nil, nil
 	}
-	regs, err := lockdiff.ParseRegistries(env.input("registry"))
+	regs, err := verify.ParseRegistries(env.input("registry"))
 	if err != nil {
 		return nil, fmt.Errorf("input %w", err)
 	}
-	hosts, err := lockdiff.ParseHosts(env.input("verify-hosts"))
+	hosts, err := verify.ParseHosts(env.input("verify-hosts"))
 	if err != nil {
 		return nil, fmt.Errorf("input verify-hosts: %w", err)
 	}
@@ -360,7 +361,7 @@ func actionVerifier(env ActionEnv) (*lockdiff.Verifier, error) {
 	if dir := cmp.Or(env.Getenv("RUNNER_TOOL_CACHE"), env.Getenv("RUNNER_TEMP")); dir != "" {
 		cache = filepath.Join(dir, "planpr-registry")
 	}
-	return &lockdiff.Verifier{Registries: regs, AllowHosts: hosts, Full: full, CacheDir: cache}, nil
+	return &verify.Verifier{Registries: regs, AllowHosts: hosts, Full: full, CacheDir: cache}, nil
 }
 
 // actionLocks compares each changed lock file at the pull request's base and

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/planpr/planpr/bot/githubtest"
-	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/lockdiff/verify"
 )
 
 // TestA3HostilePullRequestsCannotHoldTheApp: four pull requests of one
@@ -32,7 +32,7 @@ func TestA3HostilePullRequestsCannotHoldTheApp(t *testing.T) {
 	defer slow.Close()
 	const benignInstallation = testInstallation + 1
 	a := newTestAppWith(t, 4, t.TempDir(), "", func(cfg *ServerConfig) {
-		cfg.Verifier = &lockdiff.Verifier{Registries: map[string]string{"registry.opentofu.org": slow.URL + "/v1/providers/"},
+		cfg.Verifier = &verify.Verifier{Registries: map[string]string{"registry.opentofu.org": slow.URL + "/v1/providers/"},
 			RequestTimeout: 300 * time.Millisecond, Timeout: 3 * time.Second}
 	})
 	a.fake.AddInstallation(testAppID, benignInstallation)

@@ -23,6 +23,7 @@ import (
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/webhook"
 	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/lockdiff/verify"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/report"
@@ -45,7 +46,7 @@ type ServerConfig struct {
 	MaxAttempts int // tries of a failing job (default 8)
 	// Verifier, when set, checks lock files' new hashes against the
 	// registries' signed checksums.
-	Verifier   *lockdiff.Verifier
+	Verifier   *verify.Verifier
 	Redeliver  time.Duration // how often missed deliveries are looked for (default 5 minutes; negative: never)
 	JobTimeout time.Duration
 	Logger     *slog.Logger
@@ -312,7 +313,7 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 	if s.cfg.Verifier != nil {
 		// A registry out of reach is a warning in the comment; an
 		// installation's requests are bounded by the hour.
-		s.cfg.Verifier.Verify(lockdiff.WithRequester(ctx, fmt.Sprintf("installation-%d", ev.Installation.ID)), locks)
+		s.cfg.Verifier.Verify(verify.WithRequester(ctx, fmt.Sprintf("installation-%d", ev.Installation.ID)), locks)
 	}
 	author, err := s.login(ctx)
 	if err != nil {

@@ -62,3 +62,7 @@ func ParseAddress(s, defaultHost string) (Address, error) {
 func (a Address) canonical() Address {
 	return Address{Host: strings.ToLower(a.Host), Namespace: strings.ToLower(a.Namespace), Type: strings.ToLower(a.Type)}
 }
+
+// ValidHost reports whether s is a registry host as a provider address
+// names one: a host name, with a port if it has one.
+func ValidHost(s string) bool { return hostPart.MatchString(s) }

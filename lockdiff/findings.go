@@ -42,7 +42,8 @@ const (
 	aboutZH     = "`zh:` hashes are SHA-256 sums of the provider's release zip files, copied from the provider's signed SHA256SUMS"
 	aboutH1     = "`h1:` hashes cover the unpacked package for one platform, recorded by `tofu init` or `tofu providers lock`"
 	aboutSameV  = "for the same version `tofu init` only ever adds hashes"
-	lockCommand = "run `tofu providers lock -platform=linux_amd64 -platform=darwin_arm64 -platform=windows_amd64` (the platforms your team and CI use) and commit the result"
+	// LockCommand is the advice for a lock file that misses platforms.
+	LockCommand = "run `tofu providers lock -platform=linux_amd64 -platform=darwin_arm64 -platform=windows_amd64` (the platforms your team and CI use) and commit the result"
 )
 
 func providerFindings(d *ProviderDiff) []Finding {
@@ -56,9 +57,9 @@ func providerFindings(d *ProviderDiff) []Finding {
 		h1, zh := schemeCount(d.After.Hashes, "h1"), schemeCount(d.After.Hashes, "zh")
 		switch {
 		case len(d.After.Hashes) == 0:
-			add("no-hashes", Warning, "The lock for %s has no hashes, so nothing checks the package `tofu init` downloads; %s.", d.Address, lockCommand)
+			add("no-hashes", Warning, "The lock for %s has no hashes, so nothing checks the package `tofu init` downloads; %s.", d.Address, LockCommand)
 		case h1 == 1 && zh == 0:
-			add("single-platform", Warning, "The lock for %s has only one `h1:` hash and no `zh:` hashes: it was made on one platform, and `tofu init` on any other will fail to verify the package; %s.", d.Address, lockCommand)
+			add("single-platform", Warning, "The lock for %s has only one `h1:` hash and no `zh:` hashes: it was made on one platform, and `tofu init` on any other will fail to verify the package; %s.", d.Address, LockCommand)
 		}
 		if d.After.Version.Prerelease() != "" {
 			add("prerelease", Warning, "%s %s is a pre-release.", d.Address, d.After.RawVersion)

@@ -32,13 +32,14 @@ func TestImportRules(t *testing.T) {
 		"render":                   {"render/tofujson", "render/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor"},
 		"render/report":            {}, // keys, titles and defaults every runner agrees on
 		"lockdiff":                 {"flavor"},
+		"lockdiff/verify":          {"lockdiff"}, // the registry client
 		"bot/gh":                   {},
 		"bot/artifact":             {"bot/gh"}, // its download errors are gh.StatusError, as the App retries them
 		"bot/webhook":              {"bot/gh"},
 		"bot/githubtest":           {},
 		"bot/webhook/pgtest":       {}, // a throw-away PostgreSQL for tests
 		"action":                   {}, // the composite action's installer (a script) and its tests
-		"bot":                      {"render", "render/report", "render/review", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "bot/gh", "bot/webhook", "bot/artifact", "flavor"},
+		"bot":                      {"render", "render/report", "render/review", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)

@@ -20,7 +20,7 @@ import (
 
 	"github.com/planpr/planpr/bot"
 	webhooks "github.com/planpr/planpr/bot/webhook"
-	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/lockdiff/verify"
 )
 
 const serveUsage = `Usage: planpr serve
@@ -138,23 +138,23 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 // serveVerifier is the lock-hash verification PLANPR_VERIFY (on by
 // default, full, off) and PLANPR_REGISTRY (HOST=URL overrides) ask for,
 // its answers cached in the data directory.
-func serveVerifier(getenv func(string) string, dataDir string) (*lockdiff.Verifier, error) {
-	on, full, err := lockdiff.ParseVerify(cmp.Or(getenv("PLANPR_VERIFY"), "on"))
+func serveVerifier(getenv func(string) string, dataDir string) (*verify.Verifier, error) {
+	on, full, err := verify.ParseVerify(cmp.Or(getenv("PLANPR_VERIFY"), "on"))
 	if err != nil {
 		return nil, fmt.Errorf("PLANPR_VERIFY: %w", err)
 	}
 	if !on {
 		return nil, nil
 	}
-	regs, err := lockdiff.ParseRegistries(getenv("PLANPR_REGISTRY"))
+	regs, err := verify.ParseRegistries(getenv("PLANPR_REGISTRY"))
 	if err != nil {
 		return nil, fmt.Errorf("PLANPR_REGISTRY: %w", err)
 	}
-	hosts, err := lockdiff.ParseHosts(getenv("PLANPR_VERIFY_HOSTS"))
+	hosts, err := verify.ParseHosts(getenv("PLANPR_VERIFY_HOSTS"))
 	if err != nil {
 		return nil, fmt.Errorf("PLANPR_VERIFY_HOSTS: %w", err)
 	}
-	return &lockdiff.Verifier{Registries: regs, AllowHosts: hosts, Full: full, CacheDir: filepath.Join(dataDir, "cache")}, nil
+	return &verify.Verifier{Registries: regs, AllowHosts: hosts, Full: full, CacheDir: filepath.Join(dataDir, "cache")}, nil
 }
 
 // redeliverEvery reads PLANPR_REDELIVER_EVERY: a duration, or 0/off for

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/lockdiff/verify"
 )
 
 // serveConfig is `planpr serve`'s environment, read and checked once,
@@ -21,7 +21,7 @@ type serveConfig struct {
 	Workers     int
 	MaxAttempts int
 	Redeliver   time.Duration // 0: the default; negative: never
-	Verify      *lockdiff.Verifier
+	Verify      *verify.Verifier
 }
 
 // envReader reads variables, keeping a problem for each bad one.

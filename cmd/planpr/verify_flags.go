@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/lockdiff/verify"
 )
 
 // verifyFlags are the flags of registry verification: --verify[=full],
@@ -26,7 +26,7 @@ type verifyMode struct{ value string }
 func (v *verifyMode) String() string   { return v.value }
 func (v *verifyMode) IsBoolFlag() bool { return true }
 func (v *verifyMode) Set(s string) error {
-	if _, _, err := lockdiff.ParseVerify(s); err != nil {
+	if _, _, err := verify.ParseVerify(s); err != nil {
 		return err
 	}
 	v.value = s
@@ -48,20 +48,20 @@ func (f *verifyFlags) add(fl *flag.FlagSet) {
 }
 
 // verifier is the Verifier the flags ask for, or nil.
-func (f *verifyFlags) verifier() (*lockdiff.Verifier, error) {
-	on, full, err := lockdiff.ParseVerify(f.mode.value)
+func (f *verifyFlags) verifier() (*verify.Verifier, error) {
+	on, full, err := verify.ParseVerify(f.mode.value)
 	if err != nil || !on {
 		return nil, err
 	}
-	regs, err := lockdiff.ParseRegistries(f.registries...)
+	regs, err := verify.ParseRegistries(f.registries...)
 	if err != nil {
 		return nil, &usageError{"--" + err.Error()}
 	}
-	hosts, err := lockdiff.ParseHosts(f.hosts...)
+	hosts, err := verify.ParseHosts(f.hosts...)
 	if err != nil {
 		return nil, &usageError{"--verify-host: " + err.Error()}
 	}
-	return &lockdiff.Verifier{Registries: regs, AllowHosts: hosts, Full: full, Platforms: f.platforms, CacheDir: f.cacheDir}, nil
+	return &verify.Verifier{Registries: regs, AllowHosts: hosts, Full: full, Platforms: f.platforms, CacheDir: f.cacheDir}, nil
 }
 
 func defaultCacheDir() string {

@@ -1,4 +1,4 @@
-package lockdiff
+package verify
 
 import (
 	"context"
@@ -10,27 +10,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/planpr/planpr/lockdiff"
 )
-
-// Verification is what the provider's registry says of the hashes a lock
-// file records for one provider version.
-type Verification struct {
-	// Status is "verified" (every hash the lock records for the version was
-	// checked against what the registry's key signed or publishes),
-	// "alert" (one is not the registry's, or the signature fails), or
-	// "unchecked" (some hash could not be checked: the reason says why,
-	// and no request was made to a host the operator did not allow).
-	Status    string   `json:"status"`
-	SignedBy  string   `json:"signed_by,omitempty"` // the signing key's id
-	KeyOwner  string   `json:"key_owner,omitempty"` // the signing key's identity, as the key names it
-	Platforms []string `json:"platforms,omitempty"` // the platforms the lock's hashes cover
-	Missing   []string `json:"missing,omitempty"`   // wanted platforms the lock does not cover
-	Message   string   `json:"message"`
-}
-
-// DefaultPlatforms are the platforms a team's CI and laptops usually run
-// on: a lock that misses one fails `tofu init` there.
-var DefaultPlatforms = []string{"linux_amd64", "darwin_arm64", "windows_amd64"}
 
 // Defaults of a Verifier's budgets: what one review may ask of registries.
 const (
@@ -61,7 +43,7 @@ type Verifier struct {
 	// provider and version: a second verification asks nothing. "" keeps
 	// nothing. A directory others may write is not used.
 	CacheDir  string
-	Platforms []string // wanted platforms (default DefaultPlatforms)
+	Platforms []string // wanted platforms (default lockdiff.DefaultPlatforms)
 	// Full downloads each platform's package to check h1: hashes too.
 	Full bool
 
@@ -133,7 +115,7 @@ func (v *Verifier) allowed(host string) bool {
 // Verification, and adds its findings: alerts for hashes the registry did
 // not sign, a warning naming what could not be checked (never an error:
 // the review goes on, within the Verifier's budgets).
-func (v *Verifier) Verify(ctx context.Context, files []*FileDiff) {
+func (v *Verifier) Verify(ctx context.Context, files []*lockdiff.FileDiff) {
 	v.init()
 	ctx, cancel := context.WithTimeout(ctx, cmpPositive(v.Timeout, DefaultVerifyTimeout))
 	defer cancel()
@@ -141,12 +123,12 @@ func (v *Verifier) Verify(ctx context.Context, files []*FileDiff) {
 	done := map[string]*answer{}
 	for _, fd := range files {
 		for _, d := range fd.Providers {
-			if d.After == nil || d.Change == Removed || d.Change == Unchanged || d.Change == Changed && len(d.HashesAdded) == 0 {
+			if d.After == nil || d.Change == lockdiff.Removed || d.Change == lockdiff.Unchanged || d.Change == lockdiff.Changed && len(d.HashesAdded) == 0 {
 				continue
 			}
-			var ver *Verification
+			var ver *lockdiff.Verification
 			if !v.allowed(d.Address.Host) {
-				ver = &Verification{Status: "unchecked", Message: fmt.Sprintf(
+				ver = &lockdiff.Verification{Status: "unchecked", Message: fmt.Sprintf(
 					"%s %s is not checked: planpr contacts only %s and the registries its operator allows (`--registry`, `PLANPR_VERIFY_HOSTS`), and %s is not one of them.",
 					d.Address, d.After.RawVersion, strings.Join(PublicRegistries, " and "), d.Address.Host)}
 			} else {
@@ -159,18 +141,18 @@ func (v *Verifier) Verify(ctx context.Context, files []*FileDiff) {
 				ver = run.check(ctx, ans, d)
 			}
 			d.Verification = ver
-			sev := Info
+			sev := lockdiff.Info
 			switch ver.Status {
 			case "alert":
-				sev = Alert
+				sev = lockdiff.Alert
 			case "unchecked":
-				sev = Warning // visible: never a silent pass
+				sev = lockdiff.Warning // visible: never a silent pass
 			}
-			d.Findings = append(d.Findings, Finding{Kind: "verify-" + ver.Status, Severity: sev, Message: ver.Message})
+			d.Findings = append(d.Findings, lockdiff.Finding{Kind: "verify-" + ver.Status, Severity: sev, Message: ver.Message})
 			if len(ver.Missing) > 0 && ver.Status != "alert" {
-				d.Findings = append(d.Findings, Finding{Kind: "platforms-missing", Severity: Warning, Message: fmt.Sprintf(
+				d.Findings = append(d.Findings, lockdiff.Finding{Kind: "platforms-missing", Severity: lockdiff.Warning, Message: fmt.Sprintf(
 					"The lock for %s %s has no hashes for %s: `tofu init` there will fail to verify the package; %s.",
-					d.Address, d.After.RawVersion, strings.Join(ver.Missing, ", "), lockCommand)})
+					d.Address, d.After.RawVersion, strings.Join(ver.Missing, ", "), lockdiff.LockCommand)})
 			}
 		}
 	}
@@ -188,21 +170,21 @@ type verifyRun struct {
 // never verified; a hash added to an unchanged version that the registry
 // does not vouch for is an alert — OpenTofu accepts a package matching any
 // hash of the lock, so such a hash lets a tampered package in.
-func (r *verifyRun) check(ctx context.Context, a *answer, d *ProviderDiff) *Verification {
+func (r *verifyRun) check(ctx context.Context, a *answer, d *lockdiff.ProviderDiff) *lockdiff.Verification {
 	name := fmt.Sprintf("%s %s", d.Address, d.After.RawVersion)
 	switch {
 	case a.err != nil:
 		r.v.Logger.Debug("registry verification failed", "provider", name, "reason", a.err.Error(), "detail", a.err.detail)
-		return &Verification{Status: "unchecked", Message: fmt.Sprintf("%s is not checked: %s.", name, a.err)}
+		return &lockdiff.Verification{Status: "unchecked", Message: fmt.Sprintf("%s is not checked: %s.", name, a.err)}
 	case a.Unknown:
-		return &Verification{Status: "alert", Message: fmt.Sprintf("The registry does not know %s: no published release has these hashes.", name)}
+		return &lockdiff.Verification{Status: "alert", Message: fmt.Sprintf("The registry does not know %s: no published release has these hashes.", name)}
 	case a.alert != "":
-		return &Verification{Status: "alert", Message: fmt.Sprintf("%s: %s.", name, a.alert)}
+		return &lockdiff.Verification{Status: "alert", Message: fmt.Sprintf("%s: %s.", name, a.alert)}
 	}
-	ver := &Verification{SignedBy: a.KeyID, KeyOwner: a.KeyOwner}
+	ver := &lockdiff.Verification{SignedBy: a.KeyID, KeyOwner: a.KeyOwner}
 	var alerts, notChecked []string
 	covered := map[string]bool{}
-	addedToSameVersion := func(h string) bool { return d.Change == Changed && slices.Contains(d.HashesAdded, h) }
+	addedToSameVersion := func(h string) bool { return d.Change == lockdiff.Changed && slices.Contains(d.HashesAdded, h) }
 	zh, h1, h1Matched := 0, 0, 0
 	var h1Unknown []string
 	registryH1 := map[string]string{}
@@ -314,7 +296,7 @@ func count(n int, one, many string) string {
 
 func cmpPlatforms(p []string) []string {
 	if len(p) == 0 {
-		return DefaultPlatforms
+		return lockdiff.DefaultPlatforms
 	}
 	return p
 }

@@ -1,4 +1,4 @@
-package lockdiff
+package verify
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package lockdiff
+package verify
 
 import (
 	"archive/zip"
@@ -21,6 +21,7 @@ import (
 
 	"github.com/ProtonMail/go-crypto/openpgp"
 	"github.com/ProtonMail/go-crypto/openpgp/armor"
+	"github.com/planpr/planpr/lockdiff"
 	"golang.org/x/mod/sumdb/dirhash"
 )
 
@@ -175,7 +176,7 @@ func (r *testRegistry) serve(w http.ResponseWriter, req *http.Request) {
 
 // lockDiff is the diff of an upgrade of hashicorp/aws 5.9.0 → version,
 // whose lock records hashes.
-func lockDiff(t *testing.T, host, version string, hashes ...string) *FileDiff {
+func lockDiff(t *testing.T, host, version string, hashes ...string) *lockdiff.FileDiff {
 	t.Helper()
 	before := fmt.Sprintf("provider %q {\n  version = \"5.9.0\"\n  hashes = [\"zh:1111\"]\n}\n", host+"/hashicorp/aws")
 	var quoted []string
@@ -183,7 +184,7 @@ func lockDiff(t *testing.T, host, version string, hashes ...string) *FileDiff {
 		quoted = append(quoted, fmt.Sprintf("%q", h))
 	}
 	after := fmt.Sprintf("provider %q {\n  version = %q\n  hashes = [%s]\n}\n", host+"/hashicorp/aws", version, strings.Join(quoted, ", "))
-	fd, diags := ComparePair(Pair{Path: ".terraform.lock.hcl", Before: []byte(before), After: []byte(after)})
+	fd, diags := lockdiff.ComparePair(lockdiff.Pair{Path: ".terraform.lock.hcl", Before: []byte(before), After: []byte(after)})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -202,36 +203,36 @@ func TestVerify(t *testing.T) {
 		setup      func()
 		status     string
 		message    string
-		severity   Severity
+		severity   lockdiff.Severity
 		platforms  string
 		full       bool
 		clientWait time.Duration
 	}{
-		{name: "a good upgrade", version: "6.0.0", hashes: all[1:], status: "verified", severity: Info,
+		{name: "a good upgrade", version: "6.0.0", hashes: all[1:], status: "verified", severity: lockdiff.Info,
 			message: "every hash checked — 3 `zh:` hashes are in the SHA256SUMS signed by planpr test registry <registry@example.invalid> (key", platforms: "darwin_arm64 linux_amd64 windows_amd64"},
-		{name: "an h1: the default mode cannot check", version: "6.0.0", hashes: all, status: "unchecked", severity: Warning,
+		{name: "an h1: the default mode cannot check", version: "6.0.0", hashes: all, status: "unchecked", severity: lockdiff.Warning,
 			message: "is not verified: 3 `zh:` hashes are in the SHA256SUMS signed by planpr test registry <registry@example.invalid> (key"},
-		{name: "a good upgrade, h1: checked", version: "6.0.0", hashes: all, full: true, status: "verified", severity: Info,
+		{name: "a good upgrade, h1: checked", version: "6.0.0", hashes: all, full: true, status: "verified", severity: lockdiff.Info,
 			message: "1 `h1:` hash matches the packages downloaded and checked against the signed checksums"},
-		{name: "a zh: the registry did not sign", version: "6.0.0", hashes: append(all[1:], "zh:"+strings.Repeat("ab", 32)), status: "alert", severity: Alert,
+		{name: "a zh: the registry did not sign", version: "6.0.0", hashes: append(all[1:], "zh:"+strings.Repeat("ab", 32)), status: "alert", severity: lockdiff.Alert,
 			message: "`zh:ababababababababa…` is not a checksum the registry signed"},
-		{name: "an h1: of no package", version: "6.0.0", hashes: append(all[1:], "h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="), full: true, status: "alert", severity: Alert,
+		{name: "an h1: of no package", version: "6.0.0", hashes: append(all[1:], "h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="), full: true, status: "alert", severity: lockdiff.Alert,
 			message: "is not the h1: hash of any package the registry signed"},
-		{name: "a wrong signature", version: "6.0.0", hashes: all, setup: func() { reg.tamperSig = true }, status: "alert", severity: Alert,
+		{name: "a wrong signature", version: "6.0.0", hashes: all, setup: func() { reg.tamperSig = true }, status: "alert", severity: lockdiff.Alert,
 			message: "does not verify with the registry's keys"},
-		{name: "a key the registry does not list", version: "6.0.0", hashes: all, setup: func() { reg.signer = other }, status: "alert", severity: Alert,
+		{name: "a key the registry does not list", version: "6.0.0", hashes: all, setup: func() { reg.signer = other }, status: "alert", severity: lockdiff.Alert,
 			message: "signed by a key the registry does not list"},
-		{name: "a version the registry does not know", version: "6.6.6", hashes: all, status: "alert", severity: Alert,
+		{name: "a version the registry does not know", version: "6.6.6", hashes: all, status: "alert", severity: lockdiff.Alert,
 			message: "The registry does not know registry.opentofu.org/hashicorp/aws 6.6.6"},
-		{name: "a registry answering 404", version: "6.0.0", hashes: all, setup: func() { reg.notFound = true }, status: "unchecked", severity: Warning,
+		{name: "a registry answering 404", version: "6.0.0", hashes: all, setup: func() { reg.notFound = true }, status: "unchecked", severity: lockdiff.Warning,
 			message: "registry.opentofu.org/hashicorp/aws 6.0.0 is not checked: the registry refused the request (HTTP 404)."},
 		{name: "a registry that does not answer", version: "6.0.0", hashes: all, setup: func() { reg.slow = 300 * time.Millisecond }, clientWait: 100 * time.Millisecond,
-			status: "unchecked", severity: Warning, message: "is not checked: the registry did not answer in time."},
-		{name: "a lock missing a platform", version: "6.0.0", hashes: all[1:3], status: "verified", severity: Info, platforms: "darwin_arm64 linux_amd64"},
-		{name: "h1: checked against the registry's packages", version: "6.0.0", hashes: all, setup: func() { reg.packages = true }, status: "verified", severity: Info,
+			status: "unchecked", severity: lockdiff.Warning, message: "is not checked: the registry did not answer in time."},
+		{name: "a lock missing a platform", version: "6.0.0", hashes: all[1:3], status: "verified", severity: lockdiff.Info, platforms: "darwin_arm64 linux_amd64"},
+		{name: "h1: checked against the registry's packages", version: "6.0.0", hashes: all, setup: func() { reg.packages = true }, status: "verified", severity: lockdiff.Info,
 			message: "1 `h1:` hash matches the packages the registry publishes"},
 		{name: "an h1: of none of the registry's packages", version: "6.0.0", hashes: append(all[1:], "h1:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="), setup: func() { reg.packages = true },
-			status: "alert", severity: Alert, message: "is not the h1: hash of any package the registry publishes"},
+			status: "alert", severity: lockdiff.Alert, message: "is not the h1: hash of any package the registry publishes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg.set(func() {
@@ -245,7 +246,7 @@ func TestVerify(t *testing.T) {
 				v.RequestTimeout = tc.clientWait
 			}
 			fd := lockDiff(t, host, tc.version, tc.hashes...)
-			v.Verify(context.Background(), []*FileDiff{fd})
+			v.Verify(context.Background(), []*lockdiff.FileDiff{fd})
 			d := fd.Providers[0]
 			if d.Verification == nil {
 				t.Fatal("no verification")
@@ -254,7 +255,7 @@ func TestVerify(t *testing.T) {
 			if d.Verification.Status != tc.status || !strings.Contains(d.Verification.Message, tc.message) {
 				t.Errorf("status %q, message %q; want %q with %q", d.Verification.Status, d.Verification.Message, tc.status, tc.message)
 			}
-			var found *Finding
+			var found *lockdiff.Finding
 			for i, f := range d.Findings {
 				if strings.HasPrefix(f.Kind, "verify-") {
 					found = &d.Findings[i]
@@ -278,7 +279,7 @@ func TestVerify(t *testing.T) {
 	}
 }
 
-func hasFinding(fs []Finding, kind string) bool {
+func hasFinding(fs []lockdiff.Finding, kind string) bool {
 	for _, f := range fs {
 		if f.Kind == kind {
 			return true
@@ -298,7 +299,7 @@ func TestVerifyDiscoversAndCaches(t *testing.T) {
 		v := &Verifier{RootCAs: roots(reg), AllowHosts: []string{host}, CacheDir: cache}
 		fd := lockDiff(t, host, "6.0.0", hashes...)
 		start := time.Now()
-		v.Verify(context.Background(), []*FileDiff{fd})
+		v.Verify(context.Background(), []*lockdiff.FileDiff{fd})
 		if s := fd.Providers[0].Verification.Status; s != "verified" {
 			t.Fatalf("run %d: %s: %s", i, s, fd.Providers[0].Verification.Message)
 		}
@@ -309,7 +310,7 @@ func TestVerifyDiscoversAndCaches(t *testing.T) {
 	}
 	// Two files locking the same version ask once.
 	v := &Verifier{RootCAs: roots(reg), AllowHosts: []string{host}}
-	v.Verify(context.Background(), []*FileDiff{lockDiff(t, host, "6.0.0", hashes...), lockDiff(t, host, "6.0.0", hashes...)})
+	v.Verify(context.Background(), []*lockdiff.FileDiff{lockDiff(t, host, "6.0.0", hashes...), lockDiff(t, host, "6.0.0", hashes...)})
 	if v.Requests() != 5 {
 		t.Errorf("two files: %d requests", v.Requests())
 	}

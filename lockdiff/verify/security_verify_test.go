@@ -1,4 +1,4 @@
-package lockdiff
+package verify
 
 import (
 	"archive/zip"
@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/planpr/planpr/lockdiff"
 )
 
 // countingListener is a loopback port that counts the connections made to
@@ -57,11 +59,11 @@ func closedPort(t *testing.T) string {
 }
 
 // upgradeAt is an upgrade of acme/x at host, as a pull request writes it.
-func upgradeAt(t *testing.T, host string) *FileDiff {
+func upgradeAt(t *testing.T, host string) *lockdiff.FileDiff {
 	t.Helper()
 	before := fmt.Sprintf("provider %q {\n  version = \"1.0.0\"\n  hashes = [\"zh:%s\"]\n}\n", host+"/acme/x", strings.Repeat("1", 64))
 	after := fmt.Sprintf("provider %q {\n  version = \"1.1.0\"\n  hashes = [\"zh:%s\"]\n}\n", host+"/acme/x", strings.Repeat("2", 64))
-	fd, diags := ComparePair(Pair{Path: ".terraform.lock.hcl", Before: []byte(before), After: []byte(after)})
+	fd, diags := lockdiff.ComparePair(lockdiff.Pair{Path: ".terraform.lock.hcl", Before: []byte(before), After: []byte(after)})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -91,7 +93,7 @@ func TestA1LockFileHostNotContacted(t *testing.T) {
 	for _, host := range []string{open.Addr().String(), closed, "10.1.2.3:8080", "169.254.169.254"} {
 		v := &Verifier{}
 		fd := upgradeAt(t, host)
-		v.Verify(context.Background(), []*FileDiff{fd})
+		v.Verify(context.Background(), []*lockdiff.FileDiff{fd})
 		ver := fd.Providers[0].Verification
 		if ver == nil || ver.Status != "unchecked" || !strings.Contains(ver.Message, "is not one of them") {
 			t.Fatalf("%s: %+v", host, ver)
@@ -128,7 +130,7 @@ func TestA1RegistryCannotPointInside(t *testing.T) {
 		reg.set(func() { reg.sumsURL = target })
 		v := &Verifier{Registries: map[string]string{host: reg.URL + "/v1/providers/"}}
 		fd := lockDiff(t, host, "6.0.0", reg.zh["linux_amd64"])
-		v.Verify(context.Background(), []*FileDiff{fd})
+		v.Verify(context.Background(), []*lockdiff.FileDiff{fd})
 		ver := fd.Providers[0].Verification
 		if ver.Status != "unchecked" || !strings.Contains(ver.Message, "the registry's address is not one planpr may contact") {
 			t.Errorf("%s: %s: %s", target, ver.Status, ver.Message)
@@ -142,7 +144,7 @@ func TestA1RegistryCannotPointInside(t *testing.T) {
 	reg.set(func() { reg.sumsURL = redirector.URL + "/sums" })
 	v := &Verifier{Registries: map[string]string{host: reg.URL + "/v1/providers/", "mirror.example": redirector.URL}}
 	fd := lockDiff(t, host, "6.0.0", reg.zh["linux_amd64"])
-	v.Verify(context.Background(), []*FileDiff{fd})
+	v.Verify(context.Background(), []*lockdiff.FileDiff{fd})
 	if ver := fd.Providers[0].Verification; ver.Status != "unchecked" || !strings.Contains(ver.Message, "not one planpr may contact") {
 		t.Errorf("redirect: %s: %s", ver.Status, ver.Message)
 	} else {
@@ -166,12 +168,12 @@ func TestA1RequestBudget(t *testing.T) {
 		fmt.Fprintf(&before, "provider \"%s/acme/p%d\" {\n  version = \"1.0.0\"\n  hashes = [\"zh:%s\"]\n}\n", host, i, strings.Repeat("1", 64))
 		fmt.Fprintf(&after, "provider \"%s/acme/p%d\" {\n  version = \"1.1.0\"\n  hashes = [\"zh:%s\"]\n}\n", host, i, strings.Repeat("2", 64))
 	}
-	fd, diags := ComparePair(Pair{Path: ".terraform.lock.hcl", Before: []byte(before.String()), After: []byte(after.String())})
+	fd, diags := lockdiff.ComparePair(lockdiff.Pair{Path: ".terraform.lock.hcl", Before: []byte(before.String()), After: []byte(after.String())})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	v := &Verifier{Registries: map[string]string{host: srv.URL + "/v1/providers/"}, MaxRequests: 20}
-	v.Verify(context.Background(), []*FileDiff{fd})
+	v.Verify(context.Background(), []*lockdiff.FileDiff{fd})
 	if hits.Load() > 20 || v.Requests() > 20 {
 		t.Errorf("%d requests made (%d counted), budget 20", hits.Load(), v.Requests())
 	}
@@ -198,12 +200,12 @@ func TestA2ForgedHashOnUnchangedVersion(t *testing.T) {
 	after := fmt.Sprintf("provider %q {\n  version = \"6.0.0\"\n  hashes = [%q, %q]\n}\n", host+"/hashicorp/aws", evil, zh)
 	for _, packages := range []bool{false, true} {
 		reg.set(func() { reg.packages = packages })
-		fd, diags := ComparePair(Pair{Path: ".terraform.lock.hcl", Before: []byte(before), After: []byte(after)})
+		fd, diags := lockdiff.ComparePair(lockdiff.Pair{Path: ".terraform.lock.hcl", Before: []byte(before), After: []byte(after)})
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
 		v := &Verifier{Registries: map[string]string{host: reg.URL + "/v1/providers/"}}
-		v.Verify(context.Background(), []*FileDiff{fd})
+		v.Verify(context.Background(), []*lockdiff.FileDiff{fd})
 		ver := fd.Providers[0].Verification
 		if ver.Status != "alert" || !strings.Contains(ver.Message, "h1:EVILEVILEVILEVILE") {
 			t.Errorf("packages=%v: %s: %s", packages, ver.Status, ver.Message)
@@ -236,7 +238,7 @@ func TestA2CacheOthersCanWrite(t *testing.T) {
 			setup(dir)
 			v := &Verifier{Registries: map[string]string{host: reg.URL + "/v1/providers/"}, CacheDir: dir}
 			fd := lockDiff(t, host, "6.0.0", "zh:"+forged)
-			v.Verify(context.Background(), []*FileDiff{fd})
+			v.Verify(context.Background(), []*lockdiff.FileDiff{fd})
 			if ver := fd.Providers[0].Verification; ver.Status != "alert" {
 				t.Errorf("the forged cache was believed: %s: %s", ver.Status, ver.Message)
 			}
@@ -244,7 +246,7 @@ func TestA2CacheOthersCanWrite(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "cache")
 	v := &Verifier{Registries: map[string]string{host: reg.URL + "/v1/providers/"}, CacheDir: dir}
-	v.Verify(context.Background(), []*FileDiff{lockDiff(t, host, "6.0.0", reg.zh["linux_amd64"])})
+	v.Verify(context.Background(), []*lockdiff.FileDiff{lockDiff(t, host, "6.0.0", reg.zh["linux_amd64"])})
 	for _, p := range []string{dir, filepath.Join(dir, "registry"), filepath.Dir(answerFile(dir))} {
 		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o700 {
 			t.Errorf("%s: %v %v, want 0700", p, fi.Mode(), err)
@@ -262,7 +264,7 @@ func TestA13FullModeBounds(t *testing.T) {
 	host := "registry.opentofu.org"
 	v := &Verifier{Registries: map[string]string{host: reg.URL + "/v1/providers/"}, Full: true, MaxPackage: 64}
 	fd := lockDiff(t, host, "6.0.0", reg.zh["linux_amd64"], reg.h1["linux_amd64"])
-	v.Verify(context.Background(), []*FileDiff{fd})
+	v.Verify(context.Background(), []*lockdiff.FileDiff{fd})
 	if ver := fd.Providers[0].Verification; ver.Status != "unchecked" || !strings.Contains(ver.Message, "is larger than 0 MiB") {
 		t.Errorf("size cap: %s: %s", ver.Status, ver.Message)
 	}
@@ -290,10 +292,10 @@ func TestA14UnknownVersionExpires(t *testing.T) {
 	reg := newTestRegistry(t, false)
 	host := "registry.opentofu.org"
 	dir := t.TempDir()
-	verify := func() (*Verification, int64) {
+	verify := func() (*lockdiff.Verification, int64) {
 		v := &Verifier{Registries: map[string]string{host: reg.URL + "/v1/providers/"}, CacheDir: dir}
 		fd := lockDiff(t, host, "6.6.6", reg.zh["linux_amd64"])
-		v.Verify(context.Background(), []*FileDiff{fd})
+		v.Verify(context.Background(), []*lockdiff.FileDiff{fd})
 		return fd.Providers[0].Verification, v.Requests()
 	}
 	if ver, n := verify(); ver.Status != "alert" || n == 0 {
@@ -326,17 +328,17 @@ func TestA3RequesterHourlyBudget(t *testing.T) {
 	v := &Verifier{Registries: map[string]string{host: srv.URL + "/v1/providers/"}, RequesterRequests: 5}
 	hostile := WithRequester(context.Background(), "installation-1")
 	for range 10 {
-		v.Verify(hostile, []*FileDiff{upgradeAt(t, host)})
+		v.Verify(hostile, []*lockdiff.FileDiff{upgradeAt(t, host)})
 	}
 	if n := hits.Load(); n != 5 {
 		t.Errorf("%d requests for one requester, want its 5", n)
 	}
 	fd := upgradeAt(t, host)
-	v.Verify(hostile, []*FileDiff{fd})
+	v.Verify(hostile, []*lockdiff.FileDiff{fd})
 	if msg := fd.Providers[0].Verification.Message; !strings.Contains(msg, "this installation's hourly budget of registry requests is spent") {
 		t.Errorf("message %q", msg)
 	}
-	v.Verify(WithRequester(context.Background(), "installation-2"), []*FileDiff{upgradeAt(t, host)})
+	v.Verify(WithRequester(context.Background(), "installation-2"), []*lockdiff.FileDiff{upgradeAt(t, host)})
 	if n := hits.Load(); n != 6 {
 		t.Errorf("another requester was held: %d requests", n)
 	}

@@ -1,4 +1,4 @@
-package lockdiff
+package verify
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"runtime"
 	"time"
+
+	"github.com/planpr/planpr/lockdiff"
 )
 
 // answerCache keeps what registries' signatures proved, one file per
@@ -55,13 +57,13 @@ var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]`)
 
 func safePath(s string) string { return unsafeChars.ReplaceAllString(s, "_") }
 
-func (c *answerCache) path(a Address, version string) string {
+func (c *answerCache) path(a lockdiff.Address, version string) string {
 	return filepath.Join(c.dir, safePath(a.Host), safePath(a.Namespace), safePath(a.Type), safePath(version)+".json")
 }
 
 // read gives the kept answer, or nil: none, unreadable, not private, or
 // an Unknown answer past its time.
-func (c *answerCache) read(a Address, version string) *answer {
+func (c *answerCache) read(a lockdiff.Address, version string) *answer {
 	if c == nil {
 		return nil
 	}
@@ -82,7 +84,7 @@ func (c *answerCache) read(a Address, version string) *answer {
 }
 
 // write keeps an answer, whole or not at all.
-func (c *answerCache) write(a Address, version string, ans *answer) {
+func (c *answerCache) write(a lockdiff.Address, version string, ans *answer) {
 	if c == nil {
 		return
 	}

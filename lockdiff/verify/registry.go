@@ -1,4 +1,4 @@
-package lockdiff
+package verify
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/ProtonMail/go-crypto/openpgp"
 	pgperrors "github.com/ProtonMail/go-crypto/openpgp/errors"
+	"github.com/planpr/planpr/lockdiff"
 )
 
 // answer is what a registry's signature proved of one provider version:
@@ -50,7 +51,7 @@ func (a *answer) signer() string {
 
 // fetch asks the registry about a provider version, or reads what an
 // earlier answer proved.
-func (r *verifyRun) fetch(ctx context.Context, a Address, version string) *answer {
+func (r *verifyRun) fetch(ctx context.Context, a lockdiff.Address, version string) *answer {
 	if ans := r.v.cache.read(a, version); ans != nil {
 		return ans
 	}
@@ -90,7 +91,7 @@ type rawRelease struct {
 // ask is the protocol: discovery, the versions, one platform's download
 // document (the checksums and keys are the same for every platform), the
 // checksums and their signature.
-func (r *verifyRun) ask(ctx context.Context, a Address, version string) (*rawRelease, *requestError) {
+func (r *verifyRun) ask(ctx context.Context, a lockdiff.Address, version string) (*rawRelease, *requestError) {
 	base, err := r.base(ctx, a.Host)
 	if err != nil {
 		return nil, err
@@ -373,7 +374,7 @@ func ParseRegistries(specs ...string) (map[string]string, error) {
 		for _, item := range splitList(spec) {
 			host, u, ok := strings.Cut(item, "=")
 			_, err := parseHTTPURL(u)
-			if !ok || !hostPart.MatchString(host) || err != nil {
+			if !ok || !lockdiff.ValidHost(host) || err != nil {
 				return nil, fmt.Errorf("registry %q: want HOST=URL, e.g. registry.opentofu.org=https://mirror.example.com/v1/providers/", item)
 			}
 			out[strings.ToLower(host)] = u
@@ -388,7 +389,7 @@ func ParseHosts(specs ...string) ([]string, error) {
 	var out []string
 	for _, spec := range specs {
 		for _, h := range splitList(spec) {
-			if !hostPart.MatchString(h) {
+			if !lockdiff.ValidHost(h) {
 				return nil, fmt.Errorf("registry host %q: want a host name, with a port if it has one (registry.example.com or registry.example.com:8443)", h)
 			}
 			out = append(out, strings.ToLower(h))

@@ -1,0 +1,22 @@
+package lockdiff
+
+// Verification is what the provider's registry says of the hashes a lock
+// file records for one provider version.
+type Verification struct {
+	// Status is "verified" (every hash the lock records for the version was
+	// checked against what the registry's key signed or publishes),
+	// "alert" (one is not the registry's, or the signature fails), or
+	// "unchecked" (some hash could not be checked: the reason says why,
+	// and no request was made to a host the operator did not allow).
+	Status    string   `json:"status"`
+	SignedBy  string   `json:"signed_by,omitempty"` // the signing key's id
+	KeyOwner  string   `json:"key_owner,omitempty"` // the signing key's identity, as the key names it
+	Platforms []string `json:"platforms,omitempty"` // the platforms the lock's hashes cover
+	Missing   []string `json:"missing,omitempty"`   // wanted platforms the lock does not cover
+	Message   string   `json:"message"`
+}
+
+// DefaultPlatforms are the platforms a team's CI and laptops usually run
+// on: a lock that misses one fails `tofu init` there.
+var DefaultPlatforms = []string{"linux_amd64", "darwin_arm64", "windows_amd64"}
+
