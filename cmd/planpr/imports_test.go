@@ -20,26 +20,26 @@ func TestImportRules(t *testing.T) {
 	const mod = "github.com/planpr/planpr/"
 	models := []string{"render/tofujson", "flavor"}
 	allowed := map[string][]string{
-		"flavor":                   {}, // the two tools' words and rules: a leaf everyone may ask
-		"render/tofujson/jsonread": {}, // JSON mechanics: no plan, state or stream
-		"render/tofujson":          {"render/tofujson/jsonread", "flavor"},
-		"render/md":                {},
-		"render/preview":           {}, // Markdown in, a page out: it knows no plan
-		"render/mask":              models,
-		"render/diff":              models,
-		"render/text":              {"render/tofujson", "render/diff", "render/review", "render/mask", "render/md", "flavor"},
-		"render/review":            {"render/tofujson", "render/diff", "render/mask", "flavor"},
-		"render":                   {"render/tofujson", "render/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor"},
-		"render/report":            {}, // keys, titles and defaults every runner agrees on
-		"lockdiff":                 {"flavor"},
-		"lockdiff/verify":          {"lockdiff"}, // the registry client
-		"bot/gh":                   {},
-		"bot/artifact":             {"bot/gh"}, // its download errors are gh.StatusError, as the App retries them
-		"bot/webhook":              {"bot/gh"},
-		"bot/githubtest":           {},
-		"bot/webhook/pgtest":       {}, // a throw-away PostgreSQL for tests
-		"action":                   {}, // the composite action's installer (a script) and its tests
-		"bot":                      {"render", "render/report", "render/review", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor"},
+		"flavor":                            {}, // the two tools' words and rules: a leaf everyone may ask
+		"render/tofujson/internal/jsonread": {}, // JSON mechanics: no plan, state or stream
+		"render/tofujson":                   {"render/tofujson/internal/jsonread", "flavor"},
+		"render/md":                         {},
+		"render/preview":                    {}, // Markdown in, a page out: it knows no plan
+		"render/mask":                       models,
+		"render/diff":                       models,
+		"render/text":                       {"render/tofujson", "render/diff", "render/review", "render/mask", "render/md", "flavor"},
+		"render/review":                     {"render/tofujson", "render/diff", "render/mask", "flavor"},
+		"render":                            {"render/tofujson", "render/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor"},
+		"render/report":                     {}, // keys, titles and defaults every runner agrees on
+		"lockdiff":                          {"flavor"},
+		"lockdiff/verify":                   {"lockdiff"}, // the registry client
+		"bot/gh":                            {},
+		"bot/artifact":                      {"bot/gh"}, // its download errors are gh.StatusError, as the App retries them
+		"bot/webhook":                       {"bot/gh"},
+		"bot/githubtest":                    {},
+		"bot/webhook/pgtest":                {}, // a throw-away PostgreSQL for tests
+		"action":                            {}, // the composite action's installer (a script) and its tests
+		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)

@@ -5,7 +5,7 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/planpr/planpr/render/tofujson/jsonread"
+	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
 // A plan is read fastest from memory: jsontext then parses it in place,

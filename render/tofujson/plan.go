@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/planpr/planpr/render/tofujson/jsonread"
+	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
 // Plan holds the small, document-wide parts of a plan. Resource changes and

@@ -17,7 +17,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/planpr/planpr/render/tofujson/jsonread"
+	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
 // Section names of the two streamed arrays.

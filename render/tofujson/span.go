@@ -8,7 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/planpr/planpr/render/tofujson/jsonread"
+	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
 // Span is the byte range of one resource change in a plan file. It may

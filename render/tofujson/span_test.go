@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planpr/planpr/render/tofujson/jsonread"
+	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
 func TestChangeReaderReadsWhatAPassSkipped(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/planpr/planpr/render/tofujson/jsonread"
+	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
 // State is the document-wide part of `tofu show -json STATEFILE`. Its

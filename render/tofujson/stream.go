@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/planpr/planpr/render/tofujson/jsonread"
+	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
 // Message is one line of the machine-readable UI stream written by

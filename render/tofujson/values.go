@@ -1,6 +1,6 @@
 package tofujson
 
-import "github.com/planpr/planpr/render/tofujson/jsonread"
+import "github.com/planpr/planpr/render/tofujson/internal/jsonread"
 
 // The values of plans, states and streams are generic JSON as jsonread
 // decodes them: these names are the models' vocabulary for them.
