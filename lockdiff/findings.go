@@ -39,9 +39,9 @@ type Finding struct {
 
 // Explanations of the hash schemes, shown where they help.
 const (
-	aboutZH     = "`zh:` hashes are SHA-256 sums of the provider's release zip files, copied from the provider's signed SHA256SUMS"
-	aboutH1     = "`h1:` hashes cover the unpacked package for one platform, recorded by `tofu init` or `tofu providers lock`"
-	aboutSameV  = "for the same version `tofu init` only ever adds hashes"
+	aboutZH    = "`zh:` hashes are SHA-256 sums of the provider's release zip files, copied from the provider's signed SHA256SUMS"
+	aboutH1    = "`h1:` hashes cover the unpacked package for one platform, recorded by `tofu init` or `tofu providers lock`"
+	aboutSameV = "for the same version `tofu init` only ever adds hashes"
 	// LockCommand is the advice for a lock file that misses platforms.
 	LockCommand = "run `tofu providers lock -platform=linux_amd64 -platform=darwin_arm64 -platform=windows_amd64` (the platforms your team and CI use) and commit the result"
 )

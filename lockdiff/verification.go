@@ -19,4 +19,3 @@ type Verification struct {
 // DefaultPlatforms are the platforms a team's CI and laptops usually run
 // on: a lock that misses one fails `tofu init` there.
 var DefaultPlatforms = []string{"linux_amd64", "darwin_arm64", "windows_amd64"}
-

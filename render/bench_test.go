@@ -13,7 +13,7 @@ import (
 	"github.com/planpr/planpr/render/review"
 	txt "github.com/planpr/planpr/render/text"
 
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"

@@ -12,7 +12,7 @@ import (
 	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/lockdiff"
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/review"
 	txt "github.com/planpr/planpr/render/text"

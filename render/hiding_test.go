@@ -10,7 +10,7 @@ import (
 	"github.com/planpr/planpr/render/review"
 	txt "github.com/planpr/planpr/render/text"
 
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/tofujson"
 )
 

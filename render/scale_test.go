@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/review"
 	txt "github.com/planpr/planpr/render/text"
 	"github.com/planpr/planpr/render/tofujson"

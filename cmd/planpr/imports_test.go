@@ -26,10 +26,10 @@ func TestImportRules(t *testing.T) {
 		"render/md":                         {},
 		"render/preview":                    {}, // Markdown in, a page out: it knows no plan
 		"render/mask":                       models,
-		"render/diff":                       models,
-		"render/text":                       {"render/tofujson", "render/diff", "render/review", "render/mask", "render/md", "flavor"},
-		"render/review":                     {"render/tofujson", "render/diff", "render/mask", "flavor"},
-		"render":                            {"render/tofujson", "render/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor"},
+		"render/internal/diff":              models,
+		"render/text":                       {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor"},
+		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor"},
+		"render":                            {"render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor"},
 		"render/report":                     {}, // keys, titles and defaults every runner agrees on
 		"lockdiff":                          {"flavor"},
 		"lockdiff/verify":                   {"lockdiff"}, // the registry client
@@ -39,7 +39,7 @@ func TestImportRules(t *testing.T) {
 		"bot/githubtest":                    {},
 		"bot/webhook/pgtest":                {}, // a throw-away PostgreSQL for tests
 		"action":                            {}, // the composite action's installer (a script) and its tests
-		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor"},
+		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/internal/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)

@@ -1,7 +1,7 @@
 package review
 
 import (
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/tofujson"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 )
 
 // A ChangeGroup is changes that say the same thing of instances of one

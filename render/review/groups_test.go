@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 )
 
 func TestSplitIndexes(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/tofujson"
 )
 

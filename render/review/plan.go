@@ -10,7 +10,7 @@ import (
 	"slices"
 
 	"github.com/planpr/planpr/flavor"
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/tofujson"
 )

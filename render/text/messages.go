@@ -2,7 +2,7 @@ package text
 
 import (
 	"github.com/planpr/planpr/flavor"
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 )
 
 // messages are the fixed lines a plan's text is made of, in one tool's

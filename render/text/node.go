@@ -14,7 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 )
 
 // Opts are the switches OpenTofu's renderers pass down the tree.

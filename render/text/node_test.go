@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 )
 
 func text(n *diff.Node, o Opts) string {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/planpr/planpr/render/review"
 
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/tofujson"
 )
 

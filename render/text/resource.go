@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"github.com/planpr/planpr/flavor"
 
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/tofujson"
 )
 

@@ -2,7 +2,7 @@ package text
 
 import (
 	"github.com/planpr/planpr/flavor"
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/tofujson"
 )
 

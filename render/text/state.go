@@ -10,7 +10,7 @@ import (
 
 	"github.com/planpr/planpr/render/review"
 
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/tofujson"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/flavor"
-	"github.com/planpr/planpr/render/diff"
+	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
