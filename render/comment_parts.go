@@ -12,6 +12,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/internal/diff"
+	"github.com/planpr/planpr/render/lockreport"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 )
@@ -75,7 +76,7 @@ func assembleOnce(sections []*planSection, o CommentOptions, res *CommentResult,
 		b.WriteString(s.body(level, m))
 	}
 	if len(o.Locks) > 0 {
-		section := lockMarkdown(o.Locks, false, m)
+		section := lockreport.Section(o.Locks, false, m)
 		if level < LevelSummary || len(section) < o.MaxSize/4 {
 			b.WriteString(section)
 		} else {
@@ -101,7 +102,7 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 	if len(sections) == 0 { // a lock-only comment
 		var parts []string
 		for _, fd := range o.Locks {
-			parts = append(parts, lockSummary(fd))
+			parts = append(parts, lockreport.Summary(fd))
 		}
 		return fmt.Sprintf("## %s %s: %s", icon, safeText(m, t), safeText(m, strings.Join(parts, "; ")))
 	}
@@ -247,13 +248,13 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap in
 	for _, fd := range locks {
 		for _, f := range fd.Findings {
 			lockLine(f.Severity, func() string {
-				return fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], safeText(m, fd.Path), safeMessage(m, f.Message))
+				return fmt.Sprintf("- %s %s: %s", lockreport.SeverityMark(f.Severity), safeText(m, fd.Path), safeMessage(m, f.Message))
 			})
 		}
 		for _, p := range fd.Providers {
 			for _, f := range p.Findings {
 				lockLine(f.Severity, func() string {
-					return fmt.Sprintf("- %s %s: %s", severityMark[f.Severity], safeCode(m, p.Address.Short()), safeMessage(m, f.Message))
+					return fmt.Sprintf("- %s %s: %s", lockreport.SeverityMark(f.Severity), safeCode(m, p.Address.Short()), safeMessage(m, f.Message))
 				})
 			}
 		}

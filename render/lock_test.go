@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render/lockreport"
 )
 
 func exampleLockDiff(t *testing.T) []*lockdiff.FileDiff {
@@ -35,9 +36,9 @@ func exampleLockDiff(t *testing.T) []*lockdiff.FileDiff {
 func TestLockGolden(t *testing.T) {
 	files := exampleLockDiff(t)
 	for name, fn := range map[string]func(*bytes.Buffer, []*lockdiff.FileDiff) error{
-		"lock.json": func(b *bytes.Buffer, f []*lockdiff.FileDiff) error { return LockJSON(b, f) },
-		"lock.txt":  func(b *bytes.Buffer, f []*lockdiff.FileDiff) error { return LockText(b, f) },
-		"lock.md":   func(b *bytes.Buffer, f []*lockdiff.FileDiff) error { return LockMarkdown(b, f) },
+		"lock.json": func(b *bytes.Buffer, f []*lockdiff.FileDiff) error { return lockreport.JSON(b, f) },
+		"lock.txt":  func(b *bytes.Buffer, f []*lockdiff.FileDiff) error { return lockreport.Text(b, f) },
+		"lock.md":   func(b *bytes.Buffer, f []*lockdiff.FileDiff) error { return lockreport.Markdown(b, f) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer

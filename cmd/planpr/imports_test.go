@@ -29,8 +29,9 @@ func TestImportRules(t *testing.T) {
 		"render/internal/diff":              models,
 		"render/text":                       {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor"},
 		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor"},
-		"render":                            {"render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor"},
+		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor"},
 		"render/report":                     {}, // keys, titles and defaults every runner agrees on
+		"render/lockreport":                 {"lockdiff", "render/mask", "render/md"},
 		"lockdiff":                          {"flavor"},
 		"lockdiff/verify":                   {"lockdiff"}, // the registry client
 		"bot/gh":                            {},

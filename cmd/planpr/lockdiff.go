@@ -15,7 +15,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/planpr/planpr/lockdiff"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/lockreport"
 )
 
 func runLockdiff(args []string, stdout, stderr io.Writer) error {
@@ -100,11 +100,11 @@ Flags:
 	var out bytes.Buffer
 	switch format {
 	case "json":
-		err = render.LockJSON(&out, diffs)
+		err = lockreport.JSON(&out, diffs)
 	case "markdown":
-		err = render.LockMarkdown(&out, diffs)
+		err = lockreport.Markdown(&out, diffs)
 	default:
-		err = render.LockText(&out, diffs)
+		err = lockreport.Text(&out, diffs)
 	}
 	if err != nil {
 		return err

@@ -1,4 +1,7 @@
-package render
+// Package lockreport writes lock-file comparisons: for a terminal, as
+// the JSON contract says, and as the comment's Markdown section, every
+// untrusted value masked, then escaped.
+package lockreport
 
 import (
 	"encoding/json"
@@ -8,10 +11,11 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/mask"
+	"github.com/planpr/planpr/render/md"
 )
 
-// LockJSON writes lock-file comparisons in the JSON contract of DESIGN.md.
-func LockJSON(w io.Writer, files []*lockdiff.FileDiff) error {
+// JSON writes lock-file comparisons in the JSON contract of DESIGN.md.
+func JSON(w io.Writer, files []*lockdiff.FileDiff) error {
 	type pair struct {
 		Before *string `json:"before"`
 		After  *string `json:"after"`
@@ -78,14 +82,14 @@ func LockJSON(w io.Writer, files []*lockdiff.FileDiff) error {
 	return enc.Encode(doc)
 }
 
-// LockText writes lock-file comparisons for a terminal.
-func LockText(w io.Writer, files []*lockdiff.FileDiff) error {
+// Text writes lock-file comparisons for a terminal.
+func Text(w io.Writer, files []*lockdiff.FileDiff) error {
 	var b strings.Builder
 	for i, fd := range files {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s: %s\n", fd.Path, lockSummary(fd))
+		fmt.Fprintf(&b, "%s: %s\n", fd.Path, Summary(fd))
 		for _, f := range fd.Findings {
 			fmt.Fprintf(&b, "  %s: %s\n", f.Severity, f.Message)
 		}
@@ -121,8 +125,8 @@ func changeText(p *lockdiff.ProviderDiff) string {
 	return s
 }
 
-// lockSummary counts a file's provider changes in words.
-func lockSummary(fd *lockdiff.FileDiff) string {
+// Summary counts a file's provider changes in words.
+func Summary(fd *lockdiff.FileDiff) string {
 	if fd.Skipped {
 		return "not reviewed"
 	}
@@ -165,7 +169,7 @@ func verifiedMark(p *lockdiff.ProviderDiff) string {
 	return ""
 }
 
-var severityMark = map[lockdiff.Severity]string{
+var severityMarks = map[lockdiff.Severity]string{
 	lockdiff.Error:   "⛔ **error**",
 	lockdiff.Alert:   "🚨 **alert**",
 	lockdiff.Warning: "⚠️ **warning**",
@@ -173,23 +177,23 @@ var severityMark = map[lockdiff.Severity]string{
 	lockdiff.Info:    "ℹ️ info",
 }
 
-// LockMarkdown writes the lock-file section of the comment: alerts first,
+// Markdown writes the lock-file section of the comment: alerts first,
 // then a table per file, then the findings.
-func LockMarkdown(w io.Writer, files []*lockdiff.FileDiff) error {
-	_, err := io.WriteString(w, lockMarkdown(files, true, nil))
+func Markdown(w io.Writer, files []*lockdiff.FileDiff) error {
+	_, err := io.WriteString(w, Section(files, true, nil))
 	return err
 }
 
 // lockMarkdown is the section; without urgent, warnings and alerts are left
 // to the comment's warnings at the top.
-func lockMarkdown(files []*lockdiff.FileDiff, withUrgent bool, m *mask.Masker) string {
+func Section(files []*lockdiff.FileDiff, withUrgent bool, m *mask.Masker) string {
 	var b strings.Builder
 	b.WriteString("### Lock file changes\n\n")
 	for _, fd := range files {
-		fmt.Fprintf(&b, "**%s** — %s\n\n", safeText(m, fd.Path), safeText(m, lockSummary(fd)))
+		fmt.Fprintf(&b, "**%s** — %s\n\n", safeText(m, fd.Path), safeText(m, Summary(fd)))
 		var urgent, other []string
 		for _, f := range fd.Findings {
-			line := fmt.Sprintf("- %s: %s\n", severityMark[f.Severity], safeMessage(m, f.Message))
+			line := fmt.Sprintf("- %s: %s\n", severityMarks[f.Severity], safeMessage(m, f.Message))
 			if f.Severity.Rank() >= lockdiff.Warning.Rank() {
 				urgent = append(urgent, line)
 			} else {
@@ -207,7 +211,7 @@ func lockMarkdown(files []*lockdiff.FileDiff, withUrgent bool, m *mask.Masker) s
 			fmt.Fprintf(&table, "| `%s`%s | %s | %s | %s | %s |\n", p.Address, verifiedMark(p), p.Change, safeText(m, versionCell(p)), safeText(m, constraintsCell(p)),
 				fmt.Sprintf("+%d −%d", len(p.HashesAdded), len(p.HashesRemoved)))
 			for _, f := range p.Findings {
-				line := fmt.Sprintf("- %s `%s`: %s\n", severityMark[f.Severity], p.Address.Short(), safeMessage(m, f.Message))
+				line := fmt.Sprintf("- %s `%s`: %s\n", severityMarks[f.Severity], p.Address.Short(), safeMessage(m, f.Message))
 				if f.Severity.Rank() >= lockdiff.Warning.Rank() {
 					urgent = append(urgent, line)
 				} else {
@@ -264,3 +268,11 @@ func constraintsCell(p *lockdiff.ProviderDiff) string {
 	}
 	return c(p.Before) + " → " + c(p.After)
 }
+
+// SeverityMark is how the comment marks a finding of a severity.
+func SeverityMark(s lockdiff.Severity) string { return severityMarks[s] }
+
+// The one way untrusted values reach this Markdown: masked first, then
+// escaped (a nil masker hides credential shapes only).
+func safeText(m *mask.Masker, s string) string    { return md.Text(m.Quiet(s)) }
+func safeMessage(m *mask.Masker, s string) string { return md.Message(m.Quiet(s)) }
