@@ -36,6 +36,7 @@ func TestImportRules(t *testing.T) {
 		"lockdiff/verify":                   {"lockdiff"}, // the registry client
 		"bot/gh":                            {},
 		"bot/artifact":                      {"bot/gh"}, // its download errors are gh.StatusError, as the App retries them
+		"bot/setup":                         {},         // the one-click setup and the App's kept credentials
 		"bot/webhook":                       {"bot/gh"},
 		"bot/githubtest":                    {},
 		"bot/webhook/pgtest":                {}, // a throw-away PostgreSQL for tests

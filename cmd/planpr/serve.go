@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/planpr/planpr/bot"
+	"github.com/planpr/planpr/bot/setup"
 	webhooks "github.com/planpr/planpr/bot/webhook"
 	"github.com/planpr/planpr/lockdiff/verify"
 )
@@ -96,16 +97,16 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	httpSrv := webhooks.NewHTTPServer(front)
 	errc := make(chan error, 1)
 	if !ok {
-		setup := bot.NewSetup(bot.SetupConfig{
+		firstRun := setup.New(setup.Config{
 			ServerURL: getenv("GITHUB_SERVER_URL"), APIURL: getenv("GITHUB_API_URL"), PublicURL: getenv("PLANPR_PUBLIC_URL"),
 			Org: getenv("PLANPR_GITHUB_ORG"), AppName: getenv("PLANPR_APP_NAME"), Token: getenv("PLANPR_SETUP_TOKEN"),
 			DataDir: dataDir, Logger: log,
 		})
-		front.set(setup.Handler())
+		front.set(firstRun.Handler())
 		go func() { errc <- httpSrv.Serve(ln) }()
 		log.Warn("no GitHub App yet: open /setup in a browser to create it", "addr", ln.Addr().String(), "data_dir", dataDir, "version", Version)
 		select {
-		case creds = <-setup.Done():
+		case creds = <-firstRun.Done():
 		case err := <-errc:
 			return err
 		case <-ctx.Done():
@@ -175,13 +176,13 @@ func redeliverEvery(v string) (time.Duration, error) {
 
 // appCredentials are the App's, from PLANPR_* variables or else the data
 // directory; ok is false when neither has them (setup is needed).
-func appCredentials(getenv func(string) string, dataDir string) (bot.AppCredentials, bool, error) {
-	var creds bot.AppCredentials
+func appCredentials(getenv func(string) string, dataDir string) (setup.AppCredentials, bool, error) {
+	var creds setup.AppCredentials
 	if getenv("PLANPR_APP_ID") == "" {
 		if getenv("PLANPR_PRIVATE_KEY") != "" || getenv("PLANPR_WEBHOOK_SECRET") != "" {
 			return creds, false, errors.New("PLANPR_APP_ID is not set, but PLANPR_PRIVATE_KEY or PLANPR_WEBHOOK_SECRET is: set all three (the App's numeric id is on its settings page), or none to create the App at /setup")
 		}
-		return bot.LoadAppCredentials(dataDir)
+		return setup.LoadAppCredentials(dataDir)
 	}
 	id, err := strconv.ParseInt(getenv("PLANPR_APP_ID"), 10, 64)
 	if err != nil || id <= 0 {
@@ -201,7 +202,7 @@ func appCredentials(getenv func(string) string, dataDir string) (bot.AppCredenti
 		}
 		key = string(b)
 	}
-	return bot.AppCredentials{ID: id, PrivateKey: key, WebhookSecret: getenv("PLANPR_WEBHOOK_SECRET")}, true, nil
+	return setup.AppCredentials{ID: id, PrivateKey: key, WebhookSecret: getenv("PLANPR_WEBHOOK_SECRET")}, true, nil
 }
 
 // switchHandler serves with the handler last set: the setup's, then the

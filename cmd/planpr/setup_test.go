@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planpr/planpr/bot"
 	"github.com/planpr/planpr/bot/githubtest"
+	"github.com/planpr/planpr/bot/setup"
 )
 
 // startServe runs serve in this process with env until the test ends.
@@ -123,7 +123,7 @@ func TestServeSetup(t *testing.T) {
 	if !ok || len(state) < 16 {
 		t.Errorf("the form posts to %s", formURL)
 	}
-	var manifest bot.AppManifest
+	var manifest setup.AppManifest
 	if err := json.Unmarshal([]byte(html.UnescapeString(manifestAttr[1])), &manifest); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestServeSetup(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("credentials file: %v %v", fi, err)
 	}
-	kept, ok, err := bot.LoadAppCredentials(data)
+	kept, ok, err := setup.LoadAppCredentials(data)
 	if err != nil || !ok || kept.ID != 4242 || kept.WebhookSecret != app.WebhookSecret || kept.PrivateKey != app.PEM {
 		t.Errorf("kept %+v %v %v", kept.ID, ok, err)
 	}

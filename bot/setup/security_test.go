@@ -1,4 +1,4 @@
-package bot
+package setup
 
 import (
 	"fmt"
@@ -38,7 +38,7 @@ func newSetupServer(t *testing.T) (*Setup, *httptest.Server, *githubtest.Server,
 	gh := githubtest.New()
 	t.Cleanup(gh.Close)
 	dir := t.TempDir()
-	s := NewSetup(SetupConfig{APIURL: gh.URL, ServerURL: "https://github.example", PublicURL: "https://planpr.example.com", DataDir: dir})
+	s := New(Config{APIURL: gh.URL, ServerURL: "https://github.example", PublicURL: "https://planpr.example.com", DataDir: dir})
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(srv.Close)
 	return s, srv, gh, dir

@@ -1,4 +1,4 @@
-package bot
+package setup
 
 import (
 	"bytes"
@@ -25,8 +25,8 @@ import (
 	"time"
 )
 
-// SetupConfig configures the one-click App setup (see Setup).
-type SetupConfig struct {
+// Config configures the one-click App setup (see Setup).
+type Config struct {
 	ServerURL string // GITHUB_SERVER_URL: https://github.com, or https://HOST (GitHub Enterprise Server)
 	APIURL    string // GITHUB_API_URL: https://api.github.com, or https://HOST/api/v3
 	// PublicURL is where GitHub reaches planpr (PLANPR_PUBLIC_URL): the
@@ -52,7 +52,7 @@ type SetupConfig struct {
 // directory (mode 0600) and handed to Done, so that the same process
 // serves the App from then on. Until then, other paths answer 503.
 type Setup struct {
-	cfg      SetupConfig
+	cfg      Config
 	key      []byte // signs the states this process hands out: no table to fill
 	limiter  *clientLimiter
 	done     chan AppCredentials
@@ -64,8 +64,8 @@ type Setup struct {
 // manifest codes expire after an hour too.
 const setupStateLife = time.Hour
 
-// NewSetup starts a setup.
-func NewSetup(cfg SetupConfig) *Setup {
+// New starts a setup.
+func New(cfg Config) *Setup {
 	cfg.ServerURL = strings.TrimSuffix(cmp.Or(cfg.ServerURL, "https://github.com"), "/")
 	cfg.APIURL = strings.TrimSuffix(cmp.Or(cfg.APIURL, "https://api.github.com"), "/")
 	cfg.AppName = cmp.Or(cfg.AppName, "planpr")
