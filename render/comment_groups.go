@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/render/internal/diff"
+	"github.com/planpr/planpr/render/internal/shape"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/review"
 	txt "github.com/planpr/planpr/render/text"
@@ -41,8 +42,8 @@ func changeKind(c review.ChangeSummary) string {
 // plan is read, in the order they come.
 type shaper struct {
 	work   chan shapeWork
-	done   chan []tofujson.ChangeShape
-	shapes []tofujson.ChangeShape
+	done   chan []shape.Shape
+	shapes []shape.Shape
 }
 
 type shapeWork struct {
@@ -51,11 +52,11 @@ type shapeWork struct {
 }
 
 func startShaping() *shaper {
-	sh := &shaper{work: make(chan shapeWork, 32), done: make(chan []tofujson.ChangeShape, 1)}
+	sh := &shaper{work: make(chan shapeWork, 32), done: make(chan []shape.Shape, 1)}
 	go func() {
-		var shapes []tofujson.ChangeShape
+		var shapes []shape.Shape
 		for w := range sh.work {
-			shapes = append(shapes, w.change.Shape(review.InstanceKeys(w.address)))
+			shapes = append(shapes, shape.Of(&w.change, review.InstanceKeys(w.address)))
 		}
 		sh.done <- shapes
 	}()
@@ -69,7 +70,7 @@ func (sh *shaper) add(rc *tofujson.ResourceChange) {
 }
 
 // wait returns every change's shape, in the order added.
-func (sh *shaper) wait() []tofujson.ChangeShape {
+func (sh *shaper) wait() []shape.Shape {
 	close(sh.work)
 	return <-sh.done
 }
@@ -80,7 +81,7 @@ func (sh *shaper) wait() []tofujson.ChangeShape {
 // budget on them: the largest group of each kind first (riskiest kind
 // first), so that each kind has a diff; then the rest, the riskiest and
 // largest first.
-func (s *planSection) groupChanges(shapes []tofujson.ChangeShape) {
+func (s *planSection) groupChanges(shapes []shape.Shape) {
 	var gs review.Groups
 	byGroup := map[*review.ChangeGroup]*diffGroup{}
 	for i, c := range s.changes {

@@ -14,10 +14,11 @@ import (
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
+	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
 // operationLine is the stream's own change_summary in OpenTofu's words.
-func operationLine(c *tofujson.ChangeSummary) string {
+func operationLine(c *uistream.ChangeSummary) string {
 	if c == nil {
 		return ""
 	}
@@ -249,7 +250,7 @@ func tableCode(m *mask.Masker, s string) string {
 	return strings.ReplaceAll(safeCode(m, s), "|", "\\|")
 }
 
-func splitDiagnostics(ds []*tofujson.Diagnostic) (errs, warns []*tofujson.Diagnostic) {
+func splitDiagnostics(ds []*uistream.Diagnostic) (errs, warns []*uistream.Diagnostic) {
 	for _, d := range ds {
 		if d.Severity == "error" {
 			errs = append(errs, d)
@@ -273,7 +274,7 @@ func indentLines(s, prefix string) string {
 // diagnosticMarkdown shows a diagnostic as OpenTofu's terminal does: the
 // severity and summary, where, the source snippet with the problem
 // underlined, and the detail.
-func diagnosticMarkdown(d *tofujson.Diagnostic, masker *mask.Masker, compact bool) string {
+func diagnosticMarkdown(d *uistream.Diagnostic, masker *mask.Masker, compact bool) string {
 	var b strings.Builder
 	sev := "⚠️ **Warning**"
 	if d.Severity == "error" {
@@ -303,7 +304,7 @@ func diagnosticMarkdown(d *tofujson.Diagnostic, masker *mask.Masker, compact boo
 
 // snippetText numbers the snippet's lines and underlines the highlighted
 // part with carets.
-func snippetText(d *tofujson.Diagnostic) string {
+func snippetText(d *uistream.Diagnostic) string {
 	sn := d.Snippet
 	var b strings.Builder
 	if sn.Context != nil && d.Range != nil {
@@ -329,7 +330,7 @@ func snippetText(d *tofujson.Diagnostic) string {
 }
 
 // outputsBlock shows the stream's outputs; sensitive ones are masked.
-func outputsBlock(outputs map[string]tofujson.StreamOutput, masker *mask.Masker) string {
+func outputsBlock(outputs map[string]uistream.StreamOutput, masker *mask.Masker) string {
 	names, width := txt.NamesAndWidth(outputs)
 	var b strings.Builder
 	for _, name := range names {

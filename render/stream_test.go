@@ -14,6 +14,7 @@ import (
 	"github.com/planpr/planpr/render/review"
 
 	"github.com/planpr/planpr/render/tofujson"
+	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
 func TestReadStreamPlanMessages(t *testing.T) {
@@ -156,7 +157,7 @@ func TestStreamCorpus(t *testing.T) {
 	}
 	for _, path := range paths {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			if !tofujson.IsStream(path) {
+			if !uistream.IsStream(path) {
 				t.Fatal("not recognised as a stream")
 			}
 			plans := []CommentPlan{{Name: "x", Streams: []string{path}}}
@@ -171,9 +172,9 @@ func TestStreamCorpus(t *testing.T) {
 			if err := txt.StreamText(&plain, path); err != nil {
 				t.Fatal(err)
 			}
-			var want *tofujson.ChangeSummary
+			var want *uistream.ChangeSummary
 			var diags []string
-			tofujson.ReadStreamFile(path, func(m *tofujson.Message) error {
+			uistream.ReadStreamFile(path, func(m *uistream.Message) error {
 				if m.Type == "change_summary" {
 					want = m.Changes
 				}
@@ -188,7 +189,7 @@ func TestStreamCorpus(t *testing.T) {
 			var doc struct {
 				Plans []struct {
 					Streams []struct {
-						ChangeSummary *tofujson.ChangeSummary `json:"change_summary"`
+						ChangeSummary *uistream.ChangeSummary `json:"change_summary"`
 					} `json:"streams"`
 				} `json:"plans"`
 			}

@@ -22,14 +22,16 @@ func TestImportRules(t *testing.T) {
 	allowed := map[string][]string{
 		"flavor":                            {}, // the two tools' words and rules: a leaf everyone may ask
 		"render/tofujson/internal/jsonread": {}, // JSON mechanics: no plan, state or stream
+		"render/internal/shape":             {"render/tofujson"},
+		"render/tofujson/uistream":          {"render/tofujson", "render/tofujson/internal/jsonread"},
 		"render/tofujson":                   {"render/tofujson/internal/jsonread", "flavor"},
 		"render/md":                         {},
 		"render/preview":                    {}, // Markdown in, a page out: it knows no plan
 		"render/mask":                       models,
 		"render/internal/diff":              models,
-		"render/text":                       {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor"},
-		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor"},
-		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor"},
+		"render/text":                       {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor", "render/tofujson/uistream"},
+		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream"},
+		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape"},
 		"render/report":                     {}, // keys, titles and defaults every runner agrees on
 		"render/lockreport":                 {"lockdiff", "render/mask", "render/md"},
 		"lockdiff":                          {"flavor"},

@@ -16,6 +16,7 @@ import (
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
+	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
 type renderOptions struct {
@@ -174,7 +175,7 @@ func prepareText(plans []render.CommentPlan, popts review.PlanOptions, prepared 
 	}
 	for _, p := range plans {
 		for _, st := range p.Streams {
-			if _, err := tofujson.ReadStreamFile(st, nil); err != nil {
+			if _, err := uistream.ReadStreamFile(st, nil); err != nil {
 				return err
 			}
 		}
@@ -218,7 +219,7 @@ func stateInputs(inputs []string) ([]string, error) {
 	var states []string
 	for _, in := range inputs {
 		_, path := label(in)
-		if tofujson.IsStream(path) {
+		if uistream.IsStream(path) {
 			continue
 		}
 		kind, err := tofujson.DocumentKind(path)

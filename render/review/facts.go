@@ -2,7 +2,7 @@ package review
 
 import (
 	"github.com/planpr/planpr/render/internal/diff"
-	"github.com/planpr/planpr/render/tofujson"
+	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
 // FactCounts are a plan's numbers for workflows to branch on.
@@ -43,12 +43,12 @@ type PlanFacts struct {
 type StreamFacts struct {
 	Path          string                  `json:"path"`
 	Version       string                  `json:"version"`
-	ChangeSummary *tofujson.ChangeSummary `json:"change_summary"`
+	ChangeSummary *uistream.ChangeSummary `json:"change_summary"`
 	Planned       []StreamFactItem        `json:"planned"`
 	Applies       []ApplyFact             `json:"applies"`
 	Diagnostics   []DiagnosticFact        `json:"diagnostics"`
 	Tests         []TestFact              `json:"tests"`
-	TestSummary   *tofujson.TestSummary   `json:"test_summary"`
+	TestSummary   *uistream.TestSummary   `json:"test_summary"`
 	Outputs       map[string]OutputFact   `json:"outputs"`
 	Truncated     int                     `json:"truncated_at_line,omitempty"`
 }
@@ -113,7 +113,7 @@ func (st *StreamSummary) Facts() StreamFacts {
 	for _, a := range st.Applies {
 		f.Applies = append(f.Applies, ApplyFact{a.Address, a.Action, a.Status, a.Elapsed})
 	}
-	diag := func(d *tofujson.Diagnostic) DiagnosticFact {
+	diag := func(d *uistream.Diagnostic) DiagnosticFact {
 		df := DiagnosticFact{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail}
 		if d.Range != nil {
 			df.File, df.Line = d.Range.Filename, d.Range.Start.Line

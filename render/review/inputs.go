@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/planpr/planpr/render/tofujson"
+	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
 // Input is one root module's inputs, titled by Name: a plan JSON (Path,
@@ -55,7 +55,7 @@ func Group(files []File) []Input {
 	var keys []string
 	latest := map[string]int{}
 	for _, f := range files {
-		stream := f.Stream || tofujson.IsStream(f.Path)
+		stream := f.Stream || uistream.IsStream(f.Path)
 		i, ok := latest[f.Key]
 		if !ok || (!stream && out[i].Path != "") {
 			out = append(out, Input{Name: f.Name})

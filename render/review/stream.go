@@ -7,6 +7,7 @@ import (
 
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/tofujson"
+	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
 // StreamSummary is what one machine-readable UI stream says: planned
@@ -14,15 +15,15 @@ import (
 // resource address.
 type StreamSummary struct {
 	Path        string
-	Info        *tofujson.StreamInfo
-	Changes     *tofujson.ChangeSummary // the last change_summary
+	Info        *uistream.StreamInfo
+	Changes     *uistream.ChangeSummary // the last change_summary
 	Planned     []StreamItem
 	Drift       []StreamItem
 	Applies     []*ApplyResult
-	Outputs     map[string]tofujson.StreamOutput
-	Diagnostics []*tofujson.Diagnostic
+	Outputs     map[string]uistream.StreamOutput
+	Diagnostics []*uistream.Diagnostic
 	Tests       []*TestFile
-	TestSummary *tofujson.TestSummary
+	TestSummary *uistream.TestSummary
 	Cleanup     []string      // resources a test could not destroy
 	Other       []string      // the @message of message types planpr does not know
 	Flavor      flavor.Flavor // the tool that wrote the stream, from its messages
@@ -40,7 +41,7 @@ type ApplyResult struct {
 	IDKey, IDValue  string
 	Elapsed         float64
 	Provisioners    []*ProvisionerResult
-	Diagnostics     []*tofujson.Diagnostic
+	Diagnostics     []*uistream.Diagnostic
 }
 
 // ProvisionerResult is one provisioner run.
@@ -54,20 +55,20 @@ type ProvisionerResult struct {
 type TestFile struct {
 	Path, Status string
 	Runs         []*TestRun
-	Diagnostics  []*tofujson.Diagnostic // not tied to a run
+	Diagnostics  []*uistream.Diagnostic // not tied to a run
 }
 
 // TestRun is one run block.
 type TestRun struct {
 	Name, Status string
-	Diagnostics  []*tofujson.Diagnostic
+	Diagnostics  []*uistream.Diagnostic
 }
 
 // ReadStream summarises a UI stream file.
 func ReadStream(path string) (*StreamSummary, error) {
 	s := &StreamSummary{Path: path}
 	applies := map[string]*ApplyResult{}
-	apply := func(h *tofujson.Hook) *ApplyResult {
+	apply := func(h *uistream.Hook) *ApplyResult {
 		a := applies[h.Resource.Addr]
 		if a == nil {
 			a = &ApplyResult{Address: h.Resource.Addr, Action: h.Action, Status: "started"}
@@ -104,7 +105,7 @@ func ReadStream(path string) (*StreamSummary, error) {
 		f.Runs = append(f.Runs, r)
 		return r
 	}
-	info, err := tofujson.ReadStreamFile(path, func(m *tofujson.Message) error {
+	info, err := uistream.ReadStreamFile(path, func(m *uistream.Message) error {
 		if s.Flavor == flavor.Unknown {
 			s.Flavor = tofujson.StreamFlavor(m.Module, m.Text)
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/review"
-	"github.com/planpr/planpr/render/tofujson"
+	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
 // StreamText prints a stream as the human log it stands for: each
@@ -20,7 +20,7 @@ func StreamText(w io.Writer, path string) error {
 	masker := mask.NewMasker()
 	st.AddSecrets(masker)
 	var b strings.Builder
-	_, err = tofujson.ReadStreamFile(path, func(m *tofujson.Message) error {
+	_, err = uistream.ReadStreamFile(path, func(m *uistream.Message) error {
 		if m.Type != "version" && m.Text != "" {
 			b.WriteString(md.Visible(masker.Mask(m.Text)) + "\n")
 		}

@@ -74,14 +74,4 @@ func TestEncodings(t *testing.T) {
 			t.Errorf("%s: %v, want an error naming the file and the encoding", name, err)
 		}
 	}
-	stream := `{"@level":"info","type":"version","terraform":"1.9.0","ui":"1.2"}` + "\n" +
-		`{"@level":"info","type":"change_summary","changes":{"add":1,"change":0,"remove":0,"operation":"plan"}}` + "\n"
-	path := writeFile(t, "plan.jsonl", string(utf16Bytes(stream, binary.LittleEndian, true)))
-	if !IsStream(path) {
-		t.Error("a UTF-16 stream is not known as a stream")
-	}
-	n := 0
-	if _, err := ReadStreamFile(path, func(*Message) error { n++; return nil }); err != nil || n != 2 {
-		t.Errorf("a UTF-16 stream: %d messages, %v", n, err)
-	}
 }

@@ -111,26 +111,6 @@ func FuzzDecodeSchemas(f *testing.F) {
 	})
 }
 
-// FuzzReadStream checks that no input makes the UI-stream reader panic.
-func FuzzReadStream(f *testing.F) {
-	f.Add([]byte(`{"type":"version","ui":"1.0","terraform":"1.9.0"}` + "\n" + `{"type":"change_summary","changes":{"add":1}}` + "\n"))
-	f.Add([]byte(`{"type":"version","ui":"1.2"}` + "\n" + `{"type":"diagnostic","diagnostic":{"severity":"error","snippet":{"code":"x","highlight_start_offset":9}}}`))
-	f.Add([]byte(`{"type":"version","ui":"2.0"}`))
-	f.Add([]byte("{\"type\":\"version\",\"ui\":\"1.0\"}\n{\"type\":\"outp"))
-	dir := f.TempDir()
-	f.Fuzz(func(t *testing.T, data []byte) {
-		path := filepath.Join(dir, "stream.jsonl")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ReadStreamFile(path, func(*Message) error { return nil }); err != nil {
-			if _, ok := err.(*InputError); !ok {
-				t.Fatalf("error of type %T: %v", err, err)
-			}
-		}
-	})
-}
-
 // FuzzTrusted checks the decoder for checked input: on any input it ends
 // without panicking, and on a resource change jsontext accepts it decodes
 // exactly what the checking reader decodes (or declines, leaving it to

@@ -150,6 +150,22 @@ type rawValues struct {
 	before, after, afterUnknown, beforeSensitive, afterSensitive []byte
 }
 
+// RawValues are a lazily read change's values as the plan wrote them —
+// before, after, after_unknown, before_sensitive, after_sensitive — or
+// nil for a change decoded when read.
+func (c *Change) RawValues() [][]byte {
+	if r := c.raw; r != nil {
+		return [][]byte{r.before, r.after, r.afterUnknown, r.beforeSensitive, r.afterSensitive}
+	}
+	return nil
+}
+
+// NewRawChange is a change whose values are still the plan's text, as a
+// lazy read leaves them.
+func NewRawChange(before, after, afterUnknown, beforeSensitive, afterSensitive []byte) *Change {
+	return &Change{raw: &rawValues{before: before, after: after, afterUnknown: afterUnknown, beforeSensitive: beforeSensitive, afterSensitive: afterSensitive}}
+}
+
 // Decode fills Before, After, AfterUnknown, BeforeSensitive and
 // AfterSensitive from a lazily read change; it does nothing the second time.
 func (c *Change) Decode() error {

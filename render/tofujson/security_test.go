@@ -14,7 +14,6 @@ import (
 var readers = map[string]func(path string) error{
 	"plan":    func(p string) error { _, err := ReadPlanFile(p, nil); return err },
 	"state":   func(p string) error { _, err := ReadStateFile(p, &StateVisitor{}); return err },
-	"stream":  func(p string) error { _, err := ReadStreamFile(p, func(*Message) error { return nil }); return err },
 	"schemas": func(p string) error { _, err := ReadSchemasFile(p); return err },
 }
 
@@ -43,9 +42,6 @@ func TestL4FIFOInputIsRefused(t *testing.T) {
 			t.Fatalf("%s: reading a FIFO with no writer blocked", name)
 		}
 	}
-	if IsStream(path) {
-		t.Error("a FIFO is a stream")
-	}
 }
 
 // TestL4DirectoryInputIsRefused: a directory read as "the file is empty".
@@ -62,7 +58,6 @@ func TestL4RawNULInStringsIsRefused(t *testing.T) {
 	docs := map[string]string{
 		"plan":    `{"format_version":"1.2","resource_changes":[{"address":"a_b.c","mode":"managed","type":"a_b","name":"c","provider_name":"p","change":{"actions":["create"],"before":null,"after":{"x":"a` + "\x00" + `b"},"after_unknown":{},"before_sensitive":false,"after_sensitive":{}}}]}`,
 		"state":   `{"format_version":"1.0","values":{"root_module":{"resources":[{"address":"a.b","mode":"managed","type":"a","name":"b","provider_name":"p","values":{"x":"a` + "\x00" + `b"},"sensitive_values":{}}]}}}`,
-		"stream":  `{"@level":"info","@message":"x` + "\x00" + `y","type":"version","ui":"1.2"}` + "\n",
 		"schemas": `{"format_version":"1.0","provider_schemas":{"p` + "\x00" + `":{}}}`,
 	}
 	for name, doc := range docs {

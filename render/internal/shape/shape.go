@@ -1,19 +1,24 @@
-package tofujson
+// Package shape tells alike changes apart from different ones: a hash of
+// what a change does with the values that follow from its instance key
+// left out, at two strengths, computed from the plan's text in one pass.
+package shape
 
 import (
 	"bytes"
 	"encoding/json"
 	"hash/maphash"
 	"sync"
+
+	"github.com/planpr/planpr/render/tofujson"
 )
 
 // shapeSeed makes shapes comparable within one process, which is all
 // they are for.
 var shapeSeed = maphash.MakeSeed()
 
-// ChangeShape identifies what a change does apart from its instance key,
-// at two strengths (see Change.Shape).
-type ChangeShape struct {
+// Shape identifies what a change does apart from its instance key, at
+// two strengths (see Of).
+type Shape struct {
 	// Strict is equal for changes whose values differ only where their
 	// own index or key appears (web-17, bucket-17/*).
 	Strict uint64
@@ -23,19 +28,19 @@ type ChangeShape struct {
 	Loose uint64
 }
 
-// Shape hashes what a change does with the values that follow from its
+// Of hashes what a change does with the values that follow from its
 // instance key left out, so that the changes of fleet[0] and fleet[299]
 // hash alike when their diffs differ only in names, ids and addresses
 // derived from the index. keys are the instance's count indexes and
 // for_each keys, unquoted. Everything outside strings — structure,
 // attribute names, numbers, booleans, unknown and sensitive marks — must
 // be equal at both strengths.
-func (c *Change) Shape(keys []string) ChangeShape {
+func Of(c *tofujson.Change, keys []string) Shape {
 	n := normalizers.Get().(*shapeNormalizer)
 	defer normalizers.Put(n)
 	n.keys, n.strict, n.loose = keys, n.strict[:0], n.loose[:0]
-	if r := c.raw; r != nil {
-		for _, v := range [][]byte{r.before, r.after, r.afterUnknown, r.beforeSensitive, r.afterSensitive} {
+	if raw := c.RawValues(); raw != nil {
+		for _, v := range raw {
 			n.value(v)
 		}
 	} else {
@@ -46,7 +51,7 @@ func (c *Change) Shape(keys []string) ChangeShape {
 			n.value(b)
 		}
 	}
-	return ChangeShape{Strict: maphash.Bytes(shapeSeed, n.strict), Loose: maphash.Bytes(shapeSeed, n.loose)}
+	return Shape{Strict: maphash.Bytes(shapeSeed, n.strict), Loose: maphash.Bytes(shapeSeed, n.loose)}
 }
 
 // normalizers keep their buffers from one change to the next.

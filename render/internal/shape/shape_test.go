@@ -1,28 +1,30 @@
-package tofujson
+package shape
 
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/planpr/planpr/render/tofujson"
 )
 
-func rawChange(t *testing.T, before, after string) *Change {
+func rawChange(t *testing.T, before, after string) shaped {
 	t.Helper()
 	for _, s := range []string{before, after} {
 		if !json.Valid([]byte(s)) {
 			t.Fatalf("invalid JSON %s", s)
 		}
 	}
-	return &Change{raw: &rawValues{before: []byte(before), after: []byte(after), afterUnknown: []byte("{}"), beforeSensitive: []byte("{}"), afterSensitive: []byte("{}")}}
+	return shaped{tofujson.NewRawChange([]byte(before), []byte(after), []byte("{}"), []byte("{}"), []byte("{}"))}
 }
 
 func TestShape(t *testing.T) {
-	web := func(i, name, ip, typ string) ChangeShape {
+	web := func(i, name, ip, typ string) Shape {
 		return rawChange(t, `null`, `{"name":"`+name+`","ip":"`+ip+`","type":"`+typ+`","size":2}`).Shape([]string{i})
 	}
 	base := web("17", "web-17", "10.0.0.17", "t3.micro")
 	for _, tc := range []struct {
 		what          string
-		got           ChangeShape
+		got           Shape
 		strict, loose bool
 	}{
 		{"another index, names derived from it", web("3", "web-3", "10.0.0.3", "t3.micro"), true, true},
@@ -49,7 +51,7 @@ func TestShape(t *testing.T) {
 	// Decoded changes hash as their raw text does, written as the tools
 	// write it.
 	raw := rawChange(t, `{"a":"x-1"}`, `null`)
-	decoded := &Change{Before: map[string]any{"a": "x-1"}, AfterUnknown: map[string]any{}, BeforeSensitive: map[string]any{}, AfterSensitive: map[string]any{}}
+	decoded := shaped{&tofujson.Change{Before: map[string]any{"a": "x-1"}, AfterUnknown: map[string]any{}, BeforeSensitive: map[string]any{}, AfterSensitive: map[string]any{}}}
 	if raw.Shape([]string{"1"}) != decoded.Shape([]string{"1"}) {
 		t.Errorf("a decoded change should hash as its raw text")
 	}
@@ -73,3 +75,8 @@ func TestShapeKeys(t *testing.T) {
 		}
 	}
 }
+
+// shaped is a change with its Shape, as the tests ask for it.
+type shaped struct{ c *tofujson.Change }
+
+func (s shaped) Shape(keys []string) Shape { return Of(s.c, keys) }

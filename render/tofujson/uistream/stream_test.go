@@ -1,4 +1,4 @@
-package tofujson
+package uistream
 
 import (
 	"os"

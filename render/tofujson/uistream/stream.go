@@ -1,4 +1,7 @@
-package tofujson
+// Package uistream reads the machine-readable UI stream that `tofu plan
+// -json`, `tofu apply -json` and `tofu test -json` write (and Terraform's
+// the same), one message a line, within depth limits, with located errors.
+package uistream
 
 import (
 	"bufio"
@@ -10,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/planpr/planpr/render/tofujson"
 	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
@@ -177,7 +181,7 @@ type StreamInfo struct {
 // "type". It reads no more than such a line can be: `tofu show -json`
 // writes a plan as one line, hundreds of megabytes long.
 func IsStream(path string) bool {
-	f, err := OpenFile(path)
+	f, err := tofujson.OpenFile(path)
 	if err != nil {
 		return false
 	}
@@ -213,7 +217,7 @@ const maxFirstLine = 64 << 10
 // a last line cut off mid-message (an interrupted run) is reported in
 // StreamInfo.Truncated rather than failing.
 func ReadStreamFile(path string, visit func(*Message) error) (*StreamInfo, error) {
-	f, err := OpenFile(path)
+	f, err := tofujson.OpenFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +237,7 @@ func readStream(path string, r io.Reader, visit func(*Message) error) (*StreamIn
 			break
 		}
 		if err != nil && err != io.EOF {
-			return nil, &InputError{File: path, Line: lineNo, Column: 1, Msg: err.Error()}
+			return nil, &tofujson.InputError{File: path, Line: lineNo, Column: 1, Msg: err.Error()}
 		}
 		atEOF := err == io.EOF
 		info.Lines = lineNo
@@ -241,8 +245,8 @@ func readStream(path string, r io.Reader, visit func(*Message) error) (*StreamIn
 		if len(trimmed) == 0 {
 			continue
 		}
-		if !jsonread.DepthWithin(trimmed, MaxValueDepth+messageDepth) {
-			return nil, &InputError{File: path, Line: lineNo, Column: 1, Msg: ErrTooDeep.Error()}
+		if !jsonread.DepthWithin(trimmed, tofujson.MaxValueDepth+messageDepth) {
+			return nil, &tofujson.InputError{File: path, Line: lineNo, Column: 1, Msg: tofujson.ErrTooDeep.Error()}
 		}
 		var m Message
 		if jerr := json.Unmarshal(trimmed, &m); jerr != nil || m.Type == "" {
@@ -254,17 +258,17 @@ func readStream(path string, r io.Reader, visit func(*Message) error) (*StreamIn
 			if jerr == nil {
 				what = "a JSON value without a \"type\""
 			}
-			return nil, &InputError{File: path, Line: lineNo, Column: 1, Msg: fmt.Sprintf("%s: %q (expected one message a line from `tofu plan -json`, `tofu apply -json` or `tofu test -json`)", what, clip(string(trimmed), 60))}
+			return nil, &tofujson.InputError{File: path, Line: lineNo, Column: 1, Msg: fmt.Sprintf("%s: %q (expected one message a line from `tofu plan -json`, `tofu apply -json` or `tofu test -json`)", what, clipText(string(trimmed), 60))}
 		}
 		jsonread.ObjectsIn(reflect.ValueOf(&m))
 		m.Line = lineNo
 		if info.Messages == 0 {
 			if !isFirstMessage(trimmed) {
-				return nil, &InputError{File: path, Line: lineNo, Column: 1, Msg: fmt.Sprintf("a UI stream starts with a \"version\" message, or a message with \"@level\" and \"@message\"; not %q", clip(string(trimmed), 60))}
+				return nil, &tofujson.InputError{File: path, Line: lineNo, Column: 1, Msg: fmt.Sprintf("a UI stream starts with a \"version\" message, or a message with \"@level\" and \"@message\"; not %q", clipText(string(trimmed), 60))}
 			}
 			if m.Type == "version" {
 				if err := checkUIVersion(m.UI); err != nil {
-					return nil, &InputError{File: path, Line: lineNo, Column: 1, Msg: err.Error()}
+					return nil, &tofujson.InputError{File: path, Line: lineNo, Column: 1, Msg: err.Error()}
 				}
 				info.UI, info.Version = m.UI, m.Terraform
 			}
@@ -277,7 +281,7 @@ func readStream(path string, r io.Reader, visit func(*Message) error) (*StreamIn
 		}
 	}
 	if info.Messages == 0 {
-		return nil, &InputError{File: path, Msg: "the stream is empty: expected the output of `tofu plan -json` (or apply/test)"}
+		return nil, &tofujson.InputError{File: path, Msg: "the stream is empty: expected the output of `tofu plan -json` (or apply/test)"}
 	}
 	return info, nil
 }
@@ -308,4 +312,12 @@ func checkUIVersion(v string) error {
 		return fmt.Errorf("unsupported UI stream version %q: planpr reads ui 1.x", v)
 	}
 	return nil
+}
+
+// clipText shortens s to n bytes for a message.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
