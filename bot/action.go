@@ -194,6 +194,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	var full, short bytes.Buffer
 	fullOpts := opts
 	fullOpts.MaxSize, fullOpts.MaxBytes = MaxJobSummary, MaxJobSummary-1 // and a newline
+	defer tofujson.Hold(planFiles(p.plans)...)() // each input opened once for the comment and the summary
 	results, err := render.CommentsContext(ctx, []io.Writer{&short, &full}, p.plans, []render.CommentOptions{opts, fullOpts})
 	if err != nil {
 		return err
@@ -600,4 +601,16 @@ func randomToken() string {
 	b := make([]byte, 12)
 	rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// planFiles are the files of the plans: each plan JSON and UI stream.
+func planFiles(plans []render.CommentPlan) []string {
+	var files []string
+	for _, p := range plans {
+		if p.Path != "" {
+			files = append(files, p.Path)
+		}
+		files = append(files, p.Streams...)
+	}
+	return files
 }

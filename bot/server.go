@@ -429,6 +429,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		}
 	}
 	plans := review.Group(files)
+	defer tofujson.Hold(append(planFiles, schemas...)...)() // each input opened once
 	for i := range plans {
 		if plans[i].Path != "" {
 			rel, _ := filepath.Rel(dir, plans[i].Path)

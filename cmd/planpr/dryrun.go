@@ -96,6 +96,7 @@ Flags:
 	if len(locks) == 0 && len(inputs) == 0 {
 		return fmt.Errorf("nothing to show: no lock file changed since %s (the merge base with %s), and no plan given; pass plan JSON files (`tofu show -json tfplan > plan.json`) or UI streams (`tofu plan -json > plan.jsonl`)", shortRef(mergeBase), base)
 	}
+	defer tofujson.Hold(append(inputPaths(inputs), schemas)...)() // each input opened once
 	plans := groupAsAction(inputs, top)
 	if key == "" {
 		var names []string

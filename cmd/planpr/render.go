@@ -80,6 +80,9 @@ Flags:
 		return &usageError{"--" + err.Error()}
 	}
 	popts := review.PlanOptions{Mode: mode, Targeted: o.targeted, Flavor: fl}
+	// Each input is opened once for the whole render, however many passes
+	// read it.
+	defer tofujson.Hold(append(inputPaths(inputs), o.schemas)...)()
 	if o.schemas != "" {
 		s, err := tofujson.ReadSchemasFile(o.schemas)
 		if err != nil {
@@ -189,6 +192,15 @@ func label(arg string) (name, path string) {
 		return arg[:i], arg[i+1:]
 	}
 	return arg, arg
+}
+
+// inputPaths are the files of the inputs, without their labels.
+func inputPaths(inputs []string) []string {
+	paths := make([]string, len(inputs))
+	for i, in := range inputs {
+		_, paths[i] = label(in)
+	}
+	return paths
 }
 
 // groupInputs sorts the inputs into root modules: each input is a plan JSON

@@ -103,6 +103,8 @@ func textSize(t Text) int64 {
 	switch t := t.(type) {
 	case partText:
 		return t.Size()
+	case heldText:
+		return t.Size()
 	case *os.File:
 		if st, err := t.Stat(); err == nil {
 			return st.Size()
@@ -120,6 +122,9 @@ func OpenFile(path string) (Text, error) {
 	if t, ok := openPart(path); ok {
 		return t, nil
 	}
+	if t, ok := openHeld(path); ok {
+		return t, nil
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, &InputError{File: path, Msg: strings.TrimPrefix(strings.TrimPrefix(err.Error(), "stat "+path+": "), "open "+path+": ")}
@@ -133,6 +138,9 @@ func OpenFile(path string) (Text, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
+	}
+	if OnOpen != nil {
+		OnOpen(path)
 	}
 	return utf8Text(path, f)
 }

@@ -59,7 +59,7 @@ func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if osf, ok := f.(*os.File); ok {
+	if osf, ok := osFile(f); ok {
 		if m, ok := jsonread.Map(osf); ok {
 			defer jsonread.Unmap(m)
 			return readMapped(path, m, opts, visit)

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// TestEachInputOpenedOnce: a render opens each of its inputs — the plan,
+// its stream, the schemas — once, whatever the format and however many
+// passes read them (plan.json was opened six times for text).
+func TestEachInputOpenedOnce(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	dir := t.TempDir()
+	plan, schemas, stream := filepath.Join(dir, "plan.json"), filepath.Join(dir, "schemas.json"), filepath.Join(dir, "plan.jsonl")
+	copyTo(t, filepath.Join(root, "testdata", "example", "plan.json"), plan)
+	copyTo(t, filepath.Join(root, "testdata", "example", "schemas.json"), schemas)
+	writeTo(t, stream, `{"@level":"info","@message":"OpenTofu 1.9.0","@module":"tofu.ui","type":"version","tofu":"1.9.0","ui":"1.2"}`+"\n"+
+		`{"@level":"info","@message":"Plan: 2 to add, 2 to change, 2 to destroy.","@module":"tofu.ui","type":"change_summary","changes":{"add":2,"change":2,"import":0,"remove":2,"operation":"plan"}}`+"\n")
+	var mu sync.Mutex
+	opens := map[string]int{}
+	tofujson.OnOpen = func(p string) { mu.Lock(); opens[filepath.Base(p)]++; mu.Unlock() }
+	defer func() { tofujson.OnOpen = nil }()
+	for _, format := range []string{"text", "markdown", "json"} {
+		clear(opens)
+		args := []string{"render", "--format", format, "--schemas", schemas, plan}
+		if format != "text" {
+			args = append(args, stream)
+		}
+		var stderr strings.Builder
+		if code := run(args, strings.NewReader(""), io.Discard, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, stderr.String())
+		}
+		for _, name := range []string{"plan.json", "schemas.json"} {
+			if opens[name] != 1 {
+				t.Errorf("%s: %s opened %d times, want once", format, name, opens[name])
+			}
+		}
+		if format != "text" && opens["plan.jsonl"] != 1 {
+			t.Errorf("%s: plan.jsonl opened %d times, want once", format, opens["plan.jsonl"])
+		}
+	}
+}
+
+func writeTo(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
