@@ -194,7 +194,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	var full, short bytes.Buffer
 	fullOpts := opts
 	fullOpts.MaxSize, fullOpts.MaxBytes = MaxJobSummary, MaxJobSummary-1 // and a newline
-	defer tofujson.Hold(planFiles(p.plans)...)() // each input opened once for the comment and the summary
+	defer tofujson.Hold(planFiles(p.plans)...)()                         // each input opened once for the comment and the summary
 	results, err := render.CommentsContext(ctx, []io.Writer{&short, &full}, p.plans, []render.CommentOptions{opts, fullOpts})
 	if err != nil {
 		return err
