@@ -59,8 +59,8 @@ func (e ActionEnv) boolInput(name string, def bool) (bool, error) {
 
 // Labels planpr manages.
 const (
-	LabelDestroy   = "planpr:destroy"
-	LabelLockAlert = "planpr:lock-alert"
+	LabelDestroy   = report.LabelDestroy
+	LabelLockAlert = report.LabelLockAlert
 )
 
 // actionPlan is what the Action will do, all of it decided and rendered
@@ -211,12 +211,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	log.Printf("%s", short.String())
 	log.Command("endgroup", "")
 
-	outputs := map[string]string{
-		"add": strconv.Itoa(res.Counts.Add), "change": strconv.Itoa(res.Counts.Change), "destroy": strconv.Itoa(res.Counts.Destroy),
-		"has-changes": strconv.FormatBool(res.HasChange), "lock-alerts": strconv.Itoa(lockAlerts(p.locks)),
-		"errored":    strconv.FormatBool(res.Errored),
-		"comment-id": "", "comment-url": "",
-	}
+	outputs := report.Outputs(res, p.locks)
 	if p.pr == 0 {
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
 	} else if err := p.publish(ctx, env, log, api, short.String(), opts, otherLocks, outputs); err != nil {
@@ -411,18 +406,6 @@ func shortSHA(s string) string {
 		return s[:7]
 	}
 	return s
-}
-
-func lockAlerts(files []*lockdiff.FileDiff) int {
-	n := 0
-	for _, fd := range files {
-		for _, f := range fd.AllFindings() {
-			if f.Severity == lockdiff.Alert {
-				n++
-			}
-		}
-	}
-	return n
 }
 
 // syncLabels adds and removes planpr's labels to match every planpr

@@ -124,7 +124,8 @@ Flags:
 		return err
 	}
 	notes := []string{fmt.Sprintf("planpr dry-run: %d of %d characters (%.0f%%)", res.Size, render.GitHubMaxComment, 100*float64(res.Size)/render.GitHubMaxComment),
-		fmt.Sprintf("key %s, title %q, labels: %s", key, report.Title(key), labelsOf(res))}
+		fmt.Sprintf("key %s, title %q, labels: %s", key, report.Title(key), cmp.Or(strings.Join(report.Labels(res), ", "), "none")),
+		"outputs: " + outputsLine(report.Outputs(res, locks))}
 	switch res.Level {
 	case render.LevelReduced:
 		notes = append(notes, fmt.Sprintf("shortened: only destroyed and replaced resources keep their diffs (%d left out)", res.Omitted))
@@ -165,19 +166,14 @@ func groupAsAction(inputs []string, top string) []render.CommentPlan {
 	return review.Group(files)
 }
 
-// labelsOf are the labels the Action would set for a comment.
-func labelsOf(res *render.CommentResult) string {
-	var labels []string
-	if res.Counts.Destroy > 0 {
-		labels = append(labels, bot.LabelDestroy)
+// outputsLine is the Action's step outputs as dry-run says them (the
+// comment's id and URL exist only once posted).
+func outputsLine(outputs map[string]string) string {
+	var parts []string
+	for _, k := range []string{"add", "change", "destroy", "has-changes", "errored", "lock-alerts"} {
+		parts = append(parts, k+"="+outputs[k])
 	}
-	if res.LockAlert {
-		labels = append(labels, bot.LabelLockAlert)
-	}
-	if len(labels) == 0 {
-		return "none"
-	}
-	return strings.Join(labels, ", ")
+	return strings.Join(parts, " ")
 }
 
 func git(args ...string) (string, error) {

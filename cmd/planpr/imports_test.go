@@ -32,7 +32,7 @@ func TestImportRules(t *testing.T) {
 		"render/text":                       {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor", "render/tofujson/uistream"},
 		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream"},
 		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape"},
-		"render/report":                     {}, // keys, titles and defaults every runner agrees on
+		"render/report":                     {"render", "lockdiff"}, // keys, titles and defaults every runner agrees on
 		"render/lockreport":                 {"lockdiff", "render/mask", "render/md"},
 		"lockdiff":                          {"flavor"},
 		"lockdiff/verify":                   {"lockdiff"}, // the registry client

@@ -67,10 +67,11 @@ func TestParityDryRunAndAction(t *testing.T) {
 	event = bytes.ReplaceAll(event, []byte("ec26c3e57ca3a959ca5aad62de7213c562f8c821"), []byte(head))
 	eventPath := filepath.Join(t.TempDir(), "event.json")
 	os.WriteFile(eventPath, event, 0o644)
+	outputFile := filepath.Join(t.TempDir(), "out.txt")
 	for k, v := range map[string]string{
 		"GITHUB_API_URL": fake.URL, "GITHUB_GRAPHQL_URL": fake.URL + "/graphql", "GITHUB_REPOSITORY": "Codertocat/Hello-World",
 		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": eventPath, "GITHUB_RUN_ID": "100", "GITHUB_SERVER_URL": "https://github.com",
-		"GITHUB_WORKSPACE": ws, "GITHUB_STEP_SUMMARY": filepath.Join(t.TempDir(), "summary.md"), "GITHUB_OUTPUT": filepath.Join(t.TempDir(), "out.txt"),
+		"GITHUB_WORKSPACE": ws, "GITHUB_STEP_SUMMARY": filepath.Join(t.TempDir(), "summary.md"), "GITHUB_OUTPUT": outputFile,
 		"INPUT_GITHUB-TOKEN": "t-write", "INPUT_PLAN": "envs/*/plan.json", "INPUT_UI-LOG": "envs/*/plan.jsonl", "INPUT_VERIFY": "false",
 	} {
 		t.Setenv(k, v)
@@ -98,6 +99,13 @@ func TestParityDryRunAndAction(t *testing.T) {
 	}
 	if d, a := body(dry), body(action); d != a {
 		t.Errorf("bodies differ:\n--- dry-run\n%s\n--- Action\n%s", d, a)
+	}
+	// The outputs dry-run says are the ones the Action wrote.
+	written, _ := os.ReadFile(outputFile)
+	for _, kv := range strings.Fields(regexp.MustCompile(`outputs: (.*)`).FindStringSubmatch(dryErr.String())[1]) {
+		if !strings.Contains(string(written), kv+"\n") {
+			t.Errorf("dry-run says %s; the Action wrote:\n%s", kv, written)
+		}
 	}
 	labels := fake.Labels(2)
 	slices.Sort(labels)
