@@ -66,6 +66,7 @@ const (
 // actionPlan is what the Action will do, all of it decided and rendered
 // before anything is written to GitHub.
 type actionPlan struct {
+	in          *actionInputs
 	repo        gh.Repo
 	pr          int
 	marker      render.Marker
@@ -109,7 +110,7 @@ func (p *actionPlan) commentOptions(env ActionEnv) render.CommentOptions {
 // comment, the comment of the lock files no root holds, the labels of all
 // of planpr's comments. A read-only token (a fork's) is a warning.
 func (p *actionPlan) publish(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, body string, opts render.CommentOptions, otherLocks []*lockdiff.FileDiff, outputs map[string]string) error {
-	if p.author = env.input("comment-author"); p.author == "" {
+	if p.author = p.in.CommentAuthor; p.author == "" {
 		login, err := api.Login(ctx)
 		if err != nil {
 			return err
@@ -166,8 +167,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	if client == nil {
 		client = &http.Client{Transport: &gh.RetryTransport{}}
 	}
-	token := env.input("github-token")
-	api, err := gh.NewClient(client, env.Getenv("GITHUB_API_URL"), env.Getenv("GITHUB_GRAPHQL_URL"), token)
+	api, err := gh.NewClient(client, env.Getenv("GITHUB_API_URL"), env.Getenv("GITHUB_GRAPHQL_URL"), p.in.Token)
 	if err != nil {
 		return err
 	}
@@ -224,28 +224,19 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 }
 
 func prepare(env ActionEnv) (*actionPlan, error) {
-	p := &actionPlan{}
-	var err error
-	if p.repo, err = gh.ParseRepo(env.Getenv("GITHUB_REPOSITORY")); err != nil {
-		return nil, fmt.Errorf("GITHUB_REPOSITORY: %w", err)
-	}
-	if p.commentMode, err = ParseCommentMode(env.input("comment-mode")); err != nil {
-		return nil, err
-	}
-	if p.jobSummary, err = env.boolInput("job-summary", true); err != nil {
-		return nil, err
-	}
-	if p.labels, err = env.boolInput("labels", true); err != nil {
-		return nil, err
-	}
-	if env.input("github-token") == "" && p.commentMode != ModeOff {
-		return nil, errors.New("input github-token is empty: pass `github-token: ${{ github.token }}` (the default) or set comment-mode: off")
-	}
-	logFiles, err := expandGlobs(env.input("ui-log"))
+	in, err := readActionInputs(env)
 	if err != nil {
 		return nil, err
 	}
-	planFiles, missing, err := expandPlans(env.input("plan"), len(logFiles) > 0)
+	p := &actionPlan{in: in, commentMode: in.CommentMode, jobSummary: in.JobSummary, labels: in.Labels, lockSpec: in.LockFiles, verifier: in.Verifier}
+	if p.repo, err = gh.ParseRepo(env.Getenv("GITHUB_REPOSITORY")); err != nil {
+		return nil, fmt.Errorf("GITHUB_REPOSITORY: %w", err)
+	}
+	logFiles, err := expandGlobs(in.UILog)
+	if err != nil {
+		return nil, err
+	}
+	planFiles, missing, err := expandPlans(in.Plan, len(logFiles) > 0)
 	if err != nil {
 		return nil, err
 	}
@@ -254,20 +245,10 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		// UI stream holds the errors, and the pull request must see them.
 		p.warnings = append(p.warnings, fmt.Sprintf("planpr: plan pattern %q matches no file; the comment shows the UI stream's diagnostics (did the plan fail?)", pat))
 	}
-	p.lockSpec = env.input("lock-files")
-	if p.lockSpec == "" || p.lockSpec == "true" {
-		p.lockSpec = "auto"
-	}
-	if p.lockSpec == "false" || p.lockSpec == "none" {
-		p.lockSpec = "off"
-	}
-	if p.verifier, err = actionVerifier(env); err != nil {
-		return nil, err
-	}
 	if len(planFiles) == 0 && len(logFiles) == 0 && p.lockSpec == "off" {
 		return nil, errors.New("nothing to report: set the plan input (plan JSON files), ui-log, or lock-files")
 	}
-	schemasFile := env.input("schemas")
+	schemasFile := in.Schemas
 	planFiles, found := takeSchemas(planFiles)
 	if len(found) > 0 {
 		schemasFile = cmp.Or(schemasFile, found[0])
@@ -284,13 +265,13 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		return nil, err
 	}
 	p.manifest = manifest
-	if p.mode, err = review.ParseMode(cmp.Or(env.input("mode"), manifest.Mode)); err != nil {
+	if p.mode, err = review.ParseMode(cmp.Or(in.Mode, manifest.Mode)); err != nil {
 		return nil, fmt.Errorf("input %w", err)
 	}
-	if p.flavor, err = flavor.Parse(cmp.Or(env.input("flavor"), manifest.Flavor)); err != nil {
+	if p.flavor, err = flavor.Parse(cmp.Or(in.Flavor, manifest.Flavor)); err != nil {
 		return nil, fmt.Errorf("input %w", err)
 	}
-	key := cmp.Or(env.input("key"), manifest.Key)
+	key := cmp.Or(in.Key, manifest.Key)
 	if key == "" {
 		var names []string
 		for _, pl := range p.plans {
@@ -299,7 +280,7 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		key = report.Key(names)
 	}
 	p.marker = render.Marker{Key: key}
-	p.title = cmp.Or(env.input("title"), report.Title(key))
+	p.title = cmp.Or(in.Title, report.Title(key))
 	p.marker.Run, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
 
 	if p.ev, err = ReadEvent(env.Getenv("GITHUB_EVENT_PATH")); err != nil {
@@ -332,32 +313,6 @@ func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, api PullRequest
 	}
 	p.pr = n
 	return err
-}
-
-// actionVerifier is the lock-hash verification the verify and registry
-// inputs ask for (on by default), its answers cached in the runner's tool
-// cache.
-func actionVerifier(env ActionEnv) (*verify.Verifier, error) {
-	on, full, err := verify.ParseVerify(cmp.Or(env.input("verify"), "true"))
-	if err != nil {
-		return nil, fmt.Errorf("input %w", err)
-	}
-	if !on {
-		return nil, nil
-	}
-	regs, err := verify.ParseRegistries(env.input("registry"))
-	if err != nil {
-		return nil, fmt.Errorf("input %w", err)
-	}
-	hosts, err := verify.ParseHosts(env.input("verify-hosts"))
-	if err != nil {
-		return nil, fmt.Errorf("input verify-hosts: %w", err)
-	}
-	cache := ""
-	if dir := cmp.Or(env.Getenv("RUNNER_TOOL_CACHE"), env.Getenv("RUNNER_TEMP")); dir != "" {
-		cache = filepath.Join(dir, "planpr-registry")
-	}
-	return &verify.Verifier{Registries: regs, AllowHosts: hosts, Full: full, CacheDir: cache}, nil
 }
 
 // actionLocks compares each changed lock file at the pull request's base and

@@ -1,0 +1,106 @@
+package bot
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/planpr/planpr/flavor"
+	"github.com/planpr/planpr/lockdiff/verify"
+	"github.com/planpr/planpr/render/review"
+)
+
+// actionInputs are the Action's inputs (action.yml is their one list),
+// read and checked once, before anything runs: every bad input is named,
+// with what it accepts, in one error.
+type actionInputs struct {
+	Token, CommentAuthor string
+	Plan, UILog, Schemas string
+	LockFiles            string // auto, off, or a glob
+	Key, Title           string
+	Mode, Flavor         string // checked here; a manifest may give them instead
+	CommentMode          CommentMode
+	JobSummary, Labels   bool
+	Verifier             *verify.Verifier // nil: lock hashes not checked
+}
+
+func readActionInputs(env ActionEnv) (*actionInputs, error) {
+	in := &actionInputs{
+		Token: env.input("github-token"), CommentAuthor: env.input("comment-author"),
+		Plan: env.input("plan"), UILog: env.input("ui-log"), Schemas: env.input("schemas"),
+		Key: env.input("key"), Title: env.input("title"), Mode: env.input("mode"), Flavor: env.input("flavor"),
+	}
+	var problems []string
+	bad := func(err error) {
+		if err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
+	var err error
+	in.CommentMode, err = ParseCommentMode(env.input("comment-mode"))
+	bad(err)
+	in.JobSummary, err = env.boolInput("job-summary", true)
+	bad(err)
+	in.Labels, err = env.boolInput("labels", true)
+	bad(err)
+	if in.Mode != "" {
+		_, err := review.ParseMode(in.Mode)
+		bad(inputError(err))
+	}
+	if in.Flavor != "" {
+		_, err := flavor.Parse(in.Flavor)
+		bad(inputError(err))
+	}
+	switch lf := env.input("lock-files"); lf {
+	case "", "true", "auto":
+		in.LockFiles = "auto"
+	case "false", "none", "off":
+		in.LockFiles = "off"
+	default:
+		in.LockFiles = lf
+	}
+	in.Verifier, err = actionVerifier(env)
+	bad(err)
+	if in.Token == "" && in.CommentMode != ModeOff {
+		problems = append(problems, "input github-token is empty: pass `github-token: ${{ github.token }}` (the default) or set comment-mode: off")
+	}
+	if len(problems) > 0 {
+		return nil, errors.New(strings.Join(problems, "; "))
+	}
+	return in, nil
+}
+
+func inputError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("input %w", err)
+}
+
+// actionVerifier is the lock-hash verification the verify, registry and
+// verify-hosts inputs ask for (on by default), its answers cached in the
+// runner's tool cache.
+func actionVerifier(env ActionEnv) (*verify.Verifier, error) {
+	on, full, err := verify.ParseVerify(cmp.Or(env.input("verify"), "true"))
+	if err != nil {
+		return nil, fmt.Errorf("input %w", err)
+	}
+	if !on {
+		return nil, nil
+	}
+	regs, err := verify.ParseRegistries(env.input("registry"))
+	if err != nil {
+		return nil, fmt.Errorf("input %w", err)
+	}
+	hosts, err := verify.ParseHosts(env.input("verify-hosts"))
+	if err != nil {
+		return nil, fmt.Errorf("input verify-hosts: %w", err)
+	}
+	cache := ""
+	if dir := cmp.Or(env.Getenv("RUNNER_TOOL_CACHE"), env.Getenv("RUNNER_TEMP")); dir != "" {
+		cache = filepath.Join(dir, "planpr-registry")
+	}
+	return &verify.Verifier{Registries: regs, AllowHosts: hosts, Full: full, CacheDir: cache}, nil
+}
