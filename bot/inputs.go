@@ -3,7 +3,7 @@ package bot
 import (
 	"slices"
 
-	"github.com/planpr/planpr/render/tofujson"
+	"github.com/planpr/planpr/render/inputs"
 )
 
 // takeSchemas moves the provider schemas among files out, known by their
@@ -12,7 +12,7 @@ import (
 // changes". It returns the other files and the schemas.
 func takeSchemas(files []string) (rest, schemas []string) {
 	rest = slices.DeleteFunc(slices.Clone(files), func(f string) bool {
-		if kind, err := tofujson.DocumentKind(f); err != nil || kind != "schemas" {
+		if kind, err := inputs.Classify(f); err != nil || kind != inputs.Schemas {
 			return false
 		}
 		schemas = append(schemas, f)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/inputs"
 	"github.com/planpr/planpr/render/preview"
 	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
@@ -52,7 +53,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	inputs, err := parseFlags(fs, args)
+	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
@@ -93,11 +94,15 @@ Flags:
 	if v != nil {
 		v.Verify(context.Background(), locks)
 	}
-	if len(locks) == 0 && len(inputs) == 0 {
+	if len(locks) == 0 && len(files) == 0 {
 		return fmt.Errorf("nothing to show: no lock file changed since %s (the merge base with %s), and no plan given; pass plan JSON files (`tofu show -json tfplan > plan.json`) or UI streams (`tofu plan -json > plan.jsonl`)", shortRef(mergeBase), base)
 	}
-	defer tofujson.Hold(append(inputPaths(inputs), schemas)...)() // each input opened once
-	plans := groupAsAction(inputs, top)
+	defer tofujson.Hold(append(inputPaths(files), schemas)...)() // each input opened once
+	kinds, err := inputs.ClassifyAll(inputPaths(files))
+	if err != nil {
+		return err
+	}
+	plans := groupAsAction(files, kinds, top)
 	if key == "" {
 		var names []string
 		for _, p := range plans {
@@ -145,12 +150,13 @@ Flags:
 // groupAsAction sorts the inputs into root modules as the Action does: by
 // directory, named by the directory's place in the repository (top), so
 // that dry-run's key and title are the Action's; NAME=PATH labels stay.
-func groupAsAction(inputs []string, top string) []render.CommentPlan {
-	files := make([]review.File, len(inputs))
-	for i, in := range inputs {
+func groupAsAction(args []string, kinds []inputs.File, top string) []render.CommentPlan {
+	files := make([]review.File, len(args))
+	for i, in := range args {
 		name, path := label(in)
+		stream := kinds[i].Kind == inputs.Stream
 		if name != path {
-			files[i] = review.File{Key: "label:" + name, Name: name, Path: path}
+			files[i] = review.File{Key: "label:" + name, Name: name, Path: path, Stream: stream, Known: true}
 			continue
 		}
 		rel := path
@@ -160,7 +166,7 @@ func groupAsAction(inputs []string, top string) []render.CommentPlan {
 			}
 		}
 		f := review.InDirectory(rel)
-		f.Key, f.Path = "dir:"+f.Key, path
+		f.Key, f.Path, f.Stream, f.Known = "dir:"+f.Key, path, stream, true
 		files[i] = f
 	}
 	return review.Group(files)

@@ -23,6 +23,7 @@ func TestImportRules(t *testing.T) {
 		"flavor":                            {}, // the two tools' words and rules: a leaf everyone may ask
 		"render/tofujson/internal/jsonread": {}, // JSON mechanics: no plan, state or stream
 		"render/internal/shape":             {"render/tofujson"},
+		"render/inputs":                     {"render/tofujson", "render/tofujson/uistream"},
 		"render/tofujson/uistream":          {"render/tofujson", "render/tofujson/internal/jsonread"},
 		"render/tofujson":                   {"render/tofujson/internal/jsonread", "flavor"},
 		"render/md":                         {},
@@ -43,7 +44,7 @@ func TestImportRules(t *testing.T) {
 		"bot/githubtest":                    {},
 		"bot/webhook/pgtest":                {}, // a throw-away PostgreSQL for tests
 		"action":                            {}, // the composite action's installer (a script) and its tests
-		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/internal/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor"},
+		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/internal/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor", "render/inputs", "render/tofujson/uistream"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)

@@ -14,6 +14,7 @@ import (
 	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/inputs"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 	"github.com/planpr/planpr/render/tofujson/uistream"
@@ -56,11 +57,11 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	inputs, err := parseFlags(fs, args)
+	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(inputs) == 0 {
+	if len(args) == 0 {
 		return &usageError{"render needs at least one plan JSON file (from `tofu show -json PLANFILE`)"}
 	}
 	mode, err := review.ParseMode(o.mode)
@@ -82,7 +83,7 @@ Flags:
 	popts := review.PlanOptions{Mode: mode, Targeted: o.targeted, Flavor: fl}
 	// Each input is opened once for the whole render, however many passes
 	// read it.
-	defer tofujson.Hold(append(inputPaths(inputs), o.schemas)...)()
+	defer tofujson.Hold(append(inputPaths(args), o.schemas)...)()
 	if o.schemas != "" {
 		s, err := tofujson.ReadSchemasFile(o.schemas)
 		if err != nil {
@@ -93,12 +94,14 @@ Flags:
 	// Render everything before printing anything: a bad input must not
 	// leave half an output behind.
 	var out bytes.Buffer
-	if states, err := stateInputs(inputs); err != nil {
+	kinds, err := inputs.ClassifyAll(inputPaths(args))
+	if err != nil {
 		return err
-	} else if len(states) > 0 {
-		return renderStates(states, len(inputs), o, popts, stdout)
 	}
-	plans := groupInputs(inputs)
+	if states := ofKind(kinds, inputs.State); len(states) > 0 {
+		return renderStates(states, len(args), o, popts, stdout)
+	}
+	plans := groupInputs(args, kinds)
 	switch o.format {
 	case "json":
 		err = render.Summary(&out, plans, popts)
@@ -195,9 +198,9 @@ func label(arg string) (name, path string) {
 }
 
 // inputPaths are the files of the inputs, without their labels.
-func inputPaths(inputs []string) []string {
-	paths := make([]string, len(inputs))
-	for i, in := range inputs {
+func inputPaths(args []string) []string {
+	paths := make([]string, len(args))
+	for i, in := range args {
 		_, paths[i] = label(in)
 	}
 	return paths
@@ -206,9 +209,9 @@ func inputPaths(inputs []string) []string {
 // groupInputs sorts the inputs into root modules: each input is a plan JSON
 // or a UI stream (its first line is a "version" message), and inputs with
 // the same NAME (or, unlabelled, the same directory name) form one section.
-func groupInputs(inputs []string) []render.CommentPlan {
-	files := make([]review.File, len(inputs))
-	for i, in := range inputs {
+func groupInputs(args []string, kinds []inputs.File) []render.CommentPlan {
+	files := make([]review.File, len(args))
+	for i, in := range args {
 		name, path := label(in)
 		key := "label:" + name
 		if name == path {
@@ -220,35 +223,26 @@ func groupInputs(inputs []string) []render.CommentPlan {
 				key = "dir:" + filepath.Dir(abs)
 			}
 		}
-		files[i] = review.File{Key: key, Name: name, Path: path}
+		files[i] = review.File{Key: key, Name: name, Path: path, Stream: kinds[i].Kind == inputs.Stream, Known: true}
 	}
 	return review.Group(files)
 }
 
-// stateInputs lists the inputs that are states (`tofu show -json
-// STATEFILE`) rather than plans or streams.
-func stateInputs(inputs []string) ([]string, error) {
-	var states []string
-	for _, in := range inputs {
-		_, path := label(in)
-		if uistream.IsStream(path) {
-			continue
-		}
-		kind, err := tofujson.DocumentKind(path)
-		if err != nil {
-			return nil, err
-		}
-		if kind == "state" {
-			states = append(states, path)
+// ofKind are the paths of the files of a kind.
+func ofKind(files []inputs.File, kind inputs.Kind) []string {
+	var paths []string
+	for _, f := range files {
+		if f.Kind == kind {
+			paths = append(paths, f.Path)
 		}
 	}
-	return states, nil
+	return paths
 }
 
 // renderStates renders states: as `tofu show` prints them, or as an
 // inventory for a comment.
-func renderStates(states []string, inputs int, o renderOptions, popts review.PlanOptions, stdout io.Writer) error {
-	if len(states) != inputs {
+func renderStates(states []string, count int, o renderOptions, popts review.PlanOptions, stdout io.Writer) error {
+	if len(states) != count {
 		return &usageError{"a state (`tofu show -json STATEFILE`) is rendered on its own: pass it without plans or streams"}
 	}
 	var out bytes.Buffer

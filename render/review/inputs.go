@@ -20,7 +20,10 @@ type Input struct {
 // the same Key are one module, titled by the first one's Name.
 type File struct {
 	Key, Name, Path string
-	Stream          bool // known to be a UI stream; otherwise its first line tells
+	Stream          bool // a UI stream
+	// Known says Stream was decided already (render/inputs): the file is
+	// not read again to tell.
+	Known bool
 }
 
 // InDirectory keys a file by its directory, the way a CI job lays out one
@@ -55,7 +58,7 @@ func Group(files []File) []Input {
 	var keys []string
 	latest := map[string]int{}
 	for _, f := range files {
-		stream := f.Stream || uistream.IsStream(f.Path)
+		stream := f.Stream || !f.Known && uistream.IsStream(f.Path)
 		i, ok := latest[f.Key]
 		if !ok || (!stream && out[i].Path != "") {
 			out = append(out, Input{Name: f.Name})
