@@ -64,7 +64,7 @@ type CommentResult struct {
 	Errored   bool
 	HasChange bool
 	LockAlert bool
-	failures  []string
+	failure   review.Failure // the worst of the sections
 	// maskedOutside is what was masked outside the diffs (see maskedAt).
 	maskedOutside int
 }
@@ -84,18 +84,6 @@ func (r *CommentResult) maskedAt(sections []*planSection, level Level) int {
 		}
 	}
 	return n
-}
-
-func (r *CommentResult) failure() string {
-	for _, f := range r.failures {
-		if f == "planning failed" {
-			return f
-		}
-	}
-	if len(r.failures) > 0 {
-		return "failed"
-	}
-	return ""
 }
 
 // diffBudget is one comment size's share of a section's diffs.
@@ -292,9 +280,9 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 		marked += n
 		facts.Counts.Include(s.Total)
 		facts.Replace += s.Replaced()
-		if f := s.Failure(); f != "" {
+		if f := s.Failure(); f != review.NoFailure {
 			facts.Errored = true
-			facts.failures = append(facts.failures, f)
+			facts.failure = max(facts.failure, f)
 		}
 		facts.HasChange = facts.HasChange || s.hasChanges()
 	}
@@ -465,7 +453,7 @@ func (s *planSection) hasChanges() bool {
 }
 
 // errored reports a failed plan, or failures in the section's streams.
-func (s *planSection) errored() bool { return s.Failure() != "" }
+func (s *planSection) errored() bool { return s.Failure() != review.NoFailure }
 
 // finish renders what the first pass could not — outputs, drift (which
 // needs the relevant attributes from the end of the plan), checks, streams

@@ -106,7 +106,7 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 		}
 		return fmt.Sprintf("## %s %s: %s", icon, safeText(m, t), safeText(m, strings.Join(parts, "; ")))
 	}
-	text := countsText(res.Counts, res.failure(), res.HasChange)
+	text := countsText(res.Counts, res.failure, res.HasChange)
 	var deferred, actions int
 	for _, s := range sections {
 		deferred += len(s.Scan.Plan.DeferredChanges)
@@ -132,7 +132,7 @@ func pluralWord(n int, word string) string {
 }
 
 // countsText is the plan's counts in OpenTofu's words.
-func countsText(c review.Counts, failure string, changes bool) string {
+func countsText(c review.Counts, failure review.Failure, changes bool) string {
 	var parts []string
 	if c.Import > 0 {
 		parts = append(parts, fmt.Sprintf("%d to import", c.Import))
@@ -143,8 +143,8 @@ func countsText(c review.Counts, failure string, changes bool) string {
 	}
 	s := strings.Join(parts, ", ")
 	switch {
-	case failure != "":
-		return failure + " (" + s + ")"
+	case failure != review.NoFailure:
+		return failure.String() + " (" + s + ")"
 	case !changes:
 		return "no changes"
 	}

@@ -153,7 +153,7 @@ func (m *Module) Facts(path func([]any) string) PlanFacts {
 	failure := m.Failure()
 	f := PlanFacts{Name: m.Name, Path: m.Source, Addresses: map[string][]string{}, ReplaceReasons: map[string]ReplaceReason{},
 		Drift: []string{}, OutputsChanged: []string{}, FailedChecks: []string{}, Warnings: []string{},
-		Errored: failure != "", Streams: []StreamFacts{}}
+		Errored: failure != NoFailure, Streams: []StreamFacts{}}
 	for _, st := range m.Streams {
 		f.Streams = append(f.Streams, st.Facts())
 	}
@@ -186,8 +186,8 @@ func (m *Module) Facts(path func([]any) string) PlanFacts {
 	for _, c := range m.FailedChecks() {
 		f.FailedChecks = append(f.FailedChecks, c.Address)
 	}
-	if failure != "" {
-		f.Warnings = append(f.Warnings, failure)
+	if failure != NoFailure {
+		f.Warnings = append(f.Warnings, failure.String())
 	}
 	if f.Counts.Destroy > 0 {
 		f.Warnings = append(f.Warnings, "resources will be destroyed")

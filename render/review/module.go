@@ -63,18 +63,38 @@ func first(xs []string) string {
 	return xs[0]
 }
 
-// Failure names what failed: "planning failed", "failed" (something in
-// the streams), or "".
-func (m *Module) Failure() string {
-	if m.Scan.Plan.Errored {
+// Failure is what failed in a module, worst last: nothing, something its
+// streams report (an apply, a test, an error), or its plan.
+type Failure int
+
+const (
+	NoFailure Failure = iota
+	RunFailed
+	PlanFailed
+)
+
+// String is how a title says it: "planning failed", "failed", or "".
+func (f Failure) String() string {
+	switch f {
+	case PlanFailed:
 		return "planning failed"
+	case RunFailed:
+		return "failed"
+	}
+	return ""
+}
+
+// Failure says what failed in the module.
+func (m *Module) Failure() Failure {
+	if m.Scan.Plan.Errored {
+		return PlanFailed
 	}
 	for _, st := range m.Streams {
 		if st.Failed() {
-			return "failed"
+			return RunFailed
 		}
 	}
-	return ""
+	return NoFailure
 }
 
 // Replaced counts the changes that replace a resource, however they do it.
