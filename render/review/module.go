@@ -128,9 +128,13 @@ func (m *Module) FailedChecks() []FailedCheck {
 }
 
 // ChangedOutputs names the root module outputs the plan changes, sorted.
-func (m *Module) ChangedOutputs() []string {
+func (m *Module) ChangedOutputs() []string { return m.Scan.ChangedOutputs() }
+
+// ChangedOutputs names the root module outputs the plan changes, sorted:
+// the one place that decides whether an output changes.
+func (s *Scan) ChangedOutputs() []string {
 	var out []string
-	for name, oc := range m.Scan.Plan.OutputChanges {
+	for name, oc := range s.Plan.OutputChanges {
 		if diff.ForOutput(&oc).Action != diff.NoOp {
 			out = append(out, name)
 		}

@@ -106,13 +106,7 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 	}
 
 	outputs := OutputsText(p.OutputChanges, o.Flavor)
-	outputsChanged := false
-	for _, oc := range p.OutputChanges {
-		if diff.ForOutput(&oc).Action != diff.NoOp {
-			outputsChanged = true
-			break
-		}
-	}
+	outputsChanged := len(scan.ChangedOutputs()) > 0
 
 	var drift string
 	if scan.HasDrift {
