@@ -266,17 +266,7 @@ func tooDeep(rng hcl.Range) *hcl.Diagnostic {
 func checkJSONNesting(src []byte, filename string) *hcl.Diagnostic {
 	depth := 0
 	pos := hcl.InitialPos
-	advance := func(b []byte) {
-		for _, c := range b {
-			pos.Byte++
-			if c == '\n' {
-				pos.Line++
-				pos.Column = 1
-			} else if c < 0x80 || c >= 0xC0 {
-				pos.Column++
-			}
-		}
-	}
+	advance := func(b []byte) { advancePos(&pos, b) }
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch c {
@@ -288,14 +278,7 @@ func checkJSONNesting(src []byte, filename string) *hcl.Diagnostic {
 		case ']', '}':
 			depth--
 		case '"':
-			end := i + 1
-			for end < len(src) && src[end] != '"' {
-				if src[end] == '\\' {
-					end++
-				}
-				end++
-			}
-			end = min(end+1, len(src))
+			end := min(skipString(src, i), len(src))
 			str := src[i:end]
 			if bytes.Contains(str, []byte("${")) || bytes.Contains(str, []byte("%{")) {
 				tokens, _ := hclsyntax.LexTemplate(str[1:max(1, len(str)-1)], filename, pos)

@@ -24,6 +24,7 @@ func TestImportRules(t *testing.T) {
 		"render/tofujson/internal/jsonread": {}, // JSON mechanics: no plan, state or stream
 		"render/internal/shape":             {"render/tofujson"},
 		"render/inputs":                     {"render/tofujson", "render/tofujson/uistream"},
+		"render/tofujson/internal/jsontest": {}, // the readers' tests' input files
 		"render/tofujson/uistream":          {"render/tofujson", "render/tofujson/internal/jsonread"},
 		"render/tofujson":                   {"render/tofujson/internal/jsonread", "flavor"},
 		"render/md":                         {},

@@ -254,34 +254,27 @@ func (r *verifyRun) check(ctx context.Context, a *answer, d *lockdiff.ProviderDi
 			ver.Missing = append(ver.Missing, p)
 		}
 	}
-	signed := fmt.Sprintf("the SHA256SUMS signed by %s", a.signer())
+	// What was checked, and how: said the same whether or not it was all.
+	var checked []string
+	if zh > 0 {
+		checked = append(checked, fmt.Sprintf("%s in the SHA256SUMS signed by %s", count(zh, "`zh:` hash is", "`zh:` hashes are"), a.signer()))
+	}
+	if h1Matched > 0 {
+		checked = append(checked, fmt.Sprintf("%s %s", count(h1Matched, "`h1:` hash matches", "`h1:` hashes match"), h1How))
+	}
 	switch {
 	case len(alerts) > 0:
 		ver.Status = "alert"
 		ver.Message = fmt.Sprintf("%s: %s.", name, strings.Join(alerts, "; "))
-	case len(notChecked) > 0 || zh+h1Matched == 0:
+	case len(notChecked) > 0 || len(checked) == 0:
 		ver.Status = "unchecked"
-		var checked []string
-		if zh > 0 {
-			checked = append(checked, fmt.Sprintf("%s in %s", count(zh, "`zh:` hash is", "`zh:` hashes are"), signed))
-		}
-		if h1Matched > 0 {
-			checked = append(checked, fmt.Sprintf("%s %s", count(h1Matched, "`h1:` hash matches", "`h1:` hashes match"), h1How))
-		}
 		if len(checked) == 0 {
 			checked = []string{"no hash could be checked"}
 		}
 		ver.Message = fmt.Sprintf("%s is not verified: %s; not checked: %s.", name, strings.Join(checked, ", "), strings.Join(notChecked, "; "))
 	default:
 		ver.Status = "verified"
-		var parts []string
-		if zh > 0 {
-			parts = append(parts, fmt.Sprintf("%s in %s", count(zh, "`zh:` hash is", "`zh:` hashes are"), signed))
-		}
-		if h1Matched > 0 {
-			parts = append(parts, fmt.Sprintf("%s %s", count(h1Matched, "`h1:` hash matches", "`h1:` hashes match"), h1How))
-		}
-		ver.Message = fmt.Sprintf("✓ %s: every hash checked — %s (platforms %s).", name, strings.Join(parts, "; "), strings.Join(ver.Platforms, ", "))
+		ver.Message = fmt.Sprintf("✓ %s: every hash checked — %s (platforms %s).", name, strings.Join(checked, "; "), strings.Join(ver.Platforms, ", "))
 	}
 	return ver
 }

@@ -5,18 +5,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf16"
+
+	"github.com/planpr/planpr/render/tofujson/internal/jsontest"
 )
 
 func utf16Bytes(s string, order binary.AppendByteOrder, bom bool) []byte {
-	var out []byte
-	if bom {
-		out = order.AppendUint16(out, 0xFEFF)
-	}
-	for _, u := range utf16.Encode([]rune(s)) {
-		out = order.AppendUint16(out, u)
-	}
-	return out
+	return jsontest.UTF16(s, order, bom)
 }
 
 // TestEncodings: what editors and shells write reads as the UTF-8 plan —

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 

@@ -2,19 +2,16 @@ package tofujson
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planpr/planpr/render/tofujson/internal/jsontest"
 )
 
 func writeFile(t *testing.T, name, content string) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return jsontest.Write(t, name, content)
 }
 
 const minimalPlan = `{"format_version":"1.2","terraform_version":"1.9.0",

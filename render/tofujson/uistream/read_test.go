@@ -9,37 +9,21 @@ import (
 	"syscall"
 	"testing"
 	"time"
-	"unicode/utf16"
 
 	"github.com/planpr/planpr/render/tofujson"
+	"github.com/planpr/planpr/render/tofujson/internal/jsontest"
 )
 
 func writeFile(t *testing.T, name, content string) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// utf16Bytes is s in UTF-16, as Windows PowerShell's > writes it.
-func utf16Bytes(s string, order binary.AppendByteOrder, bom bool) []byte {
-	var out []byte
-	if bom {
-		out = order.AppendUint16(out, 0xFEFF)
-	}
-	for _, u := range utf16.Encode([]rune(s)) {
-		out = order.AppendUint16(out, u)
-	}
-	return out
+	return jsontest.Write(t, name, content)
 }
 
 // TestUTF16Stream: a stream written as UTF-16 is read as its text.
 func TestUTF16Stream(t *testing.T) {
 	stream := `{"@level":"info","type":"version","terraform":"1.9.0","ui":"1.2"}` + "\n" +
 		`{"@level":"info","type":"change_summary","changes":{"add":1,"change":0,"remove":0,"operation":"plan"}}` + "\n"
-	path := writeFile(t, "plan.jsonl", string(utf16Bytes(stream, binary.LittleEndian, true)))
+	path := writeFile(t, "plan.jsonl", string(jsontest.UTF16(stream, binary.LittleEndian, true)))
 	if !IsStream(path) {
 		t.Error("a UTF-16 stream is not known as a stream")
 	}
