@@ -76,4 +76,8 @@ type Manifest struct {
 	SHA  string `json:"sha"`
 	// Flavor is terraform or opentofu when the plans do not tell.
 	Flavor string `json:"flavor"`
+	// Root is the root module's directory in the repository (envs/prod):
+	// the App then names the plan as the Action does and reviews that
+	// directory's lock file in the same comment.
+	Root string `json:"root"`
 }

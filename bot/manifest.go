@@ -9,8 +9,10 @@ import (
 	"github.com/planpr/planpr/flavor"
 	"io"
 	"os"
+	"path"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/render/report"
@@ -84,8 +86,14 @@ func (m Manifest) validate() error {
 	if m.SHA != "" && !shaPattern.MatchString(m.SHA) {
 		return fmt.Errorf("sha %q is not a commit SHA", m.SHA)
 	}
+	if m.Root != "" && (!rootPattern.MatchString(m.Root) || path.Clean(m.Root) != m.Root || m.Root == ".." || strings.HasPrefix(m.Root, "../") || strings.Contains(m.Root, "/../")) {
+		return fmt.Errorf("root %q: want the root module's directory in the repository, relative and clean (envs/prod)", m.Root)
+	}
 	return nil
 }
+
+// rootPattern is what a manifest's root may be: a relative directory.
+var rootPattern = regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_./-]{0,255}$`)
 
 // verifyRunPR checks that the pull request a manifest names is the one the
 // workflow run built: its head must be the run's head commit, in the run's

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/report"
@@ -60,27 +61,32 @@ func byRoots(locks []*lockdiff.FileDiff, roots []string) (in, out []*lockdiff.Fi
 }
 
 // publishOtherLocks keeps the comment of the lock files no planpr comment
-// on the pull request holds (key "locks"): lock files outside every root
-// a job of the matrix planned are reviewed once, in a comment of their
-// own; once each is some root's, that comment goes.
+// on the pull request holds (key "locks"), for the Action.
 func publishOtherLocks(ctx context.Context, api Comments, p *actionPlan, others []*lockdiff.FileDiff, opts render.CommentOptions) error {
-	all, err := planprComments(ctx, api, p.repo, p.pr, p.author)
+	return publishUnclaimedLocks(ctx, api, p.repo, p.pr, p.author, p.marker, others, opts, p.commentMode)
+}
+
+// publishUnclaimedLocks keeps the comment of the lock files no planpr
+// comment on the pull request holds (key "locks"): lock files outside
+// every root a plan comment holds (their markers say, own's among them)
+// are reviewed once, in a comment of their own; once each is some root's,
+// that comment goes. The Action and the App both keep it so.
+func publishUnclaimedLocks(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, own render.Marker, locks []*lockdiff.FileDiff, opts render.CommentOptions, mode CommentMode) error {
+	all, err := planprComments(ctx, api, repo, pr, author)
 	if err != nil {
 		return err
 	}
-	// The roots of every planpr comment on the pull request hold their
-	// lock files (their markers say), this run's own among them.
-	claimed := slices.Clone(p.marker.Roots)
+	claimed := slices.Clone(own.Roots)
 	for _, c := range all {
-		if c.Marker.Key != render.MarkerField(p.marker.Key) {
+		if c.Marker.Key != render.MarkerField(own.Key) {
 			claimed = append(claimed, c.Marker.Roots...)
 		}
 	}
-	_, unclaimed := byRoots(others, claimed)
-	marker := render.Marker{Key: LocksKey, SHA: p.marker.SHA, At: p.marker.At, Run: p.marker.Run}
+	_, unclaimed := byRoots(locks, claimed)
+	marker := render.Marker{Key: LocksKey, SHA: own.SHA, At: own.At, Run: own.Run}
 	if len(unclaimed) == 0 {
 		for _, c := range withKey(all, LocksKey) {
-			if err := api.DeleteComment(ctx, p.repo, c.ID); err != nil {
+			if err := api.DeleteComment(ctx, repo, c.ID); err != nil {
 				return err
 			}
 		}
@@ -92,6 +98,6 @@ func publishOtherLocks(ctx context.Context, api Comments, p *actionPlan, others 
 	if err != nil {
 		return err
 	}
-	_, err = Upsert(ctx, api, p.repo, p.pr, p.author, marker, body.String(), p.commentMode)
+	_, err = Upsert(ctx, api, repo, pr, author, marker, body.String(), mode)
 	return err
 }

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -299,8 +300,30 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 	if len(pairs) == 0 {
 		return nil
 	}
+	locks, err := s.reviewPRLocks(ctx, api, repo, pr, pairs, flavor.Unknown, ev.Installation.ID, log)
+	if err != nil {
+		return err
+	}
+	author, err := s.login(ctx)
+	if err != nil {
+		return err
+	}
+	// The lock files of no root a plan comment holds: the rest are
+	// reviewed in those comments, as the Action does.
+	marker := render.Marker{Key: LockKey, SHA: pr.HeadSHA, At: unixTime(ev.PullRequest.UpdatedAt)}
+	if err := publishUnclaimedLocks(ctx, api, repo, pr.Number, author, marker, locks, render.CommentOptions{Version: s.cfg.Version}, ModeUpdate); err != nil {
+		return err
+	}
+	log.Info("lock comment kept", "lock_files", len(locks))
+	return s.labels(ctx, api, repo, pr.Number, author, log)
+}
+
+// reviewPRLocks compares the lock files of a pull request at its merge
+// base and head (configuration read through the API, within budgets) and
+// verifies their new hashes.
+func (s *Server) reviewPRLocks(ctx context.Context, api GitHub, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, tool flavor.Flavor, installation int64, log *slog.Logger) ([]*lockdiff.FileDiff, error) {
 	budget := newConfigBudget()
-	locks, err := reviewLocks(ctx, api, repo, pr, pairs, flavor.Unknown, func(dir string) (*lockdiff.Config, string) {
+	locks, err := reviewLocks(ctx, api, repo, pr, pairs, tool, func(dir string) (*lockdiff.Config, string) {
 		cfg, skipped, err := configAtRef(ctx, api, repo, dir, pr.HeadSHA, budget)
 		if err != nil {
 			log.Warn("cannot read the root module's configuration", "dir", boundedName(dir), "error", mask.MaskCredentials(err.Error()))
@@ -308,28 +331,14 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 		return cfg, skippedNote(dir, skipped)
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if s.cfg.Verifier != nil {
 		// A registry out of reach is a warning in the comment; an
 		// installation's requests are bounded by the hour.
-		s.cfg.Verifier.Verify(verify.WithRequester(ctx, fmt.Sprintf("installation-%d", ev.Installation.ID)), locks)
+		s.cfg.Verifier.Verify(verify.WithRequester(ctx, fmt.Sprintf("installation-%d", installation)), locks)
 	}
-	author, err := s.login(ctx)
-	if err != nil {
-		return err
-	}
-	marker := render.Marker{Key: LockKey, SHA: pr.HeadSHA, At: unixTime(ev.PullRequest.UpdatedAt)}
-	var body bytes.Buffer
-	if _, err := render.CommentContext(ctx, &body, nil, render.CommentOptions{Marker: marker, Title: report.Title(LockKey), Locks: locks, Version: s.cfg.Version}); err != nil {
-		return err
-	}
-	res, err := Upsert(ctx, api, repo, pr.Number, author, marker, body.String(), ModeUpdate)
-	if err != nil {
-		return err
-	}
-	log.Info("lock comment", "action", res.Action)
-	return s.labels(ctx, api, repo, pr.Number, author, log)
+	return locks, nil
 }
 
 // labels keeps planpr's labels as the Action does, from every planpr
@@ -421,26 +430,34 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		return err
 	}
 	planFiles, schemas = takeSchemas(planFiles)
-	files := make([]review.File, len(planFiles))
-	for i, f := range planFiles { // sections are named by their place in the artifact
-		files[i] = review.InDirectory(f)
-		if rel, err := filepath.Rel(dir, files[i].Key); err == nil {
-			files[i].Name = cmp.Or(strings.TrimPrefix(rel, "."), a.Name)
-		}
-	}
-	plans := review.Group(files)
+	plans := artifactPlans(dir, a.Name, manifest.Root, planFiles)
 	defer tofujson.Hold(append(planFiles, schemas...)...)() // each input opened once
-	for i := range plans {
-		if plans[i].Path != "" {
-			rel, _ := filepath.Rel(dir, plans[i].Path)
-			plans[i].Source = a.Name + "/" + filepath.ToSlash(rel)
-		}
-	}
-	mode, _ := review.ParseMode(manifest.Mode) // validated with the manifest
+	mode, _ := review.ParseMode(manifest.Mode)              // validated with the manifest
 	tool, _ := flavor.Parse(manifest.Flavor)
 	marker := render.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
 	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: report.Title(marker.Key), RunURL: run.HTMLURL,
 		PlanOptions: review.PlanOptions{Mode: mode, Flavor: tool}}
+	// With its root, the plan's comment holds that root's lock files, as
+	// the Action's does; the others stay in the lock comment.
+	var locks []*lockdiff.FileDiff
+	if manifest.Root != "" {
+		prInfo, err := api.PullRequest(ctx, repo, pr)
+		if err != nil {
+			return err
+		}
+		pairs, _, err := changedLockFiles(ctx, api, repo, pr)
+		if err != nil {
+			return err
+		}
+		if len(pairs) > 0 {
+			if locks, err = s.reviewPRLocks(ctx, api, repo, prInfo, pairs, tool, ev.Installation.ID, log); err != nil {
+				return err
+			}
+		}
+		opts.Marker.Roots = []string{manifest.Root}
+		opts.Locks, _ = byRoots(locks, opts.Marker.Roots)
+		marker = opts.Marker
+	}
 	if len(schemas) > 0 {
 		if opts.Schemas, err = tofujson.ReadSchemasFile(schemas[0]); err != nil {
 			return err
@@ -462,7 +479,46 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		return err
 	}
 	log.Info("plan comment", "action", res.Action, "artifact", a.Name)
+	if manifest.Root != "" {
+		if err := publishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, opts, ModeUpdate); err != nil {
+			return err
+		}
+	}
 	return s.labels(ctx, api, repo, pr, author, log)
+}
+
+// artifactPlans groups an artifact's plans and streams into root modules.
+// Without a root they are named by their place in the artifact (or the
+// artifact's name); with the manifest's root, by their place in the
+// repository, as the Action names them.
+func artifactPlans(dir, artifactName, root string, planFiles []string) []render.CommentPlan {
+	files := make([]review.File, len(planFiles))
+	for i, f := range planFiles {
+		rel, err := filepath.Rel(dir, f)
+		if err != nil {
+			rel = filepath.Base(f)
+		}
+		if root != "" {
+			files[i] = review.InDirectory(filepath.Join(filepath.FromSlash(root), rel))
+			files[i].Path = f
+			continue
+		}
+		files[i] = review.InDirectory(f)
+		files[i].Name = cmp.Or(strings.TrimPrefix(filepath.Dir(rel), "."), artifactName)
+	}
+	plans := review.Group(files)
+	for i := range plans {
+		if plans[i].Path == "" {
+			continue
+		}
+		rel, _ := filepath.Rel(dir, plans[i].Path)
+		if root != "" {
+			plans[i].Source = path.Join(root, filepath.ToSlash(rel))
+		} else {
+			plans[i].Source = artifactName + "/" + filepath.ToSlash(rel)
+		}
+	}
+	return plans
 }
 
 func fileExists(path string) bool {

@@ -1,0 +1,108 @@
+package bot
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/planpr/planpr/bot/githubtest"
+	"github.com/planpr/planpr/render"
+)
+
+// TestParityAppAndAction: the App, from a workflow run's artifact whose
+// manifest names its root, posts the comment the Action posts for the
+// same plan, stream and lock change — body, key, title and labels — apart
+// from the marker's run fields and the footer's commit, run and sources.
+func TestParityAppAndAction(t *testing.T) {
+	example := "../testdata/example"
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(example, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	stream := `{"@level":"info","@message":"OpenTofu 1.9.0","@module":"tofu.ui","type":"version","tofu":"1.9.0","ui":"1.2"}` + "\n" +
+		`{"@level":"info","@message":"Plan: 2 to add, 2 to change, 2 to destroy.","@module":"tofu.ui","type":"change_summary","changes":{"add":2,"change":2,"import":0,"remove":2,"operation":"plan"}}` + "\n"
+	lockPath := "envs/prod/.terraform.lock.hcl"
+	addPR := func(fake *githubtest.Server, base, head string) {
+		fake.AddPR(githubtest.PR{Number: 2, BaseSHA: base, HeadSHA: head, HeadRef: "feature", HeadOwner: "octo-org",
+			Files: []githubtest.File{{Name: lockPath, Status: "modified"}}})
+		fake.AddFile(base, lockPath, read("before.terraform.lock.hcl"))
+		fake.AddFile(head, lockPath, read("after.terraform.lock.hcl"))
+		fake.AddFile(head, "envs/prod/versions.tf", read("versions.tf"))
+	}
+
+	// The Action, in a checkout.
+	fake, _, _ := newFake(t, "t-write")
+	base, head := "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
+	addPR(fake, base, head)
+	ws := t.TempDir()
+	writeFiles(t, ws, map[string]string{"envs/prod/plan.json": string(read("plan.json")), "envs/prod/plan.jsonl": stream,
+		"envs/prod/versions.tf": string(read("versions.tf")), lockPath: string(read("after.terraform.lock.hcl"))})
+	env := actionEnv(map[string]string{
+		"GITHUB_API_URL": fake.URL, "GITHUB_GRAPHQL_URL": fake.URL + "/graphql", "GITHUB_REPOSITORY": "octo-org/octo-repo",
+		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": "../testdata/payloads/pull_request-opened.json", "GITHUB_RUN_ID": "100",
+		"GITHUB_SERVER_URL": "https://github.com", "GITHUB_WORKSPACE": ws, "RUNNER_TEMP": t.TempDir(),
+		"INPUT_GITHUB-TOKEN": "t-write", "INPUT_PLAN": filepath.Join(ws, "envs/*/plan.json"), "INPUT_UI-LOG": filepath.Join(ws, "envs/*/plan.jsonl"), "INPUT_VERIFY": "false",
+	})
+	if err := RunAction(context.Background(), env); err != nil {
+		t.Fatalf("action: %v\n%s", err, env.Stdout)
+	}
+	_, action := countKey(fake, 2, "prod")
+
+	// The App, from the run's artifact.
+	a := newTestApp(t, 1)
+	a.start(t)
+	runHead := "3484a3fb816e0859fd6e1cea078d76385ff50625"
+	addPR(a.fake, base, runHead)
+	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-prod", Zip: githubtest.Zip(map[string]string{
+		"planpr.json": `{"pr": 2, "key": "prod", "root": "envs/prod"}`, "plan.json": string(read("plan.json")), "plan.jsonl": stream})})
+	// The pull request's own delivery comes first: its lock file is
+	// reviewed in the lock comment until a plan's comment holds it.
+	opened := payload(t, "pull_request-opened.json", setPR(2, runHead, "2026-11-01T10:00:00Z"))
+	a.deliver(t, "pull_request", "p-1", opened, githubtest.Sign(testSecret, opened))
+	waitFor(t, "the lock comment", func() bool { n, _ := countKey(a.fake, 2, LocksKey); return n == 1 })
+	body := payload(t, "workflow_run-completed.with-pull-requests.json", nil)
+	a.deliver(t, "workflow_run", "w-1", body, githubtest.Sign(testSecret, body))
+	waitFor(t, "the App's comment", func() bool { n, _ := countKey(a.fake, 2, "prod"); return n == 1 })
+	a.stop(t)
+	_, app := countKey(a.fake, 2, "prod")
+
+	am, _ := render.ParseMarker(action.Body)
+	pm, _ := render.ParseMarker(app.Body)
+	if am.Key != pm.Key || am.Destroy != pm.Destroy || am.LockAlert != pm.LockAlert || slices.Compare(am.Roots, pm.Roots) != 0 {
+		t.Errorf("markers differ: Action %+v, App %+v", am, pm)
+	}
+	for _, c := range []string{action.Body, app.Body} {
+		if !strings.Contains(c, "### Lock file changes") || !strings.Contains(c, "2 to add, 2 to change, 2 to destroy") {
+			t.Fatalf("a comment without its plan or lock section:\n%s", c)
+		}
+	}
+	if a, p := commentBody(action.Body), commentBody(app.Body); a != p {
+		t.Errorf("bodies differ:\n--- Action\n%s\n--- App\n%s", a, p)
+	}
+	al, pl := fake.Labels(2), a.fake.Labels(2)
+	slices.Sort(al)
+	slices.Sort(pl)
+	if slices.Compare(al, pl) != 0 {
+		t.Errorf("labels: Action %v, App %v", al, pl)
+	}
+	// Its root's lock file is in the plan's comment: no lock comment stays.
+	if n, _ := countKey(a.fake, 2, LocksKey); n != 0 {
+		t.Errorf("%d lock comments beside the plan's", n)
+	}
+}
+
+// commentBody is a comment without its marker line and its footer.
+func commentBody(comment string) string {
+	_, rest, _ := strings.Cut(comment, "\n")
+	if i := strings.LastIndex(rest, "\n---\n<sub>"); i >= 0 {
+		rest = rest[:i]
+	}
+	return regexp.MustCompile(`\n+$`).ReplaceAllString(rest, "")
+}
