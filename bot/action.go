@@ -13,6 +13,7 @@ import (
 	"maps"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -185,6 +186,9 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		if len(p.plans) > 0 {
 			// A monorepo's job comments on its own roots' lock files.
 			p.marker.Roots = planRoots(p.plans, env.Getenv("GITHUB_WORKSPACE"))
+			if p.manifest.Root != "" {
+				p.marker.Roots = []string{p.manifest.Root}
+			}
 			p.locks, otherLocks = byRoots(p.locks, p.marker.Roots)
 		}
 	}
@@ -265,6 +269,11 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		return nil, err
 	}
 	p.manifest = manifest
+	if manifest.Root != "" && len(p.plans) == 1 {
+		// Plans downloaded from another run's artifact sit anywhere: the
+		// manifest says which root module they are.
+		p.plans[0].Name = path.Base(manifest.Root)
+	}
 	if p.mode, err = review.ParseMode(cmp.Or(in.Mode, manifest.Mode)); err != nil {
 		return nil, fmt.Errorf("input %w", err)
 	}

@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -34,4 +36,33 @@ func TestActionInputsCheckedTogether(t *testing.T) {
 	if err != nil || in.LockFiles != "auto" || !in.JobSummary || !in.Labels || in.Verifier == nil || in.CommentMode != ModeUpdate {
 		t.Errorf("defaults: %+v %v", in, err)
 	}
+}
+
+// TestActionManifestRoot: plans downloaded from another run's artifact
+// are named by the root their manifest names, so that the fork-safe pair
+// keys and titles them as the plan's own job would.
+func TestActionManifestRoot(t *testing.T) {
+	ws := t.TempDir()
+	plan, err := os.ReadFile("../testdata/example/plan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, ws, map[string]string{"artifact/plan.json": string(plan), "artifact/planpr.json": `{"pr": 2, "root": "envs/prod"}`})
+	p, err := prepare(actionEnv(map[string]string{"GITHUB_REPOSITORY": "o/r", "GITHUB_EVENT_PATH": "../testdata/payloads/pull_request-opened.json",
+		"INPUT_GITHUB-TOKEN": "t", "INPUT_PLAN": filepath.Join(ws, "artifact/plan.json"), "INPUT_LOCK-FILES": "off"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.plans[0].Name != "prod" || p.marker.Key != "prod" || p.title != "planpr · prod" {
+		t.Errorf("name %q, key %q, title %q", p.plans[0].Name, p.marker.Key, p.title)
+	}
+	if _, err := readManifestFile(writeManifest(t, `{"root": "../etc"}`)); err == nil {
+		t.Error("a root outside the repository was accepted")
+	}
+}
+
+func writeManifest(t *testing.T, text string) string {
+	path := filepath.Join(t.TempDir(), "planpr.json")
+	os.WriteFile(path, []byte(text), 0o644)
+	return path
 }
