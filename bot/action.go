@@ -258,6 +258,11 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		schemasFile = cmp.Or(schemasFile, found[0])
 	}
 	p.plans = groupByDir(planFiles, logFiles)
+	for i := range p.plans { // named as the repository names them, wherever the step runs
+		if rel, err := filepath.Rel(cmp.Or(env.Getenv("GITHUB_WORKSPACE"), "."), p.plans[i].Path); err == nil && p.plans[i].Path != "" && !strings.HasPrefix(rel, "..") {
+			p.plans[i].Source = filepath.ToSlash(rel)
+		}
+	}
 	if schemasFile != "" {
 		if p.schemas, err = tofujson.ReadSchemasFile(schemasFile); err != nil {
 			return nil, err

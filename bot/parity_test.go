@@ -15,8 +15,8 @@ import (
 
 // TestParityAppAndAction: the App, from a workflow run's artifact whose
 // manifest names its root, posts the comment the Action posts for the
-// same plan, stream and lock change — body, key, title and labels — apart
-// from the marker's run fields and the footer's commit, run and sources.
+// same plan, stream and lock change — body, footer, key, title and labels
+// — apart from the run the marker records and the footer links.
 func TestParityAppAndAction(t *testing.T) {
 	example := "../testdata/example"
 	read := func(name string) []byte {
@@ -58,7 +58,7 @@ func TestParityAppAndAction(t *testing.T) {
 	// The App, from the run's artifact.
 	a := newTestApp(t, 1)
 	a.start(t)
-	runHead := "3484a3fb816e0859fd6e1cea078d76385ff50625"
+	runHead := head // the run built the pull request's head
 	addPR(a.fake, base, runHead)
 	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-prod", Zip: githubtest.Zip(map[string]string{
 		"planpr.json": `{"pr": 2, "key": "prod", "root": "envs/prod"}`, "plan.json": string(read("plan.json")), "plan.jsonl": stream})})
@@ -67,7 +67,11 @@ func TestParityAppAndAction(t *testing.T) {
 	opened := payload(t, "pull_request-opened.json", setPR(2, runHead, "2026-11-01T10:00:00Z"))
 	a.deliver(t, "pull_request", "p-1", opened, githubtest.Sign(testSecret, opened))
 	waitFor(t, "the lock comment", func() bool { n, _ := countKey(a.fake, 2, LocksKey); return n == 1 })
-	body := payload(t, "workflow_run-completed.with-pull-requests.json", nil)
+	body := payload(t, "workflow_run-completed.with-pull-requests.json", func(m map[string]any) {
+		run := m["workflow_run"].(map[string]any)
+		run["head_sha"] = head
+		run["pull_requests"].([]any)[0].(map[string]any)["head"].(map[string]any)["sha"] = head
+	})
 	a.deliver(t, "workflow_run", "w-1", body, githubtest.Sign(testSecret, body))
 	waitFor(t, "the App's comment", func() bool { n, _ := countKey(a.fake, 2, "prod"); return n == 1 })
 	a.stop(t)
@@ -85,6 +89,11 @@ func TestParityAppAndAction(t *testing.T) {
 	}
 	if a, p := commentBody(action.Body), commentBody(app.Body); a != p {
 		t.Errorf("bodies differ:\n--- Action\n%s\n--- App\n%s", a, p)
+	}
+	// The footers differ in the run they link alone.
+	runLink := regexp.MustCompile(`\[run\]\([^)]*\)`)
+	if a, p := runLink.ReplaceAllString(footer(action.Body), "RUN"), runLink.ReplaceAllString(footer(app.Body), "RUN"); a != p {
+		t.Errorf("footers differ:\n%s\n%s", a, p)
 	}
 	al, pl := fake.Labels(2), a.fake.Labels(2)
 	slices.Sort(al)
@@ -105,4 +114,11 @@ func commentBody(comment string) string {
 		rest = rest[:i]
 	}
 	return regexp.MustCompile(`\n+$`).ReplaceAllString(rest, "")
+}
+
+func footer(comment string) string {
+	if i := strings.LastIndex(comment, "\n---\n<sub>"); i >= 0 {
+		return comment[i+5:]
+	}
+	return ""
 }

@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"github.com/planpr/planpr/flavor"
+	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -602,13 +604,23 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 			unknown = unknown || s.Scan.Flavor == flavor.Unknown
 		}
 		for _, st := range s.Streams {
-			parts = append(parts, safeText(m, displayPath(st.Path)))
+			parts = append(parts, safeText(m, streamSource(s.Path, s.Source, st.Path)))
 		}
 	}
 	if unknown {
 		parts = append(parts, "OpenTofu's wording (the plan does not say which tool made it: set `--flavor` or the `flavor` input)")
 	}
 	return "---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
+}
+
+// streamSource names a stream as its plan is named: beside the plan's
+// source when the two files sit together (an artifact's temporary
+// directory, a workspace), as given otherwise.
+func streamSource(planPath, planSource, stream string) string {
+	if planPath != "" && planSource != "" && filepath.Dir(planPath) == filepath.Dir(stream) {
+		return path.Join(path.Dir(filepath.ToSlash(displayPath(planSource))), filepath.Base(stream))
+	}
+	return displayPath(stream)
 }
 
 // partOf reads the file of a plan that came from a file of several:

@@ -111,7 +111,8 @@ Flags:
 		key = report.Key(names)
 	}
 	var out bytes.Buffer
-	res, err := render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Marker: render.Marker{Key: key}, Title: report.Title(key),
+	headSHA, _ := git("rev-parse", "HEAD") // the commit the Action would name
+	res, err := render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Marker: render.Marker{Key: key, SHA: headSHA}, Title: report.Title(key),
 		Version: Version, Locks: locks, FullText: "the job summary"})
 	if err != nil {
 		return err

@@ -100,6 +100,10 @@ func TestParityDryRunAndAction(t *testing.T) {
 	if d, a := body(dry), body(action); d != a {
 		t.Errorf("bodies differ:\n--- dry-run\n%s\n--- Action\n%s", d, a)
 	}
+	// The footers differ in the run the Action links alone.
+	if d, a := footerOf(dry), regexp.MustCompile(` · \[run\]\([^)]*\)`).ReplaceAllString(footerOf(action), ""); d != a {
+		t.Errorf("footers differ:\n%s\n%s", d, a)
+	}
 	// The outputs dry-run says are the ones the Action wrote.
 	written, _ := os.ReadFile(outputFile)
 	for _, kv := range strings.Fields(regexp.MustCompile(`outputs: (.*)`).FindStringSubmatch(dryErr.String())[1]) {
@@ -121,4 +125,11 @@ func body(comment string) string {
 		rest = rest[:i]
 	}
 	return regexp.MustCompile(`\n+$`).ReplaceAllString(rest, "")
+}
+
+func footerOf(comment string) string {
+	if i := strings.LastIndex(comment, "\n---\n<sub>"); i >= 0 {
+		return comment[i+5:]
+	}
+	return ""
 }
