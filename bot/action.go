@@ -185,7 +185,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		}
 		if len(p.plans) > 0 {
 			// A monorepo's job comments on its own roots' lock files.
-			p.marker.Roots = planRoots(p.plans, env.Getenv("GITHUB_WORKSPACE"))
+			p.marker.Roots = PlanRoots(p.plans, env.Getenv("GITHUB_WORKSPACE"))
 			if p.manifest.Root != "" {
 				p.marker.Roots = []string{p.manifest.Root}
 			}

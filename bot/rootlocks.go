@@ -15,9 +15,9 @@ import (
 	"github.com/planpr/planpr/render/report"
 )
 
-// planRoots are the directories of the plans of a run, relative to the
+// PlanRoots are the directories of the plans of a run, relative to the
 // workspace and slash-separated, as the pull request's files name them.
-func planRoots(plans []render.CommentPlan, workspace string) []string {
+func PlanRoots(plans []render.CommentPlan, workspace string) []string {
 	base, err := filepath.Abs(cmp.Or(workspace, "."))
 	if err != nil {
 		return nil

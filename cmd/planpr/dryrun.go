@@ -112,7 +112,8 @@ Flags:
 	}
 	var out bytes.Buffer
 	headSHA, _ := git("rev-parse", "HEAD") // the commit the Action would name
-	res, err := render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Marker: render.Marker{Key: key, SHA: headSHA}, Title: report.Title(key),
+	marker := render.Marker{Key: key, SHA: headSHA, Roots: bot.PlanRoots(plans, top)}
+	res, err := render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Marker: marker, Title: report.Title(key),
 		Version: Version, Locks: locks, FullText: "the job summary"})
 	if err != nil {
 		return err

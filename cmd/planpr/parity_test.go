@@ -89,7 +89,7 @@ func TestParityDryRunAndAction(t *testing.T) {
 	dry := dryOut.String()
 	dm, _ := render.ParseMarker(dry)
 	am, _ := render.ParseMarker(action)
-	if dm.Key != am.Key || dm.Destroy != am.Destroy || dm.LockAlert != am.LockAlert {
+	if dm.Key != am.Key || dm.SHA != am.SHA || dm.Destroy != am.Destroy || dm.LockAlert != am.LockAlert || strings.Join(dm.Roots, ",") != strings.Join(am.Roots, ",") {
 		t.Errorf("markers differ: dry-run %+v, Action %+v", dm, am)
 	}
 	for _, want := range []string{"## ⚠️ planpr · prod: 2 to add, 2 to change, 2 to destroy", "### Lock file changes", "envs/prod/.terraform.lock.hcl"} {
