@@ -87,12 +87,12 @@ func TestParityAppAndAction(t *testing.T) {
 			t.Fatalf("a comment without its plan or lock section:\n%s", c)
 		}
 	}
-	if a, p := commentBody(action.Body), commentBody(app.Body); a != p {
+	if a, p := bodyOf(action.Body), bodyOf(app.Body); a != p {
 		t.Errorf("bodies differ:\n--- Action\n%s\n--- App\n%s", a, p)
 	}
 	// The footers differ in the run they link alone.
 	runLink := regexp.MustCompile(`\[run\]\([^)]*\)`)
-	if a, p := runLink.ReplaceAllString(footer(action.Body), "RUN"), runLink.ReplaceAllString(footer(app.Body), "RUN"); a != p {
+	if a, p := runLink.ReplaceAllString(footerPart(action.Body), "RUN"), runLink.ReplaceAllString(footerPart(app.Body), "RUN"); a != p {
 		t.Errorf("footers differ:\n%s\n%s", a, p)
 	}
 	al, pl := fake.Labels(2), a.fake.Labels(2)
@@ -107,18 +107,12 @@ func TestParityAppAndAction(t *testing.T) {
 	}
 }
 
-// commentBody is a comment without its marker line and its footer.
-func commentBody(comment string) string {
-	_, rest, _ := strings.Cut(comment, "\n")
-	if i := strings.LastIndex(rest, "\n---\n<sub>"); i >= 0 {
-		rest = rest[:i]
-	}
-	return regexp.MustCompile(`\n+$`).ReplaceAllString(rest, "")
+func bodyOf(comment string) string {
+	_, body, _ := render.CommentParts(comment)
+	return body
 }
 
-func footer(comment string) string {
-	if i := strings.LastIndex(comment, "\n---\n<sub>"); i >= 0 {
-		return comment[i+5:]
-	}
-	return ""
+func footerPart(comment string) string {
+	_, _, footer := render.CommentParts(comment)
+	return footer
 }

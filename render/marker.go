@@ -99,3 +99,14 @@ func ParseMarker(body string) (Marker, bool) {
 	}
 	return mk, true
 }
+
+// CommentParts splits a comment planpr wrote into its marker line, its
+// body, and its footer (from the rule before the <sub> line on), so that
+// comments from different runners can be compared part by part.
+func CommentParts(comment string) (marker, body, footer string) {
+	marker, rest, _ := strings.Cut(comment, "\n")
+	if i := strings.LastIndex(rest, "\n---\n<sub>"); i >= 0 {
+		rest, footer = rest[:i], rest[i+len("\n---\n"):]
+	}
+	return marker, strings.TrimRight(rest, "\n"), footer
+}

@@ -97,11 +97,11 @@ func TestParityDryRunAndAction(t *testing.T) {
 			t.Errorf("the Action's comment lacks %q:\n%s", want, action)
 		}
 	}
-	if d, a := body(dry), body(action); d != a {
+	if d, a := bodyOf(dry), bodyOf(action); d != a {
 		t.Errorf("bodies differ:\n--- dry-run\n%s\n--- Action\n%s", d, a)
 	}
 	// The footers differ in the run the Action links alone.
-	if d, a := footerOf(dry), regexp.MustCompile(` · \[run\]\([^)]*\)`).ReplaceAllString(footerOf(action), ""); d != a {
+	if d, a := footerPart(dry), regexp.MustCompile(` · \[run\]\([^)]*\)`).ReplaceAllString(footerPart(action), ""); d != a {
 		t.Errorf("footers differ:\n%s\n%s", d, a)
 	}
 	// The outputs dry-run says are the ones the Action wrote.
@@ -118,18 +118,12 @@ func TestParityDryRunAndAction(t *testing.T) {
 	}
 }
 
-// body is a comment without its marker line and its footer.
-func body(comment string) string {
-	_, rest, _ := strings.Cut(comment, "\n")
-	if i := strings.LastIndex(rest, "\n---\n<sub>"); i >= 0 {
-		rest = rest[:i]
-	}
-	return regexp.MustCompile(`\n+$`).ReplaceAllString(rest, "")
+func bodyOf(comment string) string {
+	_, body, _ := render.CommentParts(comment)
+	return body
 }
 
-func footerOf(comment string) string {
-	if i := strings.LastIndex(comment, "\n---\n<sub>"); i >= 0 {
-		return comment[i+5:]
-	}
-	return ""
+func footerPart(comment string) string {
+	_, _, footer := render.CommentParts(comment)
+	return footer
 }
