@@ -216,6 +216,12 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	log.Command("endgroup", "")
 
 	outputs := report.Outputs(res, p.locks)
+	// The machine summary workflows branch on (as render --format json).
+	var summary bytes.Buffer
+	if err := render.Summary(&summary, p.plans, opts.PlanOptions); err != nil {
+		return err
+	}
+	outputs["summary"] = strings.TrimSpace(summary.String())
 	if p.pr == 0 {
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
 	} else if err := p.publish(ctx, env, log, api, short.String(), opts, otherLocks, outputs); err != nil {

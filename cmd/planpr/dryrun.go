@@ -28,13 +28,14 @@ import (
 // runDryRun is `planpr dry-run`: the comment the Action would post, from a
 // git checkout, with no token and no network.
 func runDryRun(args []string, stdout, stderr io.Writer) error {
-	var base, schemas, mode, htmlFile, key, flavorName string
+	var base, schemas, mode, htmlFile, summaryFile, key, flavorName string
 	fs := flag.NewFlagSet("dry-run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&base, "base", "", "compare lock files with the merge base of `REF` (default: the remote's default branch, else main or master, whichever exists)")
 	fs.StringVar(&schemas, "schemas", "", "provider schemas `FILE` (from tofu providers schema -json)")
 	fs.StringVar(&mode, "mode", "normal", "how the plans were made, `MODE`: normal, destroy or refresh-only")
 	fs.StringVar(&htmlFile, "html", "", "also write a self-contained preview page of the comment to `FILE`")
+	fs.StringVar(&summaryFile, "summary", "", "also write the machine summary (the Action's summary output, as render --format json) to `FILE`")
 	fs.StringVar(&key, "key", "", "the comment's `KEY` (default: the plans' names)")
 	fs.StringVar(&flavorName, "flavor", "auto", flavorUsage)
 	var vf verifyFlags
@@ -124,6 +125,15 @@ Flags:
 			return err
 		}
 		if err := os.WriteFile(htmlFile, page.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	if summaryFile != "" {
+		var summary bytes.Buffer
+		if err := render.Summary(&summary, plans, popts); err != nil {
+			return err
+		}
+		if err := os.WriteFile(summaryFile, summary.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}

@@ -50,7 +50,8 @@ func TestParityDryRunAndAction(t *testing.T) {
 
 	// dry-run in the checkout.
 	var dryOut, dryErr bytes.Buffer
-	if code := run([]string{"dry-run", "--base", "main", "envs/prod/plan.json", "envs/prod/plan.jsonl"}, strings.NewReader(""), &dryOut, &dryErr); code != 0 {
+	summaryFile := filepath.Join(t.TempDir(), "summary.json")
+	if code := run([]string{"dry-run", "--base", "main", "--summary", summaryFile, "envs/prod/plan.json", "envs/prod/plan.jsonl"}, strings.NewReader(""), &dryOut, &dryErr); code != 0 {
 		t.Fatalf("dry-run: exit %d: %s", code, dryErr.String())
 	}
 
@@ -110,6 +111,16 @@ func TestParityDryRunAndAction(t *testing.T) {
 		if !strings.Contains(string(written), kv+"\n") {
 			t.Errorf("dry-run says %s; the Action wrote:\n%s", kv, written)
 		}
+	}
+	// The machine summary dry-run writes is the Action's summary output.
+	drySummary, _ := os.ReadFile(summaryFile)
+	var actionSummary string
+	if m := regexp.MustCompile(`summary<<(\S+)\n`).FindSubmatchIndex(written); m != nil {
+		delim := "\n" + string(written[m[2]:m[3]]) + "\n"
+		actionSummary, _, _ = strings.Cut(string(written[m[1]:]), delim)
+	}
+	if actionSummary == "" || actionSummary != strings.TrimSpace(string(drySummary)) {
+		t.Errorf("summaries differ:\n--- dry-run\n%s\n--- Action's outputs\n%s", drySummary, written)
 	}
 	labels := fake.Labels(2)
 	slices.Sort(labels)
