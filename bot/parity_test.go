@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/planpr/planpr/bot/githubtest"
 	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/review"
 )
 
 // TestParityAppAndAction: the App, from a workflow run's artifact whose
@@ -38,6 +40,7 @@ func TestParityAppAndAction(t *testing.T) {
 	}
 
 	// The Action, in a checkout.
+	outputFile := filepath.Join(t.TempDir(), "outputs")
 	fake, _, _ := newFake(t, "t-write")
 	base, head := "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
 	addPR(fake, base, head)
@@ -47,7 +50,7 @@ func TestParityAppAndAction(t *testing.T) {
 	env := actionEnv(map[string]string{
 		"GITHUB_API_URL": fake.URL, "GITHUB_GRAPHQL_URL": fake.URL + "/graphql", "GITHUB_REPOSITORY": "octo-org/octo-repo",
 		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": "../testdata/payloads/pull_request-opened.json", "GITHUB_RUN_ID": "100",
-		"GITHUB_SERVER_URL": "https://github.com", "GITHUB_WORKSPACE": ws, "RUNNER_TEMP": t.TempDir(),
+		"GITHUB_SERVER_URL": "https://github.com", "GITHUB_WORKSPACE": ws, "RUNNER_TEMP": t.TempDir(), "GITHUB_OUTPUT": outputFile,
 		"INPUT_GITHUB-TOKEN": "t-write", "INPUT_PLAN": filepath.Join(ws, "envs/*/plan.json"), "INPUT_UI-LOG": filepath.Join(ws, "envs/*/plan.jsonl"), "INPUT_VERIFY": "false",
 	})
 	if err := RunAction(context.Background(), env); err != nil {
@@ -100,6 +103,22 @@ func TestParityAppAndAction(t *testing.T) {
 	slices.Sort(pl)
 	if slices.Compare(al, pl) != 0 {
 		t.Errorf("labels: Action %v, App %v", al, pl)
+	}
+	// The App's plans, named from its manifest, give the Action's machine
+	// summary (its summary output).
+	art := t.TempDir()
+	writeFiles(t, art, map[string]string{"plan.json": string(read("plan.json")), "plan.jsonl": stream})
+	var appSummary bytes.Buffer
+	if err := render.Summary(&appSummary, artifactPlans(art, "planpr-prod", "envs/prod", []string{filepath.Join(art, "plan.json"), filepath.Join(art, "plan.jsonl")}), review.PlanOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	written, _ := os.ReadFile(outputFile)
+	var actionSummary string
+	if m := regexp.MustCompile(`summary<<(\S+)\n`).FindSubmatchIndex(written); m != nil {
+		actionSummary, _, _ = strings.Cut(string(written[m[1]:]), "\n"+string(written[m[2]:m[3]])+"\n")
+	}
+	if actionSummary == "" || actionSummary != strings.TrimSpace(appSummary.String()) {
+		t.Errorf("summaries differ:\n--- Action\n%s\n--- App\n%s", actionSummary, appSummary.String())
 	}
 	// Its root's lock file is in the plan's comment: no lock comment stays.
 	if n, _ := countKey(a.fake, 2, LocksKey); n != 0 {

@@ -56,6 +56,9 @@ func planFacts(p CommentPlan, o review.PlanOptions, masker *mask.Masker) (review
 		return review.PlanFacts{}, nil, err
 	}
 	f := m.Facts(func(p []any) string { return maskedPath(masker, p) })
+	for i := range f.Streams { // named as the footer names them: no runner's paths
+		f.Streams[i].Path = streamSource(p.Path, f.Path, f.Streams[i].Path)
+	}
 	if m.Scan.HasDrift && p.Path != "" {
 		entries, err := txt.DriftEntries(o, m.Scan, len(f.OutputsChanged) > 0, review.IndexConfiguration(m.Scan.Plan.Configuration))
 		if err != nil {
