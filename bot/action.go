@@ -198,8 +198,12 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	var full, short bytes.Buffer
 	fullOpts := opts
 	fullOpts.MaxSize, fullOpts.MaxBytes = MaxJobSummary, MaxJobSummary-1 // and a newline
-	defer tofujson.Hold(planFiles(p.plans)...)()                         // each input opened once for the comment and the summary
-	results, err := render.CommentsContext(ctx, []io.Writer{&short, &full}, p.plans, []render.CommentOptions{opts, fullOpts})
+	defer tofujson.Hold(planFiles(p.plans)...)()                         // each input opened once
+	// One read gives the comment, the job summary and the machine summary.
+	var summary bytes.Buffer
+	withSummary := opts
+	withSummary.Summary = &summary
+	results, err := render.CommentsContext(ctx, []io.Writer{&short, &full}, p.plans, []render.CommentOptions{withSummary, fullOpts})
 	if err != nil {
 		return err
 	}
@@ -216,12 +220,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	log.Command("endgroup", "")
 
 	outputs := report.Outputs(res, p.locks)
-	// The machine summary workflows branch on (as render --format json).
-	var summary bytes.Buffer
-	if err := render.Summary(&summary, p.plans, opts.PlanOptions); err != nil {
-		return err
-	}
-	outputs["summary"] = strings.TrimSpace(summary.String())
+	outputs["summary"] = strings.TrimSpace(summary.String()) // the machine summary workflows branch on
 	if p.pr == 0 {
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
 	} else if err := p.publish(ctx, env, log, api, short.String(), opts, otherLocks, outputs); err != nil {

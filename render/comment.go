@@ -42,6 +42,9 @@ type CommentOptions struct {
 	// RunURL links the run that made the comment, in its footer (with the
 	// marker's SHA), so that a comment left by an older run tells its age.
 	RunURL string
+	// Summary, when set (on the first of Comments' options), receives the
+	// plans' machine summary (as Summary writes it) from the same read.
+	Summary io.Writer
 }
 
 // Level is how far a comment had to be shortened to fit.
@@ -313,6 +316,17 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 		}
 		results[i] = &res
 	}
+	if o.Summary != nil { // after the comments: masking the summary must not change their counts
+		doc := newSummaryDoc()
+		for _, s := range sections {
+			if err := doc.add(s.Module, o.PlanOptions, masker); err != nil {
+				return nil, err
+			}
+		}
+		if err := doc.write(o.Summary, masker); err != nil {
+			return nil, err
+		}
+	}
 	return results, nil
 }
 
@@ -378,7 +392,8 @@ func newSection(ctx context.Context, p CommentPlan, o CommentOptions, sizes []Co
 	}
 	o.PlanOptions = o.ForInput(p.Path)
 	shapes := startShaping()
-	m, err := review.ReadModule(p, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o, shapes), Done: ctx.Done(), Err: ctx.Err})
+	m, err := review.ReadModule(p, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o, shapes), Done: ctx.Done(), Err: ctx.Err,
+		KeepAll: o.Summary != nil})
 	shaped := shapes.wait()
 	if err != nil {
 		return nil, err

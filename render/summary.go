@@ -16,26 +16,18 @@ func Summary(w io.Writer, plans []CommentPlan, o review.PlanOptions) error {
 	if o.Mode == "" {
 		o.Mode = review.ModeNormal
 	}
-	doc := struct {
-		FormatVersion string             `json:"format_version"`
-		Counts        review.FactCounts  `json:"counts"`
-		HasChanges    bool               `json:"has_changes"`
-		Errored       bool               `json:"errored"`
-		Plans         []review.PlanFacts `json:"plans"`
-	}{FormatVersion: "1.0", Plans: []review.PlanFacts{}}
+	var doc summaryDoc
 	var masker *mask.Masker
 	cleanup, err := review.Splitting(plans, func(plans []CommentPlan) error {
-		masker = mask.NewMasker()
-		doc.Counts, doc.HasChanges, doc.Errored, doc.Plans = review.FactCounts{}, false, false, []review.PlanFacts{}
+		masker, doc = mask.NewMasker(), newSummaryDoc()
 		for _, p := range plans {
-			f, m, err := planFacts(p, o, masker)
+			m, err := review.ReadModule(p, o, review.ScanOptions{Masker: masker, KeepAll: true})
 			if err != nil {
 				return err
 			}
-			doc.Counts.Include(f.Counts)
-			doc.HasChanges = doc.HasChanges || m.Shown > 0 || m.Total.Any() || len(f.OutputsChanged) > 0
-			doc.Errored = doc.Errored || f.Errored
-			doc.Plans = append(doc.Plans, f)
+			if err := doc.add(m, o, masker); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
@@ -43,32 +35,51 @@ func Summary(w io.Writer, plans []CommentPlan, o review.PlanOptions) error {
 	if err != nil {
 		return err
 	}
-	maskStrings(reflect.ValueOf(&doc).Elem(), masker)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return doc.write(w, masker)
 }
 
-// planFacts reads one root module for the summary.
-func planFacts(p CommentPlan, o review.PlanOptions, masker *mask.Masker) (review.PlanFacts, *review.Module, error) {
-	m, err := review.ReadModule(p, o, review.ScanOptions{Masker: masker, KeepAll: true})
-	if err != nil {
-		return review.PlanFacts{}, nil, err
-	}
+// summaryDoc is the machine summary being gathered.
+type summaryDoc struct {
+	FormatVersion string             `json:"format_version"`
+	Counts        review.FactCounts  `json:"counts"`
+	HasChanges    bool               `json:"has_changes"`
+	Errored       bool               `json:"errored"`
+	Plans         []review.PlanFacts `json:"plans"`
+}
+
+func newSummaryDoc() summaryDoc {
+	return summaryDoc{FormatVersion: "1.0", Plans: []review.PlanFacts{}}
+}
+
+// add adds one root module's facts, from its read (which kept every
+// change: ScanOptions.KeepAll).
+func (doc *summaryDoc) add(m *review.Module, o review.PlanOptions, masker *mask.Masker) error {
 	f := m.Facts(func(p []any) string { return maskedPath(masker, p) })
 	for i := range f.Streams { // named as the footer names them: no runner's paths
-		f.Streams[i].Path = streamSource(p.Path, f.Path, f.Streams[i].Path)
+		f.Streams[i].Path = streamSource(m.Path, f.Path, f.Streams[i].Path)
 	}
-	if m.Scan.HasDrift && p.Path != "" {
+	if m.Scan.HasDrift && m.Path != "" {
 		entries, err := txt.DriftEntries(o, m.Scan, len(f.OutputsChanged) > 0, review.IndexConfiguration(m.Scan.Plan.Configuration))
 		if err != nil {
-			return review.PlanFacts{}, nil, err
+			return err
 		}
 		for _, e := range entries {
 			f.Drift = append(f.Drift, e.Address)
 		}
 	}
-	return f, m, nil
+	doc.Counts.Include(f.Counts)
+	doc.HasChanges = doc.HasChanges || m.Shown > 0 || m.Total.Any() || len(f.OutputsChanged) > 0
+	doc.Errored = doc.Errored || f.Errored
+	doc.Plans = append(doc.Plans, f)
+	return nil
+}
+
+// write masks every string of the summary and writes it.
+func (doc *summaryDoc) write(w io.Writer, masker *mask.Masker) error {
+	maskStrings(reflect.ValueOf(doc).Elem(), masker)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
 }
 
 // maskStrings masks every string in v in place — fields, elements, map

@@ -114,8 +114,12 @@ Flags:
 	var out bytes.Buffer
 	headSHA, _ := git("rev-parse", "HEAD") // the commit the Action would name
 	marker := render.Marker{Key: key, SHA: headSHA, Roots: bot.PlanRoots(plans, top)}
-	res, err := render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Marker: marker, Title: report.Title(key),
-		Version: Version, Locks: locks, FullText: "the job summary"})
+	copts := render.CommentOptions{PlanOptions: popts, Marker: marker, Title: report.Title(key), Version: Version, Locks: locks, FullText: "the job summary"}
+	var summary bytes.Buffer
+	if summaryFile != "" {
+		copts.Summary = &summary // from the same read as the comment
+	}
+	res, err := render.Comment(&out, plans, copts)
 	if err != nil {
 		return err
 	}
@@ -129,10 +133,6 @@ Flags:
 		}
 	}
 	if summaryFile != "" {
-		var summary bytes.Buffer
-		if err := render.Summary(&summary, plans, popts); err != nil {
-			return err
-		}
 		if err := os.WriteFile(summaryFile, summary.Bytes(), 0o644); err != nil {
 			return err
 		}
