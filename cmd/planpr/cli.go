@@ -128,13 +128,14 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	// Messages quote file names, plan values and lock-file contents: no
 	// line of them may read as a workflow command in a CI log.
-	fmt.Fprintf(stderr, "planpr: %s\n", bot.SafeLog(strings.TrimSpace(inUsersWords(err).Error())))
+	fmt.Fprintf(stderr, "planpr: %s\n", bot.SafeLog(strings.TrimSpace(err.Error())))
 	return exitError
 }
 
 // inUsersWords says a bad input's error in the words of the tool that
 // wrote the input, when the input tells: `terraform show -json` to a
-// Terraform user.
+// Terraform user. The commands that read inputs call it while they hold
+// them, so the flavour decided for the run is the one asked.
 func inUsersWords(err error) error {
 	var ie *tofujson.InputError
 	if !errors.As(err, &ie) {

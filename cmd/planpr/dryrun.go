@@ -27,7 +27,7 @@ import (
 
 // runDryRun is `planpr dry-run`: the comment the Action would post, from a
 // git checkout, with no token and no network.
-func runDryRun(args []string, stdout, stderr io.Writer) error {
+func runDryRun(args []string, stdout, stderr io.Writer) (err error) {
 	var base, schemas, mode, htmlFile, summaryFile, key, flavorName string
 	fs := flag.NewFlagSet("dry-run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -99,6 +99,7 @@ Flags:
 		return fmt.Errorf("nothing to show: no lock file changed since %s (the merge base with %s), and no plan given; pass plan JSON files (`tofu show -json tfplan > plan.json`) or UI streams (`tofu plan -json > plan.jsonl`)", shortRef(mergeBase), base)
 	}
 	defer tofujson.Hold(append(inputPaths(files), schemas)...)() // each input opened once
+	defer func() { err = inUsersWords(err) }()                   // while the inputs are held: their flavour is known
 	kinds, err := inputs.ClassifyAll(inputPaths(files))
 	if err != nil {
 		return err

@@ -53,3 +53,23 @@ func writeTo(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestBadInputOpenedOnce: a bad Terraform plan is refused in Terraform's
+// words, its flavour decided from the same open as its read.
+func TestBadInputOpenedOnce(t *testing.T) {
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	writeTo(t, plan, `{"terraform_version":"1.11.4","resource_changes":[{"address":"terraform_data.a","mode":"managed","type":"terraform_data","name":"a","provider_name":"registry.terraform.io/hashicorp/terraform","change":{"actions":["create"],"before":null,"after":{},"after_unknown":{},"before_sensitive":false,"after_sensitive":{}}}],"applyable":true,"complete":true}`)
+	opens := 0
+	tofujson.OnOpen = func(string) { opens++ }
+	defer func() { tofujson.OnOpen = nil }()
+	var stderr strings.Builder
+	if code := run([]string{"render", "--format", "text", plan}, strings.NewReader(""), io.Discard, &stderr); code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if opens != 1 {
+		t.Errorf("the bad plan was opened %d times", opens)
+	}
+	if !strings.Contains(stderr.String(), "no format_version") || !strings.Contains(stderr.String(), "`terraform show -json PLANFILE`") {
+		t.Errorf("not in Terraform's words: %s", stderr.String())
+	}
+}

@@ -31,7 +31,7 @@ type renderOptions struct {
 	flavor   string
 }
 
-func runRender(args []string, stdout, stderr io.Writer) error {
+func runRender(args []string, stdout, stderr io.Writer) (err error) {
 	var o renderOptions
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -57,7 +57,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	args, err := parseFlags(fs, args)
+	args, err = parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
@@ -84,6 +84,7 @@ Flags:
 	// Each input is opened once for the whole render, however many passes
 	// read it.
 	defer tofujson.Hold(append(inputPaths(args), o.schemas)...)()
+	defer func() { err = inUsersWords(err) }() // while the inputs are held: their flavour is known
 	if o.schemas != "" {
 		s, err := tofujson.ReadSchemasFile(o.schemas)
 		if err != nil {

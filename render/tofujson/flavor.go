@@ -32,6 +32,15 @@ var (
 // are OpenTofu's test data too. Unknown when nothing tells, or the
 // providers come from both registries.
 func DetectFlavor(path string) flavor.Flavor {
+	if f, ok := heldFlavor(path); ok {
+		return f
+	}
+	f := detectFlavor(path)
+	rememberFlavor(path, f)
+	return f
+}
+
+func detectFlavor(path string) flavor.Flavor {
 	f, err := OpenFile(path)
 	if err != nil {
 		return flavor.Unknown

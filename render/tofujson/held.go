@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/planpr/planpr/flavor"
 )
 
 // OnOpen, when set, is called each time an input is opened from disk
@@ -13,9 +15,10 @@ var OnOpen func(path string)
 
 // heldFile is an input opened once for a run and read through views.
 type heldFile struct {
-	text Text // the input's UTF-8 text: the file, or its converted copy
-	size int64
-	refs int
+	text   Text // the input's UTF-8 text: the file, or its converted copy
+	size   int64
+	refs   int
+	flavor *flavor.Flavor // the tool that wrote it, once DetectFlavor has said
 }
 
 var (
@@ -73,6 +76,26 @@ func Hold(paths ...string) (release func()) {
 				}
 			}
 		}
+	}
+}
+
+// heldFlavor is what DetectFlavor said of a held input, if it has.
+func heldFlavor(path string) (flavor.Flavor, bool) {
+	heldMu.Lock()
+	defer heldMu.Unlock()
+	if h := held[heldKey(path)]; h != nil && h.flavor != nil {
+		return *h.flavor, true
+	}
+	return flavor.Unknown, false
+}
+
+// rememberFlavor keeps what DetectFlavor said of a held input, so that
+// the run decides each input's flavour once.
+func rememberFlavor(path string, f flavor.Flavor) {
+	heldMu.Lock()
+	defer heldMu.Unlock()
+	if h := held[heldKey(path)]; h != nil {
+		h.flavor = &f
 	}
 }
 
