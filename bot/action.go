@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/planpr/planpr/flavor"
 	"io"
 	"maps"
 	"net/http"
@@ -21,8 +20,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planpr/planpr/flavor"
+
 	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/lockdiff/verify"
 	"github.com/planpr/planpr/render"
@@ -73,7 +76,7 @@ type actionPlan struct {
 	marker      render.Marker
 	mode        review.Mode
 	flavor      flavor.Flavor
-	commentMode CommentMode
+	commentMode publish.CommentMode
 	jobSummary  bool
 	labels      bool
 	plans       []render.CommentPlan
@@ -118,7 +121,7 @@ func (p *actionPlan) publish(ctx context.Context, env ActionEnv, log *ActionLog,
 		}
 		p.author = cmp.Or(login, gh.ActionsBot)
 	}
-	up, err := Upsert(ctx, api, p.repo, p.pr, p.author, p.marker, body, p.commentMode)
+	up, err := publish.Upsert(ctx, api, p.repo, p.pr, p.author, p.marker, body, p.commentMode)
 	switch {
 	case errors.Is(err, gh.ErrReadOnly):
 		log.Command("warning", "planpr: the token cannot comment on this pull request (a fork's read-only token?); the report is in the job summary. Use the workflow_run pattern in the README to comment on fork pull requests.")
@@ -139,7 +142,7 @@ func (p *actionPlan) publish(ctx context.Context, env ActionEnv, log *ActionLog,
 	if !p.labels {
 		return nil
 	}
-	if err := syncLabels(ctx, api, p.repo, p.pr, p.author); errors.Is(err, gh.ErrReadOnly) {
+	if err := publish.SyncLabels(ctx, api, p.repo, p.pr, p.author); errors.Is(err, gh.ErrReadOnly) {
 		log.Command("warning", "planpr: the token cannot change labels")
 	} else if err != nil {
 		return err
@@ -185,11 +188,11 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		}
 		if len(p.plans) > 0 {
 			// A monorepo's job comments on its own roots' lock files.
-			p.marker.Roots = PlanRoots(p.plans, env.Getenv("GITHUB_WORKSPACE"))
+			p.marker.Roots = publish.PlanRoots(p.plans, env.Getenv("GITHUB_WORKSPACE"))
 			if p.manifest.Root != "" {
 				p.marker.Roots = []string{p.manifest.Root}
 			}
-			p.locks, otherLocks = byRoots(p.locks, p.marker.Roots)
+			p.locks, otherLocks = publish.ByRoots(p.locks, p.marker.Roots)
 		}
 	}
 	opts := p.commentOptions(env)
@@ -380,52 +383,6 @@ func shortSHA(s string) string {
 		return s[:7]
 	}
 	return s
-}
-
-// syncLabels adds and removes planpr's labels to match every planpr
-// comment on the pull request, not just this run's: in a monorepo matrix
-// each job comments for its own root, and whichever finishes last must
-// keep planpr:destroy while any root destroys. Each comment's marker says
-// what it found; of a key's comments (hide-and-new leaves old ones) only
-// the newest counts.
-func syncLabels(ctx context.Context, api interface {
-	Comments
-	Labels
-}, repo gh.Repo, pr int, author string) error {
-	all, err := planprComments(ctx, api, repo, pr, author)
-	if err != nil {
-		return err
-	}
-	newest := map[string]render.Marker{} // oldest first: the last one of a key wins
-	for _, c := range all {
-		newest[c.Marker.Key] = c.Marker
-	}
-	var destroy, lockAlert bool
-	for _, m := range newest {
-		destroy = destroy || m.Destroy > 0
-		lockAlert = lockAlert || m.LockAlert
-	}
-	have, err := api.Labels(ctx, repo, pr)
-	if err != nil {
-		return err
-	}
-	want := map[string]bool{LabelDestroy: destroy, LabelLockAlert: lockAlert}
-	var add []string
-	for _, l := range []string{LabelDestroy, LabelLockAlert} {
-		has := slices.Contains(have, l)
-		switch {
-		case want[l] && !has:
-			add = append(add, l)
-		case !want[l] && has:
-			if err := api.RemoveLabel(ctx, repo, pr, l); err != nil {
-				return err
-			}
-		}
-	}
-	if len(add) > 0 {
-		return api.AddLabels(ctx, repo, pr, add)
-	}
-	return nil
 }
 
 // expandGlobs expands whitespace- or comma-separated glob patterns,

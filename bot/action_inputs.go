@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/flavor"
 	"github.com/planpr/planpr/lockdiff/verify"
 	"github.com/planpr/planpr/render/review"
@@ -21,7 +22,7 @@ type actionInputs struct {
 	LockFiles            string // auto, off, or a glob
 	Key, Title           string
 	Mode, Flavor         string // checked here; a manifest may give them instead
-	CommentMode          CommentMode
+	CommentMode          publish.CommentMode
 	JobSummary, Labels   bool
 	Verifier             *verify.Verifier // nil: lock hashes not checked
 }
@@ -39,7 +40,7 @@ func readActionInputs(env ActionEnv) (*actionInputs, error) {
 		}
 	}
 	var err error
-	in.CommentMode, err = ParseCommentMode(env.input("comment-mode"))
+	in.CommentMode, err = publish.ParseCommentMode(env.input("comment-mode"))
 	bad(err)
 	in.JobSummary, err = env.boolInput("job-summary", true)
 	bad(err)
@@ -63,7 +64,7 @@ func readActionInputs(env ActionEnv) (*actionInputs, error) {
 	}
 	in.Verifier, err = actionVerifier(env)
 	bad(err)
-	if in.Token == "" && in.CommentMode != ModeOff {
+	if in.Token == "" && in.CommentMode != publish.ModeOff {
 		problems = append(problems, "input github-token is empty: pass `github-token: ${{ github.token }}` (the default) or set comment-mode: off")
 	}
 	if len(problems) > 0 {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planpr/planpr/bot/publish"
 )
 
 // TestActionInputsCheckedTogether: every bad input stops the step before
@@ -33,7 +35,7 @@ func TestActionInputsCheckedTogether(t *testing.T) {
 		}
 	}
 	in, err := readActionInputs(actionEnv(map[string]string{"INPUT_GITHUB-TOKEN": "t"}))
-	if err != nil || in.LockFiles != "auto" || !in.JobSummary || !in.Labels || in.Verifier == nil || in.CommentMode != ModeUpdate {
+	if err != nil || in.LockFiles != "auto" || !in.JobSummary || !in.Labels || in.Verifier == nil || in.CommentMode != publish.ModeUpdate {
 		t.Errorf("defaults: %+v %v", in, err)
 	}
 }

@@ -4,25 +4,12 @@ import (
 	"context"
 
 	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/bot/publish"
 )
 
 // The GitHub calls bot makes, each group declared for what uses it and
 // implemented by *gh.Client (faked over HTTP in tests).
 type (
-	// Comments is what the convergent upsert needs.
-	Comments interface {
-		ListComments(ctx context.Context, repo gh.Repo, pr int) ([]*gh.Comment, error)
-		CreateComment(ctx context.Context, repo gh.Repo, pr int, body string) (*gh.Comment, error)
-		EditComment(ctx context.Context, repo gh.Repo, id int64, body string) (*gh.Comment, error)
-		DeleteComment(ctx context.Context, repo gh.Repo, id int64) error
-		MinimizeComment(ctx context.Context, nodeID string) error
-	}
-	// Labels is what syncing planpr's labels needs.
-	Labels interface {
-		Labels(ctx context.Context, repo gh.Repo, pr int) ([]string, error)
-		AddLabels(ctx context.Context, repo gh.Repo, pr int, labels []string) error
-		RemoveLabel(ctx context.Context, repo gh.Repo, pr int, label string) error
-	}
 	// Files is what reading a pull request's lock files and their root
 	// modules needs.
 	Files interface {
@@ -49,8 +36,8 @@ type (
 	}
 	// GitHub is all of it, for the runners that do everything.
 	GitHub interface {
-		Comments
-		Labels
+		publish.Comments
+		publish.Labels
 		Files
 		PullRequests
 		Artifacts

@@ -4,11 +4,12 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/planpr/planpr/flavor"
 	"path"
 	"slices"
 	"strings"
 	"testing/fstest"
+
+	"github.com/planpr/planpr/flavor"
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/lockdiff"

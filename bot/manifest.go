@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/planpr/planpr/flavor"
 	"io"
 	"os"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/planpr/planpr/flavor"
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/render/report"

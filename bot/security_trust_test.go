@@ -9,6 +9,7 @@ import (
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/githubtest"
+	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/render"
 )
 
@@ -76,7 +77,7 @@ func TestC2OneClockOrdersEveryComment(t *testing.T) {
 // ones were edited, deleted or hidden. Only comments by planpr's own login
 // count now.
 func TestH2OnlyPlanprsOwnCommentsCount(t *testing.T) {
-	for _, mode := range []CommentMode{ModeUpdate, ModeRecreate, ModeHideAndNew} {
+	for _, mode := range []publish.CommentMode{publish.ModeUpdate, publish.ModeRecreate, publish.ModeHideAndNew} {
 		t.Run(string(mode), func(t *testing.T) {
 			fake, c, _ := newFake(t, "t-write")
 			frozen := "<!-- planpr:v1 key=prod at=9223372036854775807 -->\nI am not planpr"
@@ -84,7 +85,7 @@ func TestH2OnlyPlanprsOwnCommentsCount(t *testing.T) {
 			fake.AddComment(5, "mallory", frozen)
 			fake.AddComment(5, "mallory", older)
 			m := render.Marker{Key: "prod", At: 1700000000}
-			res, err := Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m, bodyFor(m, "the plan"), mode)
+			res, err := publish.Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m, bodyFor(m, "the plan"), mode)
 			if err != nil {
 				t.Fatal(err)
 			}

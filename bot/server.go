@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/planpr/planpr/flavor"
 	"io"
 	"log/slog"
 	"net"
@@ -19,9 +18,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/planpr/planpr/flavor"
+
 	"github.com/bradleyfalzon/ghinstallation/v2"
+
 	"github.com/planpr/planpr/bot/artifact"
 	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/bot/webhook"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/lockdiff/verify"
@@ -311,7 +314,7 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 	// The lock files of no root a plan comment holds: the rest are
 	// reviewed in those comments, as the Action does.
 	marker := render.Marker{Key: LockKey, SHA: pr.HeadSHA, At: unixTime(ev.PullRequest.UpdatedAt)}
-	if err := publishUnclaimedLocks(ctx, api, repo, pr.Number, author, marker, locks, render.CommentOptions{Version: s.cfg.Version}, ModeUpdate); err != nil {
+	if err := publish.PublishUnclaimedLocks(ctx, api, repo, pr.Number, author, marker, locks, render.CommentOptions{Version: s.cfg.Version}, publish.ModeUpdate); err != nil {
 		return err
 	}
 	log.Info("lock comment kept", "lock_files", len(locks))
@@ -345,7 +348,7 @@ func (s *Server) reviewPRLocks(ctx context.Context, api GitHub, repo gh.Repo, pr
 // comment on the pull request. A token that cannot change labels is a
 // warning in the log: the comment is what matters.
 func (s *Server) labels(ctx context.Context, api GitHub, repo gh.Repo, pr int, author string, log *slog.Logger) error {
-	err := syncLabels(ctx, api, repo, pr, author)
+	err := publish.SyncLabels(ctx, api, repo, pr, author)
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Warn("the App cannot change this pull request's labels: give it pull requests (write)")
 		return nil
@@ -455,7 +458,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 			}
 		}
 		opts.Marker.Roots = []string{manifest.Root}
-		opts.Locks, _ = byRoots(locks, opts.Marker.Roots)
+		opts.Locks, _ = publish.ByRoots(locks, opts.Marker.Roots)
 		marker = opts.Marker
 	}
 	if len(schemas) > 0 {
@@ -474,13 +477,13 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	if err != nil {
 		return err
 	}
-	res, err := Upsert(ctx, api, repo, pr, author, marker, body.String(), ModeUpdate)
+	res, err := publish.Upsert(ctx, api, repo, pr, author, marker, body.String(), publish.ModeUpdate)
 	if err != nil {
 		return err
 	}
 	log.Info("plan comment", "action", res.Action, "artifact", a.Name)
 	if manifest.Root != "" {
-		if err := publishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, opts, ModeUpdate); err != nil {
+		if err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, opts, publish.ModeUpdate); err != nil {
 			return err
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/bot"
+	"github.com/planpr/planpr/bot/publish"
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
@@ -114,7 +115,7 @@ Flags:
 	}
 	var out bytes.Buffer
 	headSHA, _ := git("rev-parse", "HEAD") // the commit the Action would name
-	marker := render.Marker{Key: key, SHA: headSHA, Roots: bot.PlanRoots(plans, top)}
+	marker := render.Marker{Key: key, SHA: headSHA, Roots: publish.PlanRoots(plans, top)}
 	copts := render.CommentOptions{PlanOptions: popts, Marker: marker, Title: report.Title(key), Version: Version, Locks: locks, FullText: "the job summary"}
 	var summary bytes.Buffer
 	if summaryFile != "" {

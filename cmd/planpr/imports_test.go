@@ -39,13 +39,14 @@ func TestImportRules(t *testing.T) {
 		"lockdiff":                          {"flavor"},
 		"lockdiff/verify":                   {"lockdiff"}, // the registry client
 		"bot/gh":                            {},
-		"bot/artifact":                      {"bot/gh"}, // its download errors are gh.StatusError, as the App retries them
-		"bot/setup":                         {},         // the one-click setup and the App's kept credentials
+		"bot/artifact":                      {"bot/gh"},                                        // its download errors are gh.StatusError, as the App retries them
+		"bot/publish":                       {"bot/gh", "render", "render/report", "lockdiff"}, // the GitHub sink
+		"bot/setup":                         {},                                                // the one-click setup and the App's kept credentials
 		"bot/webhook":                       {"bot/gh"},
 		"bot/githubtest":                    {},
 		"bot/webhook/pgtest":                {}, // a throw-away PostgreSQL for tests
 		"action":                            {}, // the composite action's installer (a script) and its tests
-		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/internal/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor", "render/inputs", "render/tofujson/uistream"},
+		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/internal/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor", "render/inputs", "render/tofujson/uistream", "bot/publish"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)

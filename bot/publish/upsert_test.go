@@ -1,11 +1,12 @@
-package bot
+package publish
 
 import (
 	"fmt"
-	"github.com/planpr/planpr/bot/githubtest"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/planpr/planpr/bot/githubtest"
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/render"
@@ -130,7 +131,7 @@ func TestSyncLabelsSumsUpEveryKey(t *testing.T) {
 		}
 	}
 	labels := func() string {
-		if err := syncLabels(t.Context(), c, repo, 4, gh.ActionsBot); err != nil {
+		if err := SyncLabels(t.Context(), c, repo, 4, gh.ActionsBot); err != nil {
 			t.Fatal(err)
 		}
 		return strings.Join(fake.Labels(4), ",")
