@@ -195,6 +195,10 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 			p.locks, otherLocks = publish.ByRoots(p.locks, p.marker.Roots)
 		}
 	}
+	if len(p.plans) == 0 && len(p.locks) == 0 {
+		// Nothing to say is not a green comment: name what was missing.
+		return fmt.Errorf("nothing to report: the plan input (%q) matched no plan or stream, and the pull request changes no lock file; point plan at the `tofu show -json` output, or ui-log at the `tofu plan -json` stream", p.in.Plan)
+	}
 	opts := p.commentOptions(env)
 	// Render both before writing anything: bad input posts nothing.
 	// One read of the plans gives both: the comment and the job summary.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planpr/planpr/bot/githubtest"
 	"github.com/planpr/planpr/bot/publish"
 )
 
@@ -67,4 +68,22 @@ func writeManifest(t *testing.T, text string) string {
 	path := filepath.Join(t.TempDir(), "planpr.json")
 	os.WriteFile(path, []byte(text), 0o644)
 	return path
+}
+
+// TestActionNothingToReport: an empty plan input on a pull request that
+// changes no lock file is an error naming the input, and nothing is
+// posted (it was a green comment with an empty title).
+func TestActionNothingToReport(t *testing.T) {
+	fake, _, _ := newFake(t, "t-write")
+	fake.AddPR(githubtest.PR{Number: 2, BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+		Files: []githubtest.File{{Name: "README.md", Status: "modified"}}})
+	env := actionEnv(map[string]string{"GITHUB_API_URL": fake.URL, "GITHUB_GRAPHQL_URL": fake.URL + "/graphql", "GITHUB_REPOSITORY": "o/r",
+		"GITHUB_EVENT_PATH": "../testdata/payloads/pull_request-opened.json", "INPUT_GITHUB-TOKEN": "t-write", "INPUT_VERIFY": "false"})
+	err := RunAction(t.Context(), env)
+	if err == nil || !strings.Contains(err.Error(), "nothing to report") || !strings.Contains(err.Error(), "plan input") {
+		t.Errorf("err = %v", err)
+	}
+	if n := len(fake.Comments(2)); n != 0 {
+		t.Errorf("%d comments posted", n)
+	}
 }
