@@ -89,6 +89,15 @@ func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, comp
 		title += fmt.Sprintf(" — tests: %d passed, %d failed, %d errored, %d skipped", s.TestSummary.Passed, s.TestSummary.Failed, s.TestSummary.Errored, s.TestSummary.Skipped)
 	}
 	b.WriteString("#### " + title + "\n\n")
+	heading := b.Len()
+	// A section that would hold its heading alone (a plan's stream that
+	// adds nothing to the plan) is left out.
+	result := func() string {
+		if b.Len() == heading {
+			return ""
+		}
+		return b.String() + "\n"
+	}
 	if s.Info.Truncated > 0 {
 		fmt.Fprintf(&b, "> [!WARNING]\n> The stream ends in the middle of a message at line %d: the run was probably interrupted, so this summary may be incomplete.\n\n", s.Info.Truncated)
 	}
@@ -123,7 +132,7 @@ func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, comp
 	}
 	failures.end("- … and %d more failures\n")
 	if compact {
-		return b.String() + "\n"
+		return result()
 	}
 	if applies := slices.DeleteFunc(slices.Clone(s.Applies), isRead); len(applies) > 0 {
 		b.WriteString("\n| | resource | action | result | time |\n| --- | --- | --- | --- | ---: |\n")
@@ -218,7 +227,7 @@ func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, comp
 		}
 		other.end("- … and %d more messages\n")
 	}
-	return b.String() + "\n"
+	return result()
 }
 
 // isRead reports a data source read that completed: planning reads data

@@ -1,0 +1,42 @@
+package render
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNoEmptyStreamSection: a plan's stream that adds nothing to the plan
+// (its version line and its counts, as `tofu plan -json` writes beside a
+// plan that succeeded) leaves no empty "Log" heading; one with a warning
+// keeps its section.
+func TestNoEmptyStreamSection(t *testing.T) {
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "plan.json")
+	b, err := os.ReadFile("../testdata/example/plan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(plan, b, 0o644)
+	version := `{"@level":"info","@message":"OpenTofu 1.9.0","@module":"tofu.ui","type":"version","tofu":"1.9.0","ui":"1.2"}` + "\n"
+	counts := `{"@level":"info","@message":"Plan: 2 to add, 2 to change, 2 to destroy.","@module":"tofu.ui","type":"change_summary","changes":{"add":2,"change":2,"import":0,"remove":2,"operation":"plan"}}` + "\n"
+	warning := `{"@level":"warn","@message":"Warning: Deprecated attribute","@module":"tofu.ui","type":"diagnostic","diagnostic":{"severity":"warning","summary":"Deprecated attribute","detail":"use another"}}` + "\n"
+	for name, tc := range map[string]struct {
+		stream  string
+		section bool
+	}{
+		"nothing beside the plan": {version + counts, false},
+		"a warning":               {version + warning + counts, true},
+	} {
+		stream := filepath.Join(dir, "plan.jsonl")
+		os.WriteFile(stream, []byte(tc.stream), 0o644)
+		var out strings.Builder
+		if _, err := Comment(&out, []CommentPlan{{Path: plan, Streams: []string{stream}}}, CommentOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(out.String(), "#### Log"); got != tc.section {
+			t.Errorf("%s: a Log section %v, want %v:\n%s", name, got, tc.section, out.String())
+		}
+	}
+}
