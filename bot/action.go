@@ -203,9 +203,8 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	// Render both before writing anything: bad input posts nothing.
 	// One read of the plans gives both: the comment and the job summary.
 	var full, short bytes.Buffer
-	fullOpts := opts
-	fullOpts.MaxSize, fullOpts.MaxBytes = MaxJobSummary, MaxJobSummary-1 // and a newline
-	defer tofujson.Hold(planFiles(p.plans)...)()                         // each input opened once
+	fullOpts := jobSummaryOptions(opts)
+	defer tofujson.Hold(planFiles(p.plans)...)() // each input opened once
 	// One read gives the comment, the job summary and the machine summary.
 	var summary bytes.Buffer
 	withSummary := opts
@@ -519,6 +518,14 @@ func randomToken() string {
 	b := make([]byte, 12)
 	rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// jobSummaryOptions are the job summary's: the comment's, within the job
+// summary's limit, and never sending the reader to itself.
+func jobSummaryOptions(opts render.CommentOptions) render.CommentOptions {
+	opts.MaxSize, opts.MaxBytes = MaxJobSummary, MaxJobSummary-1 // and a newline
+	opts.FullText = "the run's plan files (`planpr render --format text PLAN` prints a plan whole)"
+	return opts
 }
 
 // planFiles are the files of the plans: each plan JSON and UI stream.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planpr/planpr/bot/githubtest"
 	"github.com/planpr/planpr/bot/publish"
+	"github.com/planpr/planpr/render"
 )
 
 // TestActionInputsCheckedTogether: every bad input stops the step before
@@ -85,5 +86,19 @@ func TestActionNothingToReport(t *testing.T) {
 	}
 	if n := len(fake.Comments(2)); n != 0 {
 		t.Errorf("%d comments posted", n)
+	}
+}
+
+// TestJobSummaryDoesNotReferToItself: a shortened job summary sends the
+// reader to the plan files, never to the job summary.
+func TestJobSummaryDoesNotReferToItself(t *testing.T) {
+	opts := jobSummaryOptions(render.CommentOptions{FullText: "the [job summary](https://github.com/o/r/actions/runs/1) of this run"})
+	opts.MaxSize = 2000 // as if the plan were larger than a job summary holds
+	var out strings.Builder
+	if _, err := render.Comment(&out, []render.CommentPlan{{Path: "../testdata/example/plan.json"}}, opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "Shortened") || strings.Contains(out.String(), "job summary") || !strings.Contains(out.String(), "plan files") {
+		t.Errorf("the job summary's note:\n%s", out.String())
 	}
 }
