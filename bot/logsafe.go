@@ -70,9 +70,6 @@ func (l *ActionLog) stop() {
 
 func (l *ActionLog) resume() { fmt.Fprintf(l.w, "::%s::\n", l.token) }
 
-// Write prints text inside the window.
-func (l *ActionLog) Write(p []byte) (int, error) { return l.w.Write(p) }
-
 // Printf prints a line inside the window.
 func (l *ActionLog) Printf(format string, args ...any) {
 	fmt.Fprintf(l.w, format+"\n", args...)

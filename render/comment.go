@@ -467,9 +467,6 @@ func (s *planSection) hasChanges() bool {
 	return s.Shown > 0 || s.outputs != "" || s.Total.Any()
 }
 
-// errored reports a failed plan, or failures in the section's streams.
-func (s *planSection) errored() bool { return s.Failure() != review.NoFailure }
-
 // finish renders what the first pass could not — outputs, drift (which
 // needs the relevant attributes from the end of the plan), checks, streams
 // — and masks everything with the secrets of the whole plan. It returns

@@ -76,50 +76,8 @@ func (doc *summaryDoc) add(m *review.Module, o review.PlanOptions, masker *mask.
 
 // write masks every string of the summary and writes it.
 func (doc *summaryDoc) write(w io.Writer, masker *mask.Masker) error {
-	maskStrings(reflect.ValueOf(doc).Elem(), masker)
+	masker.MaskAll(reflect.ValueOf(doc).Elem())
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
-}
-
-// maskStrings masks every string in v in place — fields, elements, map
-// keys and values — so no part of the summary shows a secret: values are
-// masked one by one, before they are encoded.
-func maskStrings(v reflect.Value, m *mask.Masker) {
-	switch v.Kind() {
-	case reflect.String:
-		if v.CanSet() {
-			v.SetString(m.Mask(v.String()))
-		}
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			maskStrings(v.Elem(), m)
-		}
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				maskStrings(v.Field(i), m)
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			maskStrings(v.Index(i), m)
-		}
-	case reflect.Map:
-		if v.IsNil() {
-			return
-		}
-		masked := reflect.MakeMapWithSize(v.Type(), v.Len())
-		iter := v.MapRange()
-		for iter.Next() {
-			k := reflect.New(v.Type().Key()).Elem()
-			k.Set(iter.Key())
-			maskStrings(k, m)
-			val := reflect.New(v.Type().Elem()).Elem()
-			val.Set(iter.Value())
-			maskStrings(val, m)
-			masked.SetMapIndex(k, val)
-		}
-		v.Set(masked)
-	}
 }

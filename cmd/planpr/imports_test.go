@@ -25,7 +25,7 @@ func TestImportRules(t *testing.T) {
 		"render/internal/shape":             {"render/tofujson"},
 		"render/inputs":                     {"render/tofujson", "render/tofujson/uistream"},
 		"render/tofujson/internal/jsontest": {}, // the readers' tests' input files
-		"render/tofujson/uistream":          {"render/tofujson", "render/tofujson/internal/jsonread"},
+		"render/tofujson/uistream":          {"render/tofujson", "render/tofujson/internal/jsonread", "flavor"},
 		"render/tofujson":                   {"render/tofujson/internal/jsonread", "flavor"},
 		"render/md":                         {},
 		"render/preview":                    {}, // Markdown in, a page out: it knows no plan

@@ -1,12 +1,12 @@
 package review
 
 import (
-	"github.com/planpr/planpr/flavor"
 	"maps"
 	"slices"
 
+	"github.com/planpr/planpr/flavor"
+
 	"github.com/planpr/planpr/render/mask"
-	"github.com/planpr/planpr/render/tofujson"
 	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
@@ -107,7 +107,7 @@ func ReadStream(path string) (*StreamSummary, error) {
 	}
 	info, err := uistream.ReadStreamFile(path, func(m *uistream.Message) error {
 		if s.Flavor == flavor.Unknown {
-			s.Flavor = tofujson.StreamFlavor(m.Module, m.Text)
+			s.Flavor = uistream.Flavor(m.Module, m.Text)
 		}
 		switch m.Type {
 		case "version", "log", "apply_progress", "refresh_start", "refresh_complete", "test_plan", "test_state":

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
 // InputError is a problem with an input file. Line and Column are 1-based
@@ -39,42 +41,7 @@ func lineCol(path string, offset int64) (int, int) {
 	}
 	defer f.Close()
 	head, _ := io.ReadAll(io.LimitReader(f, offset))
-	return lineColBytes(head, offset)
-}
-
-// wrapJSONError turns an encoding/json error into a located InputError.
-// offset is the decoder's position, used when the error carries none.
-func wrapJSONError(path string, err error, offset int64) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		// A decoder's syntax error offsets count from the start of the value
-		// being decoded, not the file: find the exact place by scanning.
-		if f, ferr := OpenFile(path); ferr == nil {
-			defer f.Close()
-			if off, serr := firstSyntaxError(f); serr != nil {
-				return errorAt(path, off, "invalid JSON: "+serr.Error())
-			}
-		}
-		return errorAt(path, offset, "invalid JSON: "+syn.Error())
-	case errors.As(err, &typ):
-		what := typ.Field
-		if what == "" {
-			what = "value"
-		}
-		return errorAt(path, typ.Offset, fmt.Sprintf("invalid JSON for %s: got %s, want %s", what, typ.Value, typ.Type))
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		if fi, serr := os.Stat(path); serr == nil {
-			offset = fi.Size()
-		}
-		return errorAt(path, offset, "truncated JSON: the file ends in the middle of the document")
-	}
-	var ie *InputError
-	if errors.As(err, &ie) {
-		return err
-	}
-	return errorAt(path, offset, err.Error())
+	return jsonread.LineCol(head, offset)
 }
 
 // firstSyntaxError finds the offset of the first byte of r that is not

@@ -3,9 +3,9 @@ package tofujson
 import (
 	"bytes"
 	"regexp"
-	"strings"
 
 	"github.com/planpr/planpr/flavor"
+	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
 // flavorHead and flavorTail are how much of a file DetectFlavor reads at
@@ -64,7 +64,7 @@ func detectFlavor(path string) flavor.Flavor {
 	if terraformTail.Match(bytes.TrimRight(tail, " \t\r\n")) {
 		return flavor.Terraform
 	}
-	for _, key := range topLevelKeys(head) {
+	for _, key := range jsonread.TopLevelKeys(head) {
 		switch key {
 		case "applyable", "complete", "deferred_changes", "action_invocations":
 			return flavor.Terraform
@@ -90,51 +90,4 @@ func detectFlavor(path string) flavor.Flavor {
 		return flavor.Terraform
 	}
 	return flavor.Unknown
-}
-
-// StreamFlavor says which tool wrote a UI stream, from its version
-// message: "@module" is "terraform.ui" or "tofu.ui".
-func StreamFlavor(module, message string) flavor.Flavor {
-	switch {
-	case module == "tofu.ui" || strings.HasPrefix(message, "OpenTofu "):
-		return flavor.OpenTofu
-	case module == "terraform.ui" || strings.HasPrefix(message, "Terraform "):
-		return flavor.Terraform
-	}
-	return flavor.Unknown
-}
-
-// topLevelKeys lists the names of the members of the top-level object
-// that start within b, the start of a document.
-func topLevelKeys(b []byte) []string {
-	var keys []string
-	depth, start := 0, -1
-	inString, escaped := false, false
-	for i, c := range b {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-				if depth == 1 && start >= 0 {
-					rest := bytes.TrimLeft(b[i+1:], " \t\r\n")
-					if len(rest) > 0 && rest[0] == ':' {
-						keys = append(keys, string(b[start:i]))
-					}
-				}
-				start = -1
-			}
-		case c == '"':
-			inString, start = true, i+1
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return keys
 }

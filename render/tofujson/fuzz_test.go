@@ -77,7 +77,7 @@ func FuzzSplitPlans(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if line, col := lineColBytes(text, int64(len(joined))); line != p.Line || col != p.Column {
+			if line, col := jsonread.LineCol(text, int64(len(joined))); line != p.Line || col != p.Column {
 				t.Fatalf("part %d starts at %d:%d, says %d:%d", i+1, line, col, p.Line, p.Column)
 			}
 			dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true))

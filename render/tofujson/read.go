@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
@@ -102,7 +103,7 @@ func sniff(path string, br *bufio.Reader) error {
 	case trimmed[0] == '{':
 		return nil
 	}
-	line, col := lineColBytes(head, int64(lead))
+	line, col := jsonread.LineCol(head, int64(lead))
 	first := string(trimmed)
 	if i := strings.IndexByte(first, '\n'); i >= 0 {
 		first = first[:i]
@@ -111,17 +112,10 @@ func sniff(path string, br *bufio.Reader) error {
 		return &InputError{File: path, Line: line, Column: col, Msg: "a binary plan file (the zip `tofu plan -out` writes), not its JSON: run `tofu show -json PLANFILE > plan.json`"}
 	}
 	if strings.HasPrefix(first, "[command]") || strings.HasPrefix(first, "::") {
-		return &InputError{File: path, Line: line, Column: col, Msg: "not plain JSON: the file holds GitHub Actions log lines (" + clip(first, 40) +
+		return &InputError{File: path, Line: line, Column: col, Msg: "not plain JSON: the file holds GitHub Actions log lines (" + jsonread.Clip(first, 40) +
 			"); the setup-terraform/setup-opentofu wrapper adds them: set `terraform_wrapper: false` / `tofu_wrapper: false`, or write the JSON with `tofu show -json PLANFILE > plan.json`"}
 	}
-	return &InputError{File: path, Line: line, Column: col, Msg: fmt.Sprintf("not JSON: expected the output of `tofu show -json PLANFILE`, found %q", clip(first, 40))}
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	return &InputError{File: path, Line: line, Column: col, Msg: fmt.Sprintf("not JSON: expected the output of `tofu show -json PLANFILE`, found %q", jsonread.Clip(first, 40))}
 }
 
 // reader walks a plan document token by token.
@@ -372,7 +366,7 @@ func (r *reader) trailing(what string) error {
 		off = syn.ByteOffset
 	}
 	line := r.lineAt(off)
-	msg := fmt.Sprintf("unexpected text after the %s JSON: %q", what, clip(line, 40))
+	msg := fmt.Sprintf("unexpected text after the %s JSON: %q", what, jsonread.Clip(line, 40))
 	if strings.HasPrefix(line, "::") || strings.HasPrefix(line, "[command]") {
 		msg += " (GitHub Actions log lines from the setup-terraform/setup-opentofu wrapper: set `terraform_wrapper: false` / `tofu_wrapper: false`)"
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
+
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
@@ -237,7 +239,7 @@ func wrapJSONErrorBytes(path string, data []byte, err error) error {
 	case errors.As(err, &typ):
 		off = typ.Offset
 	}
-	line, col := lineColBytes(data, off)
+	line, col := jsonread.LineCol(data, off)
 	msg := err.Error()
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		msg = "truncated JSON: the file ends in the middle of the document"
@@ -245,19 +247,4 @@ func wrapJSONErrorBytes(path string, data []byte, err error) error {
 		msg = "invalid JSON: " + msg
 	}
 	return &InputError{File: path, Line: line, Column: col, Msg: msg}
-}
-
-func lineColBytes(data []byte, off int64) (int, int) {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	line, col := 1, 1
-	for _, b := range data[:off] {
-		if b == '\n' {
-			line, col = line+1, 1
-		} else if b&0xC0 != 0x80 {
-			col++
-		}
-	}
-	return line, col
 }

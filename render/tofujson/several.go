@@ -2,7 +2,6 @@ package tofujson
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
 // SeveralPlansError says that a plan file holds more than one JSON
@@ -94,7 +95,7 @@ func SplitPlans(path string) (found []PlanPart, release func(), err error) {
 			if _, err := dec.ReadToken(); err != nil {
 				return nil, release, r.fail(err)
 			}
-			return nil, release, errorAt(path, start+leadingSpace(f, start), fmt.Sprintf("document %d is not a JSON object: each document of a file of several plans is a plan", len(found)+1))
+			return nil, release, errorAt(path, start+jsonread.LeadingSpace(f, start), fmt.Sprintf("document %d is not a JSON object: each document of a file of several plans is a plan", len(found)+1))
 		}
 		if err := dec.SkipValue(); err != nil {
 			return nil, release, r.fail(err)
@@ -129,13 +130,6 @@ func openPart(path string) (Text, bool) {
 type partText struct{ *io.SectionReader }
 
 func (partText) Close() error { return nil }
-
-// leadingSpace counts the blank bytes at off (up to a few KB).
-func leadingSpace(f io.ReaderAt, off int64) int64 {
-	buf := make([]byte, 4096)
-	n, _ := f.ReadAt(buf, off)
-	return int64(n - len(bytes.TrimLeft(buf[:n], " \t\r\n")))
-}
 
 // position is a line and column (in characters) of the original file.
 type position struct{ line, column int }

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 

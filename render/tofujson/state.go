@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 

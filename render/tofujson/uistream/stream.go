@@ -258,13 +258,13 @@ func readStream(path string, r io.Reader, visit func(*Message) error) (*StreamIn
 			if jerr == nil {
 				what = "a JSON value without a \"type\""
 			}
-			return nil, &tofujson.InputError{File: path, Line: lineNo, Column: 1, Msg: fmt.Sprintf("%s: %q (expected one message a line from `tofu plan -json`, `tofu apply -json` or `tofu test -json`)", what, clipText(string(trimmed), 60))}
+			return nil, &tofujson.InputError{File: path, Line: lineNo, Column: 1, Msg: fmt.Sprintf("%s: %q (expected one message a line from `tofu plan -json`, `tofu apply -json` or `tofu test -json`)", what, jsonread.Clip(string(trimmed), 60))}
 		}
 		jsonread.ObjectsIn(reflect.ValueOf(&m))
 		m.Line = lineNo
 		if info.Messages == 0 {
 			if !isFirstMessage(trimmed) {
-				return nil, &tofujson.InputError{File: path, Line: lineNo, Column: 1, Msg: fmt.Sprintf("a UI stream starts with a \"version\" message, or a message with \"@level\" and \"@message\"; not %q", clipText(string(trimmed), 60))}
+				return nil, &tofujson.InputError{File: path, Line: lineNo, Column: 1, Msg: fmt.Sprintf("a UI stream starts with a \"version\" message, or a message with \"@level\" and \"@message\"; not %q", jsonread.Clip(string(trimmed), 60))}
 			}
 			if m.Type == "version" {
 				if err := checkUIVersion(m.UI); err != nil {
@@ -312,12 +312,4 @@ func checkUIVersion(v string) error {
 		return fmt.Errorf("unsupported UI stream version %q: planpr reads ui 1.x", v)
 	}
 	return nil
-}
-
-// clipText shortens s to n bytes for a message.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
