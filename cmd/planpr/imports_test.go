@@ -40,6 +40,7 @@ func TestImportRules(t *testing.T) {
 		"lockdiff/verify":                   {"lockdiff"}, // the registry client
 		"bot/gh":                            {},
 		"bot/artifact":                      {"bot/gh"},                                        // its download errors are gh.StatusError, as the App retries them
+		"bot/internal/ghtest":               {"bot/gh", "bot/githubtest", "render"},            // bot's tests' shared helpers
 		"bot/publish":                       {"bot/gh", "render", "render/report", "lockdiff"}, // the GitHub sink
 		"bot/setup":                         {},                                                // the one-click setup and the App's kept credentials
 		"bot/webhook":                       {"bot/gh"},

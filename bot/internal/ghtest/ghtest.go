@@ -1,0 +1,44 @@
+// Package ghtest is what bot's packages' tests share: a fake GitHub with
+// a client for it, and ways to look at the comments planpr left there.
+package ghtest
+
+import (
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/bot/githubtest"
+	"github.com/planpr/planpr/render"
+)
+
+// NewFake starts a fake GitHub and a client for it whose retries do not
+// really sleep; slept counts the waits.
+func NewFake(t *testing.T, token string) (*githubtest.Server, *gh.Client, *atomic.Int64) {
+	t.Helper()
+	fake := githubtest.New()
+	t.Cleanup(fake.Close)
+	var slept atomic.Int64
+	rt := &gh.RetryTransport{Sleep: func(d time.Duration) { slept.Add(int64(d / time.Second)) }}
+	c, err := gh.NewClient(&http.Client{Transport: rt}, fake.APIURL(), fake.URL+"/graphql", token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fake, c, &slept
+}
+
+// BodyFor is a comment body with its marker.
+func BodyFor(m render.Marker, text string) string { return m.String() + "\n" + text }
+
+// CountKey counts the comments of a pull request that carry key's
+// marker, and returns the last.
+func CountKey(fake *githubtest.Server, pr int, key string) (n int, last githubtest.Comment) {
+	for _, c := range fake.Comments(pr) {
+		if m, ok := render.ParseMarker(c.Body); ok && m.Key == key {
+			n++
+			last = c
+		}
+	}
+	return
+}
