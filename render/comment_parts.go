@@ -2,12 +2,13 @@ package render
 
 import (
 	"fmt"
-	"github.com/planpr/planpr/flavor"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/planpr/planpr/flavor"
 
 	"github.com/planpr/planpr/render/review"
 	txt "github.com/planpr/planpr/render/text"
@@ -135,15 +136,7 @@ func pluralWord(n int, word string) string {
 
 // countsText is the plan's counts in OpenTofu's words.
 func countsText(c review.Counts, failure review.Failure, changes bool) string {
-	var parts []string
-	if c.Import > 0 {
-		parts = append(parts, fmt.Sprintf("%d to import", c.Import))
-	}
-	parts = append(parts, fmt.Sprintf("%d to add", c.Add), fmt.Sprintf("%d to change", c.Change), fmt.Sprintf("%d to destroy", c.Destroy))
-	if c.Forget > 0 {
-		parts = append(parts, fmt.Sprintf("%d to forget", c.Forget))
-	}
-	s := strings.Join(parts, ", ")
+	s := c.String()
 	switch {
 	case failure != review.NoFailure:
 		return failure.String() + " (" + s + ")"

@@ -28,14 +28,7 @@ func operationLine(c *uistream.ChangeSummary) string {
 	case "destroy":
 		return fmt.Sprintf("Destroy complete: %d destroyed", c.Remove)
 	}
-	s := fmt.Sprintf("Plan: %d to add, %d to change, %d to destroy", c.Add, c.Change, c.Remove)
-	if c.Import > 0 {
-		s = fmt.Sprintf("Plan: %d to import, %d to add, %d to change, %d to destroy", c.Import, c.Add, c.Change, c.Remove)
-	}
-	if c.Forget > 0 {
-		s += fmt.Sprintf(", %d to forget", c.Forget)
-	}
-	return s
+	return "Plan: " + review.Counts{Import: c.Import, Add: c.Add, Change: c.Change, Destroy: c.Remove, Forget: c.Forget}.String()
 }
 
 // streamMarkdown is a stream's part of the comment: failures first, then

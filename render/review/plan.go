@@ -8,6 +8,7 @@ package review
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/planpr/planpr/flavor"
 	"github.com/planpr/planpr/render/internal/diff"
@@ -369,6 +370,22 @@ func (c *Counts) Include(o Counts) {
 
 // Any reports whether anything is counted.
 func (c Counts) Any() bool { return c != Counts{} }
+
+// String is the counts as OpenTofu's "Plan:" line says them, without its
+// "Plan: " and its period: "1 to import, 2 to add, 0 to change, 1 to
+// destroy, 1 to forget", imports and forgets only when there are some. The
+// text, the comment's titles and a stream's summary all say it so.
+func (c Counts) String() string {
+	var parts []string
+	if c.Import > 0 {
+		parts = append(parts, fmt.Sprintf("%d to import", c.Import))
+	}
+	parts = append(parts, fmt.Sprintf("%d to add", c.Add), fmt.Sprintf("%d to change", c.Change), fmt.Sprintf("%d to destroy", c.Destroy))
+	if c.Forget > 0 {
+		parts = append(parts, fmt.Sprintf("%d to forget", c.Forget))
+	}
+	return strings.Join(parts, ", ")
+}
 
 // Tally counts the changes OpenTofu shows: per action, the "Plan:" line's
 // numbers, and how many are shown at all.

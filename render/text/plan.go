@@ -3,11 +3,12 @@ package text
 import (
 	"bufio"
 	"fmt"
-	"github.com/planpr/planpr/flavor"
 	"io"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/planpr/planpr/flavor"
 
 	"github.com/planpr/planpr/render/review"
 
@@ -364,14 +365,4 @@ func planLine(c review.Counts, f flavor.Flavor, actions int) string {
 	return line
 }
 
-func countsLine(c review.Counts) string {
-	switch {
-	case c.Import > 0 && c.Forget > 0:
-		return fmt.Sprintf("\nPlan: %d to import, %d to add, %d to change, %d to destroy, %d to forget.\n", c.Import, c.Add, c.Change, c.Destroy, c.Forget)
-	case c.Import > 0:
-		return fmt.Sprintf("\nPlan: %d to import, %d to add, %d to change, %d to destroy.\n", c.Import, c.Add, c.Change, c.Destroy)
-	case c.Forget > 0:
-		return fmt.Sprintf("\nPlan: %d to add, %d to change, %d to destroy, %d to forget.\n", c.Add, c.Change, c.Destroy, c.Forget)
-	}
-	return fmt.Sprintf("\nPlan: %d to add, %d to change, %d to destroy.\n", c.Add, c.Change, c.Destroy)
-}
+func countsLine(c review.Counts) string { return "\nPlan: " + c.String() + ".\n" }
