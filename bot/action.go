@@ -113,13 +113,21 @@ func (p *actionPlan) commentOptions(env ActionEnv) render.CommentOptions {
 // publish keeps the pull request's comments and labels: this run's
 // comment, the comment of the lock files no root holds, the labels of all
 // of planpr's comments. A read-only token (a fork's) is a warning.
-func (p *actionPlan) publish(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, body string, opts render.CommentOptions, otherLocks []*lockdiff.FileDiff, outputs map[string]string) error {
+func (p *actionPlan) publish(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, body string, opts render.CommentOptions, otherLocks []*lockdiff.FileDiff, outputs map[string]string, quiet bool) error {
 	if p.author = p.in.CommentAuthor; p.author == "" {
 		login, err := api.Login(ctx)
 		if err != nil {
 			return err
 		}
 		p.author = cmp.Or(login, gh.ActionsBot)
+	}
+	if p.commentMode == publish.ModeChangesOnly && quiet {
+		n, err := publish.Retract(ctx, api, p.repo, p.pr, p.author, p.marker)
+		if err != nil && !errors.Is(err, gh.ErrReadOnly) {
+			return err
+		}
+		log.Printf("planpr: nothing to say for %s (comment-mode changes-only): %d comments removed", p.marker.Key, n)
+		return nil
 	}
 	up, err := publish.Upsert(ctx, api, p.repo, p.pr, p.author, p.marker, body, p.commentMode)
 	switch {
@@ -229,7 +237,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	outputs["summary"] = strings.TrimSpace(summary.String()) // the machine summary workflows branch on
 	if p.pr == 0 {
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
-	} else if err := p.publish(ctx, env, log, api, short.String(), opts, otherLocks, outputs); err != nil {
+	} else if err := p.publish(ctx, env, log, api, short.String(), opts, otherLocks, outputs, quietReport(res, p.locks)); err != nil {
 		return err
 	}
 	if err := writeOutputs(env.Getenv("GITHUB_OUTPUT"), outputs); err != nil {
@@ -518,6 +526,12 @@ func randomToken() string {
 	b := make([]byte, 12)
 	rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// quietReport says a comment has nothing to say: no change, no failure,
+// no lock file.
+func quietReport(res *render.CommentResult, locks []*lockdiff.FileDiff) bool {
+	return !res.HasChange && !res.Errored && len(locks) == 0
 }
 
 // jobSummaryOptions are the job summary's: the comment's, within the job

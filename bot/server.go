@@ -55,6 +55,9 @@ type ServerConfig struct {
 	JobTimeout time.Duration
 	Logger     *slog.Logger
 	Version    string
+	// CommentMode is how plan comments are kept (PLANPR_COMMENT_MODE):
+	// update (the default) or changes-only.
+	CommentMode publish.CommentMode
 	// Retry tunes GitHub retries (tests shorten the waits).
 	Retry *gh.RetryTransport
 	// Intake tunes the webhook intake's budget (see webhook.Config).
@@ -468,7 +471,8 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		opts.SchemasFile = filepath.Base(schemas[0])
 	}
 	var body bytes.Buffer
-	if _, err := render.CommentContext(ctx, &body, plans, opts); err != nil {
+	result, err := render.CommentContext(ctx, &body, plans, opts)
+	if err != nil {
 		return err
 	}
 	unlock := s.prLocks.Lock(fmt.Sprintf("%s#%d", repo, pr))
@@ -477,11 +481,19 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	if err != nil {
 		return err
 	}
-	res, err := publish.Upsert(ctx, api, repo, pr, author, marker, body.String(), publish.ModeUpdate)
-	if err != nil {
-		return err
+	if s.cfg.CommentMode == publish.ModeChangesOnly && quietReport(result, opts.Locks) {
+		n, err := publish.Retract(ctx, api, repo, pr, author, marker)
+		if err != nil {
+			return err
+		}
+		log.Info("plan comment: nothing to say (changes-only)", "removed", n, "artifact", a.Name)
+	} else {
+		res, err := publish.Upsert(ctx, api, repo, pr, author, marker, body.String(), publish.ModeUpdate)
+		if err != nil {
+			return err
+		}
+		log.Info("plan comment", "action", res.Action, "artifact", a.Name)
 	}
-	log.Info("plan comment", "action", res.Action, "artifact", a.Name)
 	if manifest.Root != "" {
 		if err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, opts, publish.ModeUpdate); err != nil {
 			return err

@@ -19,17 +19,20 @@ const (
 	ModeRecreate   CommentMode = "recreate"     // delete it and post anew
 	ModeHideAndNew CommentMode = "hide-and-new" // minimise it as outdated and post anew
 	ModeOff        CommentMode = "off"          // do not comment
+	// ModeChangesOnly updates the comment while there is something to
+	// say (changes, failures, lock files) and deletes it once there is not.
+	ModeChangesOnly CommentMode = "changes-only"
 )
 
 // ParseCommentMode validates a comment-mode input.
 func ParseCommentMode(s string) (CommentMode, error) {
 	switch m := CommentMode(s); m {
-	case ModeUpdate, ModeRecreate, ModeHideAndNew, ModeOff:
+	case ModeUpdate, ModeRecreate, ModeHideAndNew, ModeOff, ModeChangesOnly:
 		return m, nil
 	case "":
 		return ModeUpdate, nil
 	}
-	return "", fmt.Errorf("comment-mode %q: want update, recreate, hide-and-new or off", s)
+	return "", fmt.Errorf("comment-mode %q: want update, recreate, hide-and-new, changes-only or off", s)
 }
 
 // UpsertResult says what the upsert did.
@@ -60,6 +63,9 @@ func Upsert(ctx context.Context, api Comments, repo gh.Repo, pr int, author stri
 func upsertOnce(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker, body string, mode CommentMode) (*UpsertResult, error) {
 	if mode == ModeOff {
 		return &UpsertResult{Action: "off"}, nil
+	}
+	if mode == ModeChangesOnly {
+		mode = ModeUpdate // while there is something to say
 	}
 	if written, ok := render.ParseMarker(body); !ok || written.Key != render.MarkerField(marker.Key) || written.At != marker.At {
 		return nil, errors.New("internal error: the comment body does not start with its marker")
@@ -226,4 +232,25 @@ func withKey(all []markedComment, key string) []*gh.Comment {
 		}
 	}
 	return out
+}
+
+// Retract deletes the comments of the marker's key, for a root that has
+// nothing to say any more (ModeChangesOnly); a comment a newer run wrote
+// stays. It reports how many it deleted.
+func Retract(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker) (int, error) {
+	mine, err := sameKey(ctx, api, repo, pr, author, marker.Key)
+	if err != nil {
+		return 0, err
+	}
+	for _, c := range mine {
+		if m, _ := render.ParseMarker(c.Body); m.At > marker.At && marker.At != 0 {
+			return 0, nil
+		}
+	}
+	for _, c := range mine {
+		if err := api.DeleteComment(ctx, repo, c.ID); err != nil {
+			return 0, err
+		}
+	}
+	return len(mine), nil
 }

@@ -42,6 +42,8 @@ Runs the GitHub App webhook server. Configuration comes from the environment:
   PLANPR_VERIFY           check lock files' new hashes against the registries' signed
                           checksums: on (default), full (h1: too) or off
   PLANPR_REGISTRY         HOST=URL overrides of registry discovery, comma-separated
+  PLANPR_COMMENT_MODE     update (default) or changes-only: a plan with no change, failure
+                          or lock file to show keeps no comment
   PLANPR_VERIFY_HOSTS     registry hosts besides the two public ones that verification may
                           contact (comma-separated); lock files naming others are not checked
   GITHUB_API_URL          https://api.github.com, or https://HOST/api/v3 (GitHub Enterprise)
@@ -122,7 +124,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		AppID: creds.ID, PrivateKey: []byte(creds.PrivateKey), WebhookSecret: []byte(creds.WebhookSecret),
 		APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
 		DataDir: dataDir, DatabaseURL: cfg.DatabaseURL, MaxAttempts: cfg.MaxAttempts, Redeliver: cfg.Redeliver,
-		Workers: cfg.Workers, Logger: log, Version: Version,
+		Workers: cfg.Workers, Logger: log, Version: Version, CommentMode: cfg.CommentMode,
 	})
 	if err != nil {
 		httpSrv.Close()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/lockdiff/verify"
 )
 
@@ -22,6 +23,7 @@ type serveConfig struct {
 	MaxAttempts int
 	Redeliver   time.Duration // 0: the default; negative: never
 	Verify      *verify.Verifier
+	CommentMode publish.CommentMode
 }
 
 // envReader reads variables, keeping a problem for each bad one.
@@ -69,6 +71,12 @@ func readServeConfig(getenv func(string) string) (*serveConfig, error) {
 		r.bad("PLANPR_DATABASE_URL", redactedScheme(u), "want postgres://USER:PASSWORD@HOST:5432/DB (only PostgreSQL is supported)")
 	}
 	var err error
+	switch m := getenv("PLANPR_COMMENT_MODE"); m {
+	case "", "update", "changes-only":
+		c.CommentMode = publish.CommentMode(cmp.Or(m, "update"))
+	default:
+		r.bad("PLANPR_COMMENT_MODE", m, "want update or changes-only")
+	}
 	if c.Redeliver, err = redeliverEvery(getenv("PLANPR_REDELIVER_EVERY")); err != nil {
 		r.problems = append(r.problems, err.Error())
 	}
