@@ -74,7 +74,7 @@ func assembleOnce(sections []*planSection, o CommentOptions, res *CommentResult,
 			break
 		}
 		if len(sections) > 1 {
-			fmt.Fprintf(&b, "### %s — %s\n\n", safeText(m, s.Name), countsText(s.Total, s.Failure(), s.hasChanges()))
+			fmt.Fprintf(&b, "### %s — %s\n\n", safeText(m, s.Name), sectionText(s))
 		}
 		b.WriteString(s.body(level, m))
 	}
@@ -109,7 +109,10 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 		}
 		return fmt.Sprintf("## %s %s: %s", icon, safeText(m, t), safeText(m, strings.Join(parts, "; ")))
 	}
-	text := countsText(res.Counts, res.failure, res.HasChange)
+	text := countsText(res.Counts, res.HasChange)
+	if res.failure != review.NoFailure {
+		text = outcomeText(sections, res.Counts) // what happened first
+	}
 	var deferred, actions int
 	for _, s := range sections {
 		deferred += len(s.Scan.Plan.DeferredChanges)
@@ -135,15 +138,39 @@ func pluralWord(n int, word string) string {
 }
 
 // countsText is the plan's counts in OpenTofu's words.
-func countsText(c review.Counts, failure review.Failure, changes bool) string {
-	s := c.String()
-	switch {
-	case failure != review.NoFailure:
-		return failure.String() + " (" + s + ")"
-	case !changes:
+// outcomeText is a failed comment's title: what failed, then the counts
+// where they mean something (a plan that failed plans nothing).
+func outcomeText(sections []*planSection, c review.Counts) string {
+	var streams []*review.StreamSummary
+	planFailed := false
+	for _, s := range sections {
+		streams = append(streams, s.Streams...)
+		planFailed = planFailed || s.Failure() == review.PlanFailed
+	}
+	text := review.Outcome(streams)
+	if planFailed || text == "" {
+		text = strings.TrimSuffix("Plan failed; "+text, "; ")
+	}
+	if c.Any() && !planFailed {
+		text += " (" + c.String() + ")"
+	}
+	return text
+}
+
+// sectionText is a root's heading in a comment of several: its outcome
+// first when something failed, else its counts.
+func sectionText(s *planSection) string {
+	if s.Failure() != review.NoFailure {
+		return outcomeText([]*planSection{s}, s.Total)
+	}
+	return countsText(s.Total, s.hasChanges())
+}
+
+func countsText(c review.Counts, changes bool) string {
+	if !changes {
 		return "no changes"
 	}
-	return s
+	return c.String()
 }
 
 // countColumn is a column of the table of several plans.

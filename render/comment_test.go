@@ -375,7 +375,7 @@ func TestCommentFailedChecksAndErrors(t *testing.T) {
 			"instances": []any{map[string]any{"address": map[string]any{"to_display": "check.health"}, "status": "fail",
 				"problems": []any{map[string]any{"message": "endpoint returned 503"}}}}}}})
 	md, _ := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "k"}})
-	for _, want := range []string{"❌ planpr: planning failed", "planning **failed**", "check check.health failed: endpoint returned 503"} {
+	for _, want := range []string{"❌ planpr: Plan failed\n", "planning **failed**", "check check.health failed: endpoint returned 503"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("missing %q in:\n%s", want, md)
 		}

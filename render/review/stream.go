@@ -1,8 +1,10 @@
 package review
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/planpr/planpr/flavor"
 
@@ -225,6 +227,48 @@ func (s *StreamSummary) AddSecrets(m *mask.Masker) {
 			m.AddValue(o.Value)
 		}
 	}
+}
+
+// Outcome says what failed in streams, as a title says it first: "Apply
+// failed: 2 of 5 resources", "Tests: 3 failed of 12", or "Plan failed"
+// for errors in a plan's (or validation's) stream; "" when nothing failed.
+func Outcome(streams []*StreamSummary) string {
+	var applied, applyFailed, tests, testsFailed int
+	failed := false
+	for _, st := range streams {
+		failed = failed || st.Failed()
+		for _, a := range st.Applies {
+			if a.Action == "read" {
+				continue
+			}
+			applied++
+			if a.Status == "errored" {
+				applyFailed++
+			}
+		}
+		if t := st.TestSummary; t != nil {
+			tests += t.Passed + t.Failed + t.Errored + t.Skipped
+			testsFailed += t.Failed + t.Errored
+		}
+	}
+	var parts []string
+	if applyFailed > 0 {
+		parts = append(parts, fmt.Sprintf("Apply failed: %d of %d %s", applyFailed, applied, plural(applied, "resource")))
+	}
+	if testsFailed > 0 {
+		parts = append(parts, fmt.Sprintf("Tests: %d failed of %d", testsFailed, tests))
+	}
+	if len(parts) == 0 && failed {
+		return "Plan failed"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // Failed reports whether anything in the stream failed.
