@@ -136,7 +136,8 @@ func indexEnd(s string, i int) int {
 
 // Address is how the members are named in one pattern: their address
 // with each index that all members share, consecutive numbers as ranges at
-// the last index (fleet[0..299], web[0..12,20..31]), and * where members
+// the last index (fleet[0..299], web[0..12,20..31]), a few keys listed
+// (keyed["beta","gamma"]), and * where members
 // differ otherwise. One member is its address.
 func (m *Members) Address() string {
 	return m.pattern(func(i int, last bool) string { return m.indexAt(i, last) })
@@ -173,8 +174,12 @@ func (m *Members) indexAt(i int, last bool) string {
 	if !last || !m.Complete() {
 		return "*"
 	}
-	if r, ok := ranges(values); ok && strings.Count(r, ",") < 8 {
+	r, numbers := ranges(values)
+	if numbers && strings.Count(r, ",") < 8 {
 		return r
+	}
+	if keys := strings.Join(values, ","); !numbers && len(values) <= 8 && len(keys) <= 80 {
+		return keys // a few for_each keys: named, not hidden behind *
 	}
 	return "*" // too scattered to read in one pattern
 }

@@ -43,7 +43,7 @@ func TestRiskyGroups(t *testing.T) {
 	for _, g := range st.RiskyGroupsBySize() {
 		got = append(got, fmt.Sprintf("%s (%d)", g.Address(), g.Count))
 	}
-	want := []string{"terraform_data.fleet[0..299] (300)", "terraform_data.old[0..2,7,9..10] (6)", "module.app[*].aws_s3_bucket.logs (2)", "aws_s3_bucket.alone (1)"}
+	want := []string{"terraform_data.fleet[0..299] (300)", "terraform_data.old[0..2,7,9..10] (6)", "module.app[\"eu\",\"us\"].aws_s3_bucket.logs (2)", "aws_s3_bucket.alone (1)"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("groups %q, want %q", got, want)
 	}
