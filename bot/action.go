@@ -295,8 +295,11 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 	p.manifest = manifest
 	if manifest.Root != "" && len(p.plans) == 1 {
 		// Plans downloaded from another run's artifact sit anywhere: the
-		// manifest says which root module they are.
+		// manifest says which root module they are, and they are named so.
 		p.plans[0].Name = path.Base(manifest.Root)
+		if p.plans[0].Path != "" {
+			p.plans[0].Source = path.Join(manifest.Root, filepath.Base(p.plans[0].Path))
+		}
 	}
 	if p.mode, err = review.ParseMode(cmp.Or(in.Mode, manifest.Mode)); err != nil {
 		return nil, fmt.Errorf("input %w", err)

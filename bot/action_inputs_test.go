@@ -57,8 +57,8 @@ func TestActionManifestRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.plans[0].Name != "prod" || p.marker.Key != "prod" || p.title != "planpr · prod" {
-		t.Errorf("name %q, key %q, title %q", p.plans[0].Name, p.marker.Key, p.title)
+	if p.plans[0].Name != "prod" || p.plans[0].Source != "envs/prod/plan.json" || p.marker.Key != "prod" || p.title != "planpr · prod" {
+		t.Errorf("name %q, source %q, key %q, title %q", p.plans[0].Name, p.plans[0].Source, p.marker.Key, p.title)
 	}
 	if _, err := readManifestFile(writeManifest(t, `{"root": "../etc"}`)); err == nil {
 		t.Error("a root outside the repository was accepted")

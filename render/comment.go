@@ -485,8 +485,9 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 	}
 	s.diffMasks = masker.Count - before
 	for _, st := range s.Streams {
-		s.streamFull += streamMarkdown(st, masker, s.Path != "", false)
-		s.streamCompact += streamMarkdown(st, masker, s.Path != "", true)
+		name := streamSource(s.Path, s.Source, st.Path) // as the footer names it
+		s.streamFull += streamMarkdown(st, name, masker, s.Path != "", false)
+		s.streamCompact += streamMarkdown(st, name, masker, s.Path != "", true)
 		s.streamWarn = append(s.streamWarn, streamWarnings(st, masker)...)
 	}
 	if s.Path == "" {

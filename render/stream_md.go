@@ -72,9 +72,9 @@ func (l *bounded) end(format string) {
 	}
 }
 
-func streamMarkdown(s *review.StreamSummary, masker *mask.Masker, withPlan, compact bool) string {
+func streamMarkdown(s *review.StreamSummary, name string, masker *mask.Masker, withPlan, compact bool) string {
 	var b strings.Builder
-	title := "Log " + safeText(masker, displayPath(s.Path))
+	title := "Log " + safeText(masker, name)
 	if line := operationLine(s.Changes); line != "" && !withPlan {
 		title += " — " + line // beside its plan, the plan's counts say it
 	}
