@@ -28,8 +28,7 @@ func TestParityAppAndAction(t *testing.T) {
 		}
 		return b
 	}
-	stream := `{"@level":"info","@message":"OpenTofu 1.9.0","@module":"tofu.ui","type":"version","tofu":"1.9.0","ui":"1.2"}` + "\n" +
-		`{"@level":"info","@message":"Plan: 2 to add, 2 to change, 2 to destroy.","@module":"tofu.ui","type":"change_summary","changes":{"add":2,"change":2,"import":0,"remove":2,"operation":"plan"}}` + "\n"
+	stream := string(read("plan.jsonl")) // the example plan's own stream
 	lockPath := "envs/prod/.terraform.lock.hcl"
 	addPR := func(fake *githubtest.Server, base, head string) {
 		fake.AddPR(githubtest.PR{Number: 2, BaseSHA: base, HeadSHA: head, HeadRef: "feature", HeadOwner: "octo-org",

@@ -19,8 +19,12 @@ func TestNoEmptyStreamSection(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(plan, b, 0o644)
-	version := `{"@level":"info","@message":"OpenTofu 1.9.0","@module":"tofu.ui","type":"version","tofu":"1.9.0","ui":"1.2"}` + "\n"
-	counts := `{"@level":"info","@message":"Plan: 2 to add, 2 to change, 2 to destroy.","@module":"tofu.ui","type":"change_summary","changes":{"add":2,"change":2,"import":0,"remove":2,"operation":"plan"}}` + "\n"
+	example, err := os.ReadFile("../testdata/example/plan.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	version, counts, _ := strings.Cut(string(example), "\n")
+	version += "\n"
 	warning := `{"@level":"warn","@message":"Warning: Deprecated attribute","@module":"tofu.ui","type":"diagnostic","diagnostic":{"severity":"warning","summary":"Deprecated attribute","detail":"use another"}}` + "\n"
 	for name, tc := range map[string]struct {
 		stream  string
