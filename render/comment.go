@@ -15,6 +15,7 @@ import (
 	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
+	"github.com/planpr/planpr/render/streamreport"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -121,9 +122,17 @@ type planSection struct {
 	// A shortened comment's choices: the groups whose diff it shows (see
 	// pickDiffs), the changes it lists, and what it names exactly (see
 	// refine).
-	picked      []*diffGroup
-	listed      []*listedGroup
-	exactAlike  map[*diffGroup]bool
+	picked     []*diffGroup
+	listed     []*listedGroup
+	exactAlike map[*diffGroup]bool
+	// coarse holds the listed groups of destroyed or replaced changes
+	// the budget could only name in one pattern (see listedGroup.key).
+	coarse map[string]bool
+	// listAll says that every change is named, in one pattern at least.
+	listAll bool
+	// fullText is where a shortened comment sends the reader for what it
+	// only counts.
+	fullText    string
 	drift       []txt.DriftEntry
 	outputs     string
 	failed      []string // failed checks, the first maxWarningsOfAKind
@@ -376,11 +385,12 @@ func (o CommentOptions) cut(text string) string {
 	return md.CutRunes(text, o.MaxSize)
 }
 
+// warningCaps are the sizes of the warning box to try at a level.
 func warningCaps(l Level) []int {
 	if l < LevelSummary {
-		return []int{200}
+		return []int{maxBoxLines}
 	}
-	return []int{200, 50, 10, 0}
+	return []int{maxBoxLines, 10, 3, 0}
 }
 
 // newSection reads one root module's plan and streams in one pass,
@@ -486,9 +496,9 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 	s.diffMasks = masker.Count - before
 	for _, st := range s.Streams {
 		name := streamSource(s.Path, s.Source, st.Path) // as the footer names it
-		s.streamFull += streamMarkdown(st, name, masker, s.Path != "", false)
-		s.streamCompact += streamMarkdown(st, name, masker, s.Path != "", true)
-		s.streamWarn = append(s.streamWarn, streamWarnings(st, masker)...)
+		s.streamFull += streamreport.Markdown(st, name, masker, s.Path != "", false)
+		s.streamCompact += streamreport.Markdown(st, name, masker, s.Path != "", true)
+		s.streamWarn = append(s.streamWarn, streamreport.Warnings(st, masker)...)
 	}
 	if s.Path == "" {
 		return marked, nil

@@ -204,46 +204,13 @@ func (s *planSection) repsFor(limit int) []*diffGroup {
 	return s.reps
 }
 
-// pickDiffs chooses the diffs a shortened comment of limit characters
-// shows within room, from every section, in the order of their groups
-// (see groupChanges) but the first of each kind in any section before
-// the rest, skipping one that does not fit for smaller ones after it. It
-// returns the room left.
-func pickDiffs(sections []*planSection, limit, room int, m *mask.Masker) int {
-	type candidate struct {
-		s *planSection
-		g *diffGroup
-	}
-	var lead, rest []candidate
-	for _, s := range sections {
-		s.picked = nil
-		l, r := leadFirst(s.repsFor(limit))
-		for _, g := range l {
-			lead = append(lead, candidate{s, g})
-		}
-		for _, g := range r {
-			rest = append(rest, candidate{s, g})
-		}
-	}
-	for _, c := range append(lead, rest...) {
-		if cost := len(c.g.rep.laidOut) + len(alikeLine(c.g, false, m)); cost <= room {
-			c.s.picked = append(c.s.picked, c.g)
-			room -= cost
-		}
-	}
-	for _, s := range sections {
-		slices.SortStableFunc(s.picked, byRiskAndSize)
-	}
-	return room
-}
-
 // alikeLine names the members of g besides the one whose diff is shown,
 // exactly or in one pattern; "" for a group of one.
 func alikeLine(g *diffGroup, exact bool, m *mask.Masker) string {
 	if g.Count < 2 {
 		return ""
 	}
-	rest := review.Members{Parts: g.Parts, Count: g.Count - 1}
+	rest := review.Members{Parts: g.Parts, Count: g.Count - 1, Bare: g.Bare}
 	if len(g.Indexes) > 1 {
 		rest.Indexes = g.Indexes[1:]
 	}
@@ -266,15 +233,32 @@ func memberNames(ms *review.Members, exact bool, m *mask.Masker) string {
 	return strings.Join(names, ", ")
 }
 
-// listedGroup is changes of one kind at one address (indexes aside) that
-// a shortened comment lists without a diff.
+// listMode is how a shortened comment names a group of changes it
+// lists without a diff.
+type listMode int
+
+const (
+	listHidden listMode = iota // counted only
+	listCoarse                 // in one pattern: web[*]
+	listExact                  // every member: web[0..3,7]
+)
+
+// listedGroup is changes of one kind at one address (indexes and
+// numbered names aside) that a shortened comment lists without a diff.
 type listedGroup struct {
 	*review.ChangeGroup
-	exact bool
+	mode listMode
 }
 
+// risky reports whether the group destroys: its members must be named.
+func (g *listedGroup) risky() bool { return review.IsRisky(g.Example.Action) }
+
+// key identifies the group across listings (see planSection.coarse).
+func (g *listedGroup) key() string { return changeKind(g.Example) + "\x00" + g.Address() }
+
 // listing groups the changes no picked diff stands for, riskiest first,
-// the largest groups first.
+// the largest groups first: what destroys named exactly (unless the
+// budget made it coarse), the rest hidden until the budget lists it.
 func (s *planSection) listing() []*listedGroup {
 	shown := map[*diffGroup]bool{}
 	for _, g := range s.picked {
@@ -288,13 +272,20 @@ func (s *planSection) listing() []*listedGroup {
 	}
 	out := make([]*listedGroup, len(gs.List))
 	for i, g := range gs.List {
-		out[i] = &listedGroup{ChangeGroup: g}
+		lg := &listedGroup{ChangeGroup: g}
+		switch {
+		case lg.risky() && !s.coarse[lg.key()]:
+			lg.mode = listExact
+		case lg.risky() || s.listAll:
+			lg.mode = listCoarse
+		}
+		out[i] = lg
 	}
 	slices.SortStableFunc(out, func(x, y *listedGroup) int { return riskAndSize(x.ChangeGroup, y.ChangeGroup) })
 	return out
 }
 
-// listedCount is how many changes the listing names.
+// listedCount is how many changes the listing stands for, named or not.
 func listedCount(l []*listedGroup) int {
 	n := 0
 	for _, g := range l {
@@ -303,13 +294,27 @@ func listedCount(l []*listedGroup) int {
 	return n
 }
 
-// line is the listing's line for g.
+// hiddenCount is how many changes the listing counts without naming.
+func hiddenCount(l []*listedGroup) int {
+	n := 0
+	for _, g := range l {
+		if g.mode == listHidden {
+			n += g.Count
+		}
+	}
+	return n
+}
+
+// line is the listing's line for g ("" when it is hidden).
 func (g *listedGroup) line(m *mask.Masker) string {
+	if g.mode == listHidden {
+		return ""
+	}
 	count := ""
 	if g.Count > 1 {
 		count = fmt.Sprintf(" (%d)", g.Count)
 	}
-	return fmt.Sprintf("- %s%s%s\n", listMark(g.Example), memberNames(&g.Members, g.exact, m), count)
+	return fmt.Sprintf("- %s%s%s\n", listMark(g.Example), memberNames(&g.Members, g.mode == listExact, m), count)
 }
 
 // listMark begins a listed change's line: its symbol, or what a change
@@ -325,31 +330,4 @@ func listMark(c review.ChangeSummary) string {
 		return "move "
 	}
 	return ""
-}
-
-// refine names exactly what room allows, in the comment's order: the
-// members of the picked groups, then the listed ones. It returns the
-// room left.
-func refine(sections []*planSection, room int, m *mask.Masker) int {
-	for _, s := range sections {
-		s.exactAlike = map[*diffGroup]bool{}
-		for _, g := range s.picked {
-			if d := len(alikeLine(g, true, m)) - len(alikeLine(g, false, m)); d <= room {
-				s.exactAlike[g] = true
-				room -= d
-			}
-		}
-	}
-	for _, s := range sections {
-		for _, g := range s.listed {
-			coarse := g.line(m)
-			g.exact = true
-			if d := len(g.line(m)) - len(coarse); d > room {
-				g.exact = false
-			} else {
-				room -= d
-			}
-		}
-	}
-	return room
 }

@@ -18,45 +18,17 @@ import (
 	"github.com/planpr/planpr/render/lockreport"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
+	"github.com/planpr/planpr/render/streamreport"
 )
 
-// assemble builds the whole comment at one level of detail, listing at most
-// warnCap destroy/replace warnings.
-func assemble(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int, m *mask.Masker) string {
+// assemble builds the whole comment at one level of detail, with a
+// warning box of at most boxLines lines.
+func assemble(sections []*planSection, o CommentOptions, res *CommentResult, level Level, boxLines int, m *mask.Masker) string {
 	if level == LevelReduced {
-		// Measure the comment without diffs, every change listed in
-		// patterns; spend what is left on diffs, the riskiest first; then
-		// on naming exactly what the patterns stand for.
-		for _, s := range sections {
-			s.picked, s.exactAlike = nil, nil
-			s.listed = s.listing()
-		}
-		limit := o.MaxSize // in characters, measured here in bytes: never more
-		if o.MaxBytes > 0 {
-			limit = min(limit, o.MaxBytes)
-		}
-		room := limit - len(assembleOnce(sections, o, res, level, warnCap, m)) - assembleSlack
-		room = pickDiffs(sections, limit, room, m)
-		for _, s := range sections {
-			s.listed = s.listing()
-		}
-		refine(sections, room, m)
-		if text := assembleOnce(sections, o, res, level, warnCap, m); o.fits(text) {
-			return text
-		}
-		for _, s := range sections { // cannot happen: measured above
-			s.exactAlike = nil
-			for _, g := range s.listed {
-				g.exact = false
-			}
-		}
+		return fillBudget(sections, o, res, boxLines, m)
 	}
-	return assembleOnce(sections, o, res, level, warnCap, m)
+	return assembleOnce(sections, o, res, level, boxLines, m)
 }
-
-// assembleSlack is room kept for what picking diffs changes elsewhere in
-// a shortened comment (the counts of what was left out).
-const assembleSlack = 256
 
 func assembleOnce(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int, m *mask.Masker) string {
 	res.Masked = res.maskedAt(sections, level)
@@ -183,133 +155,6 @@ type countColumn struct {
 // when it is shortened to its summary, given a section).
 const maxPlanRows = 100
 
-// maxWarningsOfAKind bounds each kind of warning in the box at the top:
-// 1,500 failed checks used to push the lock alert out of the comment.
-const maxWarningsOfAKind = 20
-
-// commentWarnings come first: failed plans and checks, failures in the
-// logs, everything destroyed or replaced (with why), lock-file alerts and
-// warnings. Each kind is listed up to cap (and maxWarningsOfAKind), then
-// counted, so that no kind can push another out; lock-file alerts are all
-// listed.
-func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, cap int, m *mask.Masker) string {
-	var lines, errored, checks, streams, destroys []string
-	var grouped []riskyGroupLine
-	risky, failedChecks := 0, 0
-	for _, s := range sections {
-		if s.Scan.Plan.Errored {
-			errored = append(errored, fmt.Sprintf("- ❌ planning **failed** for %s: %s reported an error; the changes below are what it planned before the error.", safeText(m, s.Name), s.Scan.Flavor.Product()))
-		}
-		failedChecks += s.failedCount
-		for _, f := range s.failed {
-			checks = append(checks, "- ❌ check "+safeText(m, f))
-		}
-		streams = append(streams, s.streamWarn...)
-		risky += s.Scan.Stats.Risky
-		for _, g := range s.Scan.Stats.RiskyGroupsBySize() {
-			c := g.Example
-			c.Address = g.Address()
-			grouped = append(grouped, riskyGroupLine{line: "- " + riskyLine(c, s, len(sections) > 1, m, g.Count), count: g.Count})
-		}
-		if s.Path == "" {
-			// A stream alone: its planned changes are all there is, and
-			// what it destroys belongs in this box as a plan's would.
-			for _, st := range s.Streams {
-				for _, it := range st.Planned {
-					if it.Action != "delete" && it.Action != "replace" {
-						continue
-					}
-					risky++
-					if len(destroys) < cap {
-						destroys = append(destroys, "- "+streamRiskyLine(it, s, len(sections) > 1, m))
-					}
-				}
-			}
-		}
-	}
-	perKind := min(cap, maxWarningsOfAKind)
-	lines = append(lines, capped(errored, perKind, len(errored), "failed plans")...)
-	lines = append(lines, capped(checks, perKind, failedChecks, "failed checks")...)
-	lines = append(lines, capped(streams, perKind, len(streams), "failures in the logs")...)
-	// The largest groups first, whichever plan they are in; a stream
-	// alone's lines (one change each) after them.
-	slices.SortStableFunc(grouped, func(a, b riskyGroupLine) int { return b.count - a.count })
-	shown, listed := 0, 0
-	for _, g := range grouped {
-		if shown == perKind {
-			break
-		}
-		lines = append(lines, g.line)
-		shown++
-		listed += g.count
-	}
-	for _, d := range destroys {
-		if shown == perKind {
-			break
-		}
-		lines = append(lines, d)
-		shown++
-		listed++
-	}
-	if risky > listed {
-		lines = append(lines, fmt.Sprintf("- … and %d more destroyed or replaced", risky-listed))
-	}
-	warnings, moreWarnings := 0, 0
-	lockLine := func(sev lockdiff.Severity, line func() string) {
-		switch {
-		case sev.Rank() >= lockdiff.Alert.Rank():
-			lines = append(lines, line())
-		case sev.Rank() < lockdiff.Warning.Rank():
-		case warnings < perKind:
-			lines = append(lines, line())
-			warnings++
-		default:
-			moreWarnings++
-		}
-	}
-	for _, fd := range locks {
-		for _, f := range fd.Findings {
-			lockLine(f.Severity, func() string {
-				return fmt.Sprintf("- %s %s: %s", lockreport.SeverityMark(f.Severity), safeText(m, fd.Path), safeMessage(m, f.Message))
-			})
-		}
-		for _, p := range fd.Providers {
-			for _, f := range p.Findings {
-				lockLine(f.Severity, func() string {
-					return fmt.Sprintf("- %s %s: %s", lockreport.SeverityMark(f.Severity), safeCode(m, p.Address.Short()), safeMessage(m, f.Message))
-				})
-			}
-		}
-	}
-	if moreWarnings > 0 {
-		lines = append(lines, fmt.Sprintf("- … and %d more lock-file warnings", moreWarnings))
-	}
-	if len(lines) == 0 {
-		return ""
-	}
-	kind := "WARNING"
-	if risky > 0 {
-		kind = "CAUTION"
-	}
-	return "> [!" + kind + "]\n> " + strings.Join(lines, "\n> ") + "\n\n"
-}
-
-// capped is the first n of lines, then a line counting the rest of total.
-func capped(lines []string, n, total int, what string) []string {
-	out := lines[:min(n, len(lines))]
-	if total > len(out) {
-		out = append(out[:len(out):len(out)], fmt.Sprintf("- … and %d more %s", total-len(out), what))
-	}
-	return out
-}
-
-// riskyGroupLine is a warning for a group of destroyed or replaced
-// changes, and how many changes it stands for.
-type riskyGroupLine struct {
-	line  string
-	count int
-}
-
 // riskyLine is the warning for a destroyed or replaced change, or for
 // count of them grouped under c's address.
 func riskyLine(c review.ChangeSummary, s *planSection, named bool, m *mask.Masker, count int) string {
@@ -336,13 +181,14 @@ func riskyLine(c review.ChangeSummary, s *planSection, named bool, m *mask.Maske
 	return line
 }
 
-// streamRiskyLine is riskyLine for a UI stream's planned change.
-func streamRiskyLine(it review.StreamItem, s *planSection, named bool, m *mask.Masker) string {
+// streamChange is a UI stream's planned destroy or replacement as a
+// change.
+func streamChange(it review.StreamItem) review.ChangeSummary {
 	c := review.ChangeSummary{Address: it.Address, Reason: it.Reason, Action: diff.DeleteThenCreate}
 	if it.Action == "delete" {
 		c.Action = diff.Delete
 	}
-	return riskyLine(c, s, named, m, 1)
+	return c
 }
 
 func deleteWhy(c review.ChangeSummary) string {
@@ -425,7 +271,16 @@ func shortenedNote(sections []*planSection, o CommentOptions, level Level) strin
 		}
 	}
 	if level == LevelReduced && left > 0 {
-		what = append(what, plural(left, "change")+" "+isAre(left)+" listed without a diff")
+		hidden := 0
+		for _, s := range sections {
+			hidden += hiddenCount(s.listed)
+		}
+		if named := left - hidden; named > 0 {
+			what = append(what, plural(named, "change")+" "+isAre(named)+" listed without a diff")
+		}
+		if hidden > 0 {
+			what = append(what, plural(hidden, "change")+" "+isAre(hidden)+" counted but not named")
+		}
 	}
 	return fmt.Sprintf("> [!NOTE]\n> Shortened to fit %s: %s. The full plan is in %s.\n\n", limitText(o.MaxSize), strings.Join(what, "; "), where)
 }
@@ -540,6 +395,9 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 			for _, g := range s.listed {
 				b.WriteString(g.line(m))
 			}
+			if hidden := hiddenCount(s.listed); hidden > 0 {
+				fmt.Fprintf(&b, "- … and %s, not named here to fit: every one is in %s\n", plural(hidden, "more change"), s.fullText)
+			}
 			b.WriteString("\n</details>\n\n")
 		}
 	}
@@ -616,7 +474,7 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 					continue
 				}
 			}
-			src := safeText(m, displayPath(s.Source))
+			src := safeText(m, streamreport.DisplayPath(s.Source))
 			if tv := s.Scan.Plan.TerraformVersion; tv != "" {
 				src += " (" + toolName(s.Scan.Flavor) + " " + md.Text(tv) + ")"
 			}
@@ -643,9 +501,9 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 // directory, a workspace), as given otherwise.
 func streamSource(planPath, planSource, stream string) string {
 	if planPath != "" && planSource != "" && filepath.Dir(planPath) == filepath.Dir(stream) {
-		return path.Join(path.Dir(filepath.ToSlash(displayPath(planSource))), filepath.Base(stream))
+		return path.Join(path.Dir(filepath.ToSlash(streamreport.DisplayPath(planSource))), filepath.Base(stream))
 	}
-	return displayPath(stream)
+	return streamreport.DisplayPath(stream)
 }
 
 // partOf reads the file of a plan that came from a file of several:
@@ -672,33 +530,6 @@ func limitText(max int) string {
 		return "GitHub's 65,536-character limit for a comment"
 	}
 	return fmt.Sprintf("a %d-character limit", max)
-}
-
-// streamWarnings are a stream's failures for the warnings at the top.
-func streamWarnings(st *review.StreamSummary, masker *mask.Masker) []string {
-	var lines []string
-	for _, a := range st.Applies {
-		if a.Status == "errored" {
-			lines = append(lines, fmt.Sprintf("- ❌ %s: %s **failed**", safeCode(masker, a.Address), safeText(masker, a.Action)))
-		}
-	}
-	for _, d := range st.Diagnostics {
-		if d.Severity != "error" {
-			continue
-		}
-		where := ""
-		if d.Range != nil {
-			where = fmt.Sprintf(" (%s)", safeCode(masker, fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
-		}
-		lines = append(lines, fmt.Sprintf("- ❌ Error: %s%s", safeText(masker, d.Summary), where))
-	}
-	if t := st.TestSummary; t != nil && t.Failed+t.Errored > 0 {
-		lines = append(lines, fmt.Sprintf("- ❌ tests: %d failed, %d errored (%d passed)", t.Failed, t.Errored, t.Passed))
-	}
-	if st.Info.Truncated > 0 {
-		lines = append(lines, fmt.Sprintf("- ⚠️ %s ends mid-message at line %d: the run was probably interrupted", safeText(masker, displayPath(st.Path)), st.Info.Truncated))
-	}
-	return lines
 }
 
 func isAre(n int) string {

@@ -1,17 +1,18 @@
 package render
 
 import (
+	"github.com/planpr/planpr/render/internal/safe"
 	"github.com/planpr/planpr/render/mask"
-	"github.com/planpr/planpr/render/md"
 )
 
-// safeCode, safeText, safeHTML and safeMessage are the one way untrusted values reach
-// Markdown: masked first, then escaped (md.Code, md.Text, md.HTMLCode,
-// md.Message). A nil masker hides credential shapes only.
-func safeCode(m *mask.Masker, s string) string    { return md.Code(m.Quiet(s)) }
-func safeText(m *mask.Masker, s string) string    { return md.Text(m.Quiet(s)) }
-func safeHTML(m *mask.Masker, s string) string    { return md.HTMLCode(m.Quiet(s)) }
-func safeMessage(m *mask.Masker, s string) string { return md.Message(m.Quiet(s)) }
+// The one way untrusted values reach Markdown (see package safe).
+var (
+	safeCode    = safe.Code
+	safeText    = safe.Text
+	safeHTML    = safe.HTML
+	safeMessage = safe.Message
+	tableCode   = safe.TableCode
+)
 
 // maskedPath writes an attribute path (pathString) with every step that is a
 // marked map's key hidden: replace_paths name the keys of sensitive maps.

@@ -31,19 +31,53 @@ func genPlan(t *testing.T, args ...string) (string, *tofujson.Schemas) {
 	return filepath.Join(dir, "plan.json"), schemas
 }
 
-// TestCommentAtScale: a plan of thousands of changes built from a few
-// shapes, and one of 200 creations no two alike, give comments that use
-// the budget on diffs (every kind of change has one), keep the warning
-// box short and name every changed address, literally or in a group.
+// TestCommentAtScale: plans of thousands of changes built from a few
+// shapes, one of 200 creations no two alike, and the plans of issue
+// reports (every action with drift and a failed check; instances whose
+// numbers follow from their index; a lone destroy among alike
+// replacements and among numbered destroys) give comments that fill the
+// budget with diffs (the five actions each have one), keep the warning
+// box within 20 lines, name every destroyed or replaced change exactly
+// and every other change at least in a pattern.
 func TestCommentAtScale(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		args   []string
 		golden string
+		check  func(t *testing.T, md string, diffs int)
 	}{
-		{"2000 of a few shapes", []string{"-n", "2000"}, "scale-2000.md"},
-		{"200 distinct creations", []string{"-n", "200", "-distinct"}, "scale-distinct-200.md"},
-		{"10000 of a few shapes", []string{"-n", "10000"}, ""},
+		{"2000 of a few shapes", []string{"-n", "2000"}, "scale-2000.md", nil},
+		{"200 distinct creations", []string{"-n", "200", "-distinct"}, "scale-distinct-200.md", nil},
+		{"10000 of a few shapes", []string{"-n", "10000"}, "", nil},
+		{"10000 mixed, drift and a failed check", []string{"-scenario", "mixed"}, "scale-mixed-10000.md", func(t *testing.T, md string, _ int) {
+			if !strings.Contains(md, "> - ❌ check check.health failed") || !strings.Contains(md, "#### Changed outside OpenTofu (162)") {
+				t.Errorf("the failed check or the drift is missing")
+			}
+		}},
+		{"2000 differing in numbers", []string{"-scenario", "fleet"}, "scale-fleet.md", func(t *testing.T, md string, diffs int) {
+			for _, want := range []string{"`gen_instance.fleet[1901..1991]`", "`gen_instance.worker[1..138]`", "`gen_instance.node[1..1768]`"} {
+				if !strings.Contains(md, "more like this") || !strings.Contains(md, want) {
+					t.Errorf("no range %s beside a representative diff", want)
+				}
+			}
+			if diffs != 3 {
+				t.Errorf("%d diffs, want one for each of the 3 shapes", diffs)
+			}
+		}},
+		{"a lone destroy among 300 alike replacements", []string{"-scenario", "lone-destroy"}, "scale-lone-destroy.md", func(t *testing.T, md string, _ int) {
+			for _, want := range []string{"> - `gen_instance.prod_db` will be **destroyed**", "> - `gen_instance.r_[000..149,151..300]` (300) will be **replaced**"} {
+				if !strings.Contains(md, want) {
+					t.Errorf("the warning box lacks %q", want)
+				}
+			}
+		}},
+		{"a lone destroy among 3000 numbered destroys", []string{"-scenario", "numbered-destroys"}, "", func(t *testing.T, md string, _ int) {
+			for _, want := range []string{"> - `gen_instance.zz_prod_database` will be **destroyed**", "> - `gen_instance.junk_[0000..2999]` (3000) will be **destroyed**"} {
+				if !strings.Contains(md, want) {
+					t.Errorf("the warning box lacks %q", want)
+				}
+			}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plan, schemas := genPlan(t, tc.args...)
@@ -52,10 +86,11 @@ func TestCommentAtScale(t *testing.T) {
 			if tc.golden != "" {
 				golden(t, tc.golden, []byte(md))
 			}
-			if res.Level != LevelReduced || len(md) > GitHubMaxComment || len(md) < GitHubMaxComment*8/10 {
-				t.Errorf("level %d, %d characters: a shortened comment should use 80%% to 100%% of %d", res.Level, len(md), GitHubMaxComment)
+			complete := !strings.Contains(md, "without a diff shown") && !strings.Contains(md, "not named")
+			if res.Level != LevelReduced || len(md) > GitHubMaxComment || len(md) < GitHubMaxComment*8/10 && !complete {
+				t.Errorf("level %d, %d characters: a shortened comment should use 80%% to 100%% of %d, or show everything", res.Level, len(md), GitHubMaxComment)
 			}
-			if box := strings.Count(md, "\n> - "); box > 20 {
+			if box := strings.Count(md, "\n> - "); box > maxBoxLines {
 				t.Errorf("%d lines in the warning box", box)
 			}
 			scan, err := review.ReadPlan(plan, o.PlanOptions, review.ScanOptions{KeepAll: true})
@@ -71,25 +106,43 @@ func TestCommentAtScale(t *testing.T) {
 				}
 			}
 			names := namedInComment(md, byAddress)
+			allNamed := !strings.Contains(md, "not named")
 			for _, c := range byAddress {
-				if !names.covers(c) {
+				switch {
+				case review.IsRisky(c.Action) && !names.coversExactly(c):
+					t.Errorf("%s (%s) is destroyed but not named in the comment, literally or in a range", c.Address, kindTag(c))
+				case allNamed && !names.covers(c):
 					t.Errorf("%s (%s) is not named in the comment, literally or in a group", c.Address, kindTag(c))
 				}
 			}
-			for _, m := range summaryAddress.FindAllStringSubmatch(md, -1) {
+			diffs := summaryAddress.FindAllStringSubmatch(md, -1)
+			for _, m := range diffs {
 				if c, ok := byAddress[html.UnescapeString(m[1])]; ok {
 					withDiff[changeKind(c)] = true
 				}
 			}
 			for k := range kinds {
-				if !withDiff[k] {
+				if !withDiff[k] && (mainKinds[k] || complete) {
 					t.Errorf("no diff of a change of kind %s", k)
 				}
 			}
-			t.Logf("%d characters, %d diffs, %d warning lines", len(md), len(summaryAddress.FindAllString(md, -1)), strings.Count(md, "\n> - "))
+			if tc.check != nil {
+				tc.check(t, md, len(diffs))
+			}
+			t.Logf("%d characters, %d diffs, %d warning lines", len(md), len(diffs), strings.Count(md, "\n> - "))
 		})
 	}
 }
+
+// mainKinds are the actions whose diffs a shortened comment spends its
+// budget on first (see fillBudget): destroy, replace, update, create, read.
+var mainKinds = func() map[string]bool {
+	k := map[string]bool{}
+	for _, a := range []diff.Action{diff.Delete, diff.DeleteThenCreate, diff.CreateThenDelete, diff.Update, diff.Create, diff.Read} {
+		k[changeKind(review.ChangeSummary{Action: a})] = true
+	}
+	return k
+}()
 
 var (
 	summaryAddress = regexp.MustCompile(`<details><summary>(?:<code>[^<]*</code> )?<code>([^<]*)</code>`)
@@ -115,8 +168,22 @@ func kindTag(c review.ChangeSummary) string {
 	return "move"
 }
 
+// bracketed writes the numbers in an address's names as indexes:
+// junk_0042 as junk_[0042], as a pattern names them (junk_[0000..2999]).
+func bracketed(address string) string {
+	parts, indexes, _ := review.SplitNumbered(address)
+	var b strings.Builder
+	for i, p := range parts {
+		b.WriteString(p)
+		if i < len(indexes) {
+			b.WriteString("[" + indexes[i] + "]")
+		}
+	}
+	return b.String()
+}
+
 func (p addressPatterns) add(tag, pattern string) {
-	parts, indexes := review.SplitIndexes(pattern)
+	parts, indexes := review.SplitIndexes(bracketed(pattern))
 	key := tag + " " + strings.Join(parts, "[]")
 	p[key] = append(p[key], indexes)
 }
@@ -153,27 +220,32 @@ func namedInComment(md string, byAddress map[string]review.ChangeSummary) addres
 // covers reports whether the comment names c's address for its kind, or
 // a pattern that matches it: * for any index, a..b for a range, a,b for
 // either.
-func (p addressPatterns) covers(c review.ChangeSummary) bool {
-	parts, indexes := review.SplitIndexes(c.Address)
+func (p addressPatterns) covers(c review.ChangeSummary) bool { return p.coversAs(c, false) }
+
+// coversExactly is covers without the * of a pattern: the change is named.
+func (p addressPatterns) coversExactly(c review.ChangeSummary) bool { return p.coversAs(c, true) }
+
+func (p addressPatterns) coversAs(c review.ChangeSummary, exactly bool) bool {
+	parts, indexes := review.SplitIndexes(bracketed(c.Address))
 	for _, pattern := range p[kindTag(c)+" "+strings.Join(parts, "[]")] {
-		if len(pattern) == len(indexes) && matchesAll(pattern, indexes) {
+		if len(pattern) == len(indexes) && matchesAll(pattern, indexes, exactly) {
 			return true
 		}
 	}
 	return false
 }
 
-func matchesAll(pattern, indexes []string) bool {
+func matchesAll(pattern, indexes []string, exactly bool) bool {
 	for i, idx := range indexes {
-		if !matchesIndex(pattern[i], idx) {
+		if !matchesIndex(pattern[i], idx, exactly) {
 			return false
 		}
 	}
 	return true
 }
 
-func matchesIndex(pattern, idx string) bool {
-	if pattern == "*" || pattern == idx {
+func matchesIndex(pattern, idx string, exactly bool) bool {
+	if pattern == "*" && !exactly || pattern == idx {
 		return true
 	}
 	for _, alt := range splitOutsideQuotes(pattern) {

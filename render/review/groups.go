@@ -25,6 +25,10 @@ type Members struct {
 	Parts   []string
 	Indexes [][]string // each member's indexes (up to maxGroupMembers)
 	Count   int
+	// Bare marks the indexes that are numbers in a name (junk_0042), not
+	// instance keys: one value is written without brackets, several as
+	// junk_[0000..2999].
+	Bare []bool
 }
 
 // maxGroupMembers bounds the indexes a group keeps; the rest are counted.
@@ -47,8 +51,17 @@ type Groups struct {
 // with the same key, and returns the group (nil when left out) and whether
 // c is its first member.
 func (gs *Groups) Add(key string, c ChangeSummary) (*ChangeGroup, bool) {
-	parts, idx := SplitIndexes(c.Address)
-	key = strings.Join(parts, "[*]") + "\x00" + key
+	parts, idx, bare := SplitNumbered(c.Address)
+	var shape strings.Builder
+	for i, p := range parts {
+		shape.WriteString(p)
+		if i < len(bare) && bare[i] {
+			shape.WriteString("#")
+		} else if i < len(idx) {
+			shape.WriteString("[*]")
+		}
+	}
+	key = shape.String() + "\x00" + key
 	g := gs.byKey[key]
 	first := g == nil
 	if first {
@@ -58,7 +71,7 @@ func (gs *Groups) Add(key string, c ChangeSummary) (*ChangeGroup, bool) {
 		if gs.byKey == nil {
 			gs.byKey = map[string]*ChangeGroup{}
 		}
-		g = &ChangeGroup{Example: c, Members: Members{Parts: parts}}
+		g = &ChangeGroup{Example: c, Members: Members{Parts: parts, Bare: bare}}
 		gs.byKey[key] = g
 		gs.List = append(gs.List, g)
 	}
@@ -105,10 +118,71 @@ func SplitIndexes(address string) (parts, indexes []string) {
 	return append(parts, address[start:]), indexes
 }
 
-// InstanceKeys are an address's count indexes and for_each keys, unquoted:
-// module.app[3].x.web["a"] has 3 and a.
+// SplitNumbered is SplitIndexes with the runs of digits in module and
+// resource names split out too, as bare indexes: module.team_01.x.junk_0042[3]
+// is parts ["module.team_", ".x.junk_", "", ""], indexes ["01", "0042", "3"]
+// and bare [true, true, false]. Resource types (aws_route53_record) keep
+// their digits: they name what the resource is.
+func SplitNumbered(address string) (parts, indexes []string, bare []bool) {
+	start := 0
+	expect := "start" // what the next dot-separated step of the address is
+	flush := func(end int) { parts = append(parts, address[start:end]); start = end }
+	for i := 0; i < len(address); {
+		// One step: up to the next dot outside brackets.
+		j := i
+		for j < len(address) && address[j] != '.' && address[j] != '[' {
+			j++
+		}
+		step := address[i:j]
+		name := false
+		switch expect {
+		case "start":
+			switch step {
+			case "module":
+				expect = "module name"
+			case "data", "ephemeral":
+				expect = "type"
+			default:
+				expect = "name"
+			}
+		case "module name", "name":
+			name, expect = true, "start"
+		case "type":
+			expect = "name"
+		}
+		if name {
+			for k := i; k < j; {
+				if address[k] < '0' || address[k] > '9' {
+					k++
+					continue
+				}
+				e := k
+				for e < j && address[e] >= '0' && address[e] <= '9' {
+					e++
+				}
+				flush(k)
+				indexes, bare = append(indexes, address[k:e]), append(bare, true)
+				start, k = e, e
+			}
+		}
+		for j < len(address) && address[j] == '[' {
+			end := indexEnd(address, j)
+			if end < 0 {
+				return append(parts, address[start:]), indexes, bare
+			}
+			flush(j)
+			indexes, bare = append(indexes, address[j+1:end]), append(bare, false)
+			start, j = end+1, end+1
+		}
+		i = j + 1 // past the dot
+	}
+	return append(parts, address[start:]), indexes, bare
+}
+
+// InstanceKeys are an address's count indexes and for_each keys, unquoted,
+// and the numbers in its names: module.app[3].x.web_07["a"] has 3, 07 and a.
 func InstanceKeys(address string) []string {
-	_, keys := SplitIndexes(address)
+	_, keys, _ := SplitNumbered(address)
 	for i, k := range keys {
 		if uq, err := strconv.Unquote(k); err == nil {
 			keys[i] = uq
@@ -143,7 +217,8 @@ func (m *Members) Address() string {
 	return m.pattern(func(i int, last bool) string { return m.indexAt(i, last) })
 }
 
-// pattern writes Parts with index i written as index(i, i is the last).
+// pattern writes Parts with index i written as index(i, i is the last):
+// in brackets, but for a number in a name that stands for one value.
 func (m *Members) pattern(index func(i int, last bool) string) string {
 	var b strings.Builder
 	for i, part := range m.Parts {
@@ -151,9 +226,23 @@ func (m *Members) pattern(index func(i int, last bool) string) string {
 		if i == len(m.Parts)-1 {
 			break
 		}
-		b.WriteString("[" + index(i, i == len(m.Parts)-2) + "]")
+		v := index(i, i == len(m.Parts)-2)
+		if i < len(m.Bare) && m.Bare[i] && isDigits(v) {
+			b.WriteString(v)
+		} else {
+			b.WriteString("[" + v + "]")
+		}
 	}
 	return b.String()
+}
+
+func isDigits(s string) bool {
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // Complete reports whether every member's indexes are known.
@@ -231,13 +320,25 @@ func (m *Members) Exact() []string {
 // when some value is not a number.
 func ranges(values []string) (string, bool) {
 	nums := make([]int, 0, len(values))
+	width := 0 // numbers written with leading zeros (junk_0042) keep them
 	for _, v := range values {
 		n, err := strconv.Atoi(v)
-		if err != nil {
+		if err != nil || !isDigits(v) {
 			return "", false
+		}
+		if len(v) > 1 && v[0] == '0' {
+			width = len(v)
 		}
 		nums = append(nums, n)
 	}
+	if width > 0 {
+		for _, v := range values {
+			if len(v) != width {
+				return "", false // 007 and 7 are different names
+			}
+		}
+	}
+	itoa := func(n int) string { return fmt.Sprintf("%0*d", width, n) }
 	slices.Sort(nums)
 	nums = slices.Compact(nums)
 	var parts []string
@@ -247,9 +348,9 @@ func ranges(values []string) (string, bool) {
 			j++
 		}
 		if j == i {
-			parts = append(parts, strconv.Itoa(nums[i]))
+			parts = append(parts, itoa(nums[i]))
 		} else {
-			parts = append(parts, strconv.Itoa(nums[i])+".."+strconv.Itoa(nums[j]))
+			parts = append(parts, itoa(nums[i])+".."+itoa(nums[j]))
 		}
 		i = j + 1
 	}

@@ -25,6 +25,50 @@ func TestSplitIndexes(t *testing.T) {
 	}
 }
 
+func TestSplitNumbered(t *testing.T) {
+	for _, tc := range []struct {
+		addr           string
+		parts, indexes []string
+		bare           []bool
+	}{
+		{"a.b", []string{"a.b"}, nil, nil},
+		{"aws_route53_record.www", []string{"aws_route53_record.www"}, nil, nil},
+		{"gen_instance.junk_0042", []string{"gen_instance.junk_", ""}, []string{"0042"}, []bool{true}},
+		{"data.aws_s3_bucket.logs_v2", []string{"data.aws_s3_bucket.logs_v", ""}, []string{"2"}, []bool{true}},
+		{`module.team_01.gen_instance.dns["k12"]`, []string{"module.team_", ".gen_instance.dns", ""}, []string{"01", `"k12"`}, []bool{true, false}},
+		{`module.app[3].module.x2.aws_s3.web_7["a.1"]`, []string{"module.app", ".module.x", ".aws_s3.web_", "", ""}, []string{"3", "2", "7", `"a.1"`}, []bool{false, true, true, false}},
+	} {
+		parts, idx, bare := SplitNumbered(tc.addr)
+		if !reflect.DeepEqual(parts, tc.parts) || !reflect.DeepEqual(idx, tc.indexes) || !reflect.DeepEqual(bare, tc.bare) {
+			t.Errorf("SplitNumbered(%q) = %q %q %v, want %q %q %v", tc.addr, parts, idx, bare, tc.parts, tc.indexes, tc.bare)
+		}
+	}
+}
+
+// TestNumberedNames: resources that differ only by a number in their
+// name are one group, named with the number's range (zeros kept); a
+// resource alone keeps its name.
+func TestNumberedNames(t *testing.T) {
+	var st Stats
+	destroy := func(addr string) ChangeSummary {
+		return ChangeSummary{Mode: "managed", Action: diff.Delete, Address: addr, Reason: "delete_because_no_resource_config"}
+	}
+	for i := range 3000 {
+		st.add(destroy(fmt.Sprintf("gen_instance.junk_%04d", i)))
+	}
+	st.add(destroy("gen_instance.zz_prod_database"))
+	st.add(destroy("gen_instance.logs_v2"))
+	var got []string
+	for _, g := range st.RiskyGroupsBySize() {
+		got = append(got, fmt.Sprintf("%s (%d) %q", g.Address(), g.Count, g.Exact()))
+	}
+	want := []string{`gen_instance.junk_[0000..2999] (3000) ["gen_instance.junk_[0000..2999]"]`,
+		`gen_instance.zz_prod_database (1) ["gen_instance.zz_prod_database"]`, `gen_instance.logs_v2 (1) ["gen_instance.logs_v2"]`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("groups\n%q, want\n%q", got, want)
+	}
+}
+
 func TestRiskyGroups(t *testing.T) {
 	var st Stats
 	replace := func(addr string) ChangeSummary {

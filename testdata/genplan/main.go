@@ -28,6 +28,7 @@ func main() {
 	out := flag.String("o", ".", "output directory")
 	seed := flag.Int64("seed", 1, "random seed")
 	distinct := flag.Bool("distinct", false, "every change a creation of its own resource, no two alike (the \"add a service\" pull request)")
+	name := flag.String("scenario", "", "a plan made from a report of how a comment failed: mixed, fleet, lone-destroy, numbered-destroys")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fail(err)
@@ -35,11 +36,20 @@ func main() {
 	if err := writeJSON(filepath.Join(*out, "schemas.json"), schemas()); err != nil {
 		fail(err)
 	}
-	change := change
+	sc := scenario{change: change}
 	if *distinct {
-		change = distinctCreation
+		sc.change = distinctCreation
 	}
-	if err := writePlan(filepath.Join(*out, "plan.json"), *n, rand.New(rand.NewSource(*seed)), change); err != nil {
+	if *name != "" {
+		var ok bool
+		if sc, ok = scenarios[*name]; !ok {
+			fail(fmt.Errorf("no scenario %q", *name))
+		}
+		if !flagGiven("n") {
+			*n = sc.n
+		}
+	}
+	if err := writePlan(filepath.Join(*out, "plan.json"), *n, rand.New(rand.NewSource(*seed)), sc); err != nil {
 		fail(err)
 	}
 }
@@ -245,7 +255,14 @@ func distinctCreation(r *rand.Rand, i int) map[string]any {
 			"after_unknown": map[string]any{"id": true, "arn": true}, "before_sensitive": false, "after_sensitive": sensitivity(after)}}
 }
 
-func writePlan(path string, n int, r *rand.Rand, change func(*rand.Rand, int) map[string]any) error {
+func flagGiven(name string) bool {
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+func writePlan(path string, n int, r *rand.Rand, sc scenario) error {
+	each := sc.change
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -258,11 +275,14 @@ func writePlan(path string, n int, r *rand.Rand, change func(*rand.Rand, int) ma
 	}
 	w.WriteString(`{"format_version":"1.2","terraform_version":"1.9.0","variables":{"env":{"value":"prod"}},"resource_drift":[`)
 	drift := max(1, n/100)
+	if sc.drift > 0 {
+		drift = sc.drift
+	}
 	for i := 0; i < drift; i++ {
 		if i > 0 {
 			w.WriteString(",")
 		}
-		rc := change(r, i*20+7) // an update
+		rc := change(r, i*20+7) // an update, whatever the scenario
 		c := rc["change"].(map[string]any)
 		c["before"], c["after"] = c["after"], c["before"]
 		enc(rc)
@@ -272,7 +292,7 @@ func writePlan(path string, n int, r *rand.Rand, change func(*rand.Rand, int) ma
 		if i > 0 {
 			w.WriteString(",")
 		}
-		enc(change(r, i))
+		enc(each(r, i))
 	}
 	w.WriteString(`],"output_changes":{`)
 	for i := 0; i < 20; i++ {
@@ -294,7 +314,11 @@ func writePlan(path string, n int, r *rand.Rand, change func(*rand.Rand, int) ma
 		addr, _, _ := address(i*20 + 7)
 		enc(map[string]any{"resource": addr, "attribute": []any{"size"}})
 	}
+	w.WriteString(`]`)
+	if sc.failedCheck {
+		w.WriteString(`,"checks":[{"address":{"kind":"check","name":"health","to_display":"check.health"},"status":"fail","instances":[{"address":{"kind":"check","name":"health","to_display":"check.health"},"status":"fail","problems":[{"message":"the health endpoint answered 503"}]}]}]`)
+	}
 	// One line, as `tofu show -json` writes it.
-	w.WriteString(`],"errored":false}` + "\n")
+	w.WriteString(`,"errored":false}` + "\n")
 	return w.Flush()
 }

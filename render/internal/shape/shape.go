@@ -39,18 +39,22 @@ func Of(c *tofujson.Change, keys []string) Shape {
 	n := normalizers.Get().(*shapeNormalizer)
 	defer normalizers.Put(n)
 	n.keys, n.strict, n.loose = keys, n.strict[:0], n.loose[:0]
+	n.attrs[0], n.attrs[1] = n.attrs[0][:0], n.attrs[1][:0]
 	if raw := c.RawValues(); raw != nil {
-		for _, v := range raw {
-			n.value(v)
+		for i, v := range raw {
+			n.value = i
+			n.write(v)
 		}
 	} else {
 		// Decoded already: the same text, as encoding/json writes it
 		// (object members sorted, as the tools write them).
-		for _, v := range []any{c.Before, c.After, c.AfterUnknown, c.BeforeSensitive, c.AfterSensitive} {
+		for i, v := range []any{c.Before, c.After, c.AfterUnknown, c.BeforeSensitive, c.AfterSensitive} {
 			b, _ := json.Marshal(v)
-			n.value(b)
+			n.value = i
+			n.write(b)
 		}
 	}
+	n.changed()
 	return Shape{Strict: maphash.Bytes(shapeSeed, n.strict), Loose: maphash.Bytes(shapeSeed, n.loose)}
 }
 
@@ -62,14 +66,56 @@ type shapeNormalizer struct {
 	strict, loose []byte
 	keys          []string
 	done          [2]int // how much of the value strict and loose have
+	// attrs are what the loose strength replaced in the before and after
+	// values, hashed per top-level attribute: which attributes it changed
+	// in is part of the loose shape, so that size = 2 -> 4 and size = 3 ->
+	// 3 do not look alike.
+	attrs [2][]attrWords
+	value int    // which value is being written (0 before, 1 after, …)
+	top   []byte // the top-level attribute being written
 }
 
-// value writes one JSON value, in one pass over its bytes: as is, but
+// attrWords is the hash of the words replaced in one top-level attribute.
+type attrWords struct {
+	name []byte
+	hash uint64
+}
+
+// changed writes, at the loose strength, the top-level attributes whose
+// replaced words differ between the before and the after value: alike
+// updates change the same attributes. Both values list their attributes
+// in one order (the tools write object members sorted).
+func (n *shapeNormalizer) changed() {
+	before, after := n.attrs[0], n.attrs[1]
+	if len(before) == 0 || len(after) == 0 {
+		return
+	}
+	n.loose = append(n.loose, 0)
+	for len(before) > 0 && len(after) > 0 {
+		switch c := bytes.Compare(before[0].name, after[0].name); {
+		case c < 0:
+			before = before[1:]
+		case c > 0:
+			after = after[1:]
+		default:
+			mark := byte('=')
+			if before[0].hash != after[0].hash {
+				mark = '~'
+			}
+			n.loose = append(append(n.loose, before[0].name...), mark)
+			before, after = before[1:], after[1:]
+		}
+	}
+}
+
+// write writes one JSON value, in one pass over its bytes: as is, but
 // for the words inside its strings that are instance keys (strict and
-// loose) or hold digits (loose). Words are runs of letters, digits and _;
-// numbers outside strings stay as they are. A for_each key of several
-// characters is replaced wherever it appears, as a word or not.
-func (n *shapeNormalizer) value(v []byte) {
+// loose) or hold digits (loose), and the numbers outside strings, which
+// are replaced where they are a key (strict and loose) and always at the
+// loose strength. Words are runs of letters, digits and _. A for_each key
+// of several characters is replaced wherever it appears, as a word or
+// not.
+func (n *shapeNormalizer) write(v []byte) {
 	for _, k := range n.keys {
 		if len(k) > 1 && !isDigits(k) && bytes.Contains(v, []byte(k)) {
 			v = bytes.ReplaceAll(v, []byte(k), []byte{'#'})
@@ -77,8 +123,12 @@ func (n *shapeNormalizer) value(v []byte) {
 	}
 	n.strict, n.loose = append(n.strict, 0), append(n.loose, 0)
 	n.done = [2]int{}
+	n.top = nil
 	inString, escaped := false, false
 	word, digit := -1, false // where the word being read starts
+	// Where the value is: its depth, and at depth 1 whether the string
+	// being read is an attribute's name.
+	depth, nameNext, nameStart := 0, false, -1
 	for i, b := range v {
 		if escaped { // the byte after a backslash: n of \n, u of \u0026
 			escaped = false
@@ -93,7 +143,7 @@ func (n *shapeNormalizer) value(v []byte) {
 			continue
 		}
 		if word >= 0 {
-			if inString && (digit || i-word == 1) {
+			if digit || inString && i-word == 1 {
 				n.word(v, word, i, digit)
 			}
 			word = -1
@@ -101,11 +151,25 @@ func (n *shapeNormalizer) value(v []byte) {
 		switch {
 		case b == '"':
 			inString = !inString
+			switch {
+			case inString && nameNext:
+				nameStart, nameNext = i+1, false
+			case !inString && nameStart >= 0:
+				n.top, nameStart = v[nameStart:i], -1
+			}
 		case b == '\\' && inString:
 			escaped = true
+		case inString:
+		case b == '{' || b == '[':
+			depth++
+			nameNext = depth == 1 && b == '{'
+		case b == '}' || b == ']':
+			depth--
+		case b == ',' && depth == 1:
+			nameNext = v[0] == '{'
 		}
 	}
-	if word >= 0 && inString && (digit || len(v)-word == 1) {
+	if word >= 0 && (digit || inString && len(v)-word == 1) {
 		n.word(v, word, len(v), digit)
 	}
 	n.strict, n.loose = append(n.strict, v[n.done[0]:]...), append(n.loose, v[n.done[1]:]...)
@@ -122,6 +186,15 @@ func (n *shapeNormalizer) word(v []byte, start, end int, digit bool) {
 	if digit || key {
 		n.loose = append(append(n.loose, v[n.done[1]:start]...), '#')
 		n.done[1] = end
+		if n.value < len(n.attrs) {
+			attrs := n.attrs[n.value]
+			if len(attrs) == 0 || !bytes.Equal(attrs[len(attrs)-1].name, n.top) {
+				attrs = append(attrs, attrWords{name: n.top})
+			}
+			last := &attrs[len(attrs)-1]
+			last.hash = last.hash*1_000_003 + maphash.Bytes(shapeSeed, v[start:end])
+			n.attrs[n.value] = attrs
+		}
 	}
 }
 

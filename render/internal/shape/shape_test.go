@@ -31,7 +31,9 @@ func TestShape(t *testing.T) {
 		{"an address numbered otherwise", web("3", "web-3", "10.0.1.40", "t3.micro"), false, true},
 		{"a version differing in its digits", web("3", "web-3", "10.0.0.3", "t2.micro"), false, true},
 		{"a word differing", web("3", "web-3", "10.0.0.3", "t3.large"), false, false},
-		{"a number differing", rawChange(t, `null`, `{"name":"web-3","ip":"10.0.0.3","type":"t3.micro","size":4}`).Shape([]string{"3"}), false, false},
+		{"a number differing", rawChange(t, `null`, `{"name":"web-3","ip":"10.0.0.3","type":"t3.micro","size":4}`).Shape([]string{"3"}), false, true},
+		{"a number that is the key", rawChange(t, `null`, `{"name":"web-3","ip":"10.0.0.3","type":"t3.micro","size":3}`).Shape([]string{"3"}),
+			false, true},
 		{"the key inside a longer number is not the key", web("1", "web-1", "10.0.0.1", "t3.micro"), true, true},
 	} {
 		if (tc.got.Strict == base.Strict) != tc.strict || (tc.got.Loose == base.Loose) != tc.loose {
@@ -57,6 +59,30 @@ func TestShape(t *testing.T) {
 	}
 }
 
+// TestShapeNumbers: instances whose numbers follow from their index are
+// alike (fleet[1900] with index = 1900), but only while the same
+// attributes change: an update of size 2 -> 4 is not one that keeps size.
+func TestShapeNumbers(t *testing.T) {
+	fleet := func(i string) Shape {
+		return rawChange(t, `{"index":`+i+`,"name":"fleet-`+i+`"}`, `null`).Shape([]string{i})
+	}
+	if a, b := fleet("1900"), fleet("1991"); a != b {
+		t.Errorf("numbers equal to the key: strict %v, loose %v, want both alike", a.Strict == b.Strict, a.Loose == b.Loose)
+	}
+	update := func(before, after string) Shape {
+		return rawChange(t, `{"size":`+before+`}`, `{"size":`+after+`}`).Shape([]string{"0"})
+	}
+	if a, b := update("2", "4"), update("3", "5"); a.Loose != b.Loose {
+		t.Errorf("two updates of size: not loosely alike")
+	}
+	if a, b := update("2", "4"), update("3", "3"); a.Loose == b.Loose {
+		t.Errorf("an update of size and one keeping it: loosely alike")
+	}
+	if a, b := update("2.5", "-1e3"), update("7.25", "-2e4"); a.Loose != b.Loose {
+		t.Errorf("fractions and exponents: not loosely alike")
+	}
+}
+
 func TestShapeKeys(t *testing.T) {
 	for _, tc := range []struct{ s, key, want string }{
 		{"web-17", "17", "web-#"},
@@ -69,7 +95,7 @@ func TestShapeKeys(t *testing.T) {
 		{`say \"17\"\n17`, "17", `say \"#\"\n#`}, // the n of \n is not part of the word after it
 	} {
 		n := shapeNormalizer{keys: []string{tc.key}}
-		n.value([]byte(`"` + tc.s + `"`))
+		n.write([]byte(`"` + tc.s + `"`))
 		if got := string(n.strict); got != "\x00\""+tc.want+`"` {
 			t.Errorf("%q with key %q: %s, want %q", tc.s, tc.key, got, tc.want)
 		}

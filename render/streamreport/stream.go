@@ -1,4 +1,8 @@
-package render
+// Package streamreport writes what a UI stream (tofu plan/apply/test
+// -json) tells a comment: its failures for the warning box, its errors
+// with their snippets, apply results, planned changes, drift, outputs,
+// warnings and tests — safe Markdown over a review.StreamSummary, bounded.
+package streamreport
 
 import (
 	"fmt"
@@ -11,6 +15,7 @@ import (
 	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/render/internal/diff"
+	"github.com/planpr/planpr/render/internal/safe"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
@@ -72,9 +77,10 @@ func (l *bounded) end(format string) {
 	}
 }
 
-func streamMarkdown(s *review.StreamSummary, name string, masker *mask.Masker, withPlan, compact bool) string {
+// Markdown is a stream's section of a comment, named name.
+func Markdown(s *review.StreamSummary, name string, masker *mask.Masker, withPlan, compact bool) string {
 	var b strings.Builder
-	title := "Log " + safeText(masker, name)
+	title := "Log " + safe.Text(masker, name)
 	if line := operationLine(s.Changes); line != "" && !withPlan {
 		title += " — " + line // beside its plan, the plan's counts say it
 	}
@@ -98,7 +104,7 @@ func streamMarkdown(s *review.StreamSummary, name string, masker *mask.Masker, w
 	failures := bounded{b: &b, max: maxStreamFailures}
 	for _, a := range s.Applies {
 		if a.Status == "errored" {
-			failures.line(fmt.Sprintf("- ❌ %s: %s **failed** after %s\n", safeCode(masker, a.Address), safeText(masker, a.Action), elapsed(a.Elapsed)))
+			failures.line(fmt.Sprintf("- ❌ %s: %s **failed** after %s\n", safe.Code(masker, a.Address), safe.Text(masker, a.Action), elapsed(a.Elapsed)))
 		}
 	}
 	errs, warns := splitDiagnostics(s.Diagnostics)
@@ -109,7 +115,7 @@ func streamMarkdown(s *review.StreamSummary, name string, masker *mask.Masker, w
 					continue
 				}
 				e, _ := splitDiagnostics(r.Diagnostics)
-				text := fmt.Sprintf("- ❌ test %s run %s: %s\n", safeCode(masker, f.Path), safeCode(masker, r.Name), safeText(masker, r.Status))
+				text := fmt.Sprintf("- ❌ test %s run %s: %s\n", safe.Code(masker, f.Path), safe.Code(masker, r.Name), safe.Text(masker, r.Status))
 				for _, d := range e {
 					text += indentLines(diagnosticMarkdown(d, masker, compact), "  ")
 				}
@@ -141,7 +147,7 @@ func streamMarkdown(s *review.StreamSummary, name string, masker *mask.Masker, w
 			case "errored":
 				icon, result = "❌", "errored"
 			}
-			rows.line(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", icon, tableCode(masker, a.Address), safeText(masker, a.Action), strings.ReplaceAll(result, "|", "\\|"), elapsed(a.Elapsed)))
+			rows.line(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", icon, safe.TableCode(masker, a.Address), safe.Text(masker, a.Action), strings.ReplaceAll(result, "|", "\\|"), elapsed(a.Elapsed)))
 		}
 		rows.end("| | … and %d more resources | | | |\n")
 		b.WriteString("\n")
@@ -158,7 +164,7 @@ func streamMarkdown(s *review.StreamSummary, name string, masker *mask.Masker, w
 				if outputs.skip() {
 					continue
 				}
-				outputs.line(md.Details(safeHTML(masker, a.Address)+" "+safeHTML(masker, p.Name)+" "+state,
+				outputs.line(md.Details(safe.HTML(masker, a.Address)+" "+safe.HTML(masker, p.Name)+" "+state,
 					md.Fence(md.Visible(masker.Mask(strings.Join(p.Output, "\n"))), "text")))
 			}
 		}
@@ -168,12 +174,12 @@ func streamMarkdown(s *review.StreamSummary, name string, masker *mask.Masker, w
 		b.WriteString("\n**Planned changes**\n\n")
 		planned := bounded{b: &b, max: maxStreamRows}
 		for _, it := range s.Planned {
-			line := fmt.Sprintf("- %s %s", safeText(masker, it.Action), safeCode(masker, it.Address))
+			line := fmt.Sprintf("- %s %s", safe.Text(masker, it.Action), safe.Code(masker, it.Address))
 			if it.Previous != "" && it.Previous != it.Address {
-				line += " (from " + safeCode(masker, it.Previous) + ")"
+				line += " (from " + safe.Code(masker, it.Previous) + ")"
 			}
 			if it.Reason != "" {
-				line += " — " + safeText(masker, strings.ReplaceAll(it.Reason, "_", " "))
+				line += " — " + safe.Text(masker, strings.ReplaceAll(it.Reason, "_", " "))
 			}
 			planned.line(line + "\n")
 		}
@@ -183,7 +189,7 @@ func streamMarkdown(s *review.StreamSummary, name string, masker *mask.Masker, w
 		b.WriteString("\n**Changed outside " + s.Flavor.Product() + "**\n\n")
 		drift := bounded{b: &b, max: maxStreamRows}
 		for _, it := range s.Drift {
-			drift.line(fmt.Sprintf("- %s %s\n", safeText(masker, it.Action), safeCode(masker, it.Address)))
+			drift.line(fmt.Sprintf("- %s %s\n", safe.Text(masker, it.Action), safe.Code(masker, it.Address)))
 		}
 		drift.end("- … and %d more changed outside " + s.Flavor.Product() + "\n")
 	}
@@ -205,7 +211,7 @@ func streamMarkdown(s *review.StreamSummary, name string, masker *mask.Masker, w
 		b.WriteString("\n⚠️ Resources the tests could not destroy:\n\n")
 		cleanup := bounded{b: &b, max: maxStreamRows}
 		for _, r := range s.Cleanup {
-			cleanup.line("- " + safeCode(masker, r) + "\n")
+			cleanup.line("- " + safe.Code(masker, r) + "\n")
 		}
 		cleanup.end("- … and %d more resources\n")
 	}
@@ -228,10 +234,10 @@ func streamMarkdown(s *review.StreamSummary, name string, masker *mask.Masker, w
 // fails is listed with the failures).
 func isRead(a *review.ApplyResult) bool { return a.Action == "read" && a.Status != "errored" }
 
-// displayPath is how the comment names an input: as given when relative,
+// DisplayPath is how the comment names an input: as given when relative,
 // else relative to the working directory, else by its name — never the
 // runner's absolute path.
-func displayPath(p string) string {
+func DisplayPath(p string) string {
 	if !filepath.IsAbs(p) {
 		return p
 	}
@@ -245,11 +251,6 @@ func displayPath(p string) string {
 
 func elapsed(sec float64) string {
 	return fmt.Sprintf("%gs", sec)
-}
-
-// tableCode is a code span that is safe inside a table cell.
-func tableCode(m *mask.Masker, s string) string {
-	return strings.ReplaceAll(safeCode(m, s), "|", "\\|")
 }
 
 func splitDiagnostics(ds []*uistream.Diagnostic) (errs, warns []*uistream.Diagnostic) {
@@ -284,7 +285,7 @@ func diagnosticMarkdown(d *uistream.Diagnostic, masker *mask.Masker, compact boo
 	}
 	fmt.Fprintf(&b, "\n%s: %s", sev, md.Text(masker.Mask(d.Summary)))
 	if d.Range != nil {
-		fmt.Fprintf(&b, " (%s)", safeCode(masker, fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
+		fmt.Fprintf(&b, " (%s)", safe.Code(masker, fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
 	}
 	b.WriteString("\n\n")
 	if compact {
@@ -297,7 +298,7 @@ func diagnosticMarkdown(d *uistream.Diagnostic, masker *mask.Masker, compact boo
 	if d.Detail != "" {
 		var lines []string
 		for _, l := range strings.Split(masker.Mask(d.Detail), "\n") {
-			lines = append(lines, safeText(masker, l))
+			lines = append(lines, safe.Text(masker, l))
 		}
 		b.WriteString(strings.Join(lines, "<br>\n") + "\n\n")
 	}
@@ -361,18 +362,18 @@ func testsMarkdown(s *review.StreamSummary, masker *mask.Masker) string {
 	rows := bounded{b: &b, max: maxStreamRows}
 	for _, f := range s.Tests {
 		if len(f.Runs) == 0 {
-			rows.line(fmt.Sprintf("| %s | | %s %s |\n", tableCode(masker, f.Path), icons[f.Status], safeText(masker, f.Status)))
+			rows.line(fmt.Sprintf("| %s | | %s %s |\n", safe.TableCode(masker, f.Path), icons[f.Status], safe.Text(masker, f.Status)))
 		}
 		for _, r := range f.Runs {
 			if rows.skip() {
 				continue
 			}
-			rows.line(fmt.Sprintf("| %s | %s | %s %s |\n", tableCode(masker, f.Path), tableCode(masker, r.Name), icons[r.Status], safeText(masker, r.Status)))
+			rows.line(fmt.Sprintf("| %s | %s | %s %s |\n", safe.TableCode(masker, f.Path), safe.TableCode(masker, r.Name), icons[r.Status], safe.Text(masker, r.Status)))
 		}
 	}
 	rows.end("| … and %d more runs | | |\n")
 	if t := s.TestSummary; t != nil {
-		fmt.Fprintf(&b, "\n**%s**: %d passed, %d failed, %d errored, %d skipped.\n", safeText(masker, t.Status), t.Passed, t.Failed, t.Errored, t.Skipped)
+		fmt.Fprintf(&b, "\n**%s**: %d passed, %d failed, %d errored, %d skipped.\n", safe.Text(masker, t.Status), t.Passed, t.Failed, t.Errored, t.Skipped)
 	}
 	diags := bounded{b: &b, max: maxStreamFailures}
 	for _, f := range s.Tests {

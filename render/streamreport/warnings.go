@@ -1,0 +1,36 @@
+package streamreport
+
+import (
+	"fmt"
+
+	"github.com/planpr/planpr/render/internal/safe"
+	"github.com/planpr/planpr/render/mask"
+	"github.com/planpr/planpr/render/review"
+)
+
+// Warnings are a stream's failures for the warnings at the top.
+func Warnings(st *review.StreamSummary, masker *mask.Masker) []string {
+	var lines []string
+	for _, a := range st.Applies {
+		if a.Status == "errored" {
+			lines = append(lines, fmt.Sprintf("- ❌ %s: %s **failed**", safe.Code(masker, a.Address), safe.Text(masker, a.Action)))
+		}
+	}
+	for _, d := range st.Diagnostics {
+		if d.Severity != "error" {
+			continue
+		}
+		where := ""
+		if d.Range != nil {
+			where = fmt.Sprintf(" (%s)", safe.Code(masker, fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
+		}
+		lines = append(lines, fmt.Sprintf("- ❌ Error: %s%s", safe.Text(masker, d.Summary), where))
+	}
+	if t := st.TestSummary; t != nil && t.Failed+t.Errored > 0 {
+		lines = append(lines, fmt.Sprintf("- ❌ tests: %d failed, %d errored (%d passed)", t.Failed, t.Errored, t.Passed))
+	}
+	if st.Info.Truncated > 0 {
+		lines = append(lines, fmt.Sprintf("- ⚠️ %s ends mid-message at line %d: the run was probably interrupted", safe.Text(masker, DisplayPath(st.Path)), st.Info.Truncated))
+	}
+	return lines
+}
