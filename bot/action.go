@@ -107,6 +107,9 @@ func (p *actionPlan) commentOptions(env ActionEnv) render.CommentOptions {
 	if runURL != "" {
 		opts.FullText = "the [job summary](" + runURL + ") of this run"
 	}
+	if s, r := env.Getenv("GITHUB_SERVER_URL"), env.Getenv("GITHUB_REPOSITORY"); s != "" && r != "" && p.marker.SHA != "" {
+		opts.SourceURL = s + "/" + r + "/blob/" + p.marker.SHA
+	}
 	return opts
 }
 
@@ -278,8 +281,16 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 	}
 	p.plans = groupByDir(planFiles, logFiles)
 	for i := range p.plans { // named as the repository names them, wherever the step runs
-		if rel, err := filepath.Rel(cmp.Or(env.Getenv("GITHUB_WORKSPACE"), "."), p.plans[i].Path); err == nil && p.plans[i].Path != "" && !strings.HasPrefix(rel, "..") {
+		workspace := cmp.Or(env.Getenv("GITHUB_WORKSPACE"), ".")
+		if rel, err := filepath.Rel(workspace, p.plans[i].Path); err == nil && p.plans[i].Path != "" && !strings.HasPrefix(rel, "..") {
 			p.plans[i].Source = filepath.ToSlash(rel)
+		}
+		// The root module is where its files are: the tools name the
+		// files of their diagnostics from there.
+		if first := cmp.Or(p.plans[i].Path, firstOf(p.plans[i].Streams)); first != "" {
+			if rel, err := filepath.Rel(workspace, filepath.Dir(first)); err == nil && !strings.HasPrefix(rel, "..") {
+				p.plans[i].Root = filepath.ToSlash(rel)
+			}
 		}
 	}
 	if schemasFile != "" {
@@ -296,7 +307,7 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 	if manifest.Root != "" && len(p.plans) == 1 {
 		// Plans downloaded from another run's artifact sit anywhere: the
 		// manifest says which root module they are, and they are named so.
-		p.plans[0].Name = path.Base(manifest.Root)
+		p.plans[0].Name, p.plans[0].Root = path.Base(manifest.Root), manifest.Root
 		if p.plans[0].Path != "" {
 			p.plans[0].Source = path.Join(manifest.Root, filepath.Base(p.plans[0].Path))
 		}
@@ -555,4 +566,11 @@ func planFiles(plans []render.CommentPlan) []string {
 		files = append(files, p.Streams...)
 	}
 	return files
+}
+
+func firstOf(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
 }

@@ -443,6 +443,9 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	marker := render.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
 	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: report.Title(marker.Key), RunURL: run.HTMLURL,
 		PlanOptions: review.PlanOptions{Mode: mode, Flavor: tool}}
+	if repoURL, _, ok := strings.Cut(run.HTMLURL, "/actions/runs/"); ok && run.HeadSHA != "" {
+		opts.SourceURL = repoURL + "/blob/" + run.HeadSHA // errors link their lines at the run's commit
+	}
 	// With its root, the plan's comment holds that root's lock files, as
 	// the Action's does; the others stay in the lock comment.
 	var locks []*lockdiff.FileDiff
@@ -528,7 +531,7 @@ func artifactPlans(dir, artifactName, root string, planFiles []string) []render.
 		}
 		rel, _ := filepath.Rel(dir, plans[i].Path)
 		if root != "" {
-			plans[i].Source = path.Join(root, filepath.ToSlash(rel))
+			plans[i].Source, plans[i].Root = path.Join(root, filepath.ToSlash(rel)), root
 		} else {
 			plans[i].Source = artifactName + "/" + filepath.ToSlash(rel)
 		}

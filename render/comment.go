@@ -43,6 +43,10 @@ type CommentOptions struct {
 	// RunURL links the run that made the comment, in its footer (with the
 	// marker's SHA), so that a comment left by an older run tells its age.
 	RunURL string
+	// SourceURL is the repository's files at the commit the comment is
+	// about (https://github.com/OWNER/REPO/blob/SHA): errors link their
+	// lines there.
+	SourceURL string
 	// Summary, when set (on the first of Comments' options), receives the
 	// plans' machine summary (as Summary writes it) from the same read.
 	Summary io.Writer

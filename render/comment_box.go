@@ -10,6 +10,7 @@ import (
 	"github.com/planpr/planpr/render/lockreport"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/review"
+	"github.com/planpr/planpr/render/streamreport"
 )
 
 // maxBoxLines bounds the warning box at the top of a comment: what a
@@ -109,7 +110,7 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, maxLin
 	var risky []riskyEntry
 	riskyTotal := 0
 	for _, s := range sections {
-		if s.Scan.Plan.Errored {
+		if s.Scan.Plan.Errored && len(streamreport.Errors(s.Streams, streamreport.Source{}, "")) == 0 { // else its errors say it
 			errored.lines = append(errored.lines, fmt.Sprintf("- ❌ planning **failed** for %s: %s reported an error; the changes below are what it planned before the error.", safeCode(m, s.Name), s.Scan.Flavor.Product()))
 		}
 		checks.total += s.failedCount

@@ -35,6 +35,7 @@ func assembleOnce(sections []*planSection, o CommentOptions, res *CommentResult,
 	var b strings.Builder
 	b.WriteString(o.Marker.String() + "\n")
 	b.WriteString(title(sections, o, res, m) + "\n\n")
+	b.WriteString(streamreport.ErrorBox(commentErrors(sections, o), m))
 	b.WriteString(commentWarnings(sections, o.Locks, warnCap, m))
 	if note := shortenedNote(sections, o, level); note != "" {
 		b.WriteString(note)
@@ -179,6 +180,20 @@ func riskyLine(c review.ChangeSummary, s *planSection, named bool, m *mask.Maske
 		line += ": " + why
 	}
 	return line
+}
+
+// commentErrors are the errors of every section's streams, each linked
+// to its root module's files at the commit.
+func commentErrors(sections []*planSection, o CommentOptions) []streamreport.Located {
+	var errs []streamreport.Located
+	for _, s := range sections {
+		where := ""
+		if len(sections) > 1 {
+			where = s.Name
+		}
+		errs = append(errs, streamreport.Errors(s.Streams, streamreport.Source{BlobURL: o.SourceURL, Root: s.Root}, where)...)
+	}
+	return errs
 }
 
 // streamChange is a UI stream's planned destroy or replacement as a

@@ -207,3 +207,28 @@ func TestStreamCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestFailedPlanErrorsOnce: a plan that failed on its configuration says
+// so in its title, and each error appears once, in the CAUTION box, linked
+// to its line at the commit (a file outside the repository is named, not
+// linked) — not again in the log section or the warning box.
+func TestFailedPlanErrorsOnce(t *testing.T) {
+	plans := []CommentPlan{{Name: "prod", Root: "envs/prod", Streams: []string{"testdata/streams/config-error.jsonl"}}}
+	md, res := comment(t, plans, CommentOptions{Marker: Marker{Key: "prod"}, Version: "test", SourceURL: "https://github.com/acme/infra/blob/0123abc"})
+	golden(t, "stream-config-error.md", []byte(md))
+	if !res.Errored || !strings.Contains(md, "## ❌ planpr: Plan failed\n") {
+		t.Errorf("the title does not say the plan failed:\n%s", md)
+	}
+	for _, summary := range []string{"Unsupported argument", "Reference to undeclared module"} {
+		if n := strings.Count(md, summary); n != 1 {
+			t.Errorf("%q appears %d times, want once", summary, n)
+		}
+	}
+	if !strings.Contains(md, "[`main.tf` line 14](https://github.com/acme/infra/blob/0123abc/envs/prod/main.tf#L14)") ||
+		!strings.Contains(md, "[`../modules/app/outputs.tf` line 3](https://github.com/acme/infra/blob/0123abc/envs/modules/app/outputs.tf#L3)") {
+		t.Errorf("errors not linked to their lines:\n%s", md)
+	}
+	if strings.Contains(md, "#### Log") {
+		t.Errorf("a log section that repeats the errors:\n%s", md)
+	}
+}

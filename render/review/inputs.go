@@ -14,6 +14,9 @@ type Input struct {
 	Name, Path string
 	Streams    []string
 	Source     string // how a comment's footer names the plan; Path when empty
+	// Root is the root module's directory in the repository, where the
+	// tools' diagnostics name their files from ("" when not known).
+	Root string
 }
 
 // File is one input file and the root module it belongs to: files with

@@ -13,6 +13,7 @@ import (
 // facts and the resources the pass kept, never the whole plan.
 type Module struct {
 	Name, Path, Source string
+	Root               string // see Input.Root
 	Scan               *Scan
 	Streams            []*StreamSummary
 	Counts             map[diff.Action]int // the changes shown, by action
@@ -23,7 +24,7 @@ type Module struct {
 // ReadModule reads a root module's plan (one pass, calling so.Each for
 // each change) and its streams, whose secrets join so.Masker.
 func ReadModule(in Input, o PlanOptions, so ScanOptions) (*Module, error) {
-	m := &Module{Name: in.Name, Path: in.Path, Source: cmp.Or(in.Source, in.Path)}
+	m := &Module{Name: in.Name, Path: in.Path, Source: cmp.Or(in.Source, in.Path), Root: in.Root}
 	if in.Path != "" {
 		scan, err := ReadPlan(in.Path, o, so)
 		if err != nil {

@@ -45,7 +45,7 @@ func Splitting(ins []Input, read func([]Input) error) (cleanup func(), err error
 		source := cmp.Or(in.Source, in.Path)
 		each := make([]Input, len(found))
 		for k, p := range found {
-			each[k] = Input{Name: fmt.Sprintf("%s#%d", name, k+1), Path: p.Path, Source: fmt.Sprintf("%s#%d", source, k+1)}
+			each[k] = Input{Name: fmt.Sprintf("%s#%d", name, k+1), Path: p.Path, Source: fmt.Sprintf("%s#%d", source, k+1), Root: in.Root}
 			parts[p.Path] = split{part: p, file: in.Path}
 		}
 		each[0].Streams = in.Streams

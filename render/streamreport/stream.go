@@ -107,7 +107,7 @@ func Markdown(s *review.StreamSummary, name string, masker *mask.Masker, withPla
 			failures.line(fmt.Sprintf("- ❌ %s: %s **failed** after %s\n", safe.Code(masker, a.Address), safe.Text(masker, a.Action), elapsed(a.Elapsed)))
 		}
 	}
-	errs, warns := splitDiagnostics(s.Diagnostics)
+	_, warns := splitDiagnostics(s.Diagnostics)
 	for _, f := range s.Tests {
 		for _, r := range f.Runs {
 			if r.Status == "fail" || r.Status == "error" {
@@ -123,12 +123,7 @@ func Markdown(s *review.StreamSummary, name string, masker *mask.Masker, withPla
 			}
 		}
 	}
-	for _, d := range errs {
-		if failures.skip() {
-			continue
-		}
-		failures.line(diagnosticMarkdown(d, masker, compact))
-	}
+	// Its errors are said once, in the comment's errors box (see ErrorBox).
 	failures.end("- … and %d more failures\n")
 	if compact {
 		return result()

@@ -16,16 +16,6 @@ func Warnings(st *review.StreamSummary, masker *mask.Masker) []string {
 			lines = append(lines, fmt.Sprintf("- ❌ %s: %s **failed**", safe.Code(masker, a.Address), safe.Text(masker, a.Action)))
 		}
 	}
-	for _, d := range st.Diagnostics {
-		if d.Severity != "error" {
-			continue
-		}
-		where := ""
-		if d.Range != nil {
-			where = fmt.Sprintf(" (%s)", safe.Code(masker, fmt.Sprintf("%s:%d", d.Range.Filename, d.Range.Start.Line)))
-		}
-		lines = append(lines, fmt.Sprintf("- ❌ Error: %s%s", safe.Text(masker, d.Summary), where))
-	}
 	if t := st.TestSummary; t != nil && t.Failed+t.Errored > 0 {
 		lines = append(lines, fmt.Sprintf("- ❌ tests: %d failed, %d errored (%d passed)", t.Failed, t.Errored, t.Passed))
 	}
