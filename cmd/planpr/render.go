@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"github.com/planpr/planpr/flavor"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -190,10 +191,21 @@ func prepareText(plans []render.CommentPlan, popts review.PlanOptions, prepared 
 	return nil
 }
 
-// label splits a NAME=PATH argument; a plain path is named by itself.
+// label splits a NAME=PATH argument; a plain path is named by itself. A
+// name may hold slashes (envs/prod=plan.json, or one name per plan of a
+// terragrunt file: envs/a,envs/b=plans.json) when the argument is not
+// itself a file.
 func label(arg string) (name, path string) {
-	if i := strings.IndexByte(arg, '='); i > 0 && !strings.ContainsAny(arg[:i], `/\`) {
+	i := strings.IndexByte(arg, '=')
+	if i > 0 && !strings.ContainsAny(arg[:i], `/\`) {
 		return arg[:i], arg[i+1:]
+	}
+	if i > 0 {
+		if _, err := os.Stat(arg); err != nil {
+			if _, err := os.Stat(arg[i+1:]); err == nil {
+				return arg[:i], arg[i+1:]
+			}
+		}
 	}
 	return arg, arg
 }

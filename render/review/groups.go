@@ -252,8 +252,10 @@ func (m *Members) Complete() bool { return m.Count == len(m.Indexes) }
 // numbers (for the last index), or *.
 func (m *Members) indexAt(i int, last bool) string {
 	var values []string
+	seen := map[string]bool{}
 	for _, idx := range m.Indexes {
-		if i < len(idx) && !slices.Contains(values, idx[i]) {
+		if i < len(idx) && !seen[idx[i]] {
+			seen[idx[i]] = true
 			values = append(values, idx[i])
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -43,9 +44,18 @@ func Splitting(ins []Input, read func([]Input) error) (cleanup func(), err error
 		in := ins[i]
 		name := cmp.Or(in.Name, ModuleName(in.Path))
 		source := cmp.Or(in.Source, in.Path)
+		// Names for each plan, in order (terragrunt's modules: "envs/a,envs/b=plans.json"):
+		// the plan JSON does not record the directory it was made in.
+		names := strings.Split(name, ",")
+		if len(names) > 1 && len(names) != len(found) {
+			return cleanup, &tofujson.InputError{File: in.Path, Msg: fmt.Sprintf("holds %d plans but %d names were given (%s): give one name for each plan, in the order they appear", len(found), len(names), name)}
+		}
 		each := make([]Input, len(found))
 		for k, p := range found {
 			each[k] = Input{Name: fmt.Sprintf("%s#%d", name, k+1), Path: p.Path, Source: fmt.Sprintf("%s#%d", source, k+1), Root: in.Root}
+			if len(names) > 1 {
+				each[k].Name, each[k].Root = names[k], names[k]
+			}
 			parts[p.Path] = split{part: p, file: in.Path}
 		}
 		each[0].Streams = in.Streams

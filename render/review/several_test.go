@@ -91,3 +91,42 @@ func TestSplittingLocatesErrorsInTheFile(t *testing.T) {
 		t.Fatalf("err = %v, want it at %s:2:…", err, path)
 	}
 }
+
+// TestSplittingNamesEachPlan: a file of several plans (terragrunt run-all
+// show -json) given one name for each plan names each part by it, in
+// order; a wrong count is an error naming the file.
+func TestSplittingNamesEachPlan(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "plans.json")
+	plan := `{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[]}`
+	if err := os.WriteFile(path, []byte(plan+"\n"+plan+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	cleanup, err := Splitting([]Input{{Name: "envs/a,envs/b", Path: path}}, func(ins []Input) error {
+		names = nil
+		for _, in := range ins {
+			names = append(names, in.Name)
+			if _, err := ReadPlan(in.Path, PlanOptions{}, ScanOptions{}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	cleanup()
+	if err != nil || !reflect.DeepEqual(names, []string{"envs/a", "envs/b"}) {
+		t.Errorf("names %q, error %v", names, err)
+	}
+	cleanup, err = Splitting([]Input{{Name: "a,b,c", Path: path}}, func(ins []Input) error {
+		for _, in := range ins {
+			if _, err := ReadPlan(in.Path, PlanOptions{}, ScanOptions{}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	cleanup()
+	if err == nil || !strings.Contains(err.Error(), "plans.json") || !strings.Contains(err.Error(), "holds 2 plans but 3 names") {
+		t.Errorf("error %v", err)
+	}
+}
