@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"hash/maphash"
+	"strings"
 	"sync"
 
 	"github.com/planpr/planpr/render/tofujson"
@@ -38,8 +39,11 @@ type Shape struct {
 func Of(c *tofujson.Change, keys []string) Shape {
 	n := normalizers.Get().(*shapeNormalizer)
 	defer normalizers.Put(n)
-	n.keys, n.strict, n.loose = keys, n.strict[:0], n.loose[:0]
+	n.setKeys(keys)
+	n.strict, n.loose = n.strict[:0], n.loose[:0]
 	n.attrs[0], n.attrs[1] = n.attrs[0][:0], n.attrs[1][:0]
+	n.words[0], n.words[1] = n.words[0][:0], n.words[1][:0]
+
 	if raw := c.RawValues(); raw != nil {
 		for i, v := range raw {
 			n.value = i
@@ -58,6 +62,14 @@ func Of(c *tofujson.Change, keys []string) Shape {
 	return Shape{Strict: maphash.Bytes(shapeSeed, n.strict), Loose: maphash.Bytes(shapeSeed, n.loose)}
 }
 
+// setKeys sets the instance's keys the words are compared with.
+func (n *shapeNormalizer) setKeys(keys []string) {
+	n.keys, n.shortKey = keys, false
+	for _, k := range keys {
+		n.shortKey = n.shortKey || len(k) == 1 && !isDigits(k)
+	}
+}
+
 // normalizers keep their buffers from one change to the next.
 var normalizers = sync.Pool{New: func() any { return &shapeNormalizer{} }}
 
@@ -67,18 +79,23 @@ type shapeNormalizer struct {
 	keys          []string
 	done          [2]int // how much of the value strict and loose have
 	// attrs are what the loose strength replaced in the before and after
-	// values, hashed per top-level attribute: which attributes it changed
-	// in is part of the loose shape, so that size = 2 -> 4 and size = 3 ->
-	// 3 do not look alike.
-	attrs [2][]attrWords
-	value int    // which value is being written (0 before, 1 after, …)
-	top   []byte // the top-level attribute being written
+	// values (their bytes in words), per top-level attribute: which
+	// attributes it changed in is part of the loose shape, so that size =
+	// 2 -> 4 and size = 3 -> 3 do not look alike.
+	attrs    [2][]attrWords
+	words    [2][]byte
+	value    int    // which value is being written (0 before, 1 after, …)
+	top      []byte // the top-level attribute being written
+	topID    int    // counts the top-level attributes written, so that words compare it cheaply
+	shortKey bool   // some key is one letter: one-letter words may be keys
 }
 
-// attrWords is the hash of the words replaced in one top-level attribute.
+// attrWords are the words replaced in one top-level attribute:
+// words[start:end] of its value.
 type attrWords struct {
-	name []byte
-	hash uint64
+	name       []byte
+	id         int // the topID it was written under
+	start, end int
 }
 
 // changed writes, at the loose strength, the top-level attributes whose
@@ -99,7 +116,8 @@ func (n *shapeNormalizer) changed() {
 			after = after[1:]
 		default:
 			mark := byte('=')
-			if before[0].hash != after[0].hash {
+			b, a := before[0], after[0]
+			if !bytes.Equal(n.words[0][b.start:b.end], n.words[1][a.start:a.end]) {
 				mark = '~'
 			}
 			n.loose = append(append(n.loose, before[0].name...), mark)
@@ -124,29 +142,106 @@ func (n *shapeNormalizer) write(v []byte) {
 	n.strict, n.loose = append(n.strict, 0), append(n.loose, 0)
 	n.done = [2]int{}
 	n.top = nil
-	inString, escaped := false, false
-	word, digit := -1, false // where the word being read starts
+	if n.shortKey {
+		n.writeEachWord(v)
+	} else {
+		n.writeDigitWords(v)
+	}
+	n.strict, n.loose = append(n.strict, v[n.done[0]:]...), append(n.loose, v[n.done[1]:]...)
+}
+
+// writeDigitWords finds the words of v that hold digits, skipping over
+// the rest a run at a time: with no key of one letter, no other word is
+// replaced. It finds what writeEachWord finds (TestFastPathAgrees).
+func (n *shapeNormalizer) writeDigitWords(v []byte) {
+	inString := false
+	depth, nameNext, nameStart := 0, false, -1
+	floor := 0 // where a word may begin: not on the byte after a backslash
+	for i := 0; i < len(v); {
+		special := &outside
+		if inString {
+			special = &inside
+		}
+		for i < len(v) && !special[v[i]] {
+			i++
+		}
+		if i == len(v) {
+			break
+		}
+		switch b := v[i]; {
+		case b == '"':
+			inString = !inString
+			switch {
+			case inString && nameNext:
+				nameStart, nameNext = i+1, false
+			case !inString && nameStart >= 0:
+				n.top, nameStart = v[nameStart:i], -1
+				n.topID++
+			}
+			i++
+		case b == '\\': // inside a string only
+			i += 2
+			floor = i
+		case byteClass[b] == digitLike:
+			start, end := i, i+1
+			for start > floor && byteClass[v[start-1]] != other {
+				start--
+			}
+			for end < len(v) && byteClass[v[end]] != other {
+				end++
+			}
+			n.word(v, start, end, true)
+			i = end
+		case b == '{' || b == '[':
+			depth++
+			nameNext = depth == 1 && b == '{'
+			i++
+		case b == '}' || b == ']':
+			depth--
+			i++
+		case b == ',':
+			if depth == 1 {
+				nameNext = v[0] == '{'
+			}
+			i++
+		default:
+			i++
+		}
+	}
+}
+
+// inside and outside are the bytes writeDigitWords stops at, in a string
+// and outside one.
+var inside, outside = func() (in, out [256]bool) {
+	for b := range 256 {
+		digit := byteClass[b] == digitLike
+		in[b] = digit || b == '"' || b == '\\'
+		out[b] = digit || b == '"' || strings.IndexByte("{}[],", byte(b)) >= 0
+	}
+	return in, out
+}()
+
+// writeEachWord reads every word of v, for keys of one letter.
+func (n *shapeNormalizer) writeEachWord(v []byte) {
+	inString := false
 	// Where the value is: its depth, and at depth 1 whether the string
 	// being read is an attribute's name.
 	depth, nameNext, nameStart := 0, false, -1
-	for i, b := range v {
-		if escaped { // the byte after a backslash: n of \n, u of \u0026
-			escaped = false
-			continue
-		}
-		c := byteClass[b]
-		if c != other {
-			if word < 0 {
-				word, digit = i, false
+	for i := 0; i < len(v); {
+		b := v[i]
+		if byteClass[b] != other { // a word, read whole
+			start, digit := i, false
+			for ; i < len(v); i++ {
+				c := byteClass[v[i]]
+				if c == other {
+					break
+				}
+				digit = digit || c == digitLike
 			}
-			digit = digit || c == digitLike
-			continue
-		}
-		if word >= 0 {
-			if digit || inString && i-word == 1 {
-				n.word(v, word, i, digit)
+			if digit || inString && n.shortKey && i-start == 1 {
+				n.word(v, start, i, digit)
 			}
-			word = -1
+			continue
 		}
 		switch {
 		case b == '"':
@@ -156,9 +251,11 @@ func (n *shapeNormalizer) write(v []byte) {
 				nameStart, nameNext = i+1, false
 			case !inString && nameStart >= 0:
 				n.top, nameStart = v[nameStart:i], -1
+				n.topID++
 			}
 		case b == '\\' && inString:
-			escaped = true
+			i += 2 // the byte after a backslash (n of \n, u of \u0026) begins no word
+			continue
 		case inString:
 		case b == '{' || b == '[':
 			depth++
@@ -168,11 +265,8 @@ func (n *shapeNormalizer) write(v []byte) {
 		case b == ',' && depth == 1:
 			nameNext = v[0] == '{'
 		}
+		i++
 	}
-	if word >= 0 && (digit || inString && len(v)-word == 1) {
-		n.word(v, word, len(v), digit)
-	}
-	n.strict, n.loose = append(n.strict, v[n.done[0]:]...), append(n.loose, v[n.done[1]:]...)
 }
 
 // word replaces v[start:end], a word inside a string, where it is a key
@@ -186,14 +280,14 @@ func (n *shapeNormalizer) word(v []byte, start, end int, digit bool) {
 	if digit || key {
 		n.loose = append(append(n.loose, v[n.done[1]:start]...), '#')
 		n.done[1] = end
-		if n.value < len(n.attrs) {
-			attrs := n.attrs[n.value]
-			if len(attrs) == 0 || !bytes.Equal(attrs[len(attrs)-1].name, n.top) {
-				attrs = append(attrs, attrWords{name: n.top})
+		if k := n.value; k < len(n.attrs) {
+			attrs := n.attrs[k]
+			if len(attrs) == 0 || attrs[len(attrs)-1].id != n.topID {
+				attrs = append(attrs, attrWords{name: n.top, id: n.topID, start: len(n.words[k])})
 			}
-			last := &attrs[len(attrs)-1]
-			last.hash = last.hash*1_000_003 + maphash.Bytes(shapeSeed, v[start:end])
-			n.attrs[n.value] = attrs
+			n.words[k] = append(append(n.words[k], v[start:end]...), 0)
+			attrs[len(attrs)-1].end = len(n.words[k])
+			n.attrs[k] = attrs
 		}
 	}
 }

@@ -2,6 +2,7 @@ package shape
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/planpr/planpr/render/tofujson"
@@ -94,7 +95,8 @@ func TestShapeKeys(t *testing.T) {
 		{"svc-payments-eu", "payments", "svc-#-eu"},
 		{`say \"17\"\n17`, "17", `say \"#\"\n#`}, // the n of \n is not part of the word after it
 	} {
-		n := shapeNormalizer{keys: []string{tc.key}}
+		var n shapeNormalizer
+		n.setKeys([]string{tc.key})
 		n.write([]byte(`"` + tc.s + `"`))
 		if got := string(n.strict); got != "\x00\""+tc.want+`"` {
 			t.Errorf("%q with key %q: %s, want %q", tc.s, tc.key, got, tc.want)
@@ -106,3 +108,46 @@ func TestShapeKeys(t *testing.T) {
 type shaped struct{ c *tofujson.Change }
 
 func (s shaped) Shape(keys []string) Shape { return Of(s.c, keys) }
+
+// normalized writes v with each path and returns what it wrote.
+func normalized(v []byte, keys []string, each bool) string {
+	var n shapeNormalizer
+	n.setKeys(keys)
+	n.value = 1
+	n.strict, n.loose = append(n.strict, 0), append(n.loose, 0)
+	if each {
+		n.writeEachWord(v)
+	} else {
+		n.writeDigitWords(v)
+	}
+	n.strict, n.loose = append(n.strict, v[n.done[0]:]...), append(n.loose, v[n.done[1]:]...)
+	return fmt.Sprintf("%q|%q|%q|%v", n.strict, n.loose, n.words[1], len(n.attrs[1]))
+}
+
+// TestFastPathAgrees: skipping to the words that hold digits finds what
+// reading every word finds, when no key is one letter.
+func TestFastPathAgrees(t *testing.T) {
+	for _, v := range fastPathSeeds {
+		if fast, each := normalized([]byte(v), []string{"17", "web"}, false), normalized([]byte(v), []string{"17", "web"}, true); fast != each {
+			t.Errorf("%s:\nfast %s\neach %s", v, fast, each)
+		}
+	}
+}
+
+var fastPathSeeds = []string{
+	`{"a":"web-17 10.0.0.17","b":[1,2.5,-3e4],"c":{"d":"x\n17\u0026y"}}`,
+	`{"user_data":"echo 'step 7 of instance 17' \u0026\u0026 systemctl restart app-7\n","size":17,"tags":{"Name":"web-17"}}`,
+	`"\\17"`, `"a\"17"`, `[17,"17",{"17":17}]`, `{"x":"#1 #web"}`, `{}`, `null`, `"trailing 1`,
+}
+
+// FuzzShapePaths: the two paths agree on any input, valid JSON or not.
+func FuzzShapePaths(f *testing.F) {
+	for _, v := range fastPathSeeds {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if fast, each := normalized([]byte(v), []string{"17"}, false), normalized([]byte(v), []string{"17"}, true); fast != each {
+			t.Errorf("%q:\nfast %s\neach %s", v, fast, each)
+		}
+	})
+}
