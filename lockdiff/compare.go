@@ -32,6 +32,9 @@ type ProviderDiff struct {
 	// Verification is what the registry said of the new hashes (see
 	// Verifier), or nil when not asked.
 	Verification *Verification
+	// ChangesURL shows what changed upstream between the two versions of
+	// an upgrade or a downgrade (see changesURL); "" when not known.
+	ChangesURL string
 }
 
 // VersionBefore and the other accessors give "" for an absent side.
@@ -56,11 +59,19 @@ type FileDiff struct {
 	// Skipped is a lock file the review did not read (past a cap): its
 	// Findings say why and how to review it.
 	Skipped bool
+
+	platforms []string // the team's declared platforms, for the advice
 }
 
 // Compare compares two parsed lock files. Either may have no providers (a
 // file created or deleted). path names the file in the report.
 func Compare(path string, before, after *LockFile) *FileDiff {
+	return compare(path, before, after, nil)
+}
+
+// compare is Compare with the team's declared platforms (nil: not
+// declared), which the advice names and the coverage is held to.
+func compare(path string, before, after *LockFile, platforms []string) *FileDiff {
 	fd := &FileDiff{Path: path, Created: len(before.Providers) == 0 && len(after.Providers) > 0,
 		Deleted: len(after.Providers) == 0 && len(before.Providers) > 0}
 	locks := map[Address]*[2]*Lock{}
@@ -80,13 +91,15 @@ func Compare(path string, before, after *LockFile) *FileDiff {
 	}
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].String() < sorted[j].String() })
 	for _, a := range sorted {
-		fd.Providers = append(fd.Providers, compareProvider(a, locks[a][0], locks[a][1]))
+		fd.Providers = append(fd.Providers, compareProvider(a, locks[a][0], locks[a][1], platforms))
 	}
 	fd.Findings = fileFindings(fd, before, after)
+	coverageFindings(fd, after, platforms)
+	fd.platforms = platforms
 	return fd
 }
 
-func compareProvider(a Address, b, af *Lock) *ProviderDiff {
+func compareProvider(a Address, b, af *Lock, platforms []string) *ProviderDiff {
 	d := &ProviderDiff{Address: a, Before: b, After: af}
 	switch {
 	case b == nil:
@@ -109,7 +122,8 @@ func compareProvider(a Address, b, af *Lock) *ProviderDiff {
 			d.Change = Unchanged
 		}
 	}
-	d.Findings = providerFindings(d)
+	d.Findings = providerFindings(d, platforms)
+	d.ChangesURL = changesURL(d)
 	return d
 }
 

@@ -77,14 +77,16 @@ func TestCompareFindings(t *testing.T) {
 		{"zh filled in", []string{aws + " 5.1.0 h1:a="}, []string{aws + " 5.1.0 h1:a= zh:1 zh:2"}, Changed,
 			map[string]Severity{"zh-filled": Info}},
 		{"h1 swapped", []string{aws + " 5.1.0 h1:a= zh:1"}, []string{aws + " 5.1.0 h1:b= zh:1"}, Changed,
-			map[string]Severity{"h1-swapped": Notice}},
+			map[string]Severity{"hashes-replaced": Alert}},
 		{"h1 dropped", []string{aws + " 5.1.0 h1:a= h1:b= zh:1"}, []string{aws + " 5.1.0 h1:a= zh:1"}, Changed,
-			map[string]Severity{"h1-dropped": Notice}},
+			map[string]Severity{"hashes-removed": Notice}},
 		{"zh replaced, h1 replaced too", []string{aws + " 5.1.0 h1:a= zh:1 zh:2"}, []string{aws + " 5.1.0 h1:b= zh:3 zh:4"}, Changed,
-			map[string]Severity{"zh-replaced": Alert, "h1-swapped": Notice}},
+			map[string]Severity{"hashes-replaced": Alert}},
 		{"zh replaced, h1 unchanged", []string{aws + " 5.1.0 h1:a= zh:1 zh:2"}, []string{aws + " 5.1.0 h1:a= zh:3 zh:4"}, Changed,
-			map[string]Severity{"zh-replaced": Warning}},
-		{"zh partly kept", []string{aws + " 5.1.0 h1:a= zh:1 zh:2"}, []string{aws + " 5.1.0 h1:a= zh:1 zh:3"}, Changed,
+			map[string]Severity{"hashes-replaced": Alert}},
+		{"one zh swapped for another, the rest kept", []string{aws + " 5.1.0 h1:a= zh:1 zh:2"}, []string{aws + " 5.1.0 h1:a= zh:1 zh:3"}, Changed,
+			map[string]Severity{"hashes-replaced": Alert}},
+		{"zh added", []string{aws + " 5.1.0 h1:a= zh:1"}, []string{aws + " 5.1.0 h1:a= zh:1 zh:3"}, Changed,
 			map[string]Severity{"zh-added": Info}},
 		{"unknown hash schemes are kept, not judged", []string{aws + " 5.1.0 h1:a="}, []string{aws + " 5.1.0 h1:a= h9:new"}, Changed,
 			map[string]Severity{}},
@@ -133,5 +135,78 @@ func TestMaxSeverity(t *testing.T) {
 	fd := Compare("lock.hcl", lockFile(t, aws+" 5.1.0 h1:a= zh:1"), lockFile(t, aws+" 5.1.0 h1:b= zh:2"))
 	if fd.MaxSeverity() != Alert {
 		t.Errorf("max severity %s", fd.MaxSeverity())
+	}
+}
+
+// TestHashSwapNamed: one `zh:` of hashicorp/null 3.3.1 replaced by another
+// on the same version names both hashes, says what to do, and is an alert
+// without asking any registry.
+func TestHashSwapNamed(t *testing.T) {
+	null := "registry.opentofu.org/hashicorp/null"
+	fd := Compare("lock.hcl", lockFile(t, null+" 3.3.1 h1:keep= zh:aaaa1111 zh:bbbb2222"), lockFile(t, null+" 3.3.1 h1:keep= zh:aaaa1111 zh:cccc3333"))
+	f := fd.AllFindings()
+	if len(f) != 1 || f[0].Severity != Alert || fd.MaxSeverity() != Alert {
+		t.Fatalf("findings %+v", f)
+	}
+	for _, want := range []string{"1 `zh:` hash removed (`zh:bbbb2222`) and 1 added (`zh:cccc3333`)", "Run `tofu providers lock` from a trusted machine and compare; if the registry's checksums differ, do not merge."} {
+		if !strings.Contains(f[0].Message, want) {
+			t.Errorf("%q lacks %q", f[0].Message, want)
+		}
+	}
+}
+
+// TestPlatformCoverage: a provider the change touches that covers fewer
+// platforms than the rest of the file (or than the declared platforms) is
+// a warning without --verify, with the command that fixes it; in
+// Terraform's words for a Terraform lock.
+func TestPlatformCoverage(t *testing.T) {
+	null := "registry.opentofu.org/hashicorp/null"
+	six := " h1:1= h1:2= h1:3= h1:4= h1:5= h1:6= zh:1 zh:2"
+	before := lockFile(t, aws+" 5.0.0"+six)
+	after := lockFile(t, aws+" 5.0.0"+six, null+" 3.3.1 h1:mac= zh:9")
+	fd := Compare("lock.hcl", before, after)
+	var msg string
+	for _, f := range fd.AllFindings() {
+		if f.Kind == "platforms-fewer" && f.Severity == Warning {
+			msg = f.Message
+		}
+	}
+	if !strings.Contains(msg, "1 `h1:` hash where registry.opentofu.org/hashicorp/aws has 6") ||
+		!strings.Contains(msg, "`tofu providers lock -platform=linux_amd64 -platform=darwin_arm64 -platform=windows_amd64 registry.opentofu.org/hashicorp/null`") {
+		t.Errorf("coverage finding %q", msg)
+	}
+	// Declared platforms are the measure, and the command names them.
+	fd, _ = ComparePair(Pair{Path: "lock.hcl", Before: []byte(""), After: []byte(`provider "registry.terraform.io/hashicorp/null" {
+  version = "3.3.1"
+  hashes = ["h1:a=", "h1:b=", "zh:1"]
+}
+`), Platforms: []string{"linux_amd64", "linux_arm64", "darwin_arm64"}})
+	msg = ""
+	for _, f := range fd.AllFindings() {
+		if f.Kind == "platforms-fewer" {
+			msg = f.Message
+		}
+	}
+	if !strings.Contains(msg, "2 `h1:` hashes for the 3 platforms you declared") ||
+		!strings.Contains(msg, "`terraform providers lock -platform=linux_amd64 -platform=linux_arm64 -platform=darwin_arm64 registry.terraform.io/hashicorp/null`") {
+		t.Errorf("declared coverage finding %q", msg)
+	}
+}
+
+func TestChangesURL(t *testing.T) {
+	up := Compare("lock.hcl", lockFile(t, aws+" 3.2.4 h1:a="), lockFile(t, aws+" 3.3.1 h1:b="))
+	down := Compare("lock.hcl", lockFile(t, aws+" 3.3.1 h1:a="), lockFile(t, aws+" 3.2.4 h1:b="))
+	other := Compare("lock.hcl", lockFile(t, "example.com/acme/x 1.0.0 h1:a="), lockFile(t, "example.com/acme/x 1.1.0 h1:b="))
+	for _, tc := range []struct {
+		fd   *FileDiff
+		want string
+	}{
+		{up, "https://github.com/hashicorp/terraform-provider-aws/compare/v3.2.4...v3.3.1"},
+		{down, "https://github.com/hashicorp/terraform-provider-aws/compare/v3.2.4...v3.3.1"},
+		{other, ""},
+	} {
+		if got := tc.fd.Providers[0].ChangesURL; got != tc.want {
+			t.Errorf("ChangesURL %q, want %q", got, tc.want)
+		}
 	}
 }

@@ -277,8 +277,8 @@ func CrossCheck(fd *FileDiff, after *LockFile, cfg *Config) {
 				how = "used (implied by the resource type)"
 			}
 			fd.Findings = append(fd.Findings, Finding{Kind: "required-not-locked", Severity: Warning, Message: fmt.Sprintf(
-				"%s is %s at %s but not in the lock file: the change probably forgot to commit what `tofu init` wrote; run `tofu init` and commit %s.",
-				r.Address.Short(), how, where, filepath.Base(fd.Path))})
+				"%s is %s at %s but not in the lock file: the change probably forgot to commit what `tofu init` wrote; run `tofu init` (or %s) and commit %s.",
+				r.Address.Short(), how, where, LockCommand(fd.platforms, r.Address), filepath.Base(fd.Path))})
 			continue
 		}
 		matched[lock.Address] = true

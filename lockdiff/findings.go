@@ -2,6 +2,8 @@ package lockdiff
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Severity ranks findings; a reviewer should look at alerts first.
@@ -42,11 +44,37 @@ const (
 	aboutZH    = "`zh:` hashes are SHA-256 sums of the provider's release zip files, copied from the provider's signed SHA256SUMS"
 	aboutH1    = "`h1:` hashes cover the unpacked package for one platform, recorded by `tofu init` or `tofu providers lock`"
 	aboutSameV = "for the same version `tofu init` only ever adds hashes"
-	// LockCommand is the advice for a lock file that misses platforms.
-	LockCommand = "run `tofu providers lock -platform=linux_amd64 -platform=darwin_arm64 -platform=windows_amd64` (the platforms your team and CI use) and commit the result"
 )
 
-func providerFindings(d *ProviderDiff) []Finding {
+// LockCommand is the command that records the hashes of providers (all
+// of the configuration's when none is named) for platforms (the team's,
+// or DefaultPlatforms): `tofu providers lock -platform=linux_amd64 …
+// registry.opentofu.org/hashicorp/null`, ready to copy. Findings speak the
+// lock file's tool, so a Terraform lock reads `terraform providers lock`.
+func LockCommand(platforms []string, providers ...Address) string {
+	if len(platforms) == 0 {
+		platforms = DefaultPlatforms
+	}
+	cmd := "tofu providers lock"
+	for _, p := range platforms {
+		cmd += " -platform=" + p
+	}
+	for _, a := range providers {
+		cmd += " " + a.String()
+	}
+	return "`" + cmd + "`"
+}
+
+// lockAdvice is the sentence that ends a finding about missing hashes.
+func lockAdvice(platforms []string, providers ...Address) string {
+	which := "the platforms your team and CI use"
+	if len(platforms) > 0 {
+		which = "the platforms you declared"
+	}
+	return fmt.Sprintf("run %s from the root module (%s) and commit the result", LockCommand(platforms, providers...), which)
+}
+
+func providerFindings(d *ProviderDiff, platforms []string) []Finding {
 	var fs []Finding
 	add := func(kind string, sev Severity, format string, args ...any) {
 		fs = append(fs, Finding{Kind: kind, Severity: sev, Message: fmt.Sprintf(format, args...)})
@@ -57,9 +85,9 @@ func providerFindings(d *ProviderDiff) []Finding {
 		h1, zh := schemeCount(d.After.Hashes, "h1"), schemeCount(d.After.Hashes, "zh")
 		switch {
 		case len(d.After.Hashes) == 0:
-			add("no-hashes", Warning, "The lock for %s has no hashes, so nothing checks the package `tofu init` downloads; %s.", d.Address, LockCommand)
+			add("no-hashes", Warning, "The lock for %s has no hashes, so nothing checks the package `tofu init` downloads; %s.", d.Address, lockAdvice(platforms, d.Address))
 		case h1 == 1 && zh == 0:
-			add("single-platform", Warning, "The lock for %s has only one `h1:` hash and no `zh:` hashes: it was made on one platform, and `tofu init` on any other will fail to verify the package; %s.", d.Address, LockCommand)
+			add("single-platform", Warning, "The lock for %s has only one `h1:` hash and no `zh:` hashes: it was made on one platform, and `tofu init` on any other will fail to verify the package; %s.", d.Address, lockAdvice(platforms, d.Address))
 		}
 		if d.After.Version.Prerelease() != "" {
 			add("prerelease", Warning, "%s %s is a pre-release.", d.Address, d.After.RawVersion)
@@ -96,45 +124,115 @@ func providerFindings(d *ProviderDiff) []Finding {
 
 // sameVersionHashFindings explains hash changes on an unchanged version,
 // where `tofu init` only ever adds hashes: anything else was done by hand
-// or by a re-published package.
+// or by a re-published package. Every hash change is named: a hash of one
+// scheme removed while another of that scheme is added is a replacement,
+// an alert with the next step; removals alone are notices; additions are
+// told.
 func sameVersionHashFindings(d *ProviderDiff) []Finding {
 	var fs []Finding
 	add := func(kind string, sev Severity, format string, args ...any) {
 		fs = append(fs, Finding{Kind: kind, Severity: sev, Message: fmt.Sprintf(format, args...)})
 	}
-	bzh, azh := ofScheme(d.Before.Hashes, "zh"), ofScheme(d.After.Hashes, "zh")
-	bh1, ah1 := ofScheme(d.Before.Hashes, "h1"), ofScheme(d.After.Hashes, "h1")
-	zhKept := len(bzh) - len(minus(bzh, azh))
-	h1Added, h1Removed := minus(ah1, bh1), minus(bh1, ah1)
-	zhAdded := minus(azh, bzh)
-
-	if len(bzh) > 0 && len(azh) > 0 && zhKept == 0 {
-		if len(h1Added) == 0 && len(h1Removed) == 0 && len(bh1) > 0 {
-			add("zh-replaced", Warning, "Every `zh:` hash of %s %s was replaced (%d → %d), but its `h1:` hashes are unchanged, so the packages themselves verify as before: most likely the lock was regenerated from a different registry or checksum list. Confirm where the new hashes came from. (%s; %s.)",
-				d.Address, d.After.RawVersion, len(bzh), len(azh), aboutZH, aboutSameV)
-		} else {
-			add("zh-replaced", Alert, "Every `zh:` hash of %s %s was replaced (%d → %d, none kept) while the version stayed the same. That is what a re-published or tampered provider package looks like: do not merge until you have checked the hashes against the provider's signed SHA256SUMS for %s. (%s; %s.)",
-				d.Address, d.After.RawVersion, len(bzh), len(azh), d.After.RawVersion, aboutZH, aboutSameV)
-		}
-	} else if len(zhAdded) > 0 {
-		if len(bzh) == 0 {
-			add("zh-filled", Info, "`zh:` hashes of %s were filled in (%d added) for the same version. (%s.)", d.Address, len(zhAdded), aboutZH)
-		} else {
-			add("zh-added", Info, "%s added to %s for the same version. (%s.)", hashCount(len(zhAdded), "zh"), d.Address, aboutZH)
+	name := fmt.Sprintf("%s %s", d.Address, d.After.RawVersion)
+	var replaced, removedOnly []string
+	h1Kept := len(ofScheme(d.Before.Hashes, "h1")) > 0 && len(minus(ofScheme(d.Before.Hashes, "h1"), d.After.Hashes)) == 0 &&
+		len(minus(ofScheme(d.After.Hashes, "h1"), d.Before.Hashes)) == 0
+	for _, scheme := range []string{"zh", "h1"} {
+		before, after := ofScheme(d.Before.Hashes, scheme), ofScheme(d.After.Hashes, scheme)
+		added, removed := minus(after, before), minus(before, after)
+		switch {
+		case len(added) > 0 && len(removed) > 0:
+			replaced = append(replaced, fmt.Sprintf("%s removed (%s) and %s added (%s)",
+				hashCount(len(removed), scheme), NameHashes(removed), countOf(len(added)), NameHashes(added)))
+		case len(removed) > 0:
+			removedOnly = append(removedOnly, fmt.Sprintf("%s removed (%s)", hashCount(len(removed), scheme), NameHashes(removed)))
+		case len(added) > 0 && scheme == "zh" && len(before) == 0:
+			add("zh-filled", Info, "`zh:` hashes of %s were filled in (%d added: %s) for the same version. (%s.)", d.Address, len(added), NameHashes(added), aboutZH)
+		case len(added) > 0 && scheme == "zh":
+			add("zh-added", Info, "%s added to %s for the same version (%s). (%s.)", hashCount(len(added), "zh"), d.Address, NameHashes(added), aboutZH)
+		case len(added) > 0:
+			add("h1-added", Info, "%s added to %s (%s): new platforms, or the move from `zh:`-only locks to `h1:`. (%s.)",
+				hashCount(len(added), "h1"), name, NameHashes(added), aboutH1)
 		}
 	}
-	switch {
-	case len(h1Added) > 0 && len(h1Removed) > 0:
-		add("h1-swapped", Notice, "`h1:` hashes of %s %s were swapped (%d added, %d removed) for the same version; %s, so removals mean the lock was regenerated rather than extended. (%s.)",
-			d.Address, d.After.RawVersion, len(h1Added), len(h1Removed), aboutSameV, aboutH1)
-	case len(h1Removed) > 0:
-		add("h1-dropped", Notice, "%s of %s %s were dropped for the same version; %s, so `tofu init` on the platforms they covered may now fail to verify. (%s.)",
-			hashCount(len(h1Removed), "h1"), d.Address, d.After.RawVersion, aboutSameV, aboutH1)
-	case len(h1Added) > 0:
-		add("h1-added", Info, "%s added to %s %s: new platforms, or the move from `zh:`-only locks to `h1:`. (%s.)",
-			hashCount(len(h1Added), "h1"), d.Address, d.After.RawVersion, aboutH1)
+	if len(replaced) > 0 {
+		why := "That is what a re-published or tampered provider package looks like"
+		if h1Kept {
+			why = "Its `h1:` hashes did not change, which a re-published archive with the same contents also looks like, but nothing here proves it"
+		}
+		add("hashes-replaced", Alert, "Hashes of %s were replaced while the version stayed the same: %s. `tofu init` only ever adds hashes to a version it has locked. %s. Run `tofu providers lock` from a trusted machine and compare; if the registry's checksums differ, do not merge. (%s; %s.)",
+			name, strings.Join(replaced, "; "), why, aboutZH, aboutH1)
+	}
+	if len(removedOnly) > 0 {
+		add("hashes-removed", Notice, "For the same version %s: %s; %s, so `tofu init` on the platforms they covered may now fail to verify the package.",
+			name, strings.Join(removedOnly, "; "), aboutSameV)
 	}
 	return fs
+}
+
+// maxNamedHashes bounds the hashes a finding names; the rest are counted.
+const maxNamedHashes = 6
+
+// NameHashes names hashes shortly (`zh:1a2b3c4d5e6f…`), the first
+// maxNamedHashes, then how many more.
+func NameHashes(hs []string) string {
+	var names []string
+	for i, h := range hs {
+		if i == maxNamedHashes {
+			names = append(names, fmt.Sprintf("and %d more", len(hs)-i))
+			break
+		}
+		if len(h) > 15 {
+			h = h[:15] + "…"
+		}
+		names = append(names, "`"+h+"`")
+	}
+	return strings.Join(names, ", ")
+}
+
+func countOf(n int) string {
+	if n == 1 {
+		return "1"
+	}
+	return fmt.Sprint(n)
+}
+
+// coverageFindings warns of a provider the change touched whose hashes
+// cover fewer platforms than the file's other providers (or than the
+// team's declared platforms): its `h1:` hashes, one a platform, are fewer.
+// The most common lock failure in CI is a lock made on a laptop that lacks
+// the runner's linux_amd64; it fails `tofu init` there, so it is a warning
+// whether or not the registry was asked, with the command that fixes it.
+func coverageFindings(fd *FileDiff, after *LockFile, platforms []string) {
+	h1 := map[Address]int{}
+	for _, l := range after.Providers {
+		h1[l.Address] = schemeCount(l.Hashes, "h1")
+	}
+	for _, d := range fd.Providers {
+		if d.After == nil || d.Change == Unchanged || d.Change == Removed || h1[d.Address] == 0 {
+			continue
+		}
+		if slices.ContainsFunc(d.Findings, func(f Finding) bool { return f.Kind == "single-platform" || f.Kind == "no-hashes" }) {
+			continue
+		}
+		most, by := 0, ""
+		for a, n := range h1 {
+			if a != d.Address && (n > most || n == most && a.String() < by) {
+				most, by = n, a.String()
+			}
+		}
+		have := h1[d.Address]
+		switch {
+		case len(platforms) > have:
+			d.Findings = append(d.Findings, Finding{Kind: "platforms-fewer", Severity: Warning, Message: fmt.Sprintf(
+				"The lock for %s %s has %s for the %d platforms you declared (%s): `tofu init` on a platform it lacks fails to verify the package; %s.",
+				d.Address, d.After.RawVersion, hashCount(have, "h1"), len(platforms), strings.Join(platforms, ", "), lockAdvice(platforms, d.Address))})
+		case most > have:
+			d.Findings = append(d.Findings, Finding{Kind: "platforms-fewer", Severity: Warning, Message: fmt.Sprintf(
+				"The lock for %s %s covers fewer platforms than the rest of the file: %s where %s has %d. `tofu init` on a platform it lacks fails to verify the package (a lock made on a laptop lacks the CI runner's linux_amd64); %s.",
+				d.Address, d.After.RawVersion, hashCount(have, "h1"), by, most, lockAdvice(platforms, d.Address))})
+		}
+	}
 }
 
 func quoteOrNone(s string) string {

@@ -18,6 +18,11 @@ type Pair struct {
 	// Flavor is whose words the findings are in; Unknown tells it from
 	// the lock file's registries (LockFlavor).
 	Flavor flavor.Flavor
+	// Platforms are the team's declared platforms (OS_ARCH): every
+	// provider the change touches must cover them, and the advice names
+	// them. Nil: not declared (the file's other providers are the measure,
+	// and the advice names DefaultPlatforms).
+	Platforms []string
 }
 
 // ComparePair parses both sides of a lock file and compares them, cross-
@@ -35,7 +40,7 @@ func ComparePair(p Pair) (*FileDiff, hcl.Diagnostics) {
 	if len(after.Providers) == 0 && p.DeletedPath != "" {
 		path = p.DeletedPath
 	}
-	fd := Compare(path, before, after)
+	fd := compare(path, before, after, p.Platforms)
 	if p.Config != nil {
 		CrossCheck(fd, after, p.Config)
 	}

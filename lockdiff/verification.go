@@ -14,6 +14,10 @@ type Verification struct {
 	Platforms []string `json:"platforms,omitempty"` // the platforms the lock's hashes cover
 	Missing   []string `json:"missing,omitempty"`   // wanted platforms the lock does not cover
 	Message   string   `json:"message"`
+	// Reason is why nothing could be checked, one sentence for every
+	// provider it affects (the registry could not be reached, …): the
+	// report says it once for them all.
+	Reason string `json:"reason,omitempty"`
 }
 
 // DefaultPlatforms are the platforms a team's CI and laptops usually run

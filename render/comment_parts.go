@@ -94,6 +94,9 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 	if actions > 0 {
 		text = strings.Replace(text, "no changes", "no resource changes", 1) + fmt.Sprintf(", %d %s to invoke", actions, pluralWord(actions, "action"))
 	}
+	if n := lockAlertCount(o.Locks); n > 0 {
+		text += "; " + plural(n, "lock-file alert")
+	}
 	if deferred > 0 {
 		text = strings.Replace(text, "no changes", "no current changes", 1) + fmt.Sprintf(", %d deferred to a later plan", deferred)
 		if icon == "✅" {
@@ -559,6 +562,19 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// lockAlertCount counts the lock files' alerts, as the title says them.
+func lockAlertCount(files []*lockdiff.FileDiff) int {
+	n := 0
+	for _, fd := range files {
+		for _, f := range fd.AllFindings() {
+			if f.Severity.Rank() >= lockdiff.Alert.Rank() {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func lockWarnings(files []*lockdiff.FileDiff) bool {

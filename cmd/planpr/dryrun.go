@@ -55,7 +55,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	files, err := parseFlags(fs, args)
+	files, err := parseFlags(fs, joinVerifyMode(args))
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,11 @@ Flags:
 	if err != nil {
 		return fmt.Errorf("unknown base ref %q: name a branch, tag or commit with --base (for example --base origin/main)", base)
 	}
-	locks, err := changedLocks(top, mergeBase, fl)
+	platforms, err := vf.platformsOf()
+	if err != nil {
+		return err
+	}
+	locks, err := changedLocks(top, mergeBase, fl, platforms)
 	if err != nil {
 		return err
 	}
@@ -147,13 +151,14 @@ Flags:
 		"outputs: " + outputsLine(report.Outputs(res, locks))}
 	switch res.Level {
 	case render.LevelReduced:
-		notes = append(notes, fmt.Sprintf("shortened: only destroyed and replaced resources keep their diffs (%d left out)", res.Omitted))
+		notes = append(notes, fmt.Sprintf("shortened: %s without a diff (a diff stands for each group of changes alike)", plural(res.Omitted, "change", "changes")))
 	case render.LevelSummary:
 		notes = append(notes, "shortened: every diff left out; the job summary would hold them")
 	default:
 		notes = append(notes, "not shortened")
 	}
-	notes = append(notes, fmt.Sprintf("%d sensitive values masked", res.Masked), fmt.Sprintf("%d lock files compared with %s (merge base with %s)", len(locks), shortRef(mergeBase), base))
+	notes = append(notes, plural(res.Masked, "sensitive value", "sensitive values")+" masked",
+		fmt.Sprintf("%s compared with %s (merge base with %s)", plural(len(locks), "lock file", "lock files"), shortRef(mergeBase), base))
 	if htmlFile != "" {
 		notes = append(notes, "preview: "+htmlFile)
 	}
@@ -225,7 +230,7 @@ func defaultBase() string {
 // changedLocks compares every .terraform.lock.hcl changed between base
 // and the working tree (untracked ones too), cross-checked with the root
 // module beside it.
-func changedLocks(top, base string, tool flavor.Flavor) ([]*lockdiff.FileDiff, error) {
+func changedLocks(top, base string, tool flavor.Flavor, platforms []string) ([]*lockdiff.FileDiff, error) {
 	diff, err := git("-C", top, "diff", "--name-status", "-M", base, "--")
 	if err != nil {
 		return nil, fmt.Errorf("git diff: %w", err)
@@ -271,7 +276,7 @@ func changedLocks(top, base string, tool flavor.Flavor) ([]*lockdiff.FileDiff, e
 			}
 		}
 		name := cmp.Or(p.after, p.before)
-		pair := lockdiff.Pair{Path: name, Before: beforeSrc, After: afterSrc, BeforeName: name + "@" + shortRef(base), Flavor: tool}
+		pair := lockdiff.Pair{Path: name, Before: beforeSrc, After: afterSrc, BeforeName: name + "@" + shortRef(base), Flavor: tool, Platforms: platforms}
 		if p.after != "" {
 			dir := filepath.Dir(p.after)
 			if cfg, diags := lockdiff.LoadConfigFS(os.DirFS(filepath.Join(top, dir)), dir); !diags.HasErrors() {
@@ -285,4 +290,12 @@ func changedLocks(top, base string, tool flavor.Flavor) ([]*lockdiff.FileDiff, e
 		out = append(out, fd)
 	}
 	return out, nil
+}
+
+// plural says n things: "1 lock file", "2 lock files".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -43,7 +43,7 @@ Flags:
 `)
 		fl.PrintDefaults()
 	}
-	files, err := parseFlags(fl, args)
+	files, err := parseFlags(fl, joinVerifyMode(args))
 	if err != nil {
 		return err
 	}
@@ -58,6 +58,10 @@ Flags:
 	tool, err := flavor.Parse(flavorName)
 	if err != nil {
 		return &usageError{"--" + err.Error()}
+	}
+	platforms, err := vf.platformsOf()
+	if err != nil {
+		return err
 	}
 	var cfg *lockdiff.Config
 	if configDir != "" {
@@ -75,11 +79,14 @@ Flags:
 	for i := 0; i < len(files); i += 2 {
 		before, errB := readLock(files[i], stderr)
 		after, errA := readLock(files[i+1], stderr)
+		if errB == nil && errA == nil {
+			errB, errA = notALockFile(files[i], before, stderr), notALockFile(files[i+1], after, stderr)
+		}
 		if errB != nil || errA != nil {
 			failed = true
 			continue
 		}
-		fd, diags := lockdiff.ComparePair(lockdiff.Pair{Path: files[i+1], DeletedPath: files[i], Before: before, After: after, BeforeName: files[i], Config: cfg, Flavor: tool})
+		fd, diags := lockdiff.ComparePair(lockdiff.Pair{Path: files[i+1], DeletedPath: files[i], Before: before, After: after, BeforeName: files[i], Config: cfg, Flavor: tool, Platforms: platforms})
 		if diagnosticsError(diags, stderr, map[string][]byte{files[i]: before, files[i+1]: after}) != nil {
 			failed = true
 			continue
@@ -152,4 +159,28 @@ func diagnosticsError(diags hcl.Diagnostics, stderr io.Writer, sources map[strin
 		return errors.New("invalid input (see above)")
 	}
 	return nil
+}
+
+// notALockFile refuses, in one line, a JSON document given for a lock
+// file: a plan, a state, provider schemas or a UI stream said as what they
+// are, not as an HCL error quoting a 6 KB line.
+func notALockFile(path string, src []byte, stderr io.Writer) error {
+	trimmed := bytes.TrimLeft(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' && trimmed[0] != '[' {
+		return nil
+	}
+	what := "a JSON document"
+	head := trimmed[:min(len(trimmed), 4096)]
+	switch {
+	case bytes.Contains(head, []byte(`"type":"version"`)) || bytes.Contains(head, []byte(`"@message"`)):
+		what = "a UI stream (`-json` output of plan, apply or test)"
+	case bytes.Contains(head, []byte(`"provider_schemas"`)):
+		what = "provider schemas (`providers schema -json`)"
+	case bytes.Contains(head, []byte(`"resource_changes"`)) || bytes.Contains(head, []byte(`"planned_values"`)) || bytes.Contains(head, []byte(`"output_changes"`)):
+		what = "a plan (`show -json PLANFILE`)"
+	case bytes.Contains(head, []byte(`"values"`)) || bytes.Contains(head, []byte(`"serial"`)):
+		what = "a state"
+	}
+	fmt.Fprintln(stderr, bot.SafeLog(fmt.Sprintf("%s: this is %s, not a lock file: give lockdiff two .terraform.lock.hcl files (planpr render reads plans)", path, what)))
+	return errors.New("not a lock file")
 }

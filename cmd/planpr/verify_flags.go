@@ -2,6 +2,9 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"regexp"
+	"slices"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +23,8 @@ type verifyFlags struct {
 	cacheDir   string
 }
 
-// verifyMode is --verify: a bare flag means on; =full or =off too.
+// verifyMode is --verify: a bare flag means on; --verify=MODE and
+// --verify MODE (see joinVerifyMode) say on, off or full.
 type verifyMode struct{ value string }
 
 func (v *verifyMode) String() string   { return v.value }
@@ -43,7 +47,7 @@ func (f *verifyFlags) add(fl *flag.FlagSet) {
 	fl.Var(&f.mode, "verify", "check new and changed provider hashes against the registry's signed SHA256SUMS (`MODE`: bare or on; full also downloads the packages to check h1: hashes; off)")
 	fl.Var(&f.registries, "registry", "with --verify: `HOST=URL`, the providers.v1 base URL to use for HOST instead of service discovery (mirrors, private registries); repeatable")
 	fl.Var(&f.hosts, "verify-host", "with --verify: a registry `HOST` besides registry.opentofu.org and registry.terraform.io that may be contacted through service discovery (a private registry); repeatable. Lock files naming other hosts are not checked")
-	fl.Var(&f.platforms, "platform", "with --verify: a platform `OS_ARCH` your CI or team runs on, to report locks that miss it (default linux_amd64, darwin_arm64, windows_amd64); repeatable")
+	fl.Var(&f.platforms, "platform", "a platform `OS_ARCH` your CI or team runs on: every provider a change touches must have hashes for it, and the fix command names it (default: the file's other providers are the measure; the command names linux_amd64, darwin_arm64, windows_amd64); repeatable")
 	fl.StringVar(&f.cacheDir, "cache-dir", defaultCacheDir(), "with --verify: `DIR` that keeps the registries' answers (one request per provider version, ever)")
 }
 
@@ -70,3 +74,37 @@ func defaultCacheDir() string {
 	}
 	return ""
 }
+
+// verifyModes are the words --verify takes.
+var verifyModes = []string{"on", "off", "full", "true", "false"}
+
+// joinVerifyMode writes `--verify MODE` as `--verify=MODE`: --verify is
+// a bare flag too (on), and Go's flags would take MODE for a file.
+func joinVerifyMode(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if (a == "--verify" || a == "-verify") && i+1 < len(args) && slices.Contains(verifyModes, args[i+1]) {
+			out = append(out, a+"="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// platformsOf checks --platform's values (OS_ARCH).
+func (f *verifyFlags) platformsOf() ([]string, error) {
+	for _, p := range f.platforms {
+		if !platformPattern.MatchString(p) {
+			return nil, &usageError{fmt.Sprintf("--platform %q: want OS_ARCH, such as linux_amd64", p)}
+		}
+	}
+	return f.platforms, nil
+}
+
+var platformPattern = regexp.MustCompile(`^[a-z0-9]+_[a-z0-9]+$`)

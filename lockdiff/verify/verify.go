@@ -122,15 +122,19 @@ func (v *Verifier) Verify(ctx context.Context, files []*lockdiff.FileDiff) {
 	run := &verifyRun{v: v, left: cmpPositive(v.MaxRequests, DefaultMaxRequests)}
 	done := map[string]*answer{}
 	for _, fd := range files {
+		// What could not be checked for one reason is said once for all
+		// the providers it affects, in the order they come.
+		var reasons []string
+		unchecked := map[string][]string{}
 		for _, d := range fd.Providers {
 			if d.After == nil || d.Change == lockdiff.Removed || d.Change == lockdiff.Unchanged || d.Change == lockdiff.Changed && len(d.HashesAdded) == 0 {
 				continue
 			}
 			var ver *lockdiff.Verification
 			if !v.allowed(d.Address.Host) {
-				ver = &lockdiff.Verification{Status: "unchecked", Message: fmt.Sprintf(
-					"%s %s is not checked: planpr contacts only %s and the registries its operator allows (`--registry`, `PLANPR_VERIFY_HOSTS`), and %s is not one of them.",
-					d.Address, d.After.RawVersion, strings.Join(PublicRegistries, " and "), d.Address.Host)}
+				reason := fmt.Sprintf("planpr contacts only %s and the registries its operator allows (`--registry`, `PLANPR_VERIFY_HOSTS`), and %s is not one of them",
+					strings.Join(PublicRegistries, " and "), d.Address.Host)
+				ver = &lockdiff.Verification{Status: "unchecked", Reason: reason, Message: fmt.Sprintf("%s %s is not checked: %s.", d.Address, d.After.RawVersion, reason)}
 			} else {
 				key := d.Address.String() + " " + d.After.RawVersion
 				ans, ok := done[key]
@@ -141,6 +145,13 @@ func (v *Verifier) Verify(ctx context.Context, files []*lockdiff.FileDiff) {
 				ver = run.check(ctx, ans, d)
 			}
 			d.Verification = ver
+			if ver.Reason != "" {
+				if _, ok := unchecked[ver.Reason]; !ok {
+					reasons = append(reasons, ver.Reason)
+				}
+				unchecked[ver.Reason] = append(unchecked[ver.Reason], fmt.Sprintf("%s %s", d.Address.Short(), d.After.RawVersion))
+				continue
+			}
 			sev := lockdiff.Info
 			switch ver.Status {
 			case "alert":
@@ -151,11 +162,23 @@ func (v *Verifier) Verify(ctx context.Context, files []*lockdiff.FileDiff) {
 			d.Findings = append(d.Findings, lockdiff.Finding{Kind: "verify-" + ver.Status, Severity: sev, Message: ver.Message})
 			if len(ver.Missing) > 0 && ver.Status != "alert" {
 				d.Findings = append(d.Findings, lockdiff.Finding{Kind: "platforms-missing", Severity: lockdiff.Warning, Message: fmt.Sprintf(
-					"The lock for %s %s has no hashes for %s: `tofu init` there will fail to verify the package; %s.",
-					d.Address, d.After.RawVersion, strings.Join(ver.Missing, ", "), lockdiff.LockCommand)})
+					"The lock for %s %s has no hashes for %s: `tofu init` there will fail to verify the package; run %s and commit the result.",
+					d.Address, d.After.RawVersion, strings.Join(ver.Missing, ", "), lockdiff.LockCommand(cmpPlatforms(v.Platforms), d.Address))})
 			}
 		}
+		for _, reason := range reasons {
+			names := unchecked[reason]
+			fd.Findings = append(fd.Findings, lockdiff.Finding{Kind: "verify-unchecked", Severity: lockdiff.Warning, Message: fmt.Sprintf(
+				"Not checked against the registry (%s): %s; %s.", strings.Join(names, ", "), reason, sayNotChecked(len(names)))})
+		}
 	}
+}
+
+func sayNotChecked(n int) string {
+	if n == 1 {
+		return "its hashes are as the pull request wrote them"
+	}
+	return "their hashes are as the pull request wrote them"
 }
 
 // verifyRun is one Verify call: its request budget.
@@ -175,7 +198,7 @@ func (r *verifyRun) check(ctx context.Context, a *answer, d *lockdiff.ProviderDi
 	switch {
 	case a.err != nil:
 		r.v.Logger.Debug("registry verification failed", "provider", name, "reason", a.err.Error(), "detail", a.err.detail)
-		return &lockdiff.Verification{Status: "unchecked", Message: fmt.Sprintf("%s is not checked: %s.", name, a.err)}
+		return &lockdiff.Verification{Status: "unchecked", Reason: a.err.Error(), Message: fmt.Sprintf("%s is not checked: %s.", name, a.err)}
 	case a.Unknown:
 		return &lockdiff.Verification{Status: "alert", Message: fmt.Sprintf("The registry does not know %s: no published release has these hashes.", name)}
 	case a.alert != "":

@@ -261,6 +261,11 @@ func TestVerify(t *testing.T) {
 					found = &d.Findings[i]
 				}
 			}
+			for i, f := range fd.Findings { // a reason said once for the file
+				if f.Kind == "verify-unchecked" && strings.Contains(f.Message, d.Address.Short()) {
+					found = &fd.Findings[i]
+				}
+			}
 			if found == nil || found.Severity != tc.severity {
 				t.Errorf("finding %+v, want severity %s", found, tc.severity)
 			}
@@ -342,4 +347,30 @@ func roots(reg *testRegistry) *x509.CertPool {
 	pool := x509.NewCertPool()
 	pool.AddCert(reg.Certificate())
 	return pool
+}
+
+// TestUncheckedSaidOnce: providers a registry could not be asked about are
+// named in one sentence that says why, in words: no address, no Go error.
+func TestUncheckedSaidOnce(t *testing.T) {
+	fd := lockDiff(t, "registry.opentofu.org", "6.0.0", "zh:1")
+	other := *fd.Providers[0]
+	other.Address.Type = "null"
+	fd.Providers = append(fd.Providers, &other)
+	v := &Verifier{Registries: map[string]string{"registry.opentofu.org": "http://127.0.0.1:1/v1/providers/"}}
+	v.Verify(context.Background(), []*lockdiff.FileDiff{fd})
+	var said []string
+	for _, f := range fd.AllFindings() {
+		if strings.HasPrefix(f.Kind, "verify-") {
+			said = append(said, f.Message)
+		}
+	}
+	want := "Not checked against the registry (hashicorp/aws 6.0.0, hashicorp/null 6.0.0): the registry could not be reached; their hashes are as the pull request wrote them."
+	if len(said) != 1 || said[0] != want {
+		t.Errorf("said %q, want once %q", said, want)
+	}
+	for _, p := range fd.Providers {
+		if p.Verification == nil || p.Verification.Status != "unchecked" {
+			t.Errorf("%s: verification %+v", p.Address, p.Verification)
+		}
+	}
 }

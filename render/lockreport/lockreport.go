@@ -14,40 +14,53 @@ import (
 	"github.com/planpr/planpr/render/md"
 )
 
-// JSON writes lock-file comparisons in the JSON contract of DESIGN.md.
-func JSON(w io.Writer, files []*lockdiff.FileDiff) error {
-	type pair struct {
+// The JSON contract of DESIGN.md, one severity scale throughout: each
+// finding's, each provider's and each file's worst (alert, warning,
+// notice, info), and the counts of alerts and warnings.
+type (
+	jsonPair struct {
 		Before *string `json:"before"`
 		After  *string `json:"after"`
 	}
-	type hashes struct {
+	jsonHashes struct {
 		Added   []string `json:"added"`
 		Removed []string `json:"removed"`
 	}
-	type finding struct {
+	jsonFinding struct {
 		Kind     string `json:"kind"`
 		Severity string `json:"severity"`
 		Message  string `json:"message"`
 	}
-	type provider struct {
+	jsonProvider struct {
 		Address      string                 `json:"address"`
 		Change       string                 `json:"change"`
-		Version      pair                   `json:"version"`
-		Constraints  pair                   `json:"constraints"`
-		Hashes       hashes                 `json:"hashes"`
-		Findings     []finding              `json:"findings"`
+		Severity     string                 `json:"severity"`
+		Version      jsonPair               `json:"version"`
+		Constraints  jsonPair               `json:"constraints"`
+		Hashes       jsonHashes             `json:"hashes"`
+		ChangesURL   string                 `json:"changes_url,omitempty"` // what changed upstream
+		Findings     []jsonFinding          `json:"findings"`
 		Verification *lockdiff.Verification `json:"verification,omitempty"`
 	}
-	type file struct {
-		Path      string     `json:"path"`
-		Skipped   bool       `json:"skipped,omitempty"`
-		Providers []provider `json:"providers"`
-		Findings  []finding  `json:"findings"`
+	// File is one lock file's comparison as the JSON says it.
+	File struct {
+		Path      string         `json:"path"`
+		Skipped   bool           `json:"skipped,omitempty"`
+		Severity  string         `json:"severity"`
+		Alerts    int            `json:"alerts"`
+		Warnings  int            `json:"warnings"`
+		Providers []jsonProvider `json:"providers"`
+		Findings  []jsonFinding  `json:"findings"`
 	}
-	findings := func(fs []lockdiff.Finding) []finding {
-		out := make([]finding, 0, len(fs))
+)
+
+// Files are the comparisons as the JSON says them (also in the plans'
+// machine summary, as lock_files).
+func Files(files []*lockdiff.FileDiff) []File {
+	findings := func(fs []lockdiff.Finding) []jsonFinding {
+		out := make([]jsonFinding, 0, len(fs))
 		for _, f := range fs {
-			out = append(out, finding{f.Kind, string(f.Severity), f.Message})
+			out = append(out, jsonFinding{f.Kind, string(f.Severity), f.Message})
 		}
 		return out
 	}
@@ -57,15 +70,20 @@ func JSON(w io.Writer, files []*lockdiff.FileDiff) error {
 		}
 		return xs
 	}
-	doc := struct {
-		FormatVersion string `json:"format_version"`
-		Files         []file `json:"files"`
-	}{FormatVersion: "1.0", Files: []file{}}
+	out := []File{}
 	for _, fd := range files {
-		f := file{Path: fd.Path, Skipped: fd.Skipped, Providers: []provider{}, Findings: findings(fd.Findings)}
+		f := File{Path: fd.Path, Skipped: fd.Skipped, Severity: string(fd.MaxSeverity()), Providers: []jsonProvider{}, Findings: findings(fd.Findings)}
+		for _, x := range fd.AllFindings() {
+			switch x.Severity {
+			case lockdiff.Alert, lockdiff.Error:
+				f.Alerts++
+			case lockdiff.Warning:
+				f.Warnings++
+			}
+		}
 		for _, p := range fd.Providers {
-			pr := provider{Address: p.Address.String(), Change: string(p.Change),
-				Hashes: hashes{nonNil(p.HashesAdded), nonNil(p.HashesRemoved)}, Findings: findings(p.Findings), Verification: p.Verification}
+			pr := jsonProvider{Address: p.Address.String(), Change: string(p.Change), Severity: string(worst(p.Findings)),
+				Hashes: jsonHashes{nonNil(p.HashesAdded), nonNil(p.HashesRemoved)}, ChangesURL: p.ChangesURL, Findings: findings(p.Findings), Verification: p.Verification}
 			if p.Before != nil {
 				pr.Version.Before, pr.Constraints.Before = &p.Before.RawVersion, &p.Before.Constraints
 			}
@@ -74,7 +92,33 @@ func JSON(w io.Writer, files []*lockdiff.FileDiff) error {
 			}
 			f.Providers = append(f.Providers, pr)
 		}
-		doc.Files = append(doc.Files, f)
+		out = append(out, f)
+	}
+	return out
+}
+
+// worst is the highest severity of findings (info when none).
+func worst(fs []lockdiff.Finding) lockdiff.Severity {
+	w := lockdiff.Info
+	for _, f := range fs {
+		if f.Severity.Rank() > w.Rank() {
+			w = f.Severity
+		}
+	}
+	return w
+}
+
+// JSON writes lock-file comparisons in the JSON contract of DESIGN.md.
+func JSON(w io.Writer, files []*lockdiff.FileDiff) error {
+	doc := struct {
+		FormatVersion string `json:"format_version"`
+		Alerts        int    `json:"alerts"`
+		Warnings      int    `json:"warnings"`
+		Files         []File `json:"files"`
+	}{FormatVersion: "1.0", Files: Files(files)}
+	for _, f := range doc.Files {
+		doc.Alerts += f.Alerts
+		doc.Warnings += f.Warnings
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -147,7 +191,16 @@ func Summary(fd *lockdiff.FileDiff) string {
 		parts = append([]string{"lock file deleted"}, parts...)
 	}
 	if len(parts) == 0 {
-		return "no provider changes"
+		parts = append(parts, "no provider changes")
+	}
+	alerts := 0
+	for _, f := range fd.AllFindings() {
+		if f.Severity.Rank() >= lockdiff.Alert.Rank() {
+			alerts++
+		}
+	}
+	if alerts > 0 { // what needs a look first
+		parts = append([]string{plural(alerts, "alert", "alerts")}, parts...)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -184,21 +237,28 @@ func Markdown(w io.Writer, files []*lockdiff.FileDiff) error {
 	return err
 }
 
-// lockMarkdown is the section; without urgent, warnings and alerts are left
-// to the comment's warnings at the top.
+// Section is the comment's lock-file section, one severity scale
+// throughout: alerts in a red CAUTION box, warnings in a WARNING box,
+// then a table per file, the notices folded. Without withUrgent, alerts
+// and warnings are left to the comment's warning box at the top.
 func Section(files []*lockdiff.FileDiff, withUrgent bool, m *mask.Masker) string {
 	var b strings.Builder
 	b.WriteString("### Lock file changes\n\n")
 	for _, fd := range files {
 		fmt.Fprintf(&b, "**%s** — %s\n\n", safeText(m, fd.Path), safeText(m, Summary(fd)))
-		var urgent, other []string
-		for _, f := range fd.Findings {
-			line := fmt.Sprintf("- %s: %s\n", severityMarks[f.Severity], safeMessage(m, f.Message))
-			if f.Severity.Rank() >= lockdiff.Warning.Rank() {
-				urgent = append(urgent, line)
-			} else {
+		var alerts, warnings, other []string
+		sort := func(f lockdiff.Finding, line string) {
+			switch {
+			case f.Severity.Rank() >= lockdiff.Alert.Rank():
+				alerts = append(alerts, line)
+			case f.Severity.Rank() >= lockdiff.Warning.Rank():
+				warnings = append(warnings, line)
+			default:
 				other = append(other, line)
 			}
+		}
+		for _, f := range fd.Findings {
+			sort(f, fmt.Sprintf("- %s: %s", severityMarks[f.Severity], safeMessage(m, f.Message)))
 		}
 		rows := 0
 		var table strings.Builder
@@ -208,37 +268,45 @@ func Section(files []*lockdiff.FileDiff, withUrgent bool, m *mask.Masker) string
 				continue
 			}
 			rows++
-			fmt.Fprintf(&table, "| `%s`%s | %s | %s | %s | %s |\n", p.Address, verifiedMark(p), p.Change, safeText(m, versionCell(p)), safeText(m, constraintsCell(p)),
+			version := safeText(m, versionCell(p))
+			if p.ChangesURL != "" { // built from checked parts only (lockdiff.changesURL)
+				version += " ([changes](" + p.ChangesURL + "))"
+			}
+			fmt.Fprintf(&table, "| `%s`%s | %s | %s | %s | %s |\n", p.Address, verifiedMark(p), p.Change, version, safeText(m, constraintsCell(p)),
 				fmt.Sprintf("+%d −%d", len(p.HashesAdded), len(p.HashesRemoved)))
 			for _, f := range p.Findings {
-				line := fmt.Sprintf("- %s `%s`: %s\n", severityMarks[f.Severity], p.Address.Short(), safeMessage(m, f.Message))
-				if f.Severity.Rank() >= lockdiff.Warning.Rank() {
-					urgent = append(urgent, line)
-				} else {
-					other = append(other, line)
-				}
+				sort(f, fmt.Sprintf("- %s `%s`: %s", severityMarks[f.Severity], p.Address.Short(), safeMessage(m, f.Message)))
 			}
 		}
 		if withUrgent {
-			for _, l := range urgent {
-				b.WriteString(l)
-			}
-			if len(urgent) > 0 {
-				b.WriteString("\n")
-			}
+			b.WriteString(box("CAUTION", alerts))
+			b.WriteString(box("WARNING", warnings))
 		}
 		if rows > 0 {
 			b.WriteString(table.String() + "\n")
 		}
 		if len(other) > 0 {
-			fmt.Fprintf(&b, "<details><summary>%d more notes</summary>\n\n", len(other))
-			for _, l := range other {
-				b.WriteString(l)
-			}
+			fmt.Fprintf(&b, "<details><summary>%s</summary>\n\n", plural(len(other), "more note", "more notes"))
+			b.WriteString(strings.Join(other, "\n") + "\n")
 			b.WriteString("\n</details>\n\n")
 		}
 	}
 	return b.String()
+}
+
+// box is a GitHub alert of kind holding lines ("" when there are none).
+func box(kind string, lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return "> [!" + kind + "]\n> " + strings.Join(lines, "\n> ") + "\n\n"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func versionCell(p *lockdiff.ProviderDiff) string {
