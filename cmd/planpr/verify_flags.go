@@ -3,10 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
-	"regexp"
-	"slices"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/planpr/planpr/lockdiff/verify"
