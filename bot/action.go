@@ -76,6 +76,7 @@ type actionPlan struct {
 	marker      render.Marker
 	mode        review.Mode
 	flavor      flavor.Flavor
+	platforms   []string // the team's declared platforms
 	commentMode publish.CommentMode
 	jobSummary  bool
 	labels      bool
@@ -254,7 +255,7 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &actionPlan{in: in, commentMode: in.CommentMode, jobSummary: in.JobSummary, labels: in.Labels, lockSpec: in.LockFiles, verifier: in.Verifier}
+	p := &actionPlan{in: in, commentMode: in.CommentMode, jobSummary: in.JobSummary, labels: in.Labels, lockSpec: in.LockFiles, verifier: in.Verifier, platforms: in.Platforms}
 	if p.repo, err = gh.ParseRepo(env.Getenv("GITHUB_REPOSITORY")); err != nil {
 		return nil, fmt.Errorf("GITHUB_REPOSITORY: %w", err)
 	}
@@ -390,7 +391,7 @@ func actionLocks(ctx context.Context, env ActionEnv, log *ActionLog, api GitHub,
 	}
 	workspace := env.Getenv("GITHUB_WORKSPACE")
 	// The checkout is the head: cross-check with the root module there.
-	return reviewLocks(ctx, api, p.repo, pr, pairs, p.flavor, func(dir string) (*lockdiff.Config, string) {
+	return reviewLocks(ctx, api, p.repo, pr, pairs, p.flavor, p.platforms, func(dir string) (*lockdiff.Config, string) {
 		full := filepath.Join(workspace, dir)
 		if st, err := os.Stat(full); workspace == "" || err != nil || !st.IsDir() {
 			return nil, ""

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/flavor"
+	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/lockdiff/verify"
 	"github.com/planpr/planpr/render/review"
 )
@@ -25,6 +26,7 @@ type actionInputs struct {
 	CommentMode          publish.CommentMode
 	JobSummary, Labels   bool
 	Verifier             *verify.Verifier // nil: lock hashes not checked
+	Platforms            []string         // the team's declared platforms (OS_ARCH)
 }
 
 func readActionInputs(env ActionEnv) (*actionInputs, error) {
@@ -62,8 +64,13 @@ func readActionInputs(env ActionEnv) (*actionInputs, error) {
 	default:
 		in.LockFiles = lf
 	}
+	in.Platforms, err = lockdiff.ParsePlatforms(env.input("platforms"))
+	bad(inputError(err))
 	in.Verifier, err = actionVerifier(env)
 	bad(err)
+	if in.Verifier != nil {
+		in.Verifier.Platforms = in.Platforms
+	}
 	if in.Token == "" && in.CommentMode != publish.ModeOff {
 		problems = append(problems, "input github-token is empty: pass `github-token: ${{ github.token }}` (the default) or set comment-mode: off")
 	}

@@ -23,6 +23,7 @@ func TestActionInputsCheckedTogether(t *testing.T) {
 		"INPUT_VERIFY":       "often",
 		"INPUT_REGISTRY":     "nonsense",
 		"INPUT_VERIFY-HOSTS": "a/b",
+		"INPUT_PLATFORMS":    "linux-amd64",
 	} {
 		_, err := readActionInputs(actionEnv(map[string]string{"INPUT_GITHUB-TOKEN": "t", input: want}))
 		name := strings.ToLower(strings.TrimPrefix(input, "INPUT_"))
@@ -36,7 +37,11 @@ func TestActionInputsCheckedTogether(t *testing.T) {
 			t.Errorf("three bad inputs: %v lacks %q", err, want)
 		}
 	}
-	in, err := readActionInputs(actionEnv(map[string]string{"INPUT_GITHUB-TOKEN": "t"}))
+	in, err := readActionInputs(actionEnv(map[string]string{"INPUT_GITHUB-TOKEN": "t", "INPUT_PLATFORMS": "linux_amd64,\nlinux_arm64"}))
+	if err != nil || strings.Join(in.Platforms, " ") != "linux_amd64 linux_arm64" || strings.Join(in.Verifier.Platforms, " ") != "linux_amd64 linux_arm64" {
+		t.Errorf("platforms: %+v %v", in, err)
+	}
+	in, err = readActionInputs(actionEnv(map[string]string{"INPUT_GITHUB-TOKEN": "t"}))
 	if err != nil || in.LockFiles != "auto" || !in.JobSummary || !in.Labels || in.Verifier == nil || in.CommentMode != publish.ModeUpdate {
 		t.Errorf("defaults: %+v %v", in, err)
 	}

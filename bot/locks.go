@@ -151,7 +151,7 @@ type configFn func(dir string) (*lockdiff.Config, string)
 // reviewLocks compares each pair at the pull request's base and head, and
 // cross-checks with the head's root module when config gives one. Past
 // MaxLockFiles, lock files are listed as not reviewed.
-func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, tool flavor.Flavor, config configFn) ([]*lockdiff.FileDiff, error) {
+func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, tool flavor.Flavor, platforms []string, config configFn) ([]*lockdiff.FileDiff, error) {
 	var out []*lockdiff.FileDiff
 	if len(pairs) == 0 {
 		return nil, nil
@@ -184,7 +184,7 @@ func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullReques
 			return nil, err
 		}
 		p := lockdiff.Pair{Path: pp.after, Before: before, After: after,
-			BeforeName: pp.before + "@" + shortSHA(base), AfterName: pp.after + "@" + shortSHA(pr.HeadSHA), Flavor: tool}
+			BeforeName: pp.before + "@" + shortSHA(base), AfterName: pp.after + "@" + shortSHA(pr.HeadSHA), Flavor: tool, Platforms: platforms}
 		note := ""
 		if config != nil {
 			p.Config, note = config(path.Dir(pp.after))

@@ -55,6 +55,9 @@ type ServerConfig struct {
 	JobTimeout time.Duration
 	Logger     *slog.Logger
 	Version    string
+	// Platforms are the team's declared platforms (PLANPR_PLATFORMS): every
+	// provider a lock change touches must cover them (see lockdiff.Pair).
+	Platforms []string
 	// CommentMode is how plan comments are kept (PLANPR_COMMENT_MODE):
 	// update (the default) or changes-only.
 	CommentMode publish.CommentMode
@@ -329,7 +332,7 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 // verifies their new hashes.
 func (s *Server) reviewPRLocks(ctx context.Context, api GitHub, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, tool flavor.Flavor, installation int64, log *slog.Logger) ([]*lockdiff.FileDiff, error) {
 	budget := newConfigBudget()
-	locks, err := reviewLocks(ctx, api, repo, pr, pairs, tool, func(dir string) (*lockdiff.Config, string) {
+	locks, err := reviewLocks(ctx, api, repo, pr, pairs, tool, s.cfg.Platforms, func(dir string) (*lockdiff.Config, string) {
 		cfg, skipped, err := configAtRef(ctx, api, repo, dir, pr.HeadSHA, budget)
 		if err != nil {
 			log.Warn("cannot read the root module's configuration", "dir", boundedName(dir), "error", mask.MaskCredentials(err.Error()))

@@ -1,5 +1,11 @@
 package lockdiff
 
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
 // Verification is what the provider's registry says of the hashes a lock
 // file records for one provider version.
 type Verification struct {
@@ -23,3 +29,18 @@ type Verification struct {
 // DefaultPlatforms are the platforms a team's CI and laptops usually run
 // on: a lock that misses one fails `tofu init` there.
 var DefaultPlatforms = []string{"linux_amd64", "darwin_arm64", "windows_amd64"}
+
+// ParsePlatforms reads declared platforms (OS_ARCH), comma-, space- or
+// line-separated: the Action's platforms input, PLANPR_PLATFORMS.
+func ParsePlatforms(s string) ([]string, error) {
+	var out []string
+	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' || r == '\r' }) {
+		if !platformPattern.MatchString(p) {
+			return nil, fmt.Errorf("platform %q: want OS_ARCH, such as linux_amd64", p)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+var platformPattern = regexp.MustCompile(`^[a-z0-9]+_[a-z0-9]+$`)

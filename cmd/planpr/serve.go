@@ -46,6 +46,8 @@ Runs the GitHub App webhook server. Configuration comes from the environment:
                           or lock file to show keeps no comment
   PLANPR_VERIFY_HOSTS     registry hosts besides the two public ones that verification may
                           contact (comma-separated); lock files naming others are not checked
+  PLANPR_PLATFORMS        the platforms (OS_ARCH, comma-separated) your teams and CI run on:
+                          every provider a lock change touches must have hashes for each
   GITHUB_API_URL          https://api.github.com, or https://HOST/api/v3 (GitHub Enterprise)
 Serves POST /webhook, GET /healthz and GET /metrics; logs JSON to stderr.
 Every verified delivery is kept in the queue before it is answered; River's
@@ -120,7 +122,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if cfg.Verify != nil {
 		cfg.Verify.Logger = log
 	}
-	srv, err := bot.NewServer(bot.ServerConfig{Verifier: cfg.Verify,
+	srv, err := bot.NewServer(bot.ServerConfig{Verifier: cfg.Verify, Platforms: cfg.Platforms,
 		AppID: creds.ID, PrivateKey: []byte(creds.PrivateKey), WebhookSecret: []byte(creds.WebhookSecret),
 		APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
 		DataDir: dataDir, DatabaseURL: cfg.DatabaseURL, MaxAttempts: cfg.MaxAttempts, Redeliver: cfg.Redeliver,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/planpr/planpr/bot/publish"
+	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/lockdiff/verify"
 )
 
@@ -23,6 +24,7 @@ type serveConfig struct {
 	MaxAttempts int
 	Redeliver   time.Duration // 0: the default; negative: never
 	Verify      *verify.Verifier
+	Platforms   []string // PLANPR_PLATFORMS
 	CommentMode publish.CommentMode
 }
 
@@ -82,6 +84,11 @@ func readServeConfig(getenv func(string) string) (*serveConfig, error) {
 	}
 	if c.Verify, err = serveVerifier(getenv, c.DataDir); err != nil {
 		r.problems = append(r.problems, err.Error())
+	}
+	if c.Platforms, err = lockdiff.ParsePlatforms(getenv("PLANPR_PLATFORMS")); err != nil {
+		r.problems = append(r.problems, "PLANPR_PLATFORMS: "+err.Error())
+	} else if c.Verify != nil {
+		c.Verify.Platforms = c.Platforms
 	}
 	return c, r.err()
 }

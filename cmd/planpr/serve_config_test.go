@@ -19,6 +19,7 @@ func TestServeConfigRefusesBadVariables(t *testing.T) {
 		{"PLANPR_VERIFY=sometimes", `PLANPR_VERIFY: verify "sometimes": want on, off or full`},
 		{"PLANPR_REGISTRY=nonsense", `PLANPR_REGISTRY: registry "nonsense": want HOST=URL`},
 		{"PLANPR_VERIFY_HOSTS=a/b", `PLANPR_VERIFY_HOSTS: registry host "a/b"`},
+		{"PLANPR_PLATFORMS=linux-amd64", `PLANPR_PLATFORMS: platform "linux-amd64": want OS_ARCH`},
 		{"PLANPR_DATABASE_URL=mysql://root:hunter2@db/planpr", `PLANPR_DATABASE_URL="mysql://…": want postgres://`},
 	} {
 		name, value, _ := strings.Cut(tc.env, "=")

@@ -2,13 +2,12 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/lockdiff/verify"
 )
 
@@ -99,12 +98,9 @@ func joinVerifyMode(args []string) []string {
 
 // platformsOf checks --platform's values (OS_ARCH).
 func (f *verifyFlags) platformsOf() ([]string, error) {
-	for _, p := range f.platforms {
-		if !platformPattern.MatchString(p) {
-			return nil, &usageError{fmt.Sprintf("--platform %q: want OS_ARCH, such as linux_amd64", p)}
-		}
+	ps, err := lockdiff.ParsePlatforms(strings.Join(f.platforms, ","))
+	if err != nil {
+		return nil, &usageError{"--" + err.Error()}
 	}
-	return f.platforms, nil
+	return ps, nil
 }
-
-var platformPattern = regexp.MustCompile(`^[a-z0-9]+_[a-z0-9]+$`)
