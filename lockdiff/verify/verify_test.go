@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -231,6 +232,8 @@ func TestVerify(t *testing.T) {
 		{name: "a lock missing a platform", version: "6.0.0", hashes: all[1:3], status: "verified", severity: lockdiff.Info, platforms: "darwin_arm64 linux_amd64"},
 		{name: "h1: checked against the registry's packages", version: "6.0.0", hashes: all, setup: func() { reg.packages = true }, status: "verified", severity: lockdiff.Info,
 			message: "1 `h1:` hash matches the packages the registry publishes"},
+		{name: "an h1:-only lock", version: "6.0.0", hashes: all[:1], setup: func() { reg.packages = true }, status: "verified", severity: lockdiff.Info,
+			message: "✓ registry.opentofu.org/hashicorp/aws 6.0.0: every hash checked — 1 `h1:` hash matches the packages the registry publishes (platforms linux_amd64)."},
 		{name: "an h1: of none of the registry's packages", version: "6.0.0", hashes: append(all[1:], "h1:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="), setup: func() { reg.packages = true },
 			status: "alert", severity: lockdiff.Alert, message: "is not the h1: hash of any package the registry publishes"},
 	} {
@@ -275,6 +278,12 @@ func TestVerify(t *testing.T) {
 			if tc.name == "a lock missing a platform" {
 				if strings.Join(d.Verification.Missing, " ") != "windows_amd64" || !hasFinding(d.Findings, "platforms-missing") {
 					t.Errorf("missing %v; findings %+v", d.Verification.Missing, d.Findings)
+				}
+				fix := "`tofu providers lock -platform=linux_amd64 -platform=darwin_arm64 -platform=windows_amd64 registry.opentofu.org/hashicorp/aws`"
+				if !slices.ContainsFunc(d.Findings, func(f lockdiff.Finding) bool {
+					return strings.Contains(f.Message, "no hashes for windows_amd64") && strings.Contains(f.Message, fix)
+				}) {
+					t.Errorf("no fix command %s in %+v", fix, d.Findings)
 				}
 			}
 			if tc.status == "verified" && d.Verification.SignedBy != fmt.Sprintf("%016X", reg.listed.PrimaryKey.KeyId) {
