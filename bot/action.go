@@ -110,6 +110,9 @@ func (p *actionPlan) commentOptions(env ActionEnv) render.CommentOptions {
 	}
 	if s, r := env.Getenv("GITHUB_SERVER_URL"), env.Getenv("GITHUB_REPOSITORY"); s != "" && r != "" && p.marker.SHA != "" {
 		opts.SourceURL = s + "/" + r + "/blob/" + p.marker.SHA
+		if p.in.Check && p.pr != 0 {
+			opts.Check, opts.CheckURL = report.CheckName(p.marker.Key), fmt.Sprintf("%s/%s/pull/%d/checks", s, r, p.pr)
+		}
 	}
 	return opts
 }
@@ -218,10 +221,12 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	fullOpts := jobSummaryOptions(opts)
 	defer tofujson.Hold(planFiles(p.plans)...)() // each input opened once
 	// One read gives the comment, the job summary and the machine summary.
-	var summary bytes.Buffer
+	var summary, checkBody bytes.Buffer
 	withSummary := opts
 	withSummary.Summary = &summary
-	results, err := render.CommentsContext(ctx, []io.Writer{&short, &full}, p.plans, []render.CommentOptions{withSummary, fullOpts})
+	checkOpts := opts // the check's summary: the comment within what its verdict leaves
+	checkOpts.MaxSize = publish.CheckSummaryRoom
+	results, err := render.CommentsContext(ctx, []io.Writer{&short, &full, &checkBody}, p.plans, []render.CommentOptions{withSummary, fullOpts, checkOpts})
 	if err != nil {
 		return err
 	}
@@ -243,6 +248,10 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
 	} else if err := p.publish(ctx, env, log, api, short.String(), opts, otherLocks, outputs, quietReport(res, p.locks)); err != nil {
 		return err
+	} else if p.in.Check {
+		if err := p.check(ctx, log, api, res, short.String(), checkBody.String(), full.String(), outputs); err != nil {
+			return err
+		}
 	}
 	if err := writeOutputs(env.Getenv("GITHUB_OUTPUT"), outputs); err != nil {
 		log.Command("warning", "planpr: could not write the step outputs ("+mask.MaskCredentials(err.Error())+")")
@@ -574,4 +583,40 @@ func firstOf(s []string) string {
 		return ""
 	}
 	return s[0]
+}
+
+// check keeps the key's check run on the head commit: its conclusion by
+// the fail-on policy and the approval label, its summary the comment, its
+// annotations the located problems. A token that may not write checks is
+// a warning: the comment is posted all the same.
+func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, res *render.CommentResult, comment, checkBody, full string, outputs map[string]string) error {
+	if p.marker.SHA == "" {
+		return nil
+	}
+	labels, err := api.Labels(ctx, p.repo, p.pr)
+	if err != nil {
+		return err
+	}
+	if p.ev.Action == "synchronize" && slices.Contains(labels, report.LabelDestroyApproved) {
+		// An approval is for the commit it was given at: a new push asks
+		// for it again.
+		if err := api.RemoveLabel(ctx, p.repo, p.pr, report.LabelDestroyApproved); err == nil {
+			log.Command("notice", "planpr: a new push: the "+report.LabelDestroyApproved+" label is removed; add it again to approve what this commit destroys")
+			labels = slices.DeleteFunc(labels, func(l string) bool { return l == report.LabelDestroyApproved })
+		}
+	}
+	verdict := report.Judge(res, p.locks, p.in.FailOn, publish.ReadApproval(ctx, api, p.repo, p.pr, labels))
+	title, _, _ := strings.Cut(strings.TrimPrefix(comment[strings.Index(comment, "\n")+1:], "## "), "\n")
+	run, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(p.marker.Key), SHA: p.marker.SHA, Verdict: verdict,
+		Title: title, Summary: checkBody, Text: full, DetailsURL: outputs["comment-url"], Annotations: res.Annotations})
+	if errors.Is(err, gh.ErrReadOnly) {
+		log.Command("warning", "planpr: the token cannot write check runs (add `checks: write` to the workflow's permissions, or set check: false); the comment is posted all the same")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	outputs["check-url"], outputs["conclusion"] = run.URL, verdict.Conclusion
+	log.Printf("planpr: check %q %s: %s", run.Name, verdict.Conclusion, strings.Join(verdict.Why, "; "))
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/planpr/planpr/flavor"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/lockdiff/verify"
+	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
 )
 
@@ -27,6 +28,8 @@ type actionInputs struct {
 	JobSummary, Labels   bool
 	Verifier             *verify.Verifier // nil: lock hashes not checked
 	Platforms            []string         // the team's declared platforms (OS_ARCH)
+	Check                bool             // keep a check run per key
+	FailOn               report.FailOn    // what makes the check fail
 }
 
 func readActionInputs(env ActionEnv) (*actionInputs, error) {
@@ -64,6 +67,10 @@ func readActionInputs(env ActionEnv) (*actionInputs, error) {
 	default:
 		in.LockFiles = lf
 	}
+	in.Check, err = env.boolInput("check", true)
+	bad(err)
+	in.FailOn, err = report.ParseFailOn(env.input("fail-on"))
+	bad(inputError(err))
 	in.Platforms, err = lockdiff.ParsePlatforms(env.input("platforms"))
 	bad(inputError(err))
 	in.Verifier, err = actionVerifier(env)

@@ -93,7 +93,7 @@ func TestParityAppAndAction(t *testing.T) {
 		t.Errorf("bodies differ:\n--- Action\n%s\n--- App\n%s", a, p)
 	}
 	// The footers differ in the run they link alone.
-	runLink := regexp.MustCompile(`\[run\]\([^)]*\)`)
+	runLink := regexp.MustCompile(`\[run\]\([^)]*\)( · \[check [^\]]*\]\([^)]*\))?`)
 	if a, p := runLink.ReplaceAllString(footerPart(action.Body), "RUN"), runLink.ReplaceAllString(footerPart(app.Body), "RUN"); a != p {
 		t.Errorf("footers differ:\n%s\n%s", a, p)
 	}

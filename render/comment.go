@@ -47,6 +47,9 @@ type CommentOptions struct {
 	// about (https://github.com/OWNER/REPO/blob/SHA): errors link their
 	// lines there.
 	SourceURL string
+	// Check names the key's check run and CheckURL where it is shown (the
+	// pull request's checks): the footer links it.
+	Check, CheckURL string
 	// Summary, when set (on the first of Comments' options), receives the
 	// plans' machine summary (as Summary writes it) from the same read.
 	Summary io.Writer
@@ -69,6 +72,10 @@ type CommentResult struct {
 	Masked    int
 	Counts    review.Counts
 	Replace   int
+	Drift     int // resources changed outside the tool
+	// Annotations are the located problems a check run marks (see
+	// annotations).
+	Annotations []streamreport.Annotation
 	Errored   bool
 	HasChange bool
 	LockAlert bool
@@ -301,6 +308,7 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 			facts.failure = max(facts.failure, f)
 		}
 		facts.HasChange = facts.HasChange || s.hasChanges()
+		facts.Drift += len(s.drift)
 	}
 	for _, fd := range o.Locks {
 		facts.LockAlert = facts.LockAlert || fd.MaxSeverity().Rank() >= lockdiff.Alert.Rank()
@@ -308,6 +316,11 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 	for i := range opts {
 		opts[i].Marker.Destroy, opts[i].Marker.LockAlert = facts.Counts.Destroy, facts.LockAlert
 	}
+	modules := make([]*review.Module, len(sections))
+	for i, s := range sections {
+		modules[i] = s.Module
+	}
+	facts.Annotations = streamreport.Annotations(modules, o.Locks, masker)
 	// What the masker hid outside the diffs counts for every size; what it
 	// hid in a size's diffs, for that size.
 	shared := masker.Count

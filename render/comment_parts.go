@@ -480,6 +480,9 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 	if u := o.RunURL; strings.HasPrefix(u, "https://") && !strings.ContainsAny(u, " ()<>\"'\n") {
 		parts = append(parts, "[run]("+u+")")
 	}
+	if u := o.CheckURL; o.Check != "" && strings.HasPrefix(u, "https://") && !strings.ContainsAny(u, " ()<>\"'\n") {
+		parts = append(parts, "[check "+md.Code(o.Check)+"]("+u+")")
+	}
 	if res.Masked > 0 {
 		parts = append(parts, plural(res.Masked, "sensitive value")+" masked")
 	}

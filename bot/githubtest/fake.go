@@ -1,7 +1,8 @@
 // Package githubtest is a fake GitHub API over HTTP for tests: comments,
 // pull requests and their files, contents and blobs, labels, GraphQL
-// minimizeComment, workflow-run artifacts, App installation tokens and the
-// App manifest flow's code conversion. It
+// minimizeComment, workflow-run artifacts, check runs, label events,
+// collaborators' permissions, App installation tokens and the App manifest
+// flow's code conversion. It
 // behaves like GitHub where planpr depends on it: pagination with Link
 // headers, 422 for comment bodies over 65,536 characters, 401 without a
 // token, 403 for read-only tokens, and injectable faults (5xx, 429 and
@@ -16,7 +17,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -56,6 +56,10 @@ type Server struct {
 	redeliveries   map[int64]int
 	// hold, while set, keeps every request waiting (see Hold).
 	hold chan struct{}
+	// Check runs, label events and users' access (see checks.go).
+	checkRuns   []*CheckRun
+	labelEvents map[int][]LabelEvent
+	permissions map[string]string
 }
 
 // Comment is a stored comment.
@@ -98,21 +102,24 @@ type Fault struct {
 	Message    string
 }
 
-// New starts a fake GitHub. Token "t-write" may write, "t-read" only read.
+// New starts a fake GitHub. Token "t-write" may write, "t-read" only read,
+// "t-nochecks" write all but check runs (a workflow without checks: write).
 func New() *Server {
 	s := &Server{
-		tokens:    map[string]string{"t-write": "write", "t-read": "read"},
-		users:     map[string]string{},
-		appSlug:   "planpr-test",
-		comments:  map[int][]*Comment{},
-		labels:    map[int][]string{},
-		prs:       map[int]*PR{},
-		files:     map[string]map[string][]byte{},
-		artifacts: map[int64][]Artifact{},
-		installs:  map[int64]bool{},
-		minimized: map[string]bool{},
-		nextID:    1000,
-		clock:     time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC),
+		tokens:      map[string]string{"t-write": "write", "t-read": "read", "t-nochecks": "write-no-checks"},
+		users:       map[string]string{},
+		appSlug:     "planpr-test",
+		comments:    map[int][]*Comment{},
+		labels:      map[int][]string{},
+		prs:         map[int]*PR{},
+		files:       map[string]map[string][]byte{},
+		artifacts:   map[int64][]Artifact{},
+		installs:    map[int64]bool{},
+		minimized:   map[string]bool{},
+		nextID:      1000,
+		labelEvents: map[int][]LabelEvent{},
+		permissions: map[string]string{},
+		clock:       time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC),
 	}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
@@ -345,7 +352,7 @@ func (s *Server) route(r *http.Request, path string) status {
 	if access == "" {
 		return msg(http.StatusUnauthorized, "Requires authentication")
 	}
-	if r.Method != http.MethodGet && access != "write" && path != "/graphql" {
+	if r.Method != http.MethodGet && access != "write" && access != "write-no-checks" && path != "/graphql" {
 		return msg(http.StatusForbidden, "Resource not accessible by integration")
 	}
 	if path == "/user" {
@@ -428,6 +435,13 @@ func (s *Server) route(r *http.Request, path string) status {
 			}
 		}
 		return msg(http.StatusNotFound, "Not Found")
+	case len(rest) >= 1 && rest[0] == "check-runs", len(rest) == 3 && rest[0] == "commits" && rest[2] == "check-runs":
+		return s.checksRoute(r, rest, access)
+	case len(rest) == 3 && rest[0] == "issues" && rest[2] == "events":
+		pr, _ := strconv.Atoi(rest[1])
+		return s.eventsRoute(r, pr)
+	case len(rest) == 3 && rest[0] == "collaborators" && rest[2] == "permission":
+		return s.permissionRoute(rest[1])
 	case len(rest) >= 3 && rest[0] == "issues" && rest[2] == "labels":
 		pr, _ := strconv.Atoi(rest[1])
 		return s.labelsRoute(r, pr, rest[3:])
@@ -682,9 +696,7 @@ func (s *Server) labelsRoute(r *http.Request, pr int, rest []string) status {
 			names = obj.Labels
 		}
 		for _, n := range names {
-			if !slices.Contains(s.labels[pr], n) {
-				s.labels[pr] = append(s.labels[pr], n)
-			}
+			s.addLabel(pr, n, s.actor(r))
 		}
 		return list()
 	case http.MethodDelete:
@@ -692,11 +704,8 @@ func (s *Server) labelsRoute(r *http.Request, pr int, rest []string) status {
 			return msg(http.StatusNotFound, "Not Found")
 		}
 		name, _ := url.PathUnescape(rest[0])
-		for i, l := range s.labels[pr] {
-			if l == name {
-				s.labels[pr] = append(s.labels[pr][:i:i], s.labels[pr][i+1:]...)
-				return list()
-			}
+		if s.removeLabel(pr, name, s.actor(r)) {
+			return list()
 		}
 		return msg(http.StatusNotFound, "Label does not exist")
 	}

@@ -61,7 +61,8 @@ lock-file changes of the pull request and keeps one comment per key on it. It ta
 its inputs come from the workflow as INPUT_* variables (INPUT_PLAN, INPUT_UI-LOG,
 INPUT_SCHEMAS, INPUT_LOCK-FILES, INPUT_KEY, INPUT_TITLE, INPUT_MODE, INPUT_FLAVOR,
 INPUT_COMMENT-MODE, INPUT_JOB-SUMMARY, INPUT_LABELS, INPUT_VERIFY, INPUT_REGISTRY,
-INPUT_VERIFY-HOSTS, INPUT_PLATFORMS, INPUT_COMMENT-AUTHOR, INPUT_GITHUB-TOKEN) and the run's
+INPUT_VERIFY-HOSTS, INPUT_PLATFORMS, INPUT_CHECK, INPUT_FAIL-ON, INPUT_COMMENT-AUTHOR,
+INPUT_GITHUB-TOKEN) and the run's
 GITHUB_* variables. To see the comment without a workflow, run 'planpr dry-run'.
 `
 

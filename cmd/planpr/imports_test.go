@@ -34,17 +34,17 @@ func TestImportRules(t *testing.T) {
 		"render/text":                       {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor", "render/tofujson/uistream"},
 		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream"},
 		"render/internal/safe":              {"render/mask", "render/md"}, // masked, then escaped: the one way values reach Markdown
-		"render/streamreport":               {"render/internal/safe", "render/internal/diff", "render/mask", "render/md", "render/review", "render/text", "render/tofujson", "render/tofujson/uistream"},
+		"render/streamreport":               {"render/internal/safe", "render/internal/diff", "render/mask", "render/md", "render/review", "render/text", "render/tofujson", "render/tofujson/uistream", "lockdiff"},
 		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport"},
 		"render/report":                     {"render", "lockdiff"}, // keys, titles and defaults every runner agrees on
 		"render/lockreport":                 {"lockdiff", "render/mask", "render/md"},
 		"lockdiff":                          {"flavor"},
 		"lockdiff/verify":                   {"lockdiff"}, // the registry client
 		"bot/gh":                            {},
-		"bot/artifact":                      {"bot/gh"},                                        // its download errors are gh.StatusError, as the App retries them
-		"bot/internal/ghtest":               {"bot/gh", "bot/githubtest", "render"},            // bot's tests' shared helpers
-		"bot/publish":                       {"bot/gh", "render", "render/report", "lockdiff"}, // the GitHub sink
-		"bot/setup":                         {},                                                // the one-click setup and the App's kept credentials
+		"bot/artifact":                      {"bot/gh"},                                                               // its download errors are gh.StatusError, as the App retries them
+		"bot/internal/ghtest":               {"bot/gh", "bot/githubtest", "render"},                                   // bot's tests' shared helpers
+		"bot/publish":                       {"bot/gh", "render", "render/report", "render/streamreport", "lockdiff"}, // the GitHub sink: comments, labels, check runs
+		"bot/setup":                         {},                                                                       // the one-click setup and the App's kept credentials
 		"bot/webhook":                       {"bot/gh"},
 		"bot/githubtest":                    {},
 		"bot/webhook/pgtest":                {}, // a throw-away PostgreSQL for tests

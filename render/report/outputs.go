@@ -25,14 +25,14 @@ func Labels(res *render.CommentResult) []string {
 	return labels
 }
 
-// Outputs are the Action's step outputs for a comment; the sink that posts
-// it fills comment-id and comment-url.
+// Outputs are the Action's step outputs for a comment; the sinks that post
+// it fill comment-id and comment-url, check-url and conclusion.
 func Outputs(res *render.CommentResult, locks []*lockdiff.FileDiff) map[string]string {
 	return map[string]string{
 		"add": strconv.Itoa(res.Counts.Add), "change": strconv.Itoa(res.Counts.Change), "destroy": strconv.Itoa(res.Counts.Destroy),
 		"has-changes": strconv.FormatBool(res.HasChange), "lock-alerts": strconv.Itoa(LockAlerts(locks)),
 		"errored":    strconv.FormatBool(res.Errored),
-		"comment-id": "", "comment-url": "",
+		"comment-id": "", "comment-url": "", "check-url": "", "conclusion": "",
 	}
 }
 

@@ -1,0 +1,145 @@
+package publish
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/render/streamreport"
+	"github.com/planpr/planpr/render/report"
+)
+
+// The GitHub calls a check run and its approval need.
+type (
+	// Checks is what keeping planpr's check run needs.
+	Checks interface {
+		CheckRuns(ctx context.Context, repo gh.Repo, sha, name string) ([]*gh.CheckRun, error)
+		CreateCheckRun(ctx context.Context, repo gh.Repo, name, sha, conclusion, detailsURL string, o gh.CheckOutput) (*gh.CheckRun, error)
+		UpdateCheckRun(ctx context.Context, repo gh.Repo, id int64, name, conclusion, detailsURL string, o gh.CheckOutput) (*gh.CheckRun, error)
+	}
+	// Approvals is what reading the approval label needs.
+	Approvals interface {
+		LabelledBy(ctx context.Context, repo gh.Repo, pr int, label string) (string, error)
+		Permission(ctx context.Context, repo gh.Repo, user string) (string, error)
+	}
+)
+
+// Check is a check run as a report gives it.
+type Check struct {
+	Name, SHA  string
+	Verdict    report.Verdict
+	Title      string
+	Summary    string // the comment, within what the verdict leaves
+	Text       string // the longer report, when it fits
+	DetailsURL string // the comment's page
+	// Annotations are every located problem; at most gh.MaxAnnotations go
+	// with the check, the rest are counted in its summary.
+	Annotations []streamreport.Annotation
+}
+
+// CheckSummaryRoom is what a check's summary leaves the comment: the
+// verdict and its lines first (see CheckHead), within GitHub's limit.
+const CheckSummaryRoom = gh.MaxCheckText - checkHeadRoom
+
+// checkHeadRoom bounds the verdict's part of a check's summary.
+const checkHeadRoom = 4000
+
+// CheckHead is what a check's summary says before the comment: the
+// conclusion and why, the annotations left out, a link to the comment.
+func CheckHead(c Check) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** — %s\n", checkWord(c.Verdict.Conclusion), "planpr's merge gate")
+	for _, why := range c.Verdict.Why {
+		line := "- " + why + "\n"
+		if b.Len()+len(line) > checkHeadRoom-600 {
+			b.WriteString("- …\n")
+			break
+		}
+		b.WriteString(line)
+	}
+	if n := len(c.Annotations); n > gh.MaxAnnotations {
+		fmt.Fprintf(&b, "\n%d problems are marked on their lines in the Files tab; %d more are in the comment.\n", gh.MaxAnnotations, n-gh.MaxAnnotations)
+	}
+	if strings.HasPrefix(c.DetailsURL, "https://") && !strings.ContainsAny(c.DetailsURL, " ()<>\"'\n") {
+		fmt.Fprintf(&b, "\nThe same report is [the pull request's comment](%s).\n", c.DetailsURL)
+	}
+	b.WriteString("\n---\n\n")
+	return b.String()
+}
+
+func checkWord(conclusion string) string {
+	switch conclusion {
+	case "failure":
+		return "❌ Fails"
+	case "neutral":
+		return "➖ Cannot tell"
+	}
+	return "✅ Passes"
+}
+
+// UpsertCheck keeps one check run of c.Name on the commit: the one there
+// is updated in place, else one is created. Its summary is CheckHead and
+// the comment, never over GitHub's limit; its annotations the first
+// gh.MaxAnnotations.
+func UpsertCheck(ctx context.Context, api Checks, repo gh.Repo, c Check) (*gh.CheckRun, error) {
+	out := gh.CheckOutput{Title: cut(c.Title, 1000), Summary: cut(CheckHead(c)+c.Summary, gh.MaxCheckText)}
+	if utf8.RuneCountInString(c.Text) <= gh.MaxCheckText {
+		out.Text = c.Text
+	}
+	for i, a := range c.Annotations {
+		if i == gh.MaxAnnotations {
+			break
+		}
+		out.Annotations = append(out.Annotations, gh.Annotation{Path: a.Path, StartLine: a.Line, EndLine: a.Line, Level: a.Level,
+			Title: cut(a.Title, 255), Message: cut(a.Message, 64*1024-1)})
+	}
+	runs, err := api.CheckRuns(ctx, repo, c.SHA, c.Name)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range runs {
+		if r.Name == c.Name {
+			return api.UpdateCheckRun(ctx, repo, r.ID, c.Name, c.Verdict.Conclusion, c.DetailsURL, out)
+		}
+	}
+	return api.CreateCheckRun(ctx, repo, c.Name, c.SHA, c.Verdict.Conclusion, c.DetailsURL, out)
+}
+
+// cut keeps the first n characters of s, whole.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// writers are the permissions that may approve.
+var writers = map[string]bool{"admin": true, "maintain": true, "write": true}
+
+// ReadApproval reads the approval label of a pull request: who added it
+// last, and whether they may write to the repository.
+func ReadApproval(ctx context.Context, api Approvals, repo gh.Repo, pr int, labels []string) report.Approval {
+	has := false
+	for _, l := range labels {
+		has = has || l == report.LabelDestroyApproved
+	}
+	if !has {
+		return report.Approval{}
+	}
+	by, err := api.LabelledBy(ctx, repo, pr, report.LabelDestroyApproved)
+	if err != nil || by == "" {
+		return report.Approval{Unknown: true}
+	}
+	perm, err := api.Permission(ctx, repo, by)
+	switch {
+	case errors.Is(err, gh.ErrReadOnly) || err != nil:
+		return report.Approval{Unknown: true}
+	case writers[perm]:
+		return report.Approval{By: by}
+	}
+	return report.Approval{Refused: by}
+}

@@ -1,0 +1,156 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render"
+)
+
+// The conditions a team can say must stop a merge (the Action's fail-on,
+// the App's PLANPR_FAIL_ON and .github/planpr.yml's fail_on).
+const (
+	FailErrored   = "errored"    // a plan, apply or test failed
+	FailLockAlert = "lock-alert" // a lock-file alert
+	FailDestroy   = "destroy"    // something is destroyed (not replaced)
+	FailReplace   = "replace"    // something is replaced
+	FailDrift     = "drift"      // something changed outside the tool
+)
+
+// FailConditions are every condition fail-on may name, in its order.
+var FailConditions = []string{FailErrored, FailLockAlert, FailDestroy, FailReplace, FailDrift}
+
+// DefaultFailOn is what stops a merge unless the team says otherwise.
+const DefaultFailOn = "errored,lock-alert"
+
+// LabelDestroyApproved, added by someone who may write to the repository,
+// approves the destroys and replacements fail-on names.
+const LabelDestroyApproved = "planpr:destroy-approved"
+
+// FailOn is the set of conditions that make a check fail.
+type FailOn []string
+
+// ParseFailOn reads fail-on: conditions separated by commas, spaces or
+// lines; "" is DefaultFailOn, "none" nothing.
+func ParseFailOn(s string) (FailOn, error) {
+	if strings.TrimSpace(s) == "" {
+		s = DefaultFailOn
+	}
+	var out FailOn
+	for _, c := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' || r == '\r' }) {
+		switch {
+		case c == "none":
+		case slices.Contains(FailConditions, c):
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		default:
+			return nil, fmt.Errorf("fail-on %q: want a list of %s (or none)", c, strings.Join(FailConditions, ", "))
+		}
+	}
+	return out, nil
+}
+
+// Approval is the approval label as the runner found it.
+type Approval struct {
+	By string // who added it, when they may write to the repository
+	// Refused names who added it without write access ("" when the label
+	// is absent or approved); Unknown says their access could not be read.
+	Refused string
+	Unknown bool
+}
+
+// Verdict is a check's conclusion and why, in words.
+type Verdict struct {
+	Conclusion string   `json:"conclusion"` // success, failure or neutral
+	Why        []string `json:"why"`
+	ApprovedBy string   `json:"approved_by,omitempty"`
+}
+
+// Judge is the check's verdict on a report: failure for each condition of
+// fail-on the report meets (destroys and replacements unless approved),
+// neutral when planpr could not tell (the approval's author's access
+// could not be read), success otherwise.
+func Judge(res *render.CommentResult, locks []*lockdiff.FileDiff, failOn FailOn, approval Approval) Verdict {
+	on := func(c string) bool { return slices.Contains(failOn, c) }
+	var failed, unsure, approved []string
+	if on(FailErrored) && res.Errored {
+		failed = append(failed, "the run failed (errored is in fail-on)")
+	}
+	if n := LockAlerts(locks); on(FailLockAlert) && n > 0 {
+		failed = append(failed, fmt.Sprintf("%s (lock-alert is in fail-on)", count(n, "lock-file alert", "lock-file alerts")))
+	}
+	if on(FailDrift) && res.Drift > 0 {
+		failed = append(failed, fmt.Sprintf("%s changed outside the tool (drift is in fail-on)", count(res.Drift, "resource", "resources")))
+	}
+	var risky []string
+	if destroys := res.Counts.Destroy - res.Replace; on(FailDestroy) && destroys > 0 {
+		risky = append(risky, fmt.Sprintf("%s destroyed (destroy is in fail-on)", count(destroys, "resource", "resources")))
+	}
+	if on(FailReplace) && res.Replace > 0 {
+		risky = append(risky, fmt.Sprintf("%s replaced (replace is in fail-on)", count(res.Replace, "resource", "resources")))
+	}
+	switch {
+	case len(risky) == 0:
+	case approval.By != "":
+		for _, r := range risky {
+			approved = append(approved, r+", approved by @"+approval.By+" with the "+LabelDestroyApproved+" label")
+		}
+	case approval.Unknown:
+		unsure = append(unsure, risky...)
+		unsure = append(unsure, "the "+LabelDestroyApproved+" label is there, but planpr could not read whether its author may write to the repository")
+	case approval.Refused != "":
+		for _, r := range risky {
+			failed = append(failed, r+"; the "+LabelDestroyApproved+" label was added by @"+approval.Refused+", who cannot write to the repository, so it does not approve")
+		}
+	default:
+		for _, r := range risky {
+			failed = append(failed, r+"; a maintainer can approve with the "+LabelDestroyApproved+" label")
+		}
+	}
+	v := Verdict{Conclusion: "success", Why: []string{}}
+	switch {
+	case len(failed) > 0:
+		v.Conclusion, v.Why = "failure", failed
+	case len(unsure) > 0:
+		v.Conclusion, v.Why = "neutral", unsure
+	default:
+		v.Why = approved
+		if len(v.Why) == 0 {
+			v.Why = []string{"nothing in fail-on (" + strings.Join(orNone(failOn), ", ") + ") happened"}
+		}
+	}
+	if len(approved) > 0 {
+		v.ApprovedBy = approval.By
+		if v.Conclusion != "success" {
+			v.Why = append(v.Why, approved...)
+		}
+	}
+	return v
+}
+
+func orNone(f FailOn) []string {
+	if len(f) == 0 {
+		return []string{"none"}
+	}
+	return f
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// CheckName is the check run of a key: "planpr" for a single root,
+// "planpr / KEY" otherwise — what branch protection requires by name.
+func CheckName(key string) string {
+	switch key {
+	case "", ".":
+		return "planpr"
+	}
+	return "planpr / " + key
+}
