@@ -298,7 +298,9 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		// The root module is where its files are: the tools name the
 		// files of their diagnostics from there.
 		if first := cmp.Or(p.plans[i].Path, firstOf(p.plans[i].Streams)); first != "" {
-			if rel, err := filepath.Rel(workspace, filepath.Dir(first)); err == nil && !strings.HasPrefix(rel, "..") {
+			ws, errW := filepath.Abs(workspace)
+			dir, errD := filepath.Abs(filepath.Dir(first))
+			if rel, err := filepath.Rel(ws, dir); errW == nil && errD == nil && err == nil && !strings.HasPrefix(rel, "..") {
 				p.plans[i].Root = filepath.ToSlash(rel)
 			}
 		}
@@ -605,9 +607,10 @@ func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, 
 			labels = slices.DeleteFunc(labels, func(l string) bool { return l == report.LabelDestroyApproved })
 		}
 	}
-	verdict := report.Judge(res, p.locks, p.in.FailOn, publish.ReadApproval(ctx, api, p.repo, p.pr, labels))
+	facts := report.FactsOf(res, p.locks)
+	verdict := report.JudgeFacts(facts, p.in.FailOn, publish.ReadApproval(ctx, api, p.repo, p.pr, labels))
 	title, _, _ := strings.Cut(strings.TrimPrefix(comment[strings.Index(comment, "\n")+1:], "## "), "\n")
-	run, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(p.marker.Key), SHA: p.marker.SHA, Verdict: verdict,
+	run, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(p.marker.Key), SHA: p.marker.SHA, Facts: facts, Verdict: verdict,
 		Title: title, Summary: checkBody, Text: full, DetailsURL: outputs["comment-url"], Annotations: res.Annotations})
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Command("warning", "planpr: the token cannot write check runs (add `checks: write` to the workflow's permissions, or set check: false); the comment is posted all the same")

@@ -47,8 +47,13 @@ type Event struct {
 		} `json:"pull_requests"`
 	} `json:"workflow_run"`
 	Repository struct {
-		FullName string `json:"full_name"`
+		FullName      string `json:"full_name"`
+		DefaultBranch string `json:"default_branch"`
 	} `json:"repository"`
+	// Label is the label a labeled or unlabeled event is about.
+	Label *struct {
+		Name string `json:"name"`
+	} `json:"label"`
 	Installation *struct {
 		ID int64 `json:"id"`
 	} `json:"installation"`

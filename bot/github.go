@@ -38,6 +38,8 @@ type (
 	GitHub interface {
 		publish.Comments
 		publish.Labels
+		publish.Checks
+		publish.Approvals
 		Files
 		PullRequests
 		Artifacts

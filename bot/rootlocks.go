@@ -11,5 +11,6 @@ import (
 // publishOtherLocks keeps the comment of the lock files no planpr comment
 // on the pull request holds (key "locks"), for the Action.
 func publishOtherLocks(ctx context.Context, api publish.Comments, p *actionPlan, others []*lockdiff.FileDiff, opts render.CommentOptions) error {
-	return publish.PublishUnclaimedLocks(ctx, api, p.repo, p.pr, p.author, p.marker, others, opts, p.commentMode)
+	_, err := publish.PublishUnclaimedLocks(ctx, api, p.repo, p.pr, p.author, p.marker, others, opts, p.commentMode)
+	return err
 }

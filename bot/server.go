@@ -55,6 +55,10 @@ type ServerConfig struct {
 	JobTimeout time.Duration
 	Logger     *slog.Logger
 	Version    string
+	// FailOn is what fails planpr's check runs (PLANPR_FAIL_ON; default
+	// report.DefaultFailOn); a repository's .github/planpr.yml on its
+	// default branch says otherwise for itself.
+	FailOn report.FailOn
 	// Platforms are the team's declared platforms (PLANPR_PLATFORMS): every
 	// provider a lock change touches must cover them (see lockdiff.Pair).
 	Platforms []string
@@ -147,6 +151,9 @@ func (s *Server) Accept(event string, body []byte) (*webhook.Job, error) {
 func wanted(event string, ev *Event) bool {
 	switch event {
 	case "pull_request":
+		if ev.PullRequest != nil && (ev.Action == "labeled" || ev.Action == "unlabeled") {
+			return ev.Label != nil && ev.Label.Name == report.LabelDestroyApproved // its checks are judged again
+		}
 		return ev.PullRequest != nil && (ev.Action == "opened" || ev.Action == "synchronize" || ev.Action == "reopened")
 	case "workflow_run":
 		return ev.WorkflowRun != nil && ev.Action == "completed"
@@ -170,6 +177,10 @@ func (s *Server) Handle(ctx context.Context, event string, body []byte, log *slo
 	}
 	switch event {
 	case "pull_request":
+		if ev.Action == "labeled" || ev.Action == "unlabeled" {
+			err = s.rejudge(ctx, api, repo, &ev, log)
+			break
+		}
 		err = s.reviewPR(ctx, api, repo, &ev, log)
 	case "workflow_run":
 		err = s.commentRun(ctx, api, repo, &ev, log)
@@ -299,6 +310,11 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 	if pr.HeadSHA != ev.PullRequest.Head.SHA {
 		log.Info("the pull request moved on since this delivery: reviewing its head now", "delivery_head", shortSHA(ev.PullRequest.Head.SHA), "head", shortSHA(pr.HeadSHA))
 	}
+	if ev.Action == "synchronize" {
+		if err := dropApproval(ctx, api, repo, pr.Number, log); err != nil {
+			return err
+		}
+	}
 	pairs, capped, err := changedLockFiles(ctx, api, repo, pr.Number)
 	if err != nil {
 		return err
@@ -320,8 +336,14 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 	// The lock files of no root a plan comment holds: the rest are
 	// reviewed in those comments, as the Action does.
 	marker := render.Marker{Key: LockKey, SHA: pr.HeadSHA, At: unixTime(ev.PullRequest.UpdatedAt)}
-	if err := publish.PublishUnclaimedLocks(ctx, api, repo, pr.Number, author, marker, locks, render.CommentOptions{Version: s.cfg.Version}, publish.ModeUpdate); err != nil {
+	lc, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr.Number, author, marker, locks, render.CommentOptions{Version: s.cfg.Version}, publish.ModeUpdate)
+	if err != nil {
 		return err
+	}
+	if lc != nil {
+		if err := s.keepCheck(ctx, api, repo, pr.Number, ev, LockKey, pr.HeadSHA, lc.Result, lc.Locks, lc.Body, lc.CheckBody, lc.URL, log); err != nil {
+			return err
+		}
 	}
 	log.Info("lock comment kept", "lock_files", len(locks))
 	return s.labels(ctx, api, repo, pr.Number, author, log)
@@ -476,11 +498,14 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		}
 		opts.SchemasFile = filepath.Base(schemas[0])
 	}
-	var body bytes.Buffer
-	result, err := render.CommentContext(ctx, &body, plans, opts)
+	var body, checkBody bytes.Buffer
+	checkOpts := opts // the check's summary: the comment within what its verdict leaves
+	checkOpts.MaxSize = publish.CheckSummaryRoom
+	results, err := render.CommentsContext(ctx, []io.Writer{&body, &checkBody}, plans, []render.CommentOptions{opts, checkOpts})
 	if err != nil {
 		return err
 	}
+	result := results[0]
 	unlock := s.prLocks.Lock(fmt.Sprintf("%s#%d", repo, pr))
 	defer unlock()
 	author, err := s.login(ctx)
@@ -499,9 +524,16 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 			return err
 		}
 		log.Info("plan comment", "action", res.Action, "artifact", a.Name)
+		details := ""
+		if res.Comment != nil {
+			details = res.Comment.URL
+		}
+		if err := s.keepCheck(ctx, api, repo, pr, ev, marker.Key, run.HeadSHA, result, opts.Locks, body.String(), checkBody.String(), details, log); err != nil {
+			return err
+		}
 	}
 	if manifest.Root != "" {
-		if err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, opts, publish.ModeUpdate); err != nil {
+		if _, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, opts, publish.ModeUpdate); err != nil {
 			return err
 		}
 	}

@@ -66,20 +66,20 @@ const (
 
 // CommentResult describes the comment written.
 type CommentResult struct {
-	Size      int
-	Level     Level
-	Omitted   int // resource diffs left out
-	Masked    int
-	Counts    review.Counts
-	Replace   int
-	Drift     int // resources changed outside the tool
+	Size    int
+	Level   Level
+	Omitted int // resource diffs left out
+	Masked  int
+	Counts  review.Counts
+	Replace int
+	Drift   int // resources changed outside the tool
 	// Annotations are the located problems a check run marks (see
 	// annotations).
 	Annotations []streamreport.Annotation
-	Errored   bool
-	HasChange bool
-	LockAlert bool
-	failure   review.Failure // the worst of the sections
+	Errored     bool
+	HasChange   bool
+	LockAlert   bool
+	failure     review.Failure // the worst of the sections
 	// maskedOutside is what was masked outside the diffs (see maskedAt).
 	maskedOutside int
 }

@@ -13,7 +13,16 @@ type CheckRun struct {
 	HeadSHA    string
 	URL        string // its page
 	Conclusion string
+	Title      string
 	Summary    string
+	ExternalID string // what its maker kept in it
+	DetailsURL string
+}
+
+// CheckSpec is a check run to create or update.
+type CheckSpec struct {
+	Name, SHA, Conclusion, DetailsURL, ExternalID string
+	Output                                        CheckOutput
 }
 
 // CheckOutput is what a check run shows: its title, summary, text and
@@ -53,13 +62,18 @@ func checkOutput(o CheckOutput) *github.CheckRunOutput {
 }
 
 func toCheckRun(c *github.CheckRun) *CheckRun {
-	return &CheckRun{ID: c.GetID(), Name: c.GetName(), HeadSHA: c.GetHeadSHA(), URL: c.GetHTMLURL(), Conclusion: c.GetConclusion(), Summary: c.GetOutput().GetSummary()}
+	return &CheckRun{ID: c.GetID(), Name: c.GetName(), HeadSHA: c.GetHeadSHA(), URL: c.GetHTMLURL(), Conclusion: c.GetConclusion(),
+		Title: c.GetOutput().GetTitle(), Summary: c.GetOutput().GetSummary(), ExternalID: c.GetExternalID(), DetailsURL: c.GetDetailsURL()}
 }
 
-// CheckRuns lists the check runs named name on a commit.
+// CheckRuns lists the check runs named name on a commit (every one when
+// name is "").
 func (c *Client) CheckRuns(ctx context.Context, repo Repo, sha, name string) ([]*CheckRun, error) {
 	var out []*CheckRun
-	opts := &github.ListCheckRunsOptions{CheckName: github.String(name), Filter: github.String("all"), ListOptions: github.ListOptions{PerPage: 100}}
+	opts := &github.ListCheckRunsOptions{Filter: github.String("latest"), ListOptions: github.ListOptions{PerPage: 100}}
+	if name != "" {
+		opts.CheckName = github.String(name)
+	}
 	for {
 		res, resp, err := c.gh.Checks.ListCheckRunsForRef(ctx, repo.Owner, repo.Name, sha, opts)
 		if err != nil {
@@ -76,10 +90,14 @@ func (c *Client) CheckRuns(ctx context.Context, repo Repo, sha, name string) ([]
 }
 
 // CreateCheckRun creates a completed check run on a commit.
-func (c *Client) CreateCheckRun(ctx context.Context, repo Repo, name, sha, conclusion, detailsURL string, o CheckOutput) (*CheckRun, error) {
-	opts := github.CreateCheckRunOptions{Name: name, HeadSHA: sha, Status: github.String("completed"), Conclusion: github.String(conclusion), Output: checkOutput(o)}
-	if detailsURL != "" {
-		opts.DetailsURL = github.String(detailsURL)
+func (c *Client) CreateCheckRun(ctx context.Context, repo Repo, spec CheckSpec) (*CheckRun, error) {
+	opts := github.CreateCheckRunOptions{Name: spec.Name, HeadSHA: spec.SHA, Status: github.String("completed"),
+		Conclusion: github.String(spec.Conclusion), Output: checkOutput(spec.Output)}
+	if spec.DetailsURL != "" {
+		opts.DetailsURL = github.String(spec.DetailsURL)
+	}
+	if spec.ExternalID != "" {
+		opts.ExternalID = github.String(spec.ExternalID)
 	}
 	run, _, err := c.gh.Checks.CreateCheckRun(ctx, repo.Owner, repo.Name, opts)
 	if err != nil {
@@ -90,10 +108,13 @@ func (c *Client) CreateCheckRun(ctx context.Context, repo Repo, name, sha, concl
 
 // UpdateCheckRun updates a check run in place (annotations add to the
 // ones it has).
-func (c *Client) UpdateCheckRun(ctx context.Context, repo Repo, id int64, name, conclusion, detailsURL string, o CheckOutput) (*CheckRun, error) {
-	opts := github.UpdateCheckRunOptions{Name: name, Status: github.String("completed"), Conclusion: github.String(conclusion), Output: checkOutput(o)}
-	if detailsURL != "" {
-		opts.DetailsURL = github.String(detailsURL)
+func (c *Client) UpdateCheckRun(ctx context.Context, repo Repo, id int64, spec CheckSpec) (*CheckRun, error) {
+	opts := github.UpdateCheckRunOptions{Name: spec.Name, Status: github.String("completed"), Conclusion: github.String(spec.Conclusion), Output: checkOutput(spec.Output)}
+	if spec.DetailsURL != "" {
+		opts.DetailsURL = github.String(spec.DetailsURL)
+	}
+	if spec.ExternalID != "" {
+		opts.ExternalID = github.String(spec.ExternalID)
 	}
 	run, _, err := c.gh.Checks.UpdateCheckRun(ctx, repo.Owner, repo.Name, id, opts)
 	if err != nil {

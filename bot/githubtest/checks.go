@@ -16,6 +16,7 @@ type CheckRun struct {
 	Conclusion, DetailsURL string
 	Title, Summary, Text   string
 	Annotations            []Annotation
+	ExternalID             string
 	Updates                int // PATCHes it took
 	App                    string
 }
@@ -156,6 +157,7 @@ type checkRunInput struct {
 	Status     string `json:"status"`
 	Conclusion string `json:"conclusion"`
 	DetailsURL string `json:"details_url"`
+	ExternalID string `json:"external_id"`
 	Output     *struct {
 		Title       string `json:"title"`
 		Summary     string `json:"summary"`
@@ -203,6 +205,9 @@ func (in *checkRunInput) apply(c *CheckRun) {
 	if in.DetailsURL != "" {
 		c.DetailsURL = in.DetailsURL
 	}
+	if in.ExternalID != "" {
+		c.ExternalID = in.ExternalID
+	}
 	if o := in.Output; o != nil {
 		c.Title, c.Summary, c.Text = o.Title, o.Summary, o.Text
 		for _, a := range o.Annotations { // GitHub adds them to the run's
@@ -213,7 +218,7 @@ func (in *checkRunInput) apply(c *CheckRun) {
 
 func checkRunJSON(c *CheckRun, base string) map[string]any {
 	return map[string]any{"id": c.ID, "name": c.Name, "head_sha": c.HeadSHA, "status": c.Status, "conclusion": c.Conclusion,
-		"html_url": fmt.Sprintf("%s/checks/%d", base, c.ID), "details_url": c.DetailsURL,
+		"html_url": fmt.Sprintf("%s/checks/%d", base, c.ID), "details_url": c.DetailsURL, "external_id": c.ExternalID,
 		"output": map[string]any{"title": c.Title, "summary": c.Summary, "text": c.Text, "annotations_count": len(c.Annotations)},
 		"app":    map[string]any{"slug": c.App}}
 }

@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/planpr/planpr/bot/gh"
-	"github.com/planpr/planpr/render/streamreport"
 	"github.com/planpr/planpr/render/report"
+	"github.com/planpr/planpr/render/streamreport"
 )
 
 // The GitHub calls a check run and its approval need.
@@ -17,8 +17,8 @@ type (
 	// Checks is what keeping planpr's check run needs.
 	Checks interface {
 		CheckRuns(ctx context.Context, repo gh.Repo, sha, name string) ([]*gh.CheckRun, error)
-		CreateCheckRun(ctx context.Context, repo gh.Repo, name, sha, conclusion, detailsURL string, o gh.CheckOutput) (*gh.CheckRun, error)
-		UpdateCheckRun(ctx context.Context, repo gh.Repo, id int64, name, conclusion, detailsURL string, o gh.CheckOutput) (*gh.CheckRun, error)
+		CreateCheckRun(ctx context.Context, repo gh.Repo, spec gh.CheckSpec) (*gh.CheckRun, error)
+		UpdateCheckRun(ctx context.Context, repo gh.Repo, id int64, spec gh.CheckSpec) (*gh.CheckRun, error)
 	}
 	// Approvals is what reading the approval label needs.
 	Approvals interface {
@@ -30,6 +30,7 @@ type (
 // Check is a check run as a report gives it.
 type Check struct {
 	Name, SHA  string
+	Facts      report.Facts // kept in the run, to judge it again
 	Verdict    report.Verdict
 	Title      string
 	Summary    string // the comment, within what the verdict leaves
@@ -63,10 +64,10 @@ func CheckHead(c Check) string {
 	if n := len(c.Annotations); n > gh.MaxAnnotations {
 		fmt.Fprintf(&b, "\n%d problems are marked on their lines in the Files tab; %d more are in the comment.\n", gh.MaxAnnotations, n-gh.MaxAnnotations)
 	}
-	if strings.HasPrefix(c.DetailsURL, "https://") && !strings.ContainsAny(c.DetailsURL, " ()<>\"'\n") {
+	if u := c.DetailsURL; (strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) && !strings.ContainsAny(u, " ()<>\"'\n") {
 		fmt.Fprintf(&b, "\nThe same report is [the pull request's comment](%s).\n", c.DetailsURL)
 	}
-	b.WriteString("\n---\n\n")
+	b.WriteString(checkHeadEnd)
 	return b.String()
 }
 
@@ -96,17 +97,49 @@ func UpsertCheck(ctx context.Context, api Checks, repo gh.Repo, c Check) (*gh.Ch
 		out.Annotations = append(out.Annotations, gh.Annotation{Path: a.Path, StartLine: a.Line, EndLine: a.Line, Level: a.Level,
 			Title: cut(a.Title, 255), Message: cut(a.Message, 64*1024-1)})
 	}
+	spec := gh.CheckSpec{Name: c.Name, SHA: c.SHA, Conclusion: c.Verdict.Conclusion, DetailsURL: c.DetailsURL, ExternalID: c.Facts.String(), Output: out}
 	runs, err := api.CheckRuns(ctx, repo, c.SHA, c.Name)
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range runs {
 		if r.Name == c.Name {
-			return api.UpdateCheckRun(ctx, repo, r.ID, c.Name, c.Verdict.Conclusion, c.DetailsURL, out)
+			return api.UpdateCheckRun(ctx, repo, r.ID, spec)
 		}
 	}
-	return api.CreateCheckRun(ctx, repo, c.Name, c.SHA, c.Verdict.Conclusion, c.DetailsURL, out)
+	return api.CreateCheckRun(ctx, repo, spec)
 }
+
+// Rejudge judges planpr's check runs on a commit again with a new
+// approval (the label added or removed): their verdict and its lines
+// change, the report under them stays. Runs not planpr's are left alone.
+func Rejudge(ctx context.Context, api Checks, repo gh.Repo, sha string, failOn report.FailOn, approval report.Approval) (int, error) {
+	runs, err := api.CheckRuns(ctx, repo, sha, "")
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range runs {
+		facts, ok := report.ParseFacts(r.ExternalID)
+		if !ok || !strings.HasPrefix(r.Name, "planpr") {
+			continue
+		}
+		c := Check{Name: r.Name, SHA: sha, Facts: facts, Verdict: report.JudgeFacts(facts, failOn, approval), DetailsURL: r.DetailsURL}
+		_, body, found := strings.Cut(r.Summary, checkHeadEnd)
+		if !found {
+			body = r.Summary
+		}
+		out := gh.CheckOutput{Title: r.Title, Summary: cut(CheckHead(c)+body, gh.MaxCheckText)}
+		if _, err := api.UpdateCheckRun(ctx, repo, r.ID, gh.CheckSpec{Name: r.Name, Conclusion: c.Verdict.Conclusion, DetailsURL: r.DetailsURL, ExternalID: r.ExternalID, Output: out}); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// checkHeadEnd ends CheckHead.
+const checkHeadEnd = "\n---\n\n"
 
 // cut keeps the first n characters of s, whole.
 func cut(s string, n int) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"io"
 	"path"
 	"path/filepath"
 	"slices"
@@ -64,11 +65,12 @@ func ByRoots(locks []*lockdiff.FileDiff, roots []string) (in, out []*lockdiff.Fi
 // comment on the pull request holds (key "locks"): lock files outside
 // every root a plan comment holds (their markers say, own's among them)
 // are reviewed once, in a comment of their own; once each is some root's,
-// that comment goes. The Action and the App both keep it so.
-func PublishUnclaimedLocks(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, own render.Marker, locks []*lockdiff.FileDiff, opts render.CommentOptions, mode CommentMode) error {
+// that comment goes. The Action and the App both keep it so. It returns
+// the lock comment kept, nil when there is none.
+func PublishUnclaimedLocks(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, own render.Marker, locks []*lockdiff.FileDiff, opts render.CommentOptions, mode CommentMode) (*LockComment, error) {
 	all, err := planprComments(ctx, api, repo, pr, author)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	claimed := slices.Clone(own.Roots)
 	for _, c := range all {
@@ -81,17 +83,35 @@ func PublishUnclaimedLocks(ctx context.Context, api Comments, repo gh.Repo, pr i
 	if len(unclaimed) == 0 {
 		for _, c := range withKey(all, report.LocksKey) {
 			if err := api.DeleteComment(ctx, repo, c.ID); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		return nil
+		return nil, nil
 	}
-	var body bytes.Buffer
-	_, err = render.CommentContext(ctx, &body, nil, render.CommentOptions{Marker: marker, Title: report.Title(report.LocksKey), Locks: unclaimed,
-		Version: opts.Version, RunURL: opts.RunURL, PlanOptions: opts.PlanOptions})
+	var body, checkBody bytes.Buffer
+	o := render.CommentOptions{Marker: marker, Title: report.Title(report.LocksKey), Locks: unclaimed,
+		Version: opts.Version, RunURL: opts.RunURL, PlanOptions: opts.PlanOptions}
+	checkOpts := o
+	checkOpts.MaxSize = CheckSummaryRoom
+	results, err := render.CommentsContext(ctx, []io.Writer{&body, &checkBody}, nil, []render.CommentOptions{o, checkOpts})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = Upsert(ctx, api, repo, pr, author, marker, body.String(), mode)
-	return err
+	up, err := Upsert(ctx, api, repo, pr, author, marker, body.String(), mode)
+	if err != nil {
+		return nil, err
+	}
+	lc := &LockComment{Result: results[0], Body: body.String(), CheckBody: checkBody.String(), Locks: unclaimed}
+	if up.Comment != nil {
+		lc.URL = up.Comment.URL
+	}
+	return lc, nil
+}
+
+// LockComment is the lock comment as kept: what a check of it needs.
+type LockComment struct {
+	Result          *render.CommentResult
+	Body, CheckBody string
+	URL             string
+	Locks           []*lockdiff.FileDiff
 }

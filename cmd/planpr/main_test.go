@@ -75,6 +75,9 @@ func TestScripts(t *testing.T) {
 //	fakegh count N KEY                               print how many comments carry KEY's marker
 //	fakegh labels N                                  print the labels
 //	fakegh fault MATCH STATUS [RETRY-AFTER]          fail the next matching request
+//	fakegh checks SHA                                print the check runs on a commit
+//	fakegh label N LABEL USER                        add a label as someone (unlabel removes it)
+//	fakegh permission USER PERMISSION                set someone's access (admin, write, read…)
 func fakegh(ts *testscript.TestScript, neg bool, args []string) {
 	fake := ts.Value("fake").(*githubtest.Server)
 	if len(args) < 2 {
@@ -131,6 +134,20 @@ func fakegh(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		zw.Close()
 		fake.AddArtifact(run, githubtest.Artifact{ID: id, Name: args[3], Zip: buf.Bytes()})
+	case "checks":
+		for _, c := range fake.CheckRuns(args[1]) {
+			fmt.Fprintf(ts.Stdout(), "--- check %q %s %s (%d updates, %d annotations)\ntitle: %s\n", c.Name, c.Status, c.Conclusion, c.Updates, len(c.Annotations), c.Title)
+			for _, a := range c.Annotations {
+				fmt.Fprintf(ts.Stdout(), "annotation %s:%d %s: %s\n", a.Path, a.StartLine, a.Level, a.Title)
+			}
+			fmt.Fprintf(ts.Stdout(), "summary:\n%s\n", c.Summary)
+		}
+	case "label":
+		fake.Label(n, args[2], args[3])
+	case "unlabel":
+		fake.Unlabel(n, args[2], args[3])
+	case "permission":
+		fake.SetPermission(args[1], args[2])
 	case "fault":
 		status, _ := strconv.Atoi(args[2])
 		f := githubtest.Fault{Match: strings.ReplaceAll(args[1], "_", " "), Status: status}

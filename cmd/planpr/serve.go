@@ -46,6 +46,9 @@ Runs the GitHub App webhook server. Configuration comes from the environment:
                           or lock file to show keeps no comment
   PLANPR_VERIFY_HOSTS     registry hosts besides the two public ones that verification may
                           contact (comma-separated); lock files naming others are not checked
+  PLANPR_FAIL_ON          what fails planpr's check runs: errored, lock-alert, destroy, replace,
+                          drift (comma-separated; default errored,lock-alert); a repository's
+                          .github/planpr.yml (fail_on:) on its default branch overrides it
   PLANPR_PLATFORMS        the platforms (OS_ARCH, comma-separated) your teams and CI run on:
                           every provider a lock change touches must have hashes for each
   GITHUB_API_URL          https://api.github.com, or https://HOST/api/v3 (GitHub Enterprise)
@@ -122,7 +125,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if cfg.Verify != nil {
 		cfg.Verify.Logger = log
 	}
-	srv, err := bot.NewServer(bot.ServerConfig{Verifier: cfg.Verify, Platforms: cfg.Platforms,
+	srv, err := bot.NewServer(bot.ServerConfig{Verifier: cfg.Verify, Platforms: cfg.Platforms, FailOn: cfg.FailOn,
 		AppID: creds.ID, PrivateKey: []byte(creds.PrivateKey), WebhookSecret: []byte(creds.WebhookSecret),
 		APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
 		DataDir: dataDir, DatabaseURL: cfg.DatabaseURL, MaxAttempts: cfg.MaxAttempts, Redeliver: cfg.Redeliver,

@@ -11,6 +11,7 @@ import (
 	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/lockdiff/verify"
+	"github.com/planpr/planpr/render/report"
 )
 
 // serveConfig is `planpr serve`'s environment, read and checked once,
@@ -25,6 +26,7 @@ type serveConfig struct {
 	Redeliver   time.Duration // 0: the default; negative: never
 	Verify      *verify.Verifier
 	Platforms   []string // PLANPR_PLATFORMS
+	FailOn      report.FailOn
 	CommentMode publish.CommentMode
 }
 
@@ -84,6 +86,9 @@ func readServeConfig(getenv func(string) string) (*serveConfig, error) {
 	}
 	if c.Verify, err = serveVerifier(getenv, c.DataDir); err != nil {
 		r.problems = append(r.problems, err.Error())
+	}
+	if c.FailOn, err = report.ParseFailOn(getenv("PLANPR_FAIL_ON")); err != nil {
+		r.problems = append(r.problems, "PLANPR_FAIL_ON: "+err.Error())
 	}
 	if c.Platforms, err = lockdiff.ParsePlatforms(getenv("PLANPR_PLATFORMS")); err != nil {
 		r.problems = append(r.problems, "PLANPR_PLATFORMS: "+err.Error())

@@ -20,6 +20,7 @@ func TestServeConfigRefusesBadVariables(t *testing.T) {
 		{"PLANPR_REGISTRY=nonsense", `PLANPR_REGISTRY: registry "nonsense": want HOST=URL`},
 		{"PLANPR_VERIFY_HOSTS=a/b", `PLANPR_VERIFY_HOSTS: registry host "a/b"`},
 		{"PLANPR_PLATFORMS=linux-amd64", `PLANPR_PLATFORMS: platform "linux-amd64": want OS_ARCH`},
+		{"PLANPR_FAIL_ON=destroy,sometimes", `PLANPR_FAIL_ON: fail-on "sometimes": want a list of`},
 		{"PLANPR_DATABASE_URL=mysql://root:hunter2@db/planpr", `PLANPR_DATABASE_URL="mysql://…": want postgres://`},
 	} {
 		name, value, _ := strings.Cut(tc.env, "=")

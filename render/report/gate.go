@@ -69,28 +69,64 @@ type Verdict struct {
 	ApprovedBy string   `json:"approved_by,omitempty"`
 }
 
-// Judge is the check's verdict on a report: failure for each condition of
-// fail-on the report meets (destroys and replacements unless approved),
+// Facts are what a verdict is judged on: kept in the check run, so that
+// an approval label added later is judged without reading the plans again.
+type Facts struct {
+	Errored                        bool
+	LockAlerts, Destroys, Replaces int
+	Drift                          int
+}
+
+// FactsOf are a report's facts.
+func FactsOf(res *render.CommentResult, locks []*lockdiff.FileDiff) Facts {
+	return Facts{Errored: res.Errored, LockAlerts: LockAlerts(locks), Destroys: res.Counts.Destroy - res.Replace, Replaces: res.Replace, Drift: res.Drift}
+}
+
+// String writes facts for a check run's external_id.
+func (f Facts) String() string {
+	e := 0
+	if f.Errored {
+		e = 1
+	}
+	return fmt.Sprintf("planpr/1 e=%d l=%d d=%d r=%d f=%d", e, f.LockAlerts, f.Destroys, f.Replaces, f.Drift)
+}
+
+// ParseFacts reads what Facts.String wrote; false for anything else.
+func ParseFacts(s string) (Facts, bool) {
+	var f Facts
+	var e int
+	n, err := fmt.Sscanf(s, "planpr/1 e=%d l=%d d=%d r=%d f=%d", &e, &f.LockAlerts, &f.Destroys, &f.Replaces, &f.Drift)
+	f.Errored = e == 1
+	return f, err == nil && n == 5
+}
+
+// Judge is the check's verdict on a report (see JudgeFacts).
+func Judge(res *render.CommentResult, locks []*lockdiff.FileDiff, failOn FailOn, approval Approval) Verdict {
+	return JudgeFacts(FactsOf(res, locks), failOn, approval)
+}
+
+// JudgeFacts is the check's verdict: failure for each condition of
+// fail-on the facts meet (destroys and replacements unless approved),
 // neutral when planpr could not tell (the approval's author's access
 // could not be read), success otherwise.
-func Judge(res *render.CommentResult, locks []*lockdiff.FileDiff, failOn FailOn, approval Approval) Verdict {
+func JudgeFacts(f Facts, failOn FailOn, approval Approval) Verdict {
 	on := func(c string) bool { return slices.Contains(failOn, c) }
 	var failed, unsure, approved []string
-	if on(FailErrored) && res.Errored {
+	if on(FailErrored) && f.Errored {
 		failed = append(failed, "the run failed (errored is in fail-on)")
 	}
-	if n := LockAlerts(locks); on(FailLockAlert) && n > 0 {
+	if n := f.LockAlerts; on(FailLockAlert) && n > 0 {
 		failed = append(failed, fmt.Sprintf("%s (lock-alert is in fail-on)", count(n, "lock-file alert", "lock-file alerts")))
 	}
-	if on(FailDrift) && res.Drift > 0 {
-		failed = append(failed, fmt.Sprintf("%s changed outside the tool (drift is in fail-on)", count(res.Drift, "resource", "resources")))
+	if on(FailDrift) && f.Drift > 0 {
+		failed = append(failed, fmt.Sprintf("%s changed outside the tool (drift is in fail-on)", count(f.Drift, "resource", "resources")))
 	}
 	var risky []string
-	if destroys := res.Counts.Destroy - res.Replace; on(FailDestroy) && destroys > 0 {
-		risky = append(risky, fmt.Sprintf("%s destroyed (destroy is in fail-on)", count(destroys, "resource", "resources")))
+	if on(FailDestroy) && f.Destroys > 0 {
+		risky = append(risky, fmt.Sprintf("%s destroyed (destroy is in fail-on)", count(f.Destroys, "resource", "resources")))
 	}
-	if on(FailReplace) && res.Replace > 0 {
-		risky = append(risky, fmt.Sprintf("%s replaced (replace is in fail-on)", count(res.Replace, "resource", "resources")))
+	if on(FailReplace) && f.Replaces > 0 {
+		risky = append(risky, fmt.Sprintf("%s replaced (replace is in fail-on)", count(f.Replaces, "resource", "resources")))
 	}
 	switch {
 	case len(risky) == 0:

@@ -1,0 +1,132 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/bot/publish"
+	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/report"
+)
+
+// RepoConfigPath is a repository's own planpr settings, read from its
+// default branch — never from a pull request's head, which could loosen
+// its own gate.
+const RepoConfigPath = ".github/planpr.yml"
+
+// repoConfig is what RepoConfigPath may say.
+type repoConfig struct {
+	// FailOn is a list (or a comma-separated string) of fail-on's
+	// conditions.
+	FailOn any `yaml:"fail_on"`
+}
+
+// failOn is a repository's fail-on: its RepoConfigPath's on the default
+// branch, else the App's (PLANPR_FAIL_ON). A file that says something
+// planpr cannot read is logged and the App's is used.
+func (s *Server) failOn(ctx context.Context, api GitHub, repo gh.Repo, defaultBranch string, log *slog.Logger) report.FailOn {
+	fallback := s.cfg.FailOn
+	if fallback == nil {
+		fallback, _ = report.ParseFailOn("")
+	}
+	src, found, err := api.FileAt(ctx, repo, RepoConfigPath, defaultBranch)
+	if err != nil || !found {
+		return fallback
+	}
+	var cfg repoConfig
+	if err := yaml.Unmarshal(src, &cfg); err != nil {
+		log.Warn("cannot read the repository's planpr settings; using the App's fail-on", "file", RepoConfigPath, "error", boundedName(err.Error()))
+		return fallback
+	}
+	var text string
+	switch v := cfg.FailOn.(type) {
+	case nil:
+		return fallback
+	case string:
+		text = v
+	case []any:
+		var parts []string
+		for _, x := range v {
+			s, _ := x.(string)
+			parts = append(parts, s)
+		}
+		text = strings.Join(parts, ",")
+	}
+	f, err := report.ParseFailOn(text)
+	if err != nil {
+		log.Warn("the repository's planpr settings name an unknown fail-on condition; using the App's", "file", RepoConfigPath, "error", err.Error())
+		return fallback
+	}
+	if len(f) == 0 && strings.TrimSpace(text) == "" {
+		return fallback
+	}
+	return f
+}
+
+// keepCheck keeps a key's check run on the head commit, judged by the
+// repository's fail-on and the approval label. An installation the App
+// may not write checks with is logged, and the comment stands.
+func (s *Server) keepCheck(ctx context.Context, api GitHub, repo gh.Repo, pr int, ev *Event, key, sha string, res *render.CommentResult, locks []*lockdiff.FileDiff, comment, checkBody, detailsURL string, log *slog.Logger) error {
+	labels, err := api.Labels(ctx, repo, pr)
+	if err != nil {
+		return err
+	}
+	facts := report.FactsOf(res, locks)
+	verdict := report.JudgeFacts(facts, s.failOn(ctx, api, repo, ev.Repository.DefaultBranch, log), publish.ReadApproval(ctx, api, repo, pr, labels))
+	title, _, _ := strings.Cut(strings.TrimPrefix(comment[strings.Index(comment, "\n")+1:], "## "), "\n")
+	run, err := publish.UpsertCheck(ctx, api, repo, publish.Check{Name: report.CheckName(key), SHA: sha, Facts: facts, Verdict: verdict,
+		Title: title, Summary: checkBody, DetailsURL: detailsURL, Annotations: res.Annotations})
+	if errors.Is(err, gh.ErrReadOnly) {
+		log.Warn("the App cannot write check runs: give it checks (write)")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	log.Info("check", "name", run.Name, "conclusion", verdict.Conclusion)
+	return nil
+}
+
+// rejudge answers the approval label added or removed: planpr's checks on
+// the pull request's head are judged again.
+func (s *Server) rejudge(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, log *slog.Logger) error {
+	pr, err := api.PullRequest(ctx, repo, ev.PullRequest.Number)
+	if err != nil {
+		return err
+	}
+	labels, err := api.Labels(ctx, repo, pr.Number)
+	if err != nil {
+		return err
+	}
+	n, err := publish.Rejudge(ctx, api, repo, pr.HeadSHA, s.failOn(ctx, api, repo, ev.Repository.DefaultBranch, log), publish.ReadApproval(ctx, api, repo, pr.Number, labels))
+	if errors.Is(err, gh.ErrReadOnly) {
+		log.Warn("the App cannot write check runs: give it checks (write)")
+		return nil
+	}
+	log.Info("checks judged again", "label", ev.Label.Name, "action", ev.Action, "checks", n)
+	return err
+}
+
+// dropApproval removes the approval label on a new push: an approval is
+// for the commit it was given at.
+func dropApproval(ctx context.Context, api GitHub, repo gh.Repo, pr int, log *slog.Logger) error {
+	labels, err := api.Labels(ctx, repo, pr)
+	if err != nil {
+		return err
+	}
+	for _, l := range labels {
+		if l == report.LabelDestroyApproved {
+			if err := api.RemoveLabel(ctx, repo, pr, l); err != nil && !errors.Is(err, gh.ErrReadOnly) {
+				return err
+			}
+			log.Info("a new push: the approval label is removed", "label", l)
+		}
+	}
+	return nil
+}
