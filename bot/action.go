@@ -620,6 +620,7 @@ func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, 
 		return err
 	}
 	outputs["check-url"], outputs["conclusion"] = run.URL, verdict.Conclusion
+	outputs["summary"] = report.WithCheck(outputs["summary"], run.Name, verdict)
 	log.Printf("planpr: check %q %s: %s", run.Name, verdict.Conclusion, strings.Join(verdict.Why, "; "))
 	return nil
 }

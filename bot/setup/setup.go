@@ -123,6 +123,7 @@ func NewAppManifest(name, base string) AppManifest {
 			"pull_requests": "write", // the comment, its labels
 			"contents":      "read",  // lock files and configuration at base and head
 			"actions":       "read",  // workflow runs' planpr* artifacts
+			"checks":        "write", // a check run per key, branch protection can require
 			"metadata":      "read",
 		},
 		DefaultEvents: []string{"pull_request", "workflow_run"},
@@ -214,7 +215,7 @@ code{background:#f6f8fa;padding:.1em .3em;border-radius:4px}button{font-size:1em
 {{else}}<p>planpr has no GitHub App yet. The button below asks GitHub to create one{{if .Org}} in the organisation <b>{{.Org}}</b>{{else}} for your account{{end}}, with what planpr needs and nothing more:</p>
 <ul>
 <li>webhook: <code>{{.Manifest.HookAttributes.url}}</code> — GitHub must be able to reach it</li>
-<li>permissions: pull requests (write), contents (read), actions (read), metadata (read)</li>
+<li>permissions: pull requests (write), contents (read), actions (read), checks (write), metadata (read)</li>
 <li>events: <code>pull_request</code>, <code>workflow_run</code></li>
 </ul>
 <form method="post" action="{{.Action}}">

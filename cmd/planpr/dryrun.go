@@ -29,7 +29,7 @@ import (
 // runDryRun is `planpr dry-run`: the comment the Action would post, from a
 // git checkout, with no token and no network.
 func runDryRun(args []string, stdout, stderr io.Writer) (err error) {
-	var base, schemas, mode, htmlFile, summaryFile, key, flavorName string
+	var base, schemas, mode, htmlFile, summaryFile, key, flavorName, failOnText string
 	fs := flag.NewFlagSet("dry-run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&base, "base", "", "compare lock files with the merge base of `REF` (default: the remote's default branch, else main or master, whichever exists)")
@@ -39,6 +39,7 @@ func runDryRun(args []string, stdout, stderr io.Writer) (err error) {
 	fs.StringVar(&summaryFile, "summary", "", "also write the machine summary (the Action's summary output, as render --format json) to `FILE`")
 	fs.StringVar(&key, "key", "", "the comment's `KEY` (default: the plans' names)")
 	fs.StringVar(&flavorName, "flavor", "auto", flavorUsage)
+	fs.StringVar(&failOnText, "fail-on", report.DefaultFailOn, "what would fail the check, as the Action's fail-on: `LIST` of errored, lock-alert, destroy, replace, drift, or none (no approval label is assumed)")
 	var vf verifyFlags
 	vf.add(fs)
 	fs.Usage = func() {
@@ -117,6 +118,10 @@ Flags:
 		}
 		key = report.Key(names)
 	}
+	failOn, err := report.ParseFailOn(failOnText)
+	if err != nil {
+		return &usageError{"--" + err.Error()}
+	}
 	var out bytes.Buffer
 	headSHA, _ := git("rev-parse", "HEAD") // the commit the Action would name
 	marker := render.Marker{Key: key, SHA: headSHA, Roots: publish.PlanRoots(plans, top)}
@@ -138,8 +143,9 @@ Flags:
 			return err
 		}
 	}
+	verdict := report.Judge(res, locks, failOn, report.Approval{})
 	if summaryFile != "" {
-		if err := os.WriteFile(summaryFile, summary.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(summaryFile, []byte(report.WithCheck(summary.String(), report.CheckName(key), verdict)+"\n"), 0o644); err != nil {
 			return err
 		}
 	}
@@ -148,7 +154,8 @@ Flags:
 	}
 	notes := []string{fmt.Sprintf("planpr dry-run: %d of %d characters (%.0f%%)", res.Size, render.GitHubMaxComment, 100*float64(res.Size)/render.GitHubMaxComment),
 		fmt.Sprintf("key %s, title %q, labels: %s", key, report.Title(key), cmp.Or(strings.Join(report.Labels(res), ", "), "none")),
-		"outputs: " + outputsLine(report.Outputs(res, locks))}
+		"outputs: " + outputsLine(report.Outputs(res, locks)),
+		fmt.Sprintf("check %q: %s (%s)", report.CheckName(key), verdict.Conclusion, strings.Join(verdict.Why, "; "))}
 	switch res.Level {
 	case render.LevelReduced:
 		notes = append(notes, fmt.Sprintf("shortened: %s without a diff (a diff stands for each group of changes alike)", plural(res.Omitted, "change", "changes")))

@@ -128,7 +128,7 @@ func TestServeSetup(t *testing.T) {
 		t.Fatal(err)
 	}
 	if manifest.HookAttributes["url"] != "https://planpr.example.com/webhook" || manifest.RedirectURL != "https://planpr.example.com/setup/callback" ||
-		manifest.DefaultPermissions["pull_requests"] != "write" || manifest.DefaultPermissions["contents"] != "read" || manifest.DefaultPermissions["actions"] != "read" ||
+		manifest.DefaultPermissions["pull_requests"] != "write" || manifest.DefaultPermissions["contents"] != "read" || manifest.DefaultPermissions["actions"] != "read" || manifest.DefaultPermissions["checks"] != "write" ||
 		fmt.Sprint(manifest.DefaultEvents) != "[pull_request workflow_run]" || manifest.Public {
 		t.Errorf("manifest %+v", manifest)
 	}

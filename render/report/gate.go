@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -189,4 +190,22 @@ func CheckName(key string) string {
 		return "planpr"
 	}
 	return "planpr / " + key
+}
+
+// WithCheck adds a check's verdict to the plans' machine summary, as its
+// last member "check": its name, conclusion and why. The Action's summary
+// output and dry-run's --summary say it so.
+func WithCheck(summary, name string, v Verdict) string {
+	body, ok := strings.CutSuffix(strings.TrimSpace(summary), "\n}")
+	if !ok {
+		return summary
+	}
+	check, err := json.MarshalIndent(struct {
+		Name string `json:"name"`
+		Verdict
+	}{name, v}, "  ", "  ")
+	if err != nil {
+		return summary
+	}
+	return body + ",\n  \"check\": " + string(check) + "\n}"
 }
