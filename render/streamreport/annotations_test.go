@@ -22,8 +22,8 @@ func TestAnnotations(t *testing.T) {
 	streams := []*review.StreamSummary{{Diagnostics: []*uistream.Diagnostic{diag("error", "main.tf", 3), diag("warning", "../mod/x.tf", 9), diag("error", "../../../out.tf", 1)}}}
 	modules := []*review.Module{{Root: "envs/prod", Streams: streams}, {Root: "", Streams: streams}}
 	lock := &lockdiff.FileDiff{Path: "envs/prod/.terraform.lock.hcl", Providers: []*lockdiff.ProviderDiff{{
-		Address: lockdiff.Address{Host: "registry.opentofu.org", Namespace: "hashicorp", Type: "null"},
-		After:   &lockdiff.Lock{DeclRange: hcl.Range{Start: hcl.Pos{Line: 7}}},
+		Address:  lockdiff.Address{Host: "registry.opentofu.org", Namespace: "hashicorp", Type: "null"},
+		After:    &lockdiff.Lock{DeclRange: hcl.Range{Start: hcl.Pos{Line: 7}}},
 		Findings: []lockdiff.Finding{{Severity: lockdiff.Alert, Message: "replaced"}, {Severity: lockdiff.Info, Message: "fine"}}}}}
 	var got []string
 	for _, a := range Annotations(modules, []*lockdiff.FileDiff{lock}, mask.NewMasker()) {
