@@ -47,6 +47,10 @@ type CommentOptions struct {
 	// about (https://github.com/OWNER/REPO/blob/SHA): errors link their
 	// lines there.
 	SourceURL string
+	// Missing are the roots a comment of several expected and got no plan
+	// or stream for (a matrix job that failed or was cancelled): each is a
+	// failed row, never silently absent.
+	Missing []MissingRoot
 	// Check names the key's check run and CheckURL where it is shown (the
 	// pull request's checks): the footer links it.
 	Check, CheckURL string
@@ -312,6 +316,9 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 	}
 	for _, fd := range o.Locks {
 		facts.LockAlert = facts.LockAlert || fd.MaxSeverity().Rank() >= lockdiff.Alert.Rank()
+	}
+	if len(o.Missing) > 0 {
+		facts.Errored, facts.failure = true, max(facts.failure, review.PlanFailed)
 	}
 	for i := range opts {
 		opts[i].Marker.Destroy, opts[i].Marker.LockAlert = facts.Counts.Destroy, facts.LockAlert

@@ -32,7 +32,7 @@ const maxBoxNames = 1500
 // no kind can push another out. Destroys come before replacements; a
 // destroy left without a line of its own is still named in the line that
 // follows them.
-func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, maxLines int, m *mask.Masker) string {
+func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, missing []MissingRoot, maxLines int, m *mask.Masker) string {
 	if maxLines <= 0 {
 		return ""
 	}
@@ -72,6 +72,7 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, maxLin
 			}
 		}
 	}
+	errored.Lines = append(missingLines(missing, m), errored.Lines...)
 	errored.Total = len(errored.Lines)
 	errored.More = func(i int) string { return fmt.Sprintf("- … and %d more failed plans", len(errored.Lines)-i) }
 	checks.Total = max(checks.Total, len(checks.Lines))

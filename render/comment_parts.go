@@ -36,20 +36,15 @@ func assembleOnce(sections []*planSection, o CommentOptions, res *CommentResult,
 	b.WriteString(o.Marker.String() + "\n")
 	b.WriteString(title(sections, o, res, m) + "\n\n")
 	b.WriteString(streamreport.ErrorBox(commentErrors(sections, o), m))
-	b.WriteString(commentWarnings(sections, o.Locks, warnCap, m))
+	b.WriteString(commentWarnings(sections, o.Locks, o.Missing, warnCap, m))
 	if note := shortenedNote(sections, o, level); note != "" {
 		b.WriteString(note)
 	}
-	b.WriteString(countsTable(sections, m))
-	for i, s := range sections {
-		if level == LevelSummary && i == maxPlanRows {
-			fmt.Fprintf(&b, "_%d more plans are left out to fit._\n\n", len(sections)-i)
-			break
-		}
-		if len(sections) > 1 {
-			fmt.Fprintf(&b, "### %s — %s\n\n", safeText(m, s.Name), sectionText(s))
-		}
-		b.WriteString(s.body(level, m))
+	b.WriteString(countsTable(sections, o, m))
+	if len(sections) == 1 && len(o.Missing) == 0 {
+		b.WriteString(sections[0].body(level, m))
+	} else {
+		b.WriteString(rootSections(sections, level, m))
 	}
 	if len(o.Locks) > 0 {
 		section := lockreport.Section(o.Locks, false, m)
@@ -147,12 +142,6 @@ func countsText(c review.Counts, changes bool) string {
 		return "no changes"
 	}
 	return c.String()
-}
-
-// countColumn is a column of the table of several plans.
-type countColumn struct {
-	name  string
-	count func(*planSection) int
 }
 
 // maxPlanRows bounds the plans of one comment listed in its table (and,
@@ -320,12 +309,12 @@ var actionRows = []struct {
 
 // countsTable summarises the actions: one row per action for one plan, or
 // one row per plan.
-func countsTable(sections []*planSection, m *mask.Masker) string {
+func countsTable(sections []*planSection, o CommentOptions, m *mask.Masker) string {
 	var b strings.Builder
-	if len(sections) == 0 {
+	if len(sections) == 0 && len(o.Missing) == 0 {
 		return ""
 	}
-	if len(sections) == 1 {
+	if len(sections) == 1 && len(o.Missing) == 0 {
 		s := sections[0]
 		rows := 0
 		for _, r := range actionRows {
@@ -349,40 +338,7 @@ func countsTable(sections []*planSection, m *mask.Masker) string {
 		}
 		return b.String()
 	}
-	// add, change and destroy always; replace, import and forget only
-	// when some plan has them: a column of zeros is noise.
-	columns := []countColumn{
-		{"add", func(s *planSection) int { return s.Total.Add }},
-		{"change", func(s *planSection) int { return s.Total.Change }},
-		{"destroy", func(s *planSection) int { return s.Total.Destroy }},
-		{"replace", func(s *planSection) int { return s.Replaced() }},
-		{"import", func(s *planSection) int { return s.Total.Import }},
-		{"forget", func(s *planSection) int { return s.Total.Forget }},
-	}
-	columns = slices.DeleteFunc(columns, func(c countColumn) bool {
-		if c.name == "add" || c.name == "change" || c.name == "destroy" {
-			return false
-		}
-		return !slices.ContainsFunc(sections, func(s *planSection) bool { return c.count(s) > 0 })
-	})
-	b.WriteString("| plan |")
-	for _, c := range columns {
-		b.WriteString(" " + c.name + " |")
-	}
-	b.WriteString("\n| --- |" + strings.Repeat(" ---: |", len(columns)) + "\n")
-	for i, s := range sections {
-		if i == maxPlanRows {
-			fmt.Fprintf(&b, "| … and %d more plans |%s\n", len(sections)-i, strings.Repeat(" |", len(columns)))
-			break
-		}
-		b.WriteString("| " + safeText(m, s.Name) + " |")
-		for _, c := range columns {
-			fmt.Fprintf(&b, " %d |", c.count(s))
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("\n")
-	return b.String()
+	return rootsTable(sections, o, m)
 }
 
 func (s *planSection) movesAndImports() string {

@@ -58,7 +58,7 @@ func TestPreviewInChromium(t *testing.T) {
 		t.Fatalf("chromium: %v\n%s", err, stderr.String())
 	}
 	dom := string(out)
-	for _, want := range []string{"<table>", "<details>", "<summary>", `<code class="language-diff">`, "<th>plan</th>"} {
+	for _, want := range []string{"<table>", "<details>", "<summary>", `<code class="language-diff">`, "<th>root</th>"} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("the page lacks %s", want)
 		}

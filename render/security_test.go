@@ -270,10 +270,10 @@ func TestM5ManyPlansAreCounted(t *testing.T) {
 		plans = append(plans, CommentPlan{Name: fmt.Sprintf("root-%03d", i), Path: path})
 	}
 	md, _ := comment(t, plans, CommentOptions{Marker: Marker{Key: "k"}})
-	if n := strings.Count(md, "| root-"); n != maxPlanRows {
+	if n := strings.Count(md, "| `root-"); n != maxPlanRows {
 		t.Errorf("%d plan rows, want %d", n, maxPlanRows)
 	}
-	if !strings.Contains(md, "| … and 200 more plans |") {
+	if !strings.Contains(md, "| … and 200 more roots |") {
 		t.Error("the other plans are not counted")
 	}
 }
