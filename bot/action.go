@@ -102,7 +102,7 @@ func (p *actionPlan) commentOptions(env ActionEnv) render.CommentOptions {
 	}
 	opts := render.CommentOptions{
 		PlanOptions: review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor},
-		Marker:      p.marker, Version: env.Version, Locks: p.locks, Title: p.title, RunURL: runURL,
+		Marker:      p.marker, Version: env.Version, Locks: p.locks, Title: p.title, RunURL: runURL, Missing: missingRoots(p.in.Roots, p.plans),
 		FullText: "the job summary of this run",
 	}
 	if runURL != "" {
@@ -182,6 +182,10 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	for _, w := range p.warnings {
 		log.Command("warning", w)
 	}
+	if p.in.Pack != "" {
+		m := Manifest{PR: p.pr, SHA: p.marker.SHA, Mode: p.in.Mode, Flavor: p.in.Flavor}
+		return packRoots(p.in.Pack, p.plans, p.schemasFile, m, log)
+	}
 	client := env.HTTPClient
 	if client == nil {
 		client = &http.Client{Transport: &gh.RetryTransport{}}
@@ -210,7 +214,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 			p.locks, otherLocks = publish.ByRoots(p.locks, p.marker.Roots)
 		}
 	}
-	if len(p.plans) == 0 && len(p.locks) == 0 {
+	if len(p.plans) == 0 && len(p.locks) == 0 && len(p.in.Roots) == 0 {
 		// Nothing to say is not a green comment: name what was missing.
 		return fmt.Errorf("nothing to report: the plan input (%q) matched no plan or stream, and the pull request changes no lock file; point plan at the `tofu show -json` output, or ui-log at the `tofu plan -json` stream", p.in.Plan)
 	}
@@ -281,7 +285,7 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		// UI stream holds the errors, and the pull request must see them.
 		p.warnings = append(p.warnings, fmt.Sprintf("planpr: plan pattern %q matches no file; the comment shows the UI stream's diagnostics (did the plan fail?)", pat))
 	}
-	if len(planFiles) == 0 && len(logFiles) == 0 && p.lockSpec == "off" {
+	if len(planFiles) == 0 && len(logFiles) == 0 && p.lockSpec == "off" && len(in.Roots) == 0 {
 		return nil, errors.New("nothing to report: set the plan input (plan JSON files), ui-log, or lock-files")
 	}
 	schemasFile := in.Schemas
@@ -323,6 +327,13 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		if p.plans[0].Path != "" {
 			p.plans[0].Source = path.Join(manifest.Root, filepath.Base(p.plans[0].Path))
 		}
+	} else if len(p.plans) > 1 {
+		// The artifacts of a matrix (the two-job recipe): each
+		// directory's manifest names its root, as the repository does.
+		if err := nameByManifests(p.plans); err != nil {
+			return nil, err
+		}
+		p.manifest.Key, p.manifest.Root = "", ""
 	}
 	if p.mode, err = review.ParseMode(cmp.Or(in.Mode, manifest.Mode)); err != nil {
 		return nil, fmt.Errorf("input %w", err)
@@ -330,13 +341,15 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 	if p.flavor, err = flavor.Parse(cmp.Or(in.Flavor, manifest.Flavor)); err != nil {
 		return nil, fmt.Errorf("input %w", err)
 	}
-	key := cmp.Or(in.Key, manifest.Key)
+	key := cmp.Or(in.Key, p.manifest.Key)
 	if key == "" {
 		var names []string
 		for _, pl := range p.plans {
 			names = append(names, pl.Name)
 		}
-		key = report.Key(names)
+		// Several roots, or the roots a monorepo expects: one comment for
+		// every root, whichever of them this run brings.
+		key = report.KeyFor(names, in.CommentPer == commentPerPullRequest, len(in.Roots) > 0)
 	}
 	p.marker = render.Marker{Key: key}
 	p.title = cmp.Or(in.Title, report.Title(key))
@@ -622,5 +635,26 @@ func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, 
 	outputs["check-url"], outputs["conclusion"] = run.URL, verdict.Conclusion
 	outputs["summary"] = report.WithCheck(outputs["summary"], run.Name, verdict)
 	log.Printf("planpr: check %q %s: %s", run.Name, verdict.Conclusion, strings.Join(verdict.Why, "; "))
+	return nil
+}
+
+// nameByManifests names each root by the manifest beside its files (the
+// pack input writes one into each matrix job's artifact): its place in
+// the repository.
+func nameByManifests(plans []render.CommentPlan) error {
+	for i := range plans {
+		first := cmp.Or(plans[i].Path, firstOf(plans[i].Streams))
+		m, err := readManifest([]string{first})
+		if err != nil {
+			return err
+		}
+		if m.Root == "" {
+			continue
+		}
+		plans[i].Name, plans[i].Root = m.Root, m.Root
+		if plans[i].Path != "" {
+			plans[i].Source = path.Join(m.Root, filepath.Base(plans[i].Path))
+		}
+	}
 	return nil
 }

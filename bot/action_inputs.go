@@ -29,6 +29,9 @@ type actionInputs struct {
 	Verifier             *verify.Verifier // nil: lock hashes not checked
 	Platforms            []string         // the team's declared platforms (OS_ARCH)
 	Check                bool             // keep a check run per key
+	CommentPer           string           // pull-request (one comment for every root) or root
+	Roots                []string         // the roots expected: a missing one is a failed row
+	Pack                 string           // a directory to write the artifact layout into, instead of commenting
 	FailOn               report.FailOn    // what makes the check fail
 }
 
@@ -69,6 +72,13 @@ func readActionInputs(env ActionEnv) (*actionInputs, error) {
 	}
 	in.Check, err = env.boolInput("check", true)
 	bad(err)
+	switch in.CommentPer = cmp.Or(env.input("comment-per"), commentPerPullRequest); in.CommentPer {
+	case commentPerPullRequest, commentPerRoot:
+	default:
+		problems = append(problems, fmt.Sprintf("input comment-per %q: want pull-request or root", in.CommentPer))
+	}
+	in.Roots = strings.FieldsFunc(env.input("roots"), func(r rune) bool { return r == ',' || r == '\n' || r == ' ' })
+	in.Pack = env.input("pack")
 	in.FailOn, err = report.ParseFailOn(env.input("fail-on"))
 	bad(inputError(err))
 	in.Platforms, err = lockdiff.ParsePlatforms(env.input("platforms"))
@@ -78,7 +88,7 @@ func readActionInputs(env ActionEnv) (*actionInputs, error) {
 	if in.Verifier != nil {
 		in.Verifier.Platforms = in.Platforms
 	}
-	if in.Token == "" && in.CommentMode != publish.ModeOff {
+	if in.Token == "" && in.CommentMode != publish.ModeOff && in.Pack == "" {
 		problems = append(problems, "input github-token is empty: pass `github-token: ${{ github.token }}` (the default) or set comment-mode: off")
 	}
 	if len(problems) > 0 {
@@ -119,3 +129,9 @@ func actionVerifier(env ActionEnv) (*verify.Verifier, error) {
 	}
 	return &verify.Verifier{Registries: regs, AllowHosts: hosts, Full: full, CacheDir: cache}, nil
 }
+
+// The values of comment-per.
+const (
+	commentPerPullRequest = "pull-request"
+	commentPerRoot        = "root"
+)

@@ -143,8 +143,9 @@ type planSection struct {
 	// coarse holds the listed groups of destroyed or replaced changes
 	// the budget could only name in one pattern (see listedGroup.key).
 	coarse map[string]bool
-	// listAll says that every change is named, in one pattern at least.
-	listAll bool
+	// listAll says that every change is named, in one pattern at least;
+	// outputsHidden that the output diff is left out to fit.
+	listAll, outputsHidden, driftHidden bool
 	// fullText is where a shortened comment sends the reader for what it
 	// only counts.
 	fullText    string

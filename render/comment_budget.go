@@ -31,14 +31,15 @@ func fillBudget(sections []*planSection, o CommentOptions, res *CommentResult, b
 		limit = min(limit, o.MaxBytes)
 	}
 	for _, s := range sections {
-		s.picked, s.exactAlike, s.coarse, s.listAll = nil, map[*diffGroup]bool{}, map[string]bool{}, false
+		s.picked, s.exactAlike, s.coarse = nil, map[*diffGroup]bool{}, map[string]bool{}
+		s.listAll, s.outputsHidden, s.driftHidden = false, false, false
 		s.fullText = cmp.Or(o.FullText, "the output of `planpr render --format text`")
 		s.listed = s.listing()
 	}
 	measure := func() string { return assembleOnce(sections, o, res, LevelReduced, boxLines, m) }
 	text := measure()
-	for !o.fits(text) { // every destroy named: exactly where it fits
-		if !coarsenLargestRisky(sections, m) {
+	for !o.fits(text) { // every destroy named: exactly where it fits; outputs shed first when too many roots
+		if !hideLargestOutputs(sections) && !hideLargestDrift(sections) && !coarsenLargestRisky(sections, m) {
 			return text
 		}
 		text = measure()
@@ -52,6 +53,8 @@ func fillBudget(sections []*planSection, o CommentOptions, res *CommentResult, b
 	// the plan touches before more diffs are spent.
 	if listAll(sections, true); len(measure())-len(text) > min(limit/4, limit-len(text)-assembleSlack) {
 		listAll(sections, false)
+	} else {
+		undo = append(undo, func() { listAll(sections, false) })
 	}
 	text = measure()
 	pickDiffs(sections, limit, limit-len(text)-assembleSlack, false, m, &undo)
@@ -66,6 +69,40 @@ func fillBudget(sections []*planSection, o CommentOptions, res *CommentResult, b
 		text = measure()
 	}
 	return text
+}
+
+// hideLargestOutputs leaves out the largest output diff of the roots
+// (a comment of many roots whose names alone fill it); false when none is
+// left.
+func hideLargestOutputs(sections []*planSection) bool {
+	var largest *planSection
+	for _, s := range sections {
+		if !s.outputsHidden && s.outputs != "" && (largest == nil || len(s.outputs) > len(largest.outputs)) {
+			largest = s
+		}
+	}
+	if largest == nil {
+		return false
+	}
+	largest.outputsHidden = true
+	return true
+}
+
+// hideLargestDrift leaves out the list of what changed outside the tool
+// in the root with the most of it (its count stays); false when none is
+// left.
+func hideLargestDrift(sections []*planSection) bool {
+	var largest *planSection
+	for _, s := range sections {
+		if !s.driftHidden && len(s.drift) > 0 && (largest == nil || len(s.drift) > len(largest.drift)) {
+			largest = s
+		}
+	}
+	if largest == nil {
+		return false
+	}
+	largest.driftHidden = true
+	return true
 }
 
 // listAll names the changes that need not be named in one pattern each,

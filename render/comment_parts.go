@@ -70,6 +70,9 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 	case res.Counts.Destroy > 0 || res.LockAlert || lockWarnings(o.Locks) || slices.ContainsFunc(sections, func(s *planSection) bool { return s.failedCount > 0 }):
 		icon = "⚠️"
 	}
+	if len(sections) == 0 && len(o.Missing) > 0 { // every root expected, none arrived
+		return fmt.Sprintf("## ❌ %s: Plan failed; %s sent no plan", safeText(m, t), plural(len(o.Missing), "root"))
+	}
 	if len(sections) == 0 { // a lock-only comment
 		var parts []string
 		for _, fd := range o.Locks {
@@ -370,7 +373,7 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 				b.WriteString(g.line(m))
 			}
 			if hidden := hiddenCount(s.listed); hidden > 0 {
-				fmt.Fprintf(&b, "- … and %s, not named here to fit: every one is in %s\n", plural(hidden, "more change"), s.fullText)
+				fmt.Fprintf(&b, "- … and %s, all in %s\n", plural(hidden, "more change"), s.fullText)
 			}
 			b.WriteString("\n</details>\n\n")
 		}
@@ -381,12 +384,15 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 			for _, e := range s.drift {
 				b.WriteString(md.Details(safeHTML(m, e.Address)+" changed outside "+s.Scan.Flavor.Product(), md.DiffBlock(e.Text)))
 			}
-		} else if level == LevelReduced {
+		} else if level == LevelReduced && !s.driftHidden {
 			b.WriteString(s.driftList(m))
 		}
 	}
 	b.WriteString(laterParts(s.Scan.Plan, level, m))
-	if s.outputs != "" && level < LevelSummary {
+	switch {
+	case s.outputs != "" && level == LevelReduced && s.outputsHidden:
+		b.WriteString("_Changes to outputs: left out to fit._\n\n")
+	case s.outputs != "" && level < LevelSummary:
 		b.WriteString("#### Changes to outputs\n\n" + md.DiffBlock(s.outputs) + "\n")
 	}
 	if level < LevelSummary {

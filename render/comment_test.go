@@ -75,7 +75,7 @@ func TestCommentLevels(t *testing.T) {
 	for _, tt := range []struct {
 		max  int
 		want Level
-	}{{GitHubMaxComment, LevelFull}, {3000, LevelReduced}, {1500, LevelReduced}, {1000, LevelSummary}} {
+	}{{GitHubMaxComment, LevelFull}, {3000, LevelReduced}, {1500, LevelReduced}, {1000, LevelReduced}} {
 		got, res := comment(t, example, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "k"}, MaxSize: tt.max})
 		if res.Level != tt.want || len(got) > tt.max {
 			t.Errorf("max %d: level %d size %d, want level %d", tt.max, res.Level, len(got), tt.want)

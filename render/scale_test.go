@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"html"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/review"
@@ -308,4 +310,58 @@ func TestAddressPatterns(t *testing.T) {
 			t.Errorf("covers(%s %s) = %v, want %v", kindTag(tc.c), tc.c.Address, got, tc.want)
 		}
 	}
+}
+
+// TestCommentFiftyRoots: 50 roots of 200 changes each make one comment
+// within GitHub's limit: a row each in the table, and every destroyed or
+// replaced change of every root named exactly in its root's section.
+func TestCommentFiftyRoots(t *testing.T) {
+	plan, schemas := genPlan(t, "-n", "200")
+	var plans []CommentPlan
+	for i := range 50 {
+		plans = append(plans, CommentPlan{Name: fmt.Sprintf("envs/root-%02d", i), Path: plan})
+	}
+	o := CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "pr"}, Version: "test", FullText: "the job summary"}
+	md, _ := comment(t, plans, o)
+	if n := utf8.RuneCountInString(md); n > GitHubMaxComment {
+		t.Fatalf("%d characters", n)
+	}
+	scan, err := review.ReadPlan(plan, o.PlanOptions, review.ScanOptions{KeepAll: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byAddress := map[string]review.ChangeSummary{}
+	for _, c := range scan.Changes {
+		if c.Shown() {
+			byAddress[c.Address] = c
+		}
+	}
+	sections := strings.Split(md, "<details")
+	for i := range 50 {
+		name := fmt.Sprintf("envs/root-%02d", i)
+		if !strings.Contains(md, "| `"+name+"` | ⚠️ |") {
+			t.Errorf("no row for %s", name)
+		}
+		// The root's own section: from its summary to the next root's.
+		var section string
+		for j, s := range sections {
+			if strings.HasPrefix(s, " open><summary><b><code>"+name+"</code>") {
+				for _, rest := range sections[j+1:] {
+					if strings.Contains(rest, "><summary><b><code>envs/root-") {
+						break
+					}
+					s += "<details" + rest
+				}
+				section = s
+			}
+		}
+		names := namedInComment(section, byAddress)
+		for _, c := range byAddress {
+			if review.IsRisky(c.Action) && !names.coversExactly(c) {
+				t.Errorf("%s: %s (%s) is destroyed but not named exactly", name, c.Address, kindTag(c))
+				break
+			}
+		}
+	}
+	t.Logf("%d characters", len(md))
 }

@@ -25,6 +25,12 @@ func PlanRoots(plans []render.CommentPlan, workspace string) []string {
 	}
 	var roots []string
 	for _, p := range plans {
+		if p.Root != "" { // its place in the repository, as a manifest says it
+			if !slices.Contains(roots, p.Root) {
+				roots = append(roots, p.Root)
+			}
+			continue
+		}
 		file := p.Path
 		if file == "" && len(p.Streams) > 0 {
 			file = p.Streams[0]

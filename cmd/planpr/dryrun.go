@@ -116,7 +116,7 @@ Flags:
 		for _, p := range plans {
 			names = append(names, p.Name)
 		}
-		key = report.Key(names)
+		key = report.KeyFor(names, true, false) // as the Action's default comment-per: pull-request
 	}
 	failOn, err := report.ParseFailOn(failOnText)
 	if err != nil {

@@ -186,7 +186,7 @@ func count(n int, one, many string) string {
 // "planpr / KEY" otherwise — what branch protection requires by name.
 func CheckName(key string) string {
 	switch key {
-	case "", ".":
+	case "", ".", PullRequestKey:
 		return "planpr"
 	}
 	return "planpr / " + key

@@ -10,17 +10,32 @@ import "strings"
 // request with no plan, or the lock files no planned root holds.
 const LocksKey = "locks"
 
+// PullRequestKey is the key of the one comment that covers every root of
+// a pull request (comment-per: pull-request): titled "planpr", its check
+// "planpr", whichever roots a run brings.
+const PullRequestKey = "pr"
+
 // Title is a comment's default title: planpr, and its key, so that the
 // comments of a monorepo's roots tell themselves apart ("planpr · prod");
 // a comment of lock files alone is "planpr · lock files".
 func Title(key string) string {
 	switch key {
-	case "", ".":
+	case "", ".", PullRequestKey:
 		return "planpr"
 	case LocksKey:
 		return "planpr · lock files"
 	}
 	return "planpr · " + key
+}
+
+// KeyFor is the key of a run's comment: PullRequestKey when it covers
+// several roots (or the roots a monorepo expects) and comments are per
+// pull request; else Key(names).
+func KeyFor(names []string, perPullRequest, expected bool) string {
+	if perPullRequest && (len(names) > 1 || expected) {
+		return PullRequestKey
+	}
+	return Key(names)
 }
 
 // Key is the key of a comment of the root modules named: their names

@@ -1,0 +1,105 @@
+package bot
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/planpr/planpr/render"
+)
+
+// packRoots writes what a matrix job read into dir, one directory a root
+// (its place in the repository, slashes as "__"): the plan, the streams,
+// the schemas and a planpr.json naming the root, the commit and the pull
+// request — the layout the final job (plan: artifacts/**/plan.json) and
+// the App read. The job uploads dir as an artifact; nothing is posted.
+func packRoots(dir string, plans []render.CommentPlan, schemas string, m Manifest, log *ActionLog) error {
+	for _, p := range plans {
+		root := cmp.Or(p.Root, p.Name)
+		if root == "" || root == "." {
+			root = "."
+		}
+		sub := filepath.Join(dir, packDir(root))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return err
+		}
+		var files []string
+		if p.Path != "" {
+			files = append(files, p.Path)
+		}
+		files = append(files, p.Streams...)
+		if schemas != "" {
+			files = append(files, schemas)
+		}
+		for _, f := range files {
+			name := filepath.Base(f)
+			if f == schemas {
+				name = "schemas.json"
+			}
+			if err := copyFile(f, filepath.Join(sub, name)); err != nil {
+				return err
+			}
+		}
+		mf := m
+		mf.Key = "" // the final job's comment covers every root
+		if root != "." {
+			mf.Root = path.Clean(root)
+		}
+		if err := mf.validate(); err != nil {
+			return fmt.Errorf("pack: %w", err)
+		}
+		b, _ := json.MarshalIndent(mf, "", "  ")
+		if err := os.WriteFile(filepath.Join(sub, "planpr.json"), append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+		log.Printf("planpr: packed %s into %s (%d files): upload %s as an artifact", root, sub, len(files)+1, dir)
+	}
+	return nil
+}
+
+// packDir is a root's directory name in a pack.
+func packDir(root string) string {
+	if root == "." {
+		return "_root"
+	}
+	return strings.ReplaceAll(path.Clean(root), "/", "__")
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// missingRoots are the roots the roots input expects and no plan or
+// stream of this run is: a matrix job that failed or was cancelled.
+func missingRoots(expected []string, plans []render.CommentPlan) []render.MissingRoot {
+	have := map[string]bool{}
+	for _, p := range plans {
+		have[path.Clean(cmp.Or(p.Root, p.Name))] = true
+		have[path.Clean(p.Name)] = true
+	}
+	var out []render.MissingRoot
+	for _, r := range expected {
+		if !have[path.Clean(r)] {
+			out = append(out, render.MissingRoot{Name: r, Why: "no plan arrived: its job failed or was cancelled"})
+		}
+	}
+	return out
+}
