@@ -330,7 +330,7 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 	} else if len(p.plans) > 1 {
 		// The artifacts of a matrix (the two-job recipe): each
 		// directory's manifest names its root, as the repository does.
-		if err := nameByManifests(p.plans); err != nil {
+		if err := NameByManifests(p.plans); err != nil {
 			return nil, err
 		}
 		p.manifest.Key, p.manifest.Root = "", ""
@@ -638,10 +638,10 @@ func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, 
 	return nil
 }
 
-// nameByManifests names each root by the manifest beside its files (the
+// NameByManifests names each root by the manifest beside its files (the
 // pack input writes one into each matrix job's artifact): its place in
 // the repository.
-func nameByManifests(plans []render.CommentPlan) error {
+func NameByManifests(plans []render.CommentPlan) error {
 	for i := range plans {
 		first := cmp.Or(plans[i].Path, firstOf(plans[i].Streams))
 		m, err := readManifest([]string{first})

@@ -30,6 +30,8 @@ type (
 	// Artifacts lists and locates a workflow run's artifacts.
 	Artifacts interface {
 		ListArtifacts(ctx context.Context, repo gh.Repo, runID int64) ([]gh.Artifact, error)
+		// RunsForCommit lists a commit's workflow runs, newest first.
+		RunsForCommit(ctx context.Context, repo gh.Repo, sha string) ([]gh.Run, error)
 		// ArtifactURL is the short-lived download URL of an artifact's
 		// zip, to be fetched without a token.
 		ArtifactURL(ctx context.Context, repo gh.Repo, id int64) (string, error)

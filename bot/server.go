@@ -402,6 +402,10 @@ func (s *Server) commentRun(ctx context.Context, api GitHub, repo gh.Repo, ev *E
 	if err != nil {
 		return err
 	}
+	// Packed roots (a matrix's pack): one comment for the pull request.
+	if done, err := s.commentRoots(ctx, api, repo, ev, arts, log); err != nil || done {
+		return err
+	}
 	for _, a := range arts {
 		if !strings.HasPrefix(a.Name, "planpr") || a.Expired {
 			continue

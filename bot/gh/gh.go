@@ -438,3 +438,31 @@ func (c *Client) Redeliver(ctx context.Context, id int64) error {
 	}
 	return apiError(fmt.Sprintf("redelivering webhook delivery %d", id), err)
 }
+
+// Run is a workflow run.
+type Run struct {
+	ID                    int64
+	Name, HeadSHA, Status string
+	Conclusion, HTMLURL   string
+	StartedAt             time.Time
+}
+
+// RunsForCommit lists the workflow runs of a commit, newest first.
+func (c *Client) RunsForCommit(ctx context.Context, repo Repo, sha string) ([]Run, error) {
+	var out []Run
+	opts := &github.ListWorkflowRunsOptions{HeadSHA: sha, ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		list, resp, err := c.gh.Actions.ListRepositoryWorkflowRuns(ctx, repo.Owner, repo.Name, opts)
+		if err != nil {
+			return nil, apiError("listing the commit's workflow runs", err)
+		}
+		for _, r := range list.WorkflowRuns {
+			out = append(out, Run{ID: r.GetID(), Name: r.GetName(), HeadSHA: r.GetHeadSHA(), Status: r.GetStatus(), Conclusion: r.GetConclusion(),
+				HTMLURL: r.GetHTMLURL(), StartedAt: r.GetRunStartedAt().Time})
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"time"
 	"unicode/utf8"
 )
 
@@ -243,4 +244,36 @@ func (s *Server) permissionRoute(user string) status {
 		legacy = p
 	}
 	return status{code: 200, body: map[string]any{"permission": legacy, "role_name": p, "user": map[string]any{"login": user, "role_name": p}}}
+}
+
+// Run is a stored workflow run.
+type Run struct {
+	ID                    int64
+	Name, HeadSHA, Status string
+	Conclusion            string
+	StartedAt             time.Time
+}
+
+// AddRun stores a workflow run: GET actions/runs?head_sha= lists it.
+func (s *Server) AddRun(r Run) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.runs = append(s.runs, r)
+}
+
+// runsRoute serves GET actions/runs, filtered by head_sha, newest first.
+func (s *Server) runsRoute(r *http.Request) status {
+	sha := r.URL.Query().Get("head_sha")
+	var list []any
+	for i := len(s.runs) - 1; i >= 0; i-- {
+		run := s.runs[i]
+		if sha == "" || run.HeadSHA == sha {
+			list = append(list, map[string]any{"id": run.ID, "name": run.Name, "head_sha": run.HeadSHA, "status": run.Status, "conclusion": run.Conclusion,
+				"html_url": fmt.Sprintf("https://github.com/o/r/actions/runs/%d", run.ID), "run_started_at": run.StartedAt.Format(time.RFC3339)})
+		}
+	}
+	if list == nil {
+		list = []any{}
+	}
+	return status{code: 200, body: map[string]any{"total_count": len(list), "workflow_runs": list}}
 }

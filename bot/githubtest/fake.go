@@ -58,6 +58,7 @@ type Server struct {
 	hold chan struct{}
 	// Check runs, label events and users' access (see checks.go).
 	checkRuns   []*CheckRun
+	runs        []Run
 	labelEvents map[int][]LabelEvent
 	permissions map[string]string
 }
@@ -445,6 +446,8 @@ func (s *Server) route(r *http.Request, path string) status {
 	case len(rest) >= 3 && rest[0] == "issues" && rest[2] == "labels":
 		pr, _ := strconv.Atoi(rest[1])
 		return s.labelsRoute(r, pr, rest[3:])
+	case len(rest) == 2 && rest[0] == "actions" && rest[1] == "runs":
+		return s.runsRoute(r)
 	case len(rest) == 4 && rest[0] == "actions" && rest[1] == "runs" && rest[3] == "artifacts":
 		run, _ := strconv.ParseInt(rest[2], 10, 64)
 		var list []any

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/planpr/planpr/flavor"
 	"io"
 	"os"
@@ -60,6 +61,9 @@ Flags:
 	if err != nil {
 		return err
 	}
+	if files, err = expandPatterns(files); err != nil {
+		return err
+	}
 	m, err := review.ParseMode(mode)
 	if err != nil {
 		return &usageError{"--" + err.Error()}
@@ -111,6 +115,11 @@ Flags:
 		return err
 	}
 	plans := groupAsAction(files, kinds, top)
+	if len(plans) > 1 { // a directory of packed roots: named by their manifests, as the Action's final job names them
+		if err := bot.NameByManifests(plans); err != nil {
+			return err
+		}
+	}
 	if key == "" {
 		var names []string
 		for _, p := range plans {
@@ -305,4 +314,26 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// expandPatterns expands the arguments that are patterns (DIR/**/plan.json,
+// quoted so that the shell leaves them), as the Action's plan input does;
+// a pattern that matches nothing is an error naming it.
+func expandPatterns(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if !strings.ContainsAny(a, "*?[") {
+			out = append(out, a)
+			continue
+		}
+		matches, err := doublestar.FilepathGlob(a)
+		if err != nil {
+			return nil, &usageError{fmt.Sprintf("pattern %q: %v", a, err)}
+		}
+		if len(matches) == 0 {
+			return nil, fmt.Errorf("pattern %q matches no file", a)
+		}
+		out = append(out, matches...)
+	}
+	return out, nil
 }

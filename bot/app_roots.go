@@ -1,0 +1,239 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/planpr/planpr/bot/artifact"
+	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/bot/publish"
+	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/report"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// packedRoot is one root of a packed artifact (the Action's pack input):
+// its directory there, its manifest, the run it came from.
+type packedRoot struct {
+	dir      string
+	manifest Manifest
+	run      gh.Run
+}
+
+// unpackArtifact downloads an artifact and unpacks it into a new
+// directory under parent.
+func unpackArtifact(ctx context.Context, api Artifacts, repo gh.Repo, a gh.Artifact, parent string) (string, error) {
+	url, err := api.ArtifactURL(ctx, repo, a.ID)
+	if err != nil {
+		return "", err
+	}
+	zipData, err := artifact.Download(ctx, url)
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp(parent, "artifact-")
+	if err != nil {
+		return "", err
+	}
+	return dir, artifact.Unpack(zipData, dir)
+}
+
+// packedRoots are the roots an unpacked artifact holds in the pack layout:
+// a directory each, with a planpr.json naming its root.
+func packedRoots(dir string, run gh.Run) ([]*packedRoot, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []*packedRoot
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name(), "planpr.json")
+		if !e.IsDir() || !fileExists(path) {
+			continue
+		}
+		m, err := readManifestFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))
+		}
+		if m.Root == "" {
+			continue
+		}
+		out = append(out, &packedRoot{dir: filepath.Join(dir, e.Name()), manifest: m, run: run})
+	}
+	return out, nil
+}
+
+// commentRoots keeps the one comment of a pull request whose roots come
+// packed (the Action's pack input, a matrix): every root of every
+// completed workflow run of the head commit — the newest of each root,
+// whichever run it came from — in one comment keyed "pr", with its check;
+// a root an earlier comment had and no run of this commit brings is shown
+// as not planned at this commit. It reports false, doing nothing, when the
+// run's artifacts are not packed (one comment per artifact, as before).
+func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, arts []gh.Artifact, log *slog.Logger) (bool, error) {
+	ev0 := ev.WorkflowRun
+	this := gh.Run{ID: ev0.ID, HeadSHA: ev0.HeadSHA, HTMLURL: ev0.HTMLURL}
+	tmp, err := os.MkdirTemp("", "planpr-roots-")
+	if err != nil {
+		return false, err
+	}
+	defer os.RemoveAll(tmp)
+	byRoot := map[string]*packedRoot{}
+	var order []string
+	visit := func(run gh.Run, arts []gh.Artifact) error {
+		for _, a := range arts {
+			if !strings.HasPrefix(a.Name, "planpr") || a.Expired || !keyPattern.MatchString(a.Name) {
+				continue
+			}
+			dir, err := unpackArtifact(ctx, api, repo, a, tmp)
+			if err != nil {
+				return fmt.Errorf("artifact %s: %w", a.Name, err)
+			}
+			roots, err := packedRoots(dir, run)
+			if err != nil {
+				return fmt.Errorf("artifact %s: %w", a.Name, err)
+			}
+			for _, r := range roots {
+				if byRoot[r.manifest.Root] == nil { // the newest run's, seen first
+					byRoot[r.manifest.Root] = r
+					order = append(order, r.manifest.Root)
+				}
+			}
+		}
+		return nil
+	}
+	if err := visit(this, arts); err != nil {
+		return false, err
+	}
+	if len(byRoot) == 0 {
+		return false, nil
+	}
+	runs, err := api.RunsForCommit(ctx, repo, ev0.HeadSHA)
+	if err != nil {
+		return false, err
+	}
+	for _, r := range runs {
+		if r.ID == ev0.ID || r.Status != "completed" || r.HeadSHA != ev0.HeadSHA {
+			continue
+		}
+		others, err := api.ListArtifacts(ctx, repo, r.ID)
+		if err != nil {
+			return false, err
+		}
+		if err := visit(r, others); err != nil {
+			return false, err
+		}
+	}
+	pr, err := runPR(ctx, api, repo, ev, 0)
+	if err != nil {
+		return false, err
+	}
+	slices.Sort(order)
+	var plans []render.CommentPlan
+	var files, schemas []string
+	for _, root := range order {
+		r := byRoot[root]
+		p := render.CommentPlan{Name: root, Root: root}
+		entries, _ := os.ReadDir(r.dir)
+		for _, e := range entries {
+			f := filepath.Join(r.dir, e.Name())
+			switch name := e.Name(); {
+			case name == "schemas.json":
+				schemas = append(schemas, f)
+			case strings.HasSuffix(name, ".jsonl"):
+				p.Streams = append(p.Streams, f)
+			case name == "plan.json":
+				p.Path, p.Source = f, root+"/plan.json"
+			default:
+				continue
+			}
+			files = append(files, f)
+		}
+		plans = append(plans, p)
+	}
+	defer tofujson.Hold(files...)()
+	author, err := s.login(ctx)
+	if err != nil {
+		return false, err
+	}
+	unlock := s.prLocks.Lock(fmt.Sprintf("%s#%d", repo, pr))
+	defer unlock()
+	marker := render.Marker{Key: report.PullRequestKey, SHA: ev0.HeadSHA, At: unixTime(ev0.RunStartedAt), Run: ev0.ID, Roots: order}
+	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: report.Title(marker.Key), RunURL: ev0.HTMLURL,
+		Missing: s.rootsGone(ctx, api, repo, pr, author, order)}
+	if repoURL, _, ok := strings.Cut(ev0.HTMLURL, "/actions/runs/"); ok && ev0.HeadSHA != "" {
+		opts.SourceURL = repoURL + "/blob/" + ev0.HeadSHA
+	}
+	if len(schemas) > 0 {
+		if opts.Schemas, err = tofujson.ReadSchemasFile(schemas[0]); err != nil {
+			return false, err
+		}
+	}
+	prInfo, err := api.PullRequest(ctx, repo, pr)
+	if err != nil {
+		return false, err
+	}
+	var locks []*lockdiff.FileDiff
+	if pairs, _, err := changedLockFiles(ctx, api, repo, pr); err != nil {
+		return false, err
+	} else if len(pairs) > 0 {
+		if locks, err = s.reviewPRLocks(ctx, api, repo, prInfo, pairs, 0, ev.Installation.ID, log); err != nil {
+			return false, err
+		}
+	}
+	opts.Locks, _ = publish.ByRoots(locks, order)
+	var body, checkBody bytes.Buffer
+	checkOpts := opts
+	checkOpts.MaxSize = publish.CheckSummaryRoom
+	results, err := render.CommentsContext(ctx, []io.Writer{&body, &checkBody}, plans, []render.CommentOptions{opts, checkOpts})
+	if err != nil {
+		return false, err
+	}
+	res, err := publish.Upsert(ctx, api, repo, pr, author, marker, body.String(), publish.ModeUpdate)
+	if err != nil {
+		return false, err
+	}
+	log.Info("pull request comment", "action", res.Action, "roots", len(order), "runs", len(runs))
+	details := ""
+	if res.Comment != nil {
+		details = res.Comment.URL
+	}
+	if err := s.keepCheck(ctx, api, repo, pr, ev, marker.Key, ev0.HeadSHA, results[0], opts.Locks, body.String(), checkBody.String(), details, log); err != nil {
+		return false, err
+	}
+	if _, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, opts, publish.ModeUpdate); err != nil {
+		return false, err
+	}
+	return true, s.labels(ctx, api, repo, pr, author, log)
+}
+
+// rootsGone are the roots the pull request's comment had and no run of
+// this commit brings: "not planned at this commit", with the commit they
+// were last planned at.
+func (s *Server) rootsGone(ctx context.Context, api GitHub, repo gh.Repo, pr int, author string, now []string) []render.MissingRoot {
+	comments, err := api.ListComments(ctx, repo, pr)
+	if err != nil {
+		return nil
+	}
+	var gone []render.MissingRoot
+	for _, c := range comments {
+		m, ok := render.ParseMarker(c.Body)
+		if !ok || c.User != author || m.Key != report.PullRequestKey {
+			continue
+		}
+		for _, r := range m.Roots {
+			if !slices.Contains(now, r) {
+				gone = append(gone, render.MissingRoot{Name: r, Why: "not planned at this commit (last planned at " + shortSHA(m.SHA) + ")"})
+			}
+		}
+	}
+	return gone
+}
