@@ -25,10 +25,12 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/bot/pack"
 	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/lockdiff/verify"
 	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/report"
@@ -102,7 +104,7 @@ func (p *actionPlan) commentOptions(env ActionEnv) render.CommentOptions {
 	}
 	opts := render.CommentOptions{
 		PlanOptions: review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor},
-		Marker:      p.marker, Version: env.Version, Locks: p.locks, Title: p.title, RunURL: runURL, Missing: missingRoots(p.in.Roots, p.plans),
+		Marker:      p.marker, Version: env.Version, Locks: p.locks, Title: p.title, RunURL: runURL, Missing: pack.Missing(p.in.Roots, p.plans),
 		FullText: "the job summary of this run",
 	}
 	if runURL != "" {
@@ -183,8 +185,8 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		log.Command("warning", w)
 	}
 	if p.in.Pack != "" {
-		m := Manifest{PR: p.pr, SHA: p.marker.SHA, Mode: p.in.Mode, Flavor: p.in.Flavor}
-		return packRoots(p.in.Pack, p.plans, p.schemasFile, m, log)
+		m := pack.Manifest{PR: p.pr, SHA: p.marker.SHA, Mode: p.in.Mode, Flavor: p.in.Flavor}
+		return pack.Write(p.in.Pack, p.plans, p.schemasFile, m, log.Printf)
 	}
 	client := env.HTTPClient
 	if client == nil {
@@ -219,6 +221,9 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		return fmt.Errorf("nothing to report: the plan input (%q) matched no plan or stream, and the pull request changes no lock file; point plan at the `tofu show -json` output, or ui-log at the `tofu plan -json` stream", p.in.Plan)
 	}
 	opts := p.commentOptions(env)
+	if opts.Fingerprint, err = planFingerprint(p.plans); err != nil {
+		return err
+	}
 	// Render both before writing anything: bad input posts nothing.
 	// One read of the plans gives both: the comment and the job summary.
 	var full, short bytes.Buffer
@@ -247,6 +252,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	log.Command("endgroup", "")
 
 	outputs := report.Outputs(res, p.locks)
+	outputs["fingerprint"] = opts.Fingerprint
 	outputs["summary"] = strings.TrimSpace(summary.String()) // the machine summary workflows branch on
 	if p.pr == 0 {
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
@@ -657,4 +663,14 @@ func NameByManifests(plans []render.CommentPlan) error {
 		}
 	}
 	return nil
+}
+
+// planFingerprint is what the plans will do (package fingerprint), as the
+// comment's marker keeps it for the apply to be checked against.
+func planFingerprint(plans []render.CommentPlan) (string, error) {
+	var roots []fingerprint.Root
+	for _, p := range plans {
+		roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
+	}
+	return fingerprint.OfRoots(roots)
 }

@@ -177,6 +177,9 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 			return false, err
 		}
 	}
+	if opts.Fingerprint, err = planFingerprint(plans); err != nil {
+		return false, err
+	}
 	prInfo, err := api.PullRequest(ctx, repo, pr)
 	if err != nil {
 		return false, err

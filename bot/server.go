@@ -475,6 +475,9 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	if repoURL, _, ok := strings.Cut(run.HTMLURL, "/actions/runs/"); ok && run.HeadSHA != "" {
 		opts.SourceURL = repoURL + "/blob/" + run.HeadSHA // errors link their lines at the run's commit
 	}
+	if opts.Fingerprint, err = planFingerprint(plans); err != nil {
+		return err
+	}
 	// With its root, the plan's comment holds that root's lock files, as
 	// the Action's does; the others stay in the lock comment.
 	var locks []*lockdiff.FileDiff

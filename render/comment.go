@@ -51,6 +51,10 @@ type CommentOptions struct {
 	// or stream for (a matrix job that failed or was cancelled): each is a
 	// failed row, never silently absent.
 	Missing []MissingRoot
+	// Fingerprint is what the plans will do (package fingerprint), set by
+	// the runner that keeps the comment: the footer shows it short, the
+	// marker and the machine summary in full.
+	Fingerprint string
 	// Check names the key's check run and CheckURL where it is shown (the
 	// pull request's checks): the footer links it.
 	Check, CheckURL string
@@ -323,6 +327,7 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 	}
 	for i := range opts {
 		opts[i].Marker.Destroy, opts[i].Marker.LockAlert = facts.Counts.Destroy, facts.LockAlert
+		opts[i].Marker.Fingerprint = opts[i].Fingerprint
 	}
 	modules := make([]*review.Module, len(sections))
 	for i, s := range sections {
@@ -352,6 +357,7 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 	}
 	if o.Summary != nil { // after the comments: masking the summary must not change their counts
 		doc := newSummaryDoc()
+		doc.Fingerprint = o.Fingerprint
 		for _, s := range sections {
 			if err := doc.add(s.Module, o.PlanOptions, masker); err != nil {
 				return nil, err

@@ -14,6 +14,7 @@ import (
 	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/lockreport"
 	"github.com/planpr/planpr/render/mask"
@@ -438,6 +439,9 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 	parts = append(parts, "planpr "+md.Text(v))
 	if sha := o.Marker.SHA; sha != "" {
 		parts = append(parts, "commit "+md.Code(shortSHA(sha)))
+	}
+	if fp := o.Fingerprint; fp != "" {
+		parts = append(parts, "plan "+md.Code(fingerprint.Short(fp)))
 	}
 	if u := o.RunURL; strings.HasPrefix(u, "https://") && !strings.ContainsAny(u, " ()<>\"'\n") {
 		parts = append(parts, "[run]("+u+")")

@@ -8,6 +8,8 @@ import (
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/review"
 	txt "github.com/planpr/planpr/render/text"
+
+	"github.com/planpr/planpr/render/fingerprint"
 )
 
 // Summary writes the plans' machine summary as JSON: counts, addresses by
@@ -20,6 +22,14 @@ func Summary(w io.Writer, plans []CommentPlan, o review.PlanOptions) error {
 	var masker *mask.Masker
 	cleanup, err := review.Splitting(plans, func(plans []CommentPlan) error {
 		masker, doc = mask.NewMasker(), newSummaryDoc()
+		var roots []fingerprint.Root
+		for _, p := range plans {
+			roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
+		}
+		var err error
+		if doc.Fingerprint, err = fingerprint.OfRoots(roots); err != nil {
+			return err
+		}
 		for _, p := range plans {
 			m, err := review.ReadModule(p, o, review.ScanOptions{Masker: masker, KeepAll: true})
 			if err != nil {
@@ -45,6 +55,8 @@ type summaryDoc struct {
 	HasChanges    bool               `json:"has_changes"`
 	Errored       bool               `json:"errored"`
 	Plans         []review.PlanFacts `json:"plans"`
+	// Fingerprint is what the plans will do (package fingerprint).
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 func newSummaryDoc() summaryDoc {

@@ -30,6 +30,7 @@ Usage:
   planpr render   [--schemas FILE] [--format text|markdown|json] [--mode normal|destroy|refresh-only]
                   [--targeted] [--flavor F] [--key K] [--title T] [--max-size N] INPUT...
   planpr lockdiff [--format text|markdown|json] [--config DIR] [--flavor F] BEFORE AFTER...
+  planpr compare-plans [--format text|markdown|json] REVIEWED CURRENT
   planpr action                    (in a workflow step: INPUT_* and GITHUB_* variables)
   planpr serve                     (the GitHub App: PLANPR_* variables)
   planpr health [URL]              (is a running serve healthy? for HEALTHCHECK)
@@ -41,6 +42,7 @@ Commands:
   render    print plans (` + "`tofu show -json PLANFILE`" + `) and UI streams (` + "`tofu plan|apply|test -json`" + `)
             as text, as the pull-request comment, or as a JSON summary
   lockdiff  explain the changes between two .terraform.lock.hcl files
+  compare-plans  say whether two plans would do the same, change by change (exit 1 if not)
   dry-run   print the comment planpr would post for this checkout, with no token (start here)
   action    post and keep the pull-request comment from a workflow step (see action.yml)
   serve     run the GitHub App: review lock files on every PR, comment plans from artifacts
@@ -83,6 +85,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = runRender(args[1:], stdout, stderr)
 	case "lockdiff":
 		err = runLockdiff(args[1:], stdout, stderr)
+	case "compare-plans":
+		err = runComparePlans(args[1:], stdout, stderr)
 	case "dry-run":
 		err = runDryRun(args[1:], stdout, stderr)
 	case "serve":
@@ -122,6 +126,13 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
+	}
+	var es *exitStatus
+	if errors.As(err, &es) {
+		if es.msg != "" {
+			fmt.Fprintf(stderr, "planpr: %s\n", bot.SafeLog(es.msg))
+		}
+		return es.code
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {

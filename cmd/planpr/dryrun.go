@@ -20,6 +20,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/inputs"
 	"github.com/planpr/planpr/render/preview"
 	"github.com/planpr/planpr/render/report"
@@ -135,6 +136,13 @@ Flags:
 	headSHA, _ := git("rev-parse", "HEAD") // the commit the Action would name
 	marker := render.Marker{Key: key, SHA: headSHA, Roots: publish.PlanRoots(plans, top)}
 	copts := render.CommentOptions{PlanOptions: popts, Marker: marker, Title: report.Title(key), Version: Version, Locks: locks, FullText: "the job summary"}
+	var roots []fingerprint.Root
+	for _, p := range plans {
+		roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
+	}
+	if copts.Fingerprint, err = fingerprint.OfRoots(roots); err != nil {
+		return err
+	}
 	var summary bytes.Buffer
 	if summaryFile != "" {
 		copts.Summary = &summary // from the same read as the comment

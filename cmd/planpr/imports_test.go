@@ -34,10 +34,12 @@ func TestImportRules(t *testing.T) {
 		"render/text":                       {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor", "render/tofujson/uistream"},
 		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream"},
 		"render/internal/box":               {},                           // the warning box's layout
+		"render/fingerprint":                {"render/tofujson"},          // what a plan will do, in one hash
+		"bot/pack":                          {"render"},                   // a matrix job's artifact layout
 		"render/marker":                     {},                           // the hidden first line of planpr's comments
 		"render/internal/safe":              {"render/mask", "render/md"}, // masked, then escaped: the one way values reach Markdown
 		"render/streamreport":               {"render/internal/safe", "render/internal/diff", "render/mask", "render/md", "render/review", "render/text", "render/tofujson", "render/tofujson/uistream", "lockdiff"},
-		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport", "render/internal/box", "render/marker"},
+		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport", "render/internal/box", "render/marker", "render/fingerprint"},
 		"render/report":                     {"render", "lockdiff"}, // keys, titles and defaults every runner agrees on
 		"render/lockreport":                 {"lockdiff", "render/mask", "render/md"},
 		"lockdiff":                          {"flavor"},
@@ -51,7 +53,7 @@ func TestImportRules(t *testing.T) {
 		"bot/githubtest":                    {},
 		"bot/webhook/pgtest":                {}, // a throw-away PostgreSQL for tests
 		"action":                            {}, // the composite action's installer (a script) and its tests
-		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/internal/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor", "render/inputs", "render/tofujson/uistream", "bot/publish"},
+		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/internal/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor", "render/inputs", "render/tofujson/uistream", "bot/publish", "render/fingerprint", "bot/pack"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)

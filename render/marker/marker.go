@@ -32,6 +32,9 @@ type Marker struct {
 	// (the Action's), whose lock files it holds: the lock files of no
 	// comment's roots go to a comment of their own.
 	Roots []string
+	// Fingerprint is what the plans the comment reviews will do (package
+	// fingerprint): at apply time, the plan applied is checked against it.
+	Fingerprint string
 }
 
 // String is the marker line.
@@ -58,6 +61,9 @@ func (m Marker) String() string {
 			roots[i] = Field(strings.ReplaceAll(r, ",", "_"))
 		}
 		s += " roots=" + strings.Join(roots, ",")
+	}
+	if m.Fingerprint != "" {
+		s += " fp=" + Field(m.Fingerprint)
 	}
 	return s + " -->"
 }
@@ -98,6 +104,8 @@ func Parse(body string) (Marker, bool) {
 			mk.LockAlert = v == "1"
 		case "roots":
 			mk.Roots = strings.Split(v, ",")
+		case "fp":
+			mk.Fingerprint = v
 		}
 	}
 	return mk, true

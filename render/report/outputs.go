@@ -32,7 +32,7 @@ func Outputs(res *render.CommentResult, locks []*lockdiff.FileDiff) map[string]s
 		"add": strconv.Itoa(res.Counts.Add), "change": strconv.Itoa(res.Counts.Change), "destroy": strconv.Itoa(res.Counts.Destroy),
 		"has-changes": strconv.FormatBool(res.HasChange), "lock-alerts": strconv.Itoa(LockAlerts(locks)),
 		"errored":    strconv.FormatBool(res.Errored),
-		"comment-id": "", "comment-url": "", "check-url": "", "conclusion": "",
+		"comment-id": "", "comment-url": "", "check-url": "", "conclusion": "", "fingerprint": "",
 	}
 }
 

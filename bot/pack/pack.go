@@ -1,4 +1,8 @@
-package bot
+// Package pack writes a matrix job's artifact layout — a directory a root,
+// its plan, streams, schemas and a planpr.json naming the root — for the
+// final job (or the App) to read, and says which expected roots sent
+// nothing.
+package pack
 
 import (
 	"cmp"
@@ -13,12 +17,21 @@ import (
 	"github.com/planpr/planpr/render"
 )
 
-// packRoots writes what a matrix job read into dir, one directory a root
+// Manifest is what a pack's planpr.json says (bot.Manifest reads it).
+type Manifest struct {
+	PR     int    `json:"pr,omitempty"`
+	SHA    string `json:"sha,omitempty"`
+	Mode   string `json:"mode,omitempty"`
+	Flavor string `json:"flavor,omitempty"`
+	Root   string `json:"root,omitempty"`
+}
+
+// Write writes what a matrix job read into dir, one directory a root
 // (its place in the repository, slashes as "__"): the plan, the streams,
 // the schemas and a planpr.json naming the root, the commit and the pull
 // request — the layout the final job (plan: artifacts/**/plan.json) and
 // the App read. The job uploads dir as an artifact; nothing is posted.
-func packRoots(dir string, plans []render.CommentPlan, schemas string, m Manifest, log *ActionLog) error {
+func Write(dir string, plans []render.CommentPlan, schemas string, m Manifest, logf func(format string, args ...any)) error {
 	for _, p := range plans {
 		root := cmp.Or(p.Root, p.Name)
 		if root == "" || root == "." {
@@ -46,18 +59,17 @@ func packRoots(dir string, plans []render.CommentPlan, schemas string, m Manifes
 			}
 		}
 		mf := m
-		mf.Key = "" // the final job's comment covers every root
 		if root != "." {
 			mf.Root = path.Clean(root)
 		}
-		if err := mf.validate(); err != nil {
-			return fmt.Errorf("pack: %w", err)
+		if mf.Root == ".." || strings.HasPrefix(mf.Root, "../") || path.IsAbs(mf.Root) {
+			return fmt.Errorf("pack: root %q is outside the repository", mf.Root)
 		}
 		b, _ := json.MarshalIndent(mf, "", "  ")
 		if err := os.WriteFile(filepath.Join(sub, "planpr.json"), append(b, '\n'), 0o644); err != nil {
 			return err
 		}
-		log.Printf("planpr: packed %s into %s (%d files): upload %s as an artifact", root, sub, len(files)+1, dir)
+		logf("planpr: packed %s into %s (%d files): upload %s as an artifact", root, sub, len(files)+1, dir)
 	}
 	return nil
 }
@@ -87,9 +99,9 @@ func copyFile(from, to string) error {
 	return out.Close()
 }
 
-// missingRoots are the roots the roots input expects and no plan or
+// Missing are the roots the roots input expects and no plan or
 // stream of this run is: a matrix job that failed or was cancelled.
-func missingRoots(expected []string, plans []render.CommentPlan) []render.MissingRoot {
+func Missing(expected []string, plans []render.CommentPlan) []render.MissingRoot {
 	have := map[string]bool{}
 	for _, p := range plans {
 		have[path.Clean(cmp.Or(p.Root, p.Name))] = true

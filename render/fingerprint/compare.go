@@ -1,0 +1,185 @@
+package fingerprint
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Difference is one thing two plans would do differently.
+type Difference struct {
+	Address  string   `json:"address"`
+	Kind     string   `json:"kind"` // new, gone, action, reason, moved, values
+	Reviewed string   `json:"reviewed,omitempty"`
+	Current  string   `json:"current,omitempty"`
+	Paths    []string `json:"paths,omitempty"` // the values that differ
+	Message  string   `json:"message"`
+}
+
+// maxPaths bounds the value paths a difference names.
+const maxPaths = 10
+
+// Compare says, entry by entry, what the current plan would do that the
+// reviewed one would not: none when they would do the same.
+func Compare(reviewed, current *Plan) []Difference {
+	byAddr := func(p *Plan) map[string]Entry {
+		m := make(map[string]Entry, len(p.Entries))
+		for _, e := range p.Entries {
+			m[e.Address] = e
+		}
+		return m
+	}
+	r, c := byAddr(reviewed), byAddr(current)
+	var addrs []string
+	for a := range r {
+		addrs = append(addrs, a)
+	}
+	for a := range c {
+		if _, ok := r[a]; !ok {
+			addrs = append(addrs, a)
+		}
+	}
+	slices.Sort(addrs)
+	var out []Difference
+	for _, a := range addrs {
+		re, inR := r[a]
+		ce, inC := c[a]
+		name := "`" + a + "`"
+		switch {
+		case !inR:
+			out = append(out, Difference{Address: a, Kind: "new", Current: verb(ce), Message: fmt.Sprintf("%s: new since review (%s)", name, verb(ce))})
+		case !inC:
+			out = append(out, Difference{Address: a, Kind: "gone", Reviewed: verb(re), Message: fmt.Sprintf("%s: no longer in the plan (reviewed as %s)", name, verb(re))})
+		case re.Actions != ce.Actions || re.Importing != ce.Importing:
+			msg := fmt.Sprintf("%s: reviewed as %s, now %s", name, verb(re), verb(ce))
+			if why := because(ce); why != "" {
+				msg += " because " + why
+			}
+			out = append(out, Difference{Address: a, Kind: "action", Reviewed: verb(re), Current: verb(ce), Message: msg})
+		case re.Reason != ce.Reason || !slices.Equal(re.Replace, ce.Replace):
+			out = append(out, Difference{Address: a, Kind: "reason", Reviewed: verb(re), Current: verb(ce),
+				Message: fmt.Sprintf("%s: the same %s, now because %s (reviewed: %s)", name, verb(ce), orAsked(because(ce)), orAsked(because(re)))})
+		case re.Previous != ce.Previous:
+			out = append(out, Difference{Address: a, Kind: "moved", Message: fmt.Sprintf("%s: now moved from `%s` (reviewed: from `%s`)", name, ce.Previous, re.Previous)})
+		default:
+			var paths []string
+			diffPaths(&paths, "before: ", re.Before, ce.Before)
+			diffPaths(&paths, "", re.After, ce.After)
+			if len(paths) == 0 {
+				continue
+			}
+			shown := paths[:min(len(paths), maxPaths)]
+			msg := fmt.Sprintf("%s: the same %s, but with other values: %s", name, verb(ce), "`"+strings.Join(shown, "`, `")+"`")
+			if len(paths) > maxPaths {
+				msg += fmt.Sprintf(" and %d more", len(paths)-maxPaths)
+			}
+			out = append(out, Difference{Address: a, Kind: "values", Reviewed: verb(re), Current: verb(ce), Paths: paths, Message: msg})
+		}
+	}
+	return out
+}
+
+func orAsked(s string) string {
+	if s == "" {
+		return "no reason given"
+	}
+	return s
+}
+
+// verb says what an entry does.
+func verb(e Entry) string {
+	switch e.Actions {
+	case "create":
+		return "create"
+	case "update":
+		return "update"
+	case "delete":
+		return "destroy"
+	case "delete,create", "create,delete":
+		return "replace"
+	case "read":
+		return "read"
+	case "forget":
+		return "forget"
+	}
+	switch {
+	case e.Importing:
+		return "import"
+	case e.Previous != "":
+		return "move"
+	}
+	return e.Actions
+}
+
+// because says why an entry is replaced or destroyed.
+func because(e Entry) string {
+	switch {
+	case len(e.Replace) == 1:
+		return "`" + e.Replace[0] + "` forces replacement"
+	case len(e.Replace) > 1:
+		return "`" + strings.Join(e.Replace, "`, `") + "` force replacement"
+	case e.Reason != "":
+		return strings.ReplaceAll(e.Reason, "_", " ")
+	}
+	return ""
+}
+
+// diffPaths adds the paths where two normalized values differ.
+func diffPaths(out *[]string, at string, a, b any) {
+	if reflect.DeepEqual(a, b) {
+		return
+	}
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if aok && bok {
+		var keys []string
+		for k := range am {
+			keys = append(keys, k)
+		}
+		for k := range bm {
+			if _, ok := am[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			diffPaths(out, join(at, k), am[k], bm[k])
+		}
+		return
+	}
+	al, aok := a.([]any)
+	bl, bok := b.([]any)
+	if aok && bok && len(al) == len(bl) {
+		for i := range al {
+			diffPaths(out, at+"["+strconv.Itoa(i)+"]", al[i], bl[i])
+		}
+		return
+	}
+	if at == "" || at == "before: " {
+		at += "(the whole value)"
+	}
+	*out = append(*out, at)
+}
+
+func join(at, key string) string {
+	if at == "" || strings.HasSuffix(at, ": ") {
+		return at + key
+	}
+	if !isIdent(key) {
+		b, _ := json.Marshal(key)
+		return at + "[" + string(b) + "]"
+	}
+	return at + "." + key
+}
+
+func isIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,258 @@
+// Package fingerprint says what a plan will do, in one hash and in a list
+// of entries two plans can be compared by: per resource instance its
+// address, actions, reason and values, and per root output its change —
+// unknowns as unknown, sensitive values by their hash, numbers and object
+// members in one canonical form, in address order. What changes from run
+// to run without changing what is done (the timestamp, the tool's version,
+// the prior state, refresh-only drift, the configuration) is left out, so
+// the same plan made again has the same fingerprint, and plans of either
+// tool compare by what they do.
+package fingerprint
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// Unknown stands for a value known only after apply.
+const Unknown = "(known after apply)"
+
+// Entry is one thing a plan will do.
+type Entry struct {
+	Address   string   `json:"address"` // a resource instance, or "output.NAME"
+	Actions   string   `json:"actions"` // create, update, delete,create, …
+	Reason    string   `json:"reason,omitempty"`
+	Previous  string   `json:"previous,omitempty"` // moved from
+	Importing bool     `json:"importing,omitempty"`
+	Replace   []string `json:"replace,omitempty"` // paths that force replacement
+	Before    any      `json:"before"`
+	After     any      `json:"after"`
+}
+
+// Plan is what a plan will do, in address order.
+type Plan struct {
+	Entries []Entry
+}
+
+// Read reads what the plan at path will do.
+func Read(path string) (*Plan, error) {
+	var entries []Entry
+	plan, err := tofujson.ReadPlanFile(path, func(section string, rc *tofujson.ResourceChange) error {
+		if section != "resource_changes" {
+			return nil
+		}
+		if err := rc.Change.Decode(); err != nil {
+			return err
+		}
+		a, err := tofujson.ParseActions(rc.Change.Actions)
+		if err != nil {
+			return err
+		}
+		if a == tofujson.NoOp && !rc.Moved() && !rc.Importing() {
+			return nil // nothing to do
+		}
+		e := entryOf(rc.Address, rc.Change)
+		e.Reason = rc.ActionReason
+		if rc.Moved() {
+			e.Previous = rc.PreviousAddress
+		}
+		if rc.Deposed != "" {
+			e.Address += " (deposed " + rc.Deposed + ")"
+		}
+		entries = append(entries, e)
+		return nil
+	}, "resource_changes")
+	if err != nil {
+		return nil, err
+	}
+	for name, oc := range plan.OutputChanges {
+		if a, err := tofujson.ParseActions(oc.Actions); err != nil || a == tofujson.NoOp {
+			continue
+		}
+		entries = append(entries, entryOf("output."+name, oc))
+	}
+	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Address, b.Address) })
+	return &Plan{Entries: entries}, nil
+}
+
+func entryOf(address string, c tofujson.Change) Entry {
+	e := Entry{Address: address, Actions: strings.Join(c.Actions, ","), Importing: c.Importing != nil,
+		Before: normalize(c.Before, false, c.BeforeSensitive), After: normalize(c.After, c.AfterUnknown, c.AfterSensitive)}
+	for _, p := range c.ReplacePaths {
+		e.Replace = append(e.Replace, pathText(p))
+	}
+	slices.Sort(e.Replace)
+	return e
+}
+
+// Sum is the plan's fingerprint: the SHA-256 of its entries in canonical
+// JSON, in hex.
+func (p *Plan) Sum() string {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	for _, e := range p.Entries {
+		enc.Encode(e) // maps encode with sorted keys
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Short is a fingerprint as a footer shows it.
+func Short(sum string) string {
+	if len(sum) > 12 {
+		return sum[:12]
+	}
+	return sum
+}
+
+// normalize writes a value canonically: unknown parts as Unknown,
+// sensitive parts as the hash of their value, objects as maps (encoded
+// with sorted keys), numbers in one form.
+func normalize(v, unknown, sensitive any) any {
+	if unknown == true {
+		return Unknown
+	}
+	if sensitive == true {
+		b, _ := json.Marshal(normalize(v, nil, nil))
+		sum := sha256.Sum256(b)
+		return "(sensitive " + hex.EncodeToString(sum[:8]) + ")"
+	}
+	switch x := v.(type) {
+	case tofujson.Object:
+		out := make(map[string]any, len(x))
+		for _, m := range x {
+			out[m.Name] = normalize(m.Value, member(unknown, m.Name), member(sensitive, m.Name))
+		}
+		if u, ok := unknown.(tofujson.Object); ok { // after leaves out what is unknown
+			for _, m := range u {
+				if _, have := out[m.Name]; !have && m.Value == true {
+					out[m.Name] = Unknown
+				}
+			}
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, val := range x {
+			out[k] = normalize(val, member(unknown, k), member(sensitive, k))
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, val := range x {
+			out[i] = normalize(val, element(unknown, i), element(sensitive, i))
+		}
+		return out
+	case json.Number:
+		return number(string(x))
+	case float64:
+		b, _ := json.Marshal(x)
+		return number(string(b))
+	}
+	return v
+}
+
+// number writes a number one way whatever the tool wrote: 1, 1.0 and 1e0
+// are 1.
+func number(s string) json.Number {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return json.Number(s)
+	}
+	if r.IsInt() {
+		return json.Number(r.Num().String())
+	}
+	return json.Number(r.FloatString(20)[:len(strings.TrimRight(r.FloatString(20), "0"))])
+}
+
+func member(marks any, name string) any {
+	switch m := marks.(type) {
+	case tofujson.Object:
+		v, _ := m.Get(name)
+		return v
+	case map[string]any:
+		return m[name]
+	}
+	return nil
+}
+
+func element(marks any, i int) any {
+	if l, ok := marks.([]any); ok && i < len(l) {
+		return l[i]
+	}
+	return nil
+}
+
+// pathText writes an attribute path: a.b[0]["k"].
+func pathText(p []any) string {
+	var b strings.Builder
+	for i, step := range p {
+		switch v := step.(type) {
+		case string:
+			if i > 0 {
+				b.WriteString(".")
+			}
+			b.WriteString(v)
+		default:
+			b.WriteString("[")
+			enc, _ := json.Marshal(v)
+			b.Write(enc)
+			b.WriteString("]")
+		}
+	}
+	return b.String()
+}
+
+// Root is a root module's plan, named.
+type Root struct{ Name, Path string }
+
+// OfRoots is the fingerprint of several roots' plans: the one plan's Sum,
+// or the hash of each root's name and Sum, in name order. Roots with no
+// plan (a stream alone) count for nothing; none at all gives "".
+func OfRoots(roots []Root) (string, error) {
+	var lines []string
+	single := ""
+	for _, r := range roots {
+		if r.Path == "" {
+			continue
+		}
+		p, err := Read(r.Path)
+		var several *tofujson.SeveralPlansError
+		if errors.As(err, &several) { // terragrunt's file of plans: each counts
+			parts, release, err := tofujson.SplitPlans(r.Path)
+			defer release()
+			if err != nil {
+				return "", err
+			}
+			for k, part := range parts {
+				pp, err := Read(part.Path)
+				if err != nil {
+					return "", err
+				}
+				lines = append(lines, fmt.Sprintf("%s#%d\x00%s", r.Name, k+1, pp.Sum()))
+			}
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		single = p.Sum()
+		lines = append(lines, r.Name+"\x00"+single)
+	}
+	switch {
+	case len(lines) == 0:
+		return "", nil
+	case len(lines) == 1 && single != "":
+		return single, nil
+	}
+	slices.Sort(lines)
+	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+	return hex.EncodeToString(sum[:]), nil
+}
