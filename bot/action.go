@@ -220,10 +220,15 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		// Nothing to say is not a green comment: name what was missing.
 		return fmt.Errorf("nothing to report: the plan input (%q) matched no plan or stream, and the pull request changes no lock file; point plan at the `tofu show -json` output, or ui-log at the `tofu plan -json` stream", p.in.Plan)
 	}
-	opts := p.commentOptions(env)
-	if opts.Fingerprint, err = planFingerprint(p.plans); err != nil {
+	fp, err := planFingerprint(p.plans)
+	if err != nil {
 		return err
 	}
+	if done, err := p.afterMerge(ctx, env, log, api, fp); done || err != nil {
+		return err
+	}
+	opts := p.commentOptions(env)
+	opts.Fingerprint = fp
 	// Render both before writing anything: bad input posts nothing.
 	// One read of the plans gives both: the comment and the job summary.
 	var full, short bytes.Buffer

@@ -32,6 +32,8 @@ type actionInputs struct {
 	CommentPer           string           // pull-request (one comment for every root) or root
 	Roots                []string         // the roots expected: a missing one is a failed row
 	Pack                 string           // a directory to write the artifact layout into, instead of commenting
+	Reviewed             bool             // after a merge: the plan must be the one reviewed
+	ReviewedPlan         string           // the reviewed plan JSON, to say what differs
 	FailOn               report.FailOn    // what makes the check fail
 }
 
@@ -79,6 +81,14 @@ func readActionInputs(env ActionEnv) (*actionInputs, error) {
 	}
 	in.Roots = strings.FieldsFunc(env.input("roots"), func(r rune) bool { return r == ',' || r == '\n' || r == ' ' })
 	in.Pack = env.input("pack")
+	switch r := env.input("reviewed"); r {
+	case "", "off", "false":
+	case "required", "true":
+		in.Reviewed = true
+	default:
+		problems = append(problems, fmt.Sprintf("input reviewed %q: want required or off", r))
+	}
+	in.ReviewedPlan = env.input("reviewed-plan")
 	in.FailOn, err = report.ParseFailOn(env.input("fail-on"))
 	bad(inputError(err))
 	in.Platforms, err = lockdiff.ParsePlatforms(env.input("platforms"))

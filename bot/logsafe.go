@@ -1,87 +1,11 @@
 package bot
 
-import (
-	"crypto/rand"
-	"encoding/hex"
-	"fmt"
-	"io"
-	"strings"
+import "github.com/planpr/planpr/bot/actionlog"
 
-	"github.com/planpr/planpr/render/mask"
-	"github.com/planpr/planpr/render/md"
+// How planpr prints in a workflow step (see package actionlog).
+type ActionLog = actionlog.Log
+
+var (
+	SafeLog      = actionlog.SafeLog
+	NewActionLog = actionlog.New
 )
-
-// SafeLog makes text fit to print where GitHub Actions reads workflow
-// commands (a step's stdout and stderr): credential-shaped strings are
-// masked; invisible and control characters other than newline and tab (a
-// carriage return starts a new line for the runner too) are shown as
-// \uXXXX; a line that would start with "::" has it broken up, and so has
-// the older "##[" form anywhere. Every message that may carry untrusted
-// text — plan values, file names, lock-file contents — goes through it
-// before it is printed.
-func SafeLog(s string) string {
-	s = md.Visible(mask.MaskCredentials(s))
-	if !strings.Contains(s, "::") && !strings.Contains(s, "##[") {
-		return s
-	}
-	var b strings.Builder
-	for i, line := range strings.Split(s, "\n") {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		if t := strings.TrimLeft(line, " \t"); strings.HasPrefix(t, "::") {
-			line = line[:len(line)-len(t)] + ": :" + t[2:]
-		}
-		b.WriteString(strings.ReplaceAll(line, "##[", "## ["))
-	}
-	return b.String()
-}
-
-// commandData escapes a workflow command's message the way the runner
-// unescapes it, so it stays one command.
-func commandData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// ActionLog is the Action's output: everything it prints is inside a
-// ::stop-commands:: window, so nothing in plan values, file names or error
-// messages can issue a workflow command, and planpr's own annotations
-// (warnings, notices, the final error) are issued between windows, their
-// messages escaped. Each window has a fresh random token, never printed
-// anywhere else.
-type ActionLog struct {
-	w     io.Writer
-	token string
-}
-
-// NewActionLog opens the first window.
-func NewActionLog(w io.Writer) *ActionLog {
-	l := &ActionLog{w: w}
-	l.stop()
-	return l
-}
-
-func (l *ActionLog) stop() {
-	b := make([]byte, 16)
-	rand.Read(b)
-	l.token = "planpr-" + hex.EncodeToString(b)
-	fmt.Fprintf(l.w, "::stop-commands::%s\n", l.token)
-}
-
-func (l *ActionLog) resume() { fmt.Fprintf(l.w, "::%s::\n", l.token) }
-
-// Printf prints a line inside the window.
-func (l *ActionLog) Printf(format string, args ...any) {
-	fmt.Fprintf(l.w, format+"\n", args...)
-}
-
-// Command issues a workflow command (warning, notice, error, group,
-// endgroup) between two windows.
-func (l *ActionLog) Command(name, message string) {
-	l.resume()
-	fmt.Fprintf(l.w, "::%s::%s\n", name, commandData(message))
-	l.stop()
-}
-
-// Close ends the last window.
-func (l *ActionLog) Close() { l.resume() }

@@ -466,3 +466,25 @@ func (c *Client) RunsForCommit(ctx context.Context, repo Repo, sha string) ([]Ru
 		opts.Page = resp.NextPage
 	}
 }
+
+// MergedPullRequest is the pull request whose merge made a commit (0 when
+// none did): the one the commit's apply answers to.
+func (c *Client) MergedPullRequest(ctx context.Context, repo Repo, sha string) (int, error) {
+	prs, err := allPages("listing the commit's pull requests", func(page github.ListOptions) ([]*github.PullRequest, *github.Response, error) {
+		return c.gh.PullRequests.ListPullRequestsWithCommit(ctx, repo.Owner, repo.Name, sha, &page)
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, p := range prs {
+		if p.MergedAt != nil && p.GetMergeCommitSHA() == sha {
+			return p.GetNumber(), nil
+		}
+	}
+	for _, p := range prs {
+		if p.MergedAt != nil {
+			return p.GetNumber(), nil
+		}
+	}
+	return 0, nil
+}

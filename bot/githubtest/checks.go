@@ -277,3 +277,12 @@ func (s *Server) runsRoute(r *http.Request) status {
 	}
 	return status{code: 200, body: map[string]any{"total_count": len(list), "workflow_runs": list}}
 }
+
+// Merge merges a pull request: its merge made commit sha.
+func (s *Server) Merge(pr int, sha string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.prs[pr]; p != nil {
+		p.MergeCommitSHA = sha
+	}
+}

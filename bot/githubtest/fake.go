@@ -80,6 +80,7 @@ type PR struct {
 	HeadRepo                  string // OWNER/NAME; the base repository when empty
 	Files                     []File
 	MergeBaseSHA              string // where head branched off; BaseSHA when empty
+	MergeCommitSHA            string // the commit its merge made on the base branch; "" while open
 }
 
 // File is a changed file of a pull request.
@@ -446,6 +447,14 @@ func (s *Server) route(r *http.Request, path string) status {
 	case len(rest) >= 3 && rest[0] == "issues" && rest[2] == "labels":
 		pr, _ := strconv.Atoi(rest[1])
 		return s.labelsRoute(r, pr, rest[3:])
+	case len(rest) == 3 && rest[0] == "commits" && rest[2] == "pulls":
+		var list []any
+		for _, n := range sortedPRs(s.prs) {
+			if p := s.prs[n]; p.MergeCommitSHA == rest[1] || p.HeadSHA == rest[1] {
+				list = append(list, prJSON(p, parts[1]+"/"+parts[2]))
+			}
+		}
+		return s.page(r, list)
 	case len(rest) == 2 && rest[0] == "actions" && rest[1] == "runs":
 		return s.runsRoute(r)
 	case len(rest) == 4 && rest[0] == "actions" && rest[1] == "runs" && rest[3] == "artifacts":
@@ -626,7 +635,12 @@ func prJSON(p *PR, baseRepo string) map[string]any {
 	if headRepo == "" {
 		headRepo = baseRepo
 	}
-	return map[string]any{"number": p.Number, "state": "open",
+	state := "open"
+	var merged any
+	if p.MergeCommitSHA != "" {
+		state, merged = "closed", "2026-11-02T12:00:00Z"
+	}
+	return map[string]any{"number": p.Number, "state": state, "merged_at": merged, "merge_commit_sha": p.MergeCommitSHA,
 		"base": map[string]any{"sha": p.BaseSHA, "ref": "main", "repo": map[string]any{"full_name": baseRepo}},
 		"head": map[string]any{"sha": p.HeadSHA, "ref": p.HeadRef, "user": map[string]any{"login": p.HeadOwner},
 			"repo": map[string]any{"full_name": headRepo}}}

@@ -35,6 +35,7 @@ func TestImportRules(t *testing.T) {
 		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream"},
 		"render/internal/box":               {},                           // the warning box's layout
 		"render/fingerprint":                {"render/tofujson"},          // what a plan will do, in one hash
+		"bot/actionlog":                     {"render/mask", "render/md"}, // safe printing in a workflow step
 		"bot/pack":                          {"render"},                   // a matrix job's artifact layout
 		"render/marker":                     {},                           // the hidden first line of planpr's comments
 		"render/internal/safe":              {"render/mask", "render/md"}, // masked, then escaped: the one way values reach Markdown
@@ -53,7 +54,7 @@ func TestImportRules(t *testing.T) {
 		"bot/githubtest":                    {},
 		"bot/webhook/pgtest":                {}, // a throw-away PostgreSQL for tests
 		"action":                            {}, // the composite action's installer (a script) and its tests
-		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/internal/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor", "render/inputs", "render/tofujson/uistream", "bot/publish", "render/fingerprint", "bot/pack"},
+		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/internal/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor", "render/inputs", "render/tofujson/uistream", "bot/publish", "render/fingerprint", "bot/pack", "bot/actionlog"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)

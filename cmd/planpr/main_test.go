@@ -148,6 +148,8 @@ func fakegh(ts *testscript.TestScript, neg bool, args []string) {
 		fake.Unlabel(n, args[2], args[3])
 	case "permission":
 		fake.SetPermission(args[1], args[2])
+	case "merge":
+		fake.Merge(n, args[2])
 	case "fault":
 		status, _ := strconv.Atoi(args[2])
 		f := githubtest.Fault{Match: strings.ReplaceAll(args[1], "_", " "), Status: status}
