@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -94,5 +95,36 @@ func TestAppOneCommentForManyRoots(t *testing.T) {
 	if strings.Count(c, "not planned at this commit") < 3 {
 		t.Errorf("roots gone at the new head:\n%s", c)
 	}
+	a.stop(t)
+}
+
+// TestAppAppliedComment: an apply's stream uploaded by a run on the base
+// branch (push) after the merge becomes the merged pull request's applied
+// comment, the failed resource and its error in it.
+func TestAppAppliedComment(t *testing.T) {
+	a := newTestApp(t, 1)
+	a.start(t)
+	const merge = "3484a3fb816e0859fd6e1cea078d76385ff50625"
+	a.fake.AddPR(githubtest.PR{Number: 2, BaseSHA: baseSHA, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", HeadRef: "b", HeadOwner: "Codertocat", MergeCommitSHA: merge})
+	apply, err := os.ReadFile("../render/testdata/streams/apply.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-prod", Zip: githubtest.Zip(map[string]string{
+		"planpr.json": `{"key": "prod"}`, "apply.jsonl": string(apply)})})
+	body := payload(t, "workflow_run-completed.with-pull-requests.json", func(m map[string]any) {
+		run := m["workflow_run"].(map[string]any)
+		run["event"], run["pull_requests"], run["head_branch"] = "push", []any{}, "main"
+	})
+	a.deliver(t, "workflow_run", "w-1", body, githubtest.Sign(testSecret, body))
+	waitFor(t, "the applied comment", func() bool {
+		for _, c := range a.fake.Comments(2) {
+			if m, ok := render.ParseMarker(c.Body); ok && m.Key == "prod/applied" &&
+				strings.Contains(c.Body, "planpr · prod · applied: Apply failed: 1 of 2 resources") && strings.Contains(c.Body, "Instance cannot be destroyed") {
+				return true
+			}
+		}
+		return false
+	})
 	a.stop(t)
 }

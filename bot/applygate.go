@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -94,10 +95,27 @@ func (p *actionPlan) afterMerge(ctx context.Context, env ActionEnv, log *ActionL
 func (p *actionPlan) applying() bool {
 	for _, pl := range p.plans {
 		for _, s := range pl.Streams {
-			if b, err := os.ReadFile(s); err == nil && applyOperation.Match(b) {
+			if isApply(s) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+func isApply(stream string) bool {
+	b, err := os.ReadFile(stream)
+	return err == nil && applyOperation.Match(b)
+}
+
+// applyIn reports whether an unpacked artifact holds an apply's stream.
+func applyIn(dir string) bool {
+	found := false
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".jsonl") && isApply(path) {
+			found = true
+		}
+		return nil
+	})
+	return found
 }

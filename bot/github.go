@@ -26,6 +26,8 @@ type (
 	PullRequests interface {
 		PullRequest(ctx context.Context, repo gh.Repo, pr int) (*gh.PullRequest, error)
 		PullRequestForBranch(ctx context.Context, repo gh.Repo, owner, branch string) (int, error)
+		// MergedPullRequest is the pull request whose merge made a commit.
+		MergedPullRequest(ctx context.Context, repo gh.Repo, sha string) (int, error)
 	}
 	// Artifacts lists and locates a workflow run's artifacts.
 	Artifacts interface {

@@ -445,7 +445,15 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 			return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))
 		}
 	}
-	pr, err := runPR(ctx, api, repo, ev, manifest.PR)
+	applied := run.Event == "push" && applyIn(dir) // an apply after the merge: the merged pull request's
+	var pr int
+	if applied {
+		if pr, err = api.MergedPullRequest(ctx, repo, run.HeadSHA); err == nil && pr == 0 {
+			err = fmt.Errorf("%w: no pull request's merge made %s", errNoRunPR, shortSHA(run.HeadSHA))
+		}
+	} else {
+		pr, err = runPR(ctx, api, repo, ev, manifest.PR)
+	}
 	if err != nil {
 		return err
 	}
@@ -470,7 +478,11 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	mode, _ := review.ParseMode(manifest.Mode)              // validated with the manifest
 	tool, _ := flavor.Parse(manifest.Flavor)
 	marker := render.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
-	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: report.Title(marker.Key), RunURL: run.HTMLURL,
+	title := report.Title(marker.Key)
+	if applied {
+		marker.Key, title = marker.Key+"/applied", title+" · applied"
+	}
+	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: title, RunURL: run.HTMLURL,
 		PlanOptions: review.PlanOptions{Mode: mode, Flavor: tool}}
 	if repoURL, _, ok := strings.Cut(run.HTMLURL, "/actions/runs/"); ok && run.HeadSHA != "" {
 		opts.SourceURL = repoURL + "/blob/" + run.HeadSHA // errors link their lines at the run's commit
