@@ -3,7 +3,9 @@ package bot
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"path"
 	"slices"
 	"strings"
@@ -170,6 +172,14 @@ func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullReques
 	// dry-run measure it: a lock change merged to the base since then is
 	// not this pull request's (it would read as a downgrade).
 	base, err := api.MergeBase(ctx, repo, pr.BaseSHA, pr.HeadSHA)
+	fallback := ""
+	var se *gh.StatusError
+	if errors.As(err, &se) && se.Status == http.StatusNotFound {
+		// GitHub cannot compute the merge base (a force-pushed base, an
+		// unrelated history): compare with the base commit and say so —
+		// never drop the review.
+		base, err, fallback = pr.BaseSHA, nil, fmt.Sprintf("Compared with the pull request's base commit %s: GitHub could not compute where the branch left its base (a force-pushed base?), so a change merged to the base since then may show here as this pull request's.", shortSHA(pr.BaseSHA))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -195,6 +205,9 @@ func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullReques
 		}
 		if note != "" {
 			fd.Findings = append(fd.Findings, lockdiff.Finding{Kind: "config-partly-read", Severity: lockdiff.Notice, Message: note})
+		}
+		if fallback != "" {
+			fd.Findings = append(fd.Findings, lockdiff.Finding{Kind: "compared-with-base", Severity: lockdiff.Warning, Message: fallback})
 		}
 		out = append(out, fd)
 	}

@@ -442,3 +442,20 @@ func TestServerLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareFallback: when GitHub answers 404 for the merge base (a
+// force-pushed base), the lock files are compared with the pull request's
+// base commit and the comment says so: the review is never dropped.
+func TestCompareFallback(t *testing.T) {
+	a := newTestApp(t, 1)
+	a.start(t)
+	a.addLockPR(2, "head1")
+	a.fake.Inject(githubtest.Fault{Match: "GET /repos/Codertocat/Hello-World/compare/", Status: http.StatusNotFound, Message: "Not Found"})
+	body := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
+	a.deliver(t, "pull_request", "d-1", body, githubtest.Sign(testSecret, body))
+	waitFor(t, "the lock comment", func() bool { n, _ := countKey(a.fake, 2, LockKey); return n == 1 })
+	a.stop(t)
+	_, c := countKey(a.fake, 2, LockKey)
+	mustContain(t, c.Body, "5.9.0 → 6.0.0")
+	mustContain(t, c.Body, "Compared with the pull request's base commit f95f852: GitHub could not compute where the branch left its base")
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"strings"
 	"time"
@@ -30,6 +31,11 @@ func runHealth(args []string, stdout, stderr io.Writer) error {
 	url := healthURL(os.Getenv("PLANPR_LISTEN"))
 	if len(args) == 1 {
 		url = args[0]
+		// A base URL (http://host:8080) means its /healthz.
+		if u, err := neturl.Parse(url); err == nil && (u.Path == "" || u.Path == "/") {
+			u.Path = "/healthz"
+			url = u.String()
+		}
 	}
 	client := &http.Client{Timeout: 5 * time.Second}
 	resp, err := client.Get(url)

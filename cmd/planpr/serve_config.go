@@ -72,7 +72,7 @@ func readServeConfig(getenv func(string) string) (*serveConfig, error) {
 		MaxAttempts: r.intIn("PLANPR_MAX_ATTEMPTS", 8, 1, 100),
 	}
 	if u := c.DatabaseURL; u != "" && !strings.HasPrefix(u, "postgres://") && !strings.HasPrefix(u, "postgresql://") {
-		r.bad("PLANPR_DATABASE_URL", redactedScheme(u), "want postgres://USER:PASSWORD@HOST:5432/DB (only PostgreSQL is supported)")
+		r.bad("PLANPR_DATABASE_URL", redactedScheme(u), "want a postgres:// URL — postgres://USER@HOST:5432/DB, the password after USER: or in PGPASSWORD (only PostgreSQL is supported)")
 	}
 	var err error
 	switch m := getenv("PLANPR_COMMENT_MODE"); m {

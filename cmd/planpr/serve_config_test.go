@@ -21,7 +21,7 @@ func TestServeConfigRefusesBadVariables(t *testing.T) {
 		{"PLANPR_VERIFY_HOSTS=a/b", `PLANPR_VERIFY_HOSTS: registry host "a/b"`},
 		{"PLANPR_PLATFORMS=linux-amd64", `PLANPR_PLATFORMS: platform "linux-amd64": want OS_ARCH`},
 		{"PLANPR_FAIL_ON=destroy,sometimes", `PLANPR_FAIL_ON: fail-on "sometimes": want a list of`},
-		{"PLANPR_DATABASE_URL=mysql://root:hunter2@db/planpr", `PLANPR_DATABASE_URL="mysql://…": want postgres://`},
+		{"PLANPR_DATABASE_URL=mysql://root:hunter2@db/planpr", `PLANPR_DATABASE_URL="mysql://…": want a postgres:// URL — postgres://USER@HOST:5432/DB`},
 	} {
 		name, value, _ := strings.Cut(tc.env, "=")
 		_, err := readServeConfig(func(k string) string {
