@@ -4,6 +4,7 @@
 package box
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -80,17 +81,21 @@ type Risky struct {
 // SortRisky orders destroys before replacements, the largest groups
 // first.
 func SortRisky(risky []Risky) {
-	slices.SortStableFunc(risky, func(a, b Risky) int {
-		if a.Delete != b.Delete {
-			if a.Delete {
-				return -1
-			}
-			return 1
-		}
-		return b.Count - a.Count
-	})
+	slices.SortStableFunc(risky, func(a, b Risky) int { return cmp.Or(destroysFirst(a, b), b.Count-a.Count) })
 }
 
+// destroysFirst orders a destroy before a replacement.
+func destroysFirst(a, b Risky) int {
+	switch {
+	case a.Delete == b.Delete:
+		return 0
+	case a.Delete:
+		return -1
+	}
+	return 1
+}
+
+// CountOf counts the changes the entries stand for.
 func CountOf(rs []Risky) int {
 	n := 0
 	for _, r := range rs {
@@ -104,15 +109,7 @@ func CountOf(rs []Risky) int {
 // alone before groups, up to maxNames characters.
 func RiskyMore(rest []Risky, total, maxNames int) string {
 	rest = slices.Clone(rest)
-	slices.SortStableFunc(rest, func(a, b Risky) int {
-		if a.Delete != b.Delete {
-			if a.Delete {
-				return -1
-			}
-			return 1
-		}
-		return a.Count - b.Count
-	})
+	slices.SortStableFunc(rest, func(a, b Risky) int { return cmp.Or(destroysFirst(a, b), a.Count-b.Count) })
 	var names []string
 	size, named := 0, 0
 	for _, r := range rest {
