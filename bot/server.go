@@ -59,6 +59,9 @@ type ServerConfig struct {
 	// report.DefaultFailOn); a repository's .github/planpr.yml on its
 	// default branch says otherwise for itself.
 	FailOn report.FailOn
+	// SeparateMetrics serves /metrics on a listener of its own
+	// (PLANPR_METRICS_LISTEN, MetricsHandler), not beside the webhook.
+	SeparateMetrics bool
 	// Platforms are the team's declared platforms (PLANPR_PLATFORMS): every
 	// provider a lock change touches must cover them (see lockdiff.Pair).
 	Platforms []string
@@ -105,7 +108,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		Secret: cfg.WebhookSecret, Workers: cfg.Workers, Logger: cfg.Logger,
 		Store:       webhook.StoreConfig{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL},
 		MaxAttempts: cfg.MaxAttempts, RedeliverEvery: cfg.Redeliver, JobTimeout: cfg.JobTimeout,
-		IntakeBudget: cfg.IntakeBudget, IntakeReaders: cfg.IntakeReaders, IntakeWait: cfg.IntakeWait,
+		IntakeBudget: cfg.IntakeBudget, IntakeReaders: cfg.IntakeReaders, IntakeWait: cfg.IntakeWait, SeparateMetrics: cfg.SeparateMetrics,
 		Gauges: func(w io.Writer) {
 			webhook.Metric(w, "planpr_github_requests_total", "counter", "GitHub API requests sent (retries included).", retry.Calls.Load())
 			webhook.Metric(w, "planpr_github_errors_total", "counter", "GitHub API requests that failed (status 4xx/5xx or no answer).", retry.Errors.Load())

@@ -340,7 +340,8 @@ func TestServerHealthAndMetrics(t *testing.T) {
 	resp, _ = http.Get(a.http.URL + "/metrics")
 	b, _ := io.ReadAll(resp.Body)
 	for _, want := range []string{`planpr_webhook_deliveries_total{event="ping",result="ignored"} 1`, "planpr_queue_depth 0", `planpr_queue_jobs{state="completed"}`,
-		"planpr_github_requests_total", "planpr_job_duration_seconds_count", "planpr_job_latency_seconds_count", "planpr_redeliveries_total"} {
+		"planpr_github_requests_total", "planpr_job_duration_seconds_count", "planpr_job_latency_seconds_count", "planpr_redeliveries_total",
+		"go_goroutines ", "go_memstats_heap_alloc_bytes ", "process_open_fds "} { // the runtime's and the process's, by the Prometheus client's collectors
 		mustContain(t, string(b), want)
 	}
 	a.srv.Shutdown(t.Context())
@@ -458,4 +459,28 @@ func TestCompareFallback(t *testing.T) {
 	_, c := countKey(a.fake, 2, LockKey)
 	mustContain(t, c.Body, "5.9.0 → 6.0.0")
 	mustContain(t, c.Body, "Compared with the pull request's base commit f95f852: GitHub could not compute where the branch left its base")
+}
+
+// TestServerSeparateMetrics: with a metrics listener of its own, /metrics
+// is served there, not beside the public webhook.
+func TestServerSeparateMetrics(t *testing.T) {
+	a := newTestAppWith(t, 1, t.TempDir(), "", func(cfg *ServerConfig) { cfg.SeparateMetrics = true })
+	a.start(t)
+	defer a.srv.Shutdown(context.Background()) // nothing queued: no drain to wait for (stop reads /metrics)
+	if resp, err := http.Get(a.http.URL + "/metrics"); err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Errorf("/metrics beside the webhook: %v %v", resp, err)
+	}
+	metrics := httptest.NewServer(a.srv.MetricsHandler())
+	defer metrics.Close()
+	resp, err := http.Get(metrics.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{"planpr_queue_depth 0", "go_goroutines ", "process_cpu_seconds_total "} {
+		mustContain(t, string(b), want)
+	}
+	if resp, _ := http.Post(metrics.URL+"/webhook", "application/json", nil); resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusUnauthorized {
+		t.Errorf("the metrics listener serves the webhook: %d", resp.StatusCode)
+	}
 }

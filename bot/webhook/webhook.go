@@ -64,6 +64,9 @@ type Config struct {
 	// RetryBase is the first retry's wait (default 1 s), doubled at each
 	// attempt up to 10 minutes, with jitter.
 	RetryBase time.Duration
+	// SeparateMetrics leaves /metrics off the webhook's listener: it is
+	// served by MetricsHandler on one of its own.
+	SeparateMetrics bool
 	// Gauges writes more metrics among the intake's own (Prometheus text,
 	// with Metric).
 	Gauges func(w io.Writer)
@@ -180,15 +183,31 @@ func (s *Server) HTTPHandler() http.Handler {
 		}
 		io.WriteString(w, "ok\n")
 	})
-	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-		depth, err := s.store.depth(r.Context())
-		if err != nil {
-			s.log.Warn("metrics: cannot count the queue", "error", err.Error())
-		}
-		s.metrics.write(w, depth, s.cfg.Gauges)
-	})
+	if !s.cfg.SeparateMetrics {
+		mux.HandleFunc("GET /metrics", s.serveMetrics)
+	}
 	return mux
+}
+
+// MetricsHandler serves GET /metrics alone, for a listener of its own
+// (PLANPR_METRICS_LISTEN): the queue's, the jobs' and the intake's
+// metrics, then the Go runtime's and the process's.
+func (s *Server) MetricsHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /metrics", s.serveMetrics)
+	return mux
+}
+
+func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+	depth, err := s.store.depth(r.Context())
+	if err != nil {
+		s.log.Warn("metrics: cannot count the queue", "error", err.Error())
+	}
+	s.metrics.write(w, depth, s.cfg.Gauges)
+	if err := writeRuntimeMetrics(w); err != nil {
+		s.log.Warn("metrics: cannot gather the runtime's", "error", err.Error())
+	}
 }
 
 // Start starts working the queue: jobs a crash left running first (with

@@ -46,6 +46,8 @@ Runs the GitHub App webhook server. Configuration comes from the environment:
                           or lock file to show keeps no comment
   PLANPR_VERIFY_HOSTS     registry hosts besides the two public ones that verification may
                           contact (comma-separated); lock files naming others are not checked
+  PLANPR_METRICS_LISTEN   serve /metrics (with the Go runtime's and the process's) on its own
+                          address, such as :9090, and not beside the public webhook
   PLANPR_FAIL_ON          what fails planpr's check runs: errored, lock-alert, destroy, replace,
                           drift (comma-separated; default errored,lock-alert); a repository's
                           .github/planpr.yml (fail_on:) on its default branch overrides it
@@ -129,13 +131,24 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		AppID: creds.ID, PrivateKey: []byte(creds.PrivateKey), WebhookSecret: []byte(creds.WebhookSecret),
 		APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
 		DataDir: dataDir, DatabaseURL: cfg.DatabaseURL, MaxAttempts: cfg.MaxAttempts, Redeliver: cfg.Redeliver,
-		Workers: cfg.Workers, Logger: log, Version: Version, CommentMode: cfg.CommentMode,
+		Workers: cfg.Workers, Logger: log, Version: Version, CommentMode: cfg.CommentMode, SeparateMetrics: cfg.MetricsListen != "",
 	})
 	if err != nil {
 		httpSrv.Close()
 		return err
 	}
 	front.set(srv.Handler())
+	if cfg.MetricsListen != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsListen)
+		if err != nil {
+			httpSrv.Close()
+			return fmt.Errorf("PLANPR_METRICS_LISTEN: %w", err)
+		}
+		metricsSrv := &http.Server{Handler: srv.MetricsHandler(), ReadHeaderTimeout: 5 * time.Second}
+		go metricsSrv.Serve(mln)
+		defer metricsSrv.Close()
+		log.Info("metrics listening", "addr", mln.Addr().String())
+	}
 	if ok { // not yet serving: setup did not run
 		go func() { errc <- httpSrv.Serve(ln) }()
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -26,8 +27,10 @@ type serveConfig struct {
 	Redeliver   time.Duration // 0: the default; negative: never
 	Verify      *verify.Verifier
 	Platforms   []string // PLANPR_PLATFORMS
-	FailOn      report.FailOn
-	CommentMode publish.CommentMode
+	// MetricsListen is PLANPR_METRICS_LISTEN: /metrics on its own address.
+	MetricsListen string
+	FailOn        report.FailOn
+	CommentMode   publish.CommentMode
 }
 
 // envReader reads variables, keeping a problem for each bad one.
@@ -86,6 +89,11 @@ func readServeConfig(getenv func(string) string) (*serveConfig, error) {
 	}
 	if c.Verify, err = serveVerifier(getenv, c.DataDir); err != nil {
 		r.problems = append(r.problems, err.Error())
+	}
+	if c.MetricsListen = getenv("PLANPR_METRICS_LISTEN"); c.MetricsListen != "" {
+		if _, port, err := net.SplitHostPort(c.MetricsListen); err != nil || port == "" {
+			r.bad("PLANPR_METRICS_LISTEN", c.MetricsListen, "want HOST:PORT or :PORT, such as :9090")
+		}
 	}
 	if c.FailOn, err = report.ParseFailOn(getenv("PLANPR_FAIL_ON")); err != nil {
 		r.problems = append(r.problems, "PLANPR_FAIL_ON: "+err.Error())

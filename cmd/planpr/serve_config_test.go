@@ -22,6 +22,7 @@ func TestServeConfigRefusesBadVariables(t *testing.T) {
 		{"PLANPR_PLATFORMS=linux-amd64", `PLANPR_PLATFORMS: platform "linux-amd64": want OS_ARCH`},
 		{"PLANPR_FAIL_ON=destroy,sometimes", `PLANPR_FAIL_ON: fail-on "sometimes": want a list of`},
 		{"PLANPR_DATABASE_URL=mysql://root:hunter2@db/planpr", `PLANPR_DATABASE_URL="mysql://…": want a postgres:// URL — postgres://USER@HOST:5432/DB`},
+		{"PLANPR_METRICS_LISTEN=9090", `PLANPR_METRICS_LISTEN="9090": want HOST:PORT or :PORT`},
 	} {
 		name, value, _ := strings.Cut(tc.env, "=")
 		_, err := readServeConfig(func(k string) string {
