@@ -139,3 +139,16 @@ func (m *metrics) histogram(w io.Writer, name, help string, counts []int64, n in
 func Metric(w io.Writer, name, kind, help string, value int64) {
 	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n%s %d\n", name, help, name, kind, name, value)
 }
+
+// totals are what the last log line says: deliveries kept, jobs completed
+// and failed by this process.
+func (m *metrics) totals() (accepted, completed, failed int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, n := range m.deliveries {
+		if k[1] == "queued" {
+			accepted += n
+		}
+	}
+	return accepted, m.outcomes["completed"], m.outcomes["failed"]
+}

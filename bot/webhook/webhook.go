@@ -319,7 +319,10 @@ func (s *Server) Serve(ctx context.Context, httpSrv *http.Server, errc <-chan er
 	}
 	jobCtx, cancelJobs := context.WithTimeout(context.Background(), jobGrace)
 	defer cancelJobs()
-	return s.Shutdown(jobCtx)
+	err := s.Shutdown(jobCtx)
+	accepted, completed, failed := s.metrics.totals()
+	s.log.Info("stopped", "deliveries_queued", accepted, "jobs_completed", completed, "jobs_failed", failed, "clean", err == nil)
+	return err
 }
 
 func (s *Server) webhook(w http.ResponseWriter, r *http.Request) {
