@@ -185,14 +185,11 @@ type FailedJob struct {
 
 // FailedJobs lists the queue's failed jobs, newest first.
 func FailedJobs(ctx context.Context, cfg StoreConfig, limit int) ([]FailedJob, error) {
-	st, err := openStore(ctx, cfg)
+	st, err := openStoreReadOnly(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer st.close()
-	if _, err := st.migrate(ctx); err != nil {
-		return nil, err
-	}
 	client, err := st.newRun(&river.Config{Logger: quiet(cfg.Logger)})
 	if err != nil {
 		return nil, err

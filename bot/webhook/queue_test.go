@@ -102,6 +102,11 @@ func TestQueueRetriesThenKeepsFailures(t *testing.T) {
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		// Read beside the running server (planpr jobs while serve runs),
+		// then once it has stopped.
+		if failed, err := FailedJobs(ctx, cfg, 10); err != nil || len(failed) != 1 {
+			t.Fatalf("beside the running server: %+v %v", failed, err)
+		}
 		a.srv.Shutdown(ctx)
 		failed, err := FailedJobs(ctx, cfg, 10)
 		if err != nil {

@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -293,4 +294,31 @@ func Migrate(ctx context.Context, cfg StoreConfig) (applied []int, where string,
 		applied = append(applied, v.Version)
 	}
 	return applied, s.where, nil
+}
+
+// openStoreReadOnly opens the queue to read it beside a running serve: the
+// SQLite file read-only, without its lock (WAL lets a reader in while the
+// writer works); PostgreSQL as serve does. Nothing is migrated: a queue
+// serve never opened is said so.
+func openStoreReadOnly(ctx context.Context, cfg StoreConfig) (*store, error) {
+	if cfg.DatabaseURL != "" {
+		return openStore(ctx, cfg)
+	}
+	path := filepath.Join(cmp.Or(cfg.DataDir, "planpr-data"), "queue.db")
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no queue at %s: has planpr serve run with this PLANPR_DATA_DIR? (%w)", path, err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	s := &store{kind: "sqlite", where: path, db: db}
+	driver := riversqlite.New(db)
+	s.newRun, s.migrate = clientFor(driver), migratorFor(driver, cfg.Logger)
+	return s, nil
 }

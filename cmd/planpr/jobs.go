@@ -21,7 +21,7 @@ Lists the queue's failed jobs, newest first: those that ran out of attempts
 (discarded), were cancelled (a panic), or wait to be tried again (retryable),
 with the delivery, the attempts and the last error. The queue is the one
 'planpr serve' uses: PLANPR_DATABASE_URL, else the SQLite file in
-PLANPR_DATA_DIR (default ./planpr-data; stop serve first, it holds the file).
+PLANPR_DATA_DIR (default ./planpr-data), read beside a running serve.
 `
 
 const migrateUsage = `Usage: planpr migrate
