@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -208,6 +209,14 @@ func FailedJobs(ctx context.Context, cfg StoreConfig, limit int) ([]FailedJob, e
 		}
 		if n := len(j.Errors); n > 0 {
 			f.LastError = j.Errors[n-1].Error
+		}
+		if f.State == "cancelled" {
+			// River cancels what planpr will not retry: said as what it is.
+			f.LastError = strings.TrimPrefix(strings.TrimPrefix(f.LastError, "JobCancelError: "), "jobCancelError: ")
+			f.State = "refused, not retried"
+			if strings.HasPrefix(f.LastError, "panic: ") {
+				f.State = "panicked, not retried"
+			}
 		}
 		out = append(out, f)
 	}

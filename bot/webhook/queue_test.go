@@ -97,14 +97,16 @@ func TestQueueRetriesThenKeepsFailures(t *testing.T) {
 		}
 		a.send(t, "r-1", `{"id":"flaky","fail":2}`)
 		a.send(t, "r-2", `{"id":"broken","fail":99}`)
+		a.send(t, "r-3", `{"id":"refused","refuse":"the manifest names another pull request"}`)
 		waitUntil(t, func() bool {
-			return a.h.doneCount() == 1 && strings.Contains(metricsText(t, a), `planpr_queue_jobs{state="discarded"} 1`)
+			m := metricsText(t, a)
+			return a.h.doneCount() == 1 && strings.Contains(m, `planpr_queue_jobs{state="discarded"} 1`) && strings.Contains(m, `planpr_queue_jobs{state="cancelled"} 1`)
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		// Read beside the running server (planpr jobs while serve runs),
 		// then once it has stopped.
-		if failed, err := FailedJobs(ctx, cfg, 10); err != nil || len(failed) != 1 {
+		if failed, err := FailedJobs(ctx, cfg, 10); err != nil || len(failed) != 2 {
 			t.Fatalf("beside the running server: %+v %v", failed, err)
 		}
 		a.srv.Shutdown(ctx)
@@ -112,6 +114,12 @@ func TestQueueRetriesThenKeepsFailures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// A refused delivery is said as one, with its reason, never as
+		// River's cancellation.
+		if len(failed) != 2 || failed[0].Delivery != "r-3" || failed[0].State != "refused, not retried" || failed[0].LastError != "the manifest names another pull request" {
+			t.Errorf("the refused job %+v", failed)
+		}
+		failed = failed[1:]
 		if len(failed) != 1 || failed[0].Delivery != "r-2" || failed[0].State != "discarded" || failed[0].Attempts != 3 || !strings.Contains(failed[0].LastError, "attempt 3 fails") {
 			t.Errorf("failed jobs %+v", failed)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -51,6 +52,9 @@ func (h *testHandler) Handle(ctx context.Context, event string, body []byte, log
 	if m["panic"] == true {
 		var nilMap map[string]int
 		nilMap["x"] = 1
+	}
+	if reason, ok := m["refuse"].(string); ok {
+		return Permanent(errors.New(reason))
 	}
 	if h.gate != nil {
 		select {
