@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/golang-jwt/jwt/v4"
 	"io"
 	"log/slog"
 	"net"
@@ -221,6 +222,11 @@ func appCredentials(getenv func(string) string, dataDir string) (setup.AppCreden
 			return creds, false, fmt.Errorf("PLANPR_PRIVATE_KEY: not PEM text, and not a readable file: %w", err)
 		}
 		key = string(b)
+	}
+	// Checked before anything starts (the queue's migrations included):
+	// a key that cannot sign would fail every delivery.
+	if _, err := jwt.ParseRSAPrivateKeyFromPEM([]byte(key)); err != nil {
+		return creds, false, fmt.Errorf("PLANPR_PRIVATE_KEY: not the App's RSA private key in PEM (%v): use the .pem file GitHub let you download", err)
 	}
 	return setup.AppCredentials{ID: id, PrivateKey: key, WebhookSecret: getenv("PLANPR_WEBHOOK_SECRET")}, true, nil
 }
