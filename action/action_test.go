@@ -202,6 +202,11 @@ func newRelease(t *testing.T, api *githubtest.Server) *release {
 		case r.URL.Path == "/api/repos/planpr/planpr/releases":
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprint(w, rel.releases)
+		case r.URL.Path == "/api/repos/planpr/planpr/tags":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `[{"name": "v1.3.0-rc.1", "commit": {"sha": "`+strings.Repeat("c", 40)+`", "url": "u"}},
+ {"name": "v1.2.3", "commit": {"sha": "`+strings.Repeat("a", 40)+`", "url": "u"}},
+ {"name": "latest", "commit": {"sha": "`+strings.Repeat("a", 40)+`", "url": "u"}}]`)
 		case strings.HasPrefix(r.URL.Path, "/api/"):
 			r.URL.Path = strings.TrimPrefix(r.URL.Path, "/api")
 			proxy.ServeHTTP(w, r)
@@ -311,6 +316,8 @@ func TestCompositeAction(t *testing.T) {
 		{name: "no release yet", ref: "v7", wantErr: "no release of planpr/planpr matches v7 yet"},
 		{name: "unknown platform", ref: "v1.2.3", arch: "ARM", wantErr: "unknown platform: RUNNER_ARCH=ARM"},
 		{name: "branch", ref: "main", wantVersion: "planpr main-source"},
+		{name: "pinned by the SHA of a release tag", ref: strings.Repeat("a", 40), wantVersion: "planpr 1.2.3"},
+		{name: "pinned by an untagged commit", ref: strings.Repeat("b", 40), wantVersion: "planpr " + strings.Repeat("b", 40) + "-source"},
 		{name: "A9 poisoned tool cache", ref: "v1.2.3", poison: true, wantVersion: "planpr 1.2.3", wantLog: "installed in"},
 		{name: "A9 release not from the release workflow", ref: "v1.2.3", unattested: true, wantErr: "is not proven to come from planpr/planpr's release workflow"},
 		{name: "A9 provenance off", ref: "v1.2.3", unattested: true, provenance: "false", wantVersion: "planpr 1.2.3", wantLog: "provenance is off"},

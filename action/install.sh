@@ -94,9 +94,27 @@ newestRelease() {
     sort -t. -k1,1n -k2,2n -k3,3n | tail -1
 }
 
+# tagAt SHA: the release version (1.2.3) whose tag vX.Y.Z points at the
+# commit SHA, from the tags API; nothing when no release tag does. An
+# action pinned by commit (@3f2a… # v1.2.3) installs that release.
+tagAt() {
+  local list=$work/tags.json
+  get "$api/repos/$repo/tags?per_page=100" "$list" "${PLANPR_TOKEN:-}" 2> /dev/null || return 0
+  # Each tag lists its name before its commit's sha.
+  grep -oE '"(name|sha)"[[:space:]]*:[[:space:]]*"[^"]*"' "$list" |
+    sed -E 's/^"([a-z]+)"[[:space:]]*:[[:space:]]*"([^"]*)"$/\1 \2/' |
+    awk -v want="$1" '
+      $1 == "name" { name = $2 }
+      $1 == "sha" && name != "" { if ($2 == want && name ~ /^v[0-9]+\.[0-9]+\.[0-9]+$/) print substr(name, 2); name = "" }' |
+    sort -t. -k1,1n -k2,2n -k3,3n | tail -1
+}
+
 resolve() {
   platform
   local version=${PLANPR_VERSION#v}
+  if [ -z "$version" ] && [[ "$ref" =~ ^[0-9a-f]{40}$ ]]; then
+    version=$(tagAt "$ref")
+  fi
   if [ -z "$version" ]; then
     if [[ "$ref" =~ ^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]]; then
       version=${ref#v}
