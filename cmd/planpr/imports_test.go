@@ -35,6 +35,7 @@ func TestImportRules(t *testing.T) {
 		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream"},
 		"render/internal/box":               {},                           // the warning box's layout
 		"render/fingerprint":                {"render/tofujson"},          // what a plan will do, in one hash
+		"deploy/helm":                       {},                           // the Helm chart's tests (Helm's packages render it)
 		"bot/actionlog":                     {"render/mask", "render/md"}, // safe printing in a workflow step
 		"bot/pack":                          {"render"},                   // a matrix job's artifact layout
 		"render/marker":                     {},                           // the hidden first line of planpr's comments
