@@ -59,7 +59,7 @@ func (e permanentError) Unwrap() error { return e.err }
 // new (false for one already kept, by this replica or another).
 func (s *Server) enqueue(ctx context.Context, id, event string, job *Job, body []byte) (bool, int64, error) {
 	meta, _ := json.Marshal(jobMetadata{Key: job.Key, Delivery: id})
-	res, err := s.client.Insert(ctx, deliveryArgs{ID: id, Event: event, Key: job.Key, Tenant: job.Tenant, Body: body}, &river.InsertOpts{
+	res, err := s.inserts.insert(ctx, s.client, deliveryArgs{ID: id, Event: event, Key: job.Key, Tenant: job.Tenant, Body: body}, &river.InsertOpts{
 		Metadata:   meta,
 		UniqueOpts: river.UniqueOpts{ByArgs: true},
 	})

@@ -243,3 +243,47 @@ func TestHealthFailsWhenTheQueueCannotBeWritten(t *testing.T) {
 		t.Errorf("a delivery that cannot be kept: %d", code)
 	}
 }
+
+// TestQueueKeepsABurstOnce: deliveries arriving together are committed
+// together; each is answered 202 or 200, a delivery sent twice at once is
+// kept once, and every distinct delivery is done exactly once.
+func TestQueueKeepsABurstOnce(t *testing.T) {
+	forEachStore(t, func(t *testing.T, store func() StoreConfig) {
+		a := newTestIntake(t, Config{Workers: 4, Store: store()})
+		const distinct = 40
+		codes := make(chan int, 2*distinct)
+		var wg sync.WaitGroup
+		for i := range distinct {
+			for range 2 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					codes <- a.send(t, fmt.Sprintf("burst-%d", i), fmt.Sprintf(`{"id":%d,"key":"k-%d"}`, i, i))
+				}()
+			}
+		}
+		wg.Wait()
+		close(codes)
+		accepted := 0
+		for code := range codes {
+			switch code {
+			case http.StatusAccepted:
+				accepted++
+			case http.StatusOK:
+			default:
+				t.Errorf("status %d", code)
+			}
+		}
+		if accepted != distinct {
+			t.Errorf("%d deliveries answered 202, want %d (one per distinct delivery)", accepted, distinct)
+		}
+		if err := a.srv.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitUntil(t, func() bool { return a.h.doneCount() == distinct })
+		time.Sleep(300 * time.Millisecond)
+		if n := a.h.doneCount(); n != distinct {
+			t.Errorf("done %d times, want %d", n, distinct)
+		}
+	})
+}

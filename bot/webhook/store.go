@@ -48,6 +48,7 @@ type store struct {
 // riverClient is what planpr uses of a River client, whichever driver.
 type riverClient interface {
 	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+	InsertMany(ctx context.Context, params []river.InsertManyParams) ([]*rivertype.JobInsertResult, error)
 	JobList(ctx context.Context, params *river.JobListParams) (*river.JobListResult, error)
 	Start(ctx context.Context) error
 	Stop(ctx context.Context) error

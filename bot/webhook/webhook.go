@@ -99,6 +99,7 @@ type Server struct {
 	log     *slog.Logger
 	store   *store
 	client  riverClient
+	inserts groupInsert // deliveries committed together
 	keys    KeyedMutex
 	tenants tenantSlots
 	metrics *metrics
