@@ -93,6 +93,9 @@ func newTestAppWith(t testing.TB, workers int, dataDir, databaseURL string, edit
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		srv.Shutdown(ctx)
+		for _, line := range logs.RepeatedKeys() {
+			t.Errorf("a log line repeats a key: %s", line)
+		}
 	})
 	return &testApp{fake: fake, srv: srv, http: hs, logs: logs}
 }

@@ -6,6 +6,8 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"io"
 	"maps"
 	"net/http"
@@ -90,4 +92,35 @@ func (l *LogBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// RepeatedKeys lists the log lines (JSON, one per line) in which a key
+// appears twice at the top level: a reader of such a line sees only one of
+// its values.
+func (l *LogBuffer) RepeatedKeys() []string {
+	var bad []string
+	for line := range strings.SplitSeq(l.String(), "\n") {
+		dec := json.NewDecoder(strings.NewReader(line))
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			continue
+		}
+		seen := map[string]bool{}
+		for dec.More() {
+			key, err := dec.Token()
+			if err != nil {
+				break
+			}
+			k, _ := key.(string)
+			if seen[k] {
+				bad = append(bad, fmt.Sprintf("%q twice in %s", k, line))
+				break
+			}
+			seen[k] = true
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				break
+			}
+		}
+	}
+	return bad
 }

@@ -93,11 +93,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	dataDir := cfg.DataDir
-	creds, ok, err := appCredentials(getenv, dataDir)
-	if err != nil {
-		return err
-	}
+	dataDir, creds, ok := cfg.DataDir, cfg.Creds, cfg.HaveApp
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return err

@@ -4,12 +4,16 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/planpr/planpr/bot/publish"
+	"github.com/planpr/planpr/bot/setup"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/lockdiff/verify"
 	"github.com/planpr/planpr/render/report"
@@ -31,6 +35,10 @@ type serveConfig struct {
 	MetricsListen string
 	FailOn        report.FailOn
 	CommentMode   publish.CommentMode
+	// Creds are the App's, from PLANPR_* or the data directory; HaveApp
+	// is false when neither has them and /setup is served first.
+	Creds   setup.AppCredentials
+	HaveApp bool
 }
 
 // envReader reads variables, keeping a problem for each bad one.
@@ -103,7 +111,44 @@ func readServeConfig(getenv func(string) string) (*serveConfig, error) {
 	} else if c.Verify != nil {
 		c.Verify.Platforms = c.Platforms
 	}
+	if problem := dataDirProblem(c.DataDir); problem != "" {
+		r.bad("PLANPR_DATA_DIR", c.DataDir, problem)
+	} else if c.Creds, c.HaveApp, err = appCredentials(getenv, c.DataDir); err != nil {
+		r.problems = append(r.problems, err.Error())
+	}
 	return c, r.err()
+}
+
+// dataDirProblem says why planpr could not write its data directory (the
+// SQLite queue, the App's credentials after /setup, the verification
+// cache), or "". A directory not made yet is judged by the nearest one
+// that exists, where it would be made; nothing is left behind.
+func dataDirProblem(dir string) string {
+	at := filepath.Clean(dir)
+	for {
+		info, err := os.Stat(at)
+		if err == nil {
+			if !info.IsDir() {
+				return fmt.Sprintf("%s is not a directory: point PLANPR_DATA_DIR at a directory planpr may write", at)
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Sprintf("cannot be read (%v)", err)
+		}
+		parent := filepath.Dir(at)
+		if parent == at {
+			return "no part of it exists"
+		}
+		at = parent
+	}
+	f, err := os.CreateTemp(at, ".planpr-write-check-*")
+	if err != nil {
+		return fmt.Sprintf("planpr cannot write in %s (%v): make it writable by planpr's user, or mount a volume there", at, errors.Unwrap(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return ""
 }
 
 // redactedScheme shows a URL's scheme only: the rest may hold a password.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -46,5 +48,42 @@ func TestServeConfigRefusesBadVariables(t *testing.T) {
 	c, err := readServeConfig(func(string) string { return "" })
 	if err != nil || c.Workers != 4 || c.MaxAttempts != 8 || c.Listen != ":8080" || c.DataDir != "planpr-data" || c.Verify == nil {
 		t.Errorf("defaults: %+v %v", c, err)
+	}
+}
+
+// TestServeConfigNamesTheKeyAndDataDirWithTheRest: the App's key and the
+// data directory are checked with the other variables, before the queue
+// is opened or migrated, and named in the same message.
+func TestServeConfigNamesTheKeyAndDataDirWithTheRest(t *testing.T) {
+	dir := t.TempDir()
+	notADir := filepath.Join(dir, "file")
+	if err := os.WriteFile(notADir, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{
+		"PLANPR_WORKERS": "abc", "PLANPR_APP_ID": "1", "PLANPR_WEBHOOK_SECRET": "s",
+		"PLANPR_PRIVATE_KEY": "-----BEGIN RSA PRIVATE KEY-----\nnot a key\n-----END RSA PRIVATE KEY-----",
+		"PLANPR_DATA_DIR":    filepath.Join(dir, "data"),
+	}
+	_, err := readServeConfig(func(k string) string { return env[k] })
+	if err == nil || !strings.Contains(err.Error(), "PLANPR_WORKERS") || !strings.Contains(err.Error(), "PLANPR_PRIVATE_KEY: not the App's RSA private key") {
+		t.Errorf("bad key with a bad variable: %v", err)
+	}
+	if err != nil && strings.Contains(err.Error(), "not a key") {
+		t.Errorf("the error shows the key: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); err == nil {
+		t.Errorf("reading the configuration made the data directory")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the write check left %d entries behind", len(entries)-1)
+	}
+
+	for _, bad := range []string{notADir, filepath.Join(notADir, "sub")} {
+		env := map[string]string{"PLANPR_DATA_DIR": bad}
+		_, err := readServeConfig(func(k string) string { return env[k] })
+		if err == nil || !strings.Contains(err.Error(), "PLANPR_DATA_DIR=") {
+			t.Errorf("data directory %s: %v", bad, err)
+		}
 	}
 }
