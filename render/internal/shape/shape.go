@@ -154,12 +154,11 @@ func (n *shapeNormalizer) write(v []byte) {
 // the rest a run at a time: with no key of one letter, no other word is
 // replaced. It finds what writeEachWord finds (TestFastPathAgrees).
 func (n *shapeNormalizer) writeDigitWords(v []byte) {
-	inString := false
-	depth, nameNext, nameStart := 0, false, -1
+	var at position
 	floor := 0 // where a word may begin: not on the byte after a backslash
 	for i := 0; i < len(v); {
 		special := &outside
-		if inString {
+		if at.inString {
 			special = &inside
 		}
 		for i < len(v) && !special[v[i]] {
@@ -169,16 +168,6 @@ func (n *shapeNormalizer) writeDigitWords(v []byte) {
 			break
 		}
 		switch b := v[i]; {
-		case b == '"':
-			inString = !inString
-			switch {
-			case inString && nameNext:
-				nameStart, nameNext = i+1, false
-			case !inString && nameStart >= 0:
-				n.top, nameStart = v[nameStart:i], -1
-				n.topID++
-			}
-			i++
 		case b == '\\': // inside a string only
 			i += 2
 			floor = i
@@ -192,19 +181,8 @@ func (n *shapeNormalizer) writeDigitWords(v []byte) {
 			}
 			n.word(v, start, end, true)
 			i = end
-		case b == '{' || b == '[':
-			depth++
-			nameNext = depth == 1 && b == '{'
-			i++
-		case b == '}' || b == ']':
-			depth--
-			i++
-		case b == ',':
-			if depth == 1 {
-				nameNext = v[0] == '{'
-			}
-			i++
 		default:
+			n.punctuation(&at, v, i)
 			i++
 		}
 	}
@@ -223,10 +201,7 @@ var inside, outside = func() (in, out [256]bool) {
 
 // writeEachWord reads every word of v, for keys of one letter.
 func (n *shapeNormalizer) writeEachWord(v []byte) {
-	inString := false
-	// Where the value is: its depth, and at depth 1 whether the string
-	// being read is an attribute's name.
-	depth, nameNext, nameStart := 0, false, -1
+	var at position
 	for i := 0; i < len(v); {
 		b := v[i]
 		if byteClass[b] != other { // a word, read whole
@@ -238,34 +213,53 @@ func (n *shapeNormalizer) writeEachWord(v []byte) {
 				}
 				digit = digit || c == digitLike
 			}
-			if digit || inString && n.shortKey && i-start == 1 {
+			if digit || at.inString && n.shortKey && i-start == 1 {
 				n.word(v, start, i, digit)
 			}
 			continue
 		}
-		switch {
-		case b == '"':
-			inString = !inString
-			switch {
-			case inString && nameNext:
-				nameStart, nameNext = i+1, false
-			case !inString && nameStart >= 0:
-				n.top, nameStart = v[nameStart:i], -1
-				n.topID++
-			}
-		case b == '\\' && inString:
+		if b == '\\' && at.inString {
 			i += 2 // the byte after a backslash (n of \n, u of \u0026) begins no word
 			continue
-		case inString:
-		case b == '{' || b == '[':
-			depth++
-			nameNext = depth == 1 && b == '{'
-		case b == '}' || b == ']':
-			depth--
-		case b == ',' && depth == 1:
-			nameNext = v[0] == '{'
+		}
+		if b == '"' || !at.inString {
+			n.punctuation(&at, v, i)
 		}
 		i++
+	}
+}
+
+// position is where a reader of a value's bytes is: in a string or not,
+// its depth, and at depth 1 whether the string being read is an
+// attribute's name (and where that name began).
+type position struct {
+	inString, nameNext bool
+	depth, nameStart   int
+}
+
+// punctuation follows v[i], a quote or a byte outside any string; a
+// top-level attribute's name, once its closing quote is read, becomes
+// n.top.
+func (n *shapeNormalizer) punctuation(at *position, v []byte, i int) {
+	switch b := v[i]; b {
+	case '"':
+		at.inString = !at.inString
+		switch {
+		case at.inString && at.nameNext:
+			at.nameStart, at.nameNext = i+1, false
+		case !at.inString && at.nameStart > 0:
+			n.top, at.nameStart = v[at.nameStart:i], 0
+			n.topID++
+		}
+	case '{', '[':
+		at.depth++
+		at.nameNext = at.depth == 1 && b == '{'
+	case '}', ']':
+		at.depth--
+	case ',':
+		if at.depth == 1 {
+			at.nameNext = v[0] == '{'
+		}
 	}
 }
 
