@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -33,18 +34,8 @@ func Compare(reviewed, current *Plan) []Difference {
 		return m
 	}
 	r, c := byAddr(reviewed), byAddr(current)
-	var addrs []string
-	for a := range r {
-		addrs = append(addrs, a)
-	}
-	for a := range c {
-		if _, ok := r[a]; !ok {
-			addrs = append(addrs, a)
-		}
-	}
-	slices.Sort(addrs)
 	var out []Difference
-	for _, a := range addrs {
+	for _, a := range unionKeys(r, c) {
 		re, inR := r[a]
 		ce, inC := c[a]
 		name := "`" + a + "`"
@@ -135,17 +126,7 @@ func diffPaths(out *[]string, at string, a, b any) {
 	am, aok := a.(map[string]any)
 	bm, bok := b.(map[string]any)
 	if aok && bok {
-		var keys []string
-		for k := range am {
-			keys = append(keys, k)
-		}
-		for k := range bm {
-			if _, ok := am[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		for _, k := range unionKeys(am, bm) {
 			diffPaths(out, join(at, k), am[k], bm[k])
 		}
 		return
@@ -182,4 +163,11 @@ func isIdent(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// unionKeys is every key of a or b, sorted, each once.
+func unionKeys[V any](a, b map[string]V) []string {
+	keys := slices.AppendSeq(slices.Collect(maps.Keys(a)), maps.Keys(b))
+	slices.Sort(keys)
+	return slices.Compact(keys)
 }
