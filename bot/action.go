@@ -264,7 +264,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	} else if err := p.publish(ctx, env, log, api, short.String(), opts, otherLocks, outputs, quietReport(res, p.locks)); err != nil {
 		return err
 	} else if p.in.Check {
-		if err := p.check(ctx, log, api, res, short.String(), checkBody.String(), full.String(), outputs); err != nil {
+		if err := p.check(ctx, log, api, res, checkBody.String(), full.String(), outputs); err != nil {
 			return err
 		}
 	}
@@ -615,7 +615,7 @@ func firstOf(s []string) string {
 // the fail-on policy and the approval label, its summary the comment, its
 // annotations the located problems. A token that may not write checks is
 // a warning: the comment is posted all the same.
-func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, res *render.CommentResult, comment, checkBody, full string, outputs map[string]string) error {
+func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, res *render.CommentResult, checkBody, full string, outputs map[string]string) error {
 	if p.marker.SHA == "" {
 		return nil
 	}
@@ -633,9 +633,8 @@ func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, 
 	}
 	facts := report.FactsOf(res, p.locks)
 	verdict := report.JudgeFacts(facts, p.in.FailOn, publish.ReadApproval(ctx, api, p.repo, p.pr, labels))
-	title, _, _ := strings.Cut(strings.TrimPrefix(comment[strings.Index(comment, "\n")+1:], "## "), "\n")
 	run, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(p.marker.Key), SHA: p.marker.SHA, Facts: facts, Verdict: verdict,
-		Title: title, Summary: checkBody, Text: full, DetailsURL: outputs["comment-url"], Annotations: res.Annotations})
+		Title: res.Heading, Summary: checkBody, Text: full, DetailsURL: outputs["comment-url"], Annotations: res.Annotations})
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Command("warning", "planpr: the token cannot write check runs (add `checks: write` to the workflow's permissions, or set check: false); the comment is posted all the same")
 		return nil

@@ -209,7 +209,7 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 	if res.Comment != nil {
 		details = res.Comment.URL
 	}
-	if err := s.keepCheck(ctx, api, repo, pr, ev, marker.Key, ev0.HeadSHA, results[0], opts.Locks, body.String(), checkBody.String(), details, log); err != nil {
+	if err := s.keepCheck(ctx, api, repo, pr, ev, marker.Key, ev0.HeadSHA, results[0], opts.Locks, checkBody.String(), details, log); err != nil {
 		return false, err
 	}
 	if _, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, opts, publish.ModeUpdate); err != nil {

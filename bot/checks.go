@@ -72,16 +72,15 @@ func (s *Server) failOn(ctx context.Context, api GitHub, repo gh.Repo, defaultBr
 // keepCheck keeps a key's check run on the head commit, judged by the
 // repository's fail-on and the approval label. An installation the App
 // may not write checks with is logged, and the comment stands.
-func (s *Server) keepCheck(ctx context.Context, api GitHub, repo gh.Repo, pr int, ev *Event, key, sha string, res *render.CommentResult, locks []*lockdiff.FileDiff, comment, checkBody, detailsURL string, log *slog.Logger) error {
+func (s *Server) keepCheck(ctx context.Context, api GitHub, repo gh.Repo, pr int, ev *Event, key, sha string, res *render.CommentResult, locks []*lockdiff.FileDiff, checkBody, detailsURL string, log *slog.Logger) error {
 	labels, err := api.Labels(ctx, repo, pr)
 	if err != nil {
 		return err
 	}
 	facts := report.FactsOf(res, locks)
 	verdict := report.JudgeFacts(facts, s.failOn(ctx, api, repo, ev.Repository.DefaultBranch, log), publish.ReadApproval(ctx, api, repo, pr, labels))
-	title, _, _ := strings.Cut(strings.TrimPrefix(comment[strings.Index(comment, "\n")+1:], "## "), "\n")
 	run, err := publish.UpsertCheck(ctx, api, repo, publish.Check{Name: report.CheckName(key), SHA: sha, Facts: facts, Verdict: verdict,
-		Title: title, Summary: checkBody, DetailsURL: detailsURL, Annotations: res.Annotations})
+		Title: res.Heading, Summary: checkBody, DetailsURL: detailsURL, Annotations: res.Annotations})
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Warn("the App cannot write check runs: give it checks (write)")
 		return nil

@@ -44,6 +44,9 @@ func TestAppCheckAndApproval(t *testing.T) {
 	if c.Name != "planpr / prod" || !strings.Contains(c.Summary, "1 resource destroyed (destroy is in fail-on)") || !strings.Contains(c.Summary, "<!-- planpr:v1 key=prod") {
 		t.Errorf("check %q:\n%s", c.Name, c.Summary[:min(len(c.Summary), 800)])
 	}
+	if c.Title != "⚠️ planpr · prod: 2 to add, 2 to change, 2 to destroy" {
+		t.Errorf("check title %q, want the comment's heading", c.Title)
+	}
 	label := func(action, login string, n int) {
 		if action == "labeled" {
 			a.fake.Label(2, report.LabelDestroyApproved, login)

@@ -344,7 +344,7 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 		return err
 	}
 	if lc != nil {
-		if err := s.keepCheck(ctx, api, repo, pr.Number, ev, LockKey, pr.HeadSHA, lc.Result, lc.Locks, lc.Body, lc.CheckBody, lc.URL, log); err != nil {
+		if err := s.keepCheck(ctx, api, repo, pr.Number, ev, LockKey, pr.HeadSHA, lc.Result, lc.Locks, lc.CheckBody, lc.URL, log); err != nil {
 			return err
 		}
 	}
@@ -550,7 +550,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		if res.Comment != nil {
 			details = res.Comment.URL
 		}
-		if err := s.keepCheck(ctx, api, repo, pr, ev, marker.Key, run.HeadSHA, result, opts.Locks, body.String(), checkBody.String(), details, log); err != nil {
+		if err := s.keepCheck(ctx, api, repo, pr, ev, marker.Key, run.HeadSHA, result, opts.Locks, checkBody.String(), details, log); err != nil {
 			return err
 		}
 	}

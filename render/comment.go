@@ -74,6 +74,9 @@ const (
 
 // CommentResult describes the comment written.
 type CommentResult struct {
+	// Heading is the comment's title line, as Markdown, without its "## ":
+	// a check run's title.
+	Heading string
 	Size    int
 	Level   Level
 	Omitted int // resource diffs left out

@@ -35,7 +35,9 @@ func assembleOnce(sections []*planSection, o CommentOptions, res *CommentResult,
 	res.Masked = res.maskedAt(sections, level)
 	var b strings.Builder
 	b.WriteString(o.Marker.String() + "\n")
-	b.WriteString(title(sections, o, res, m) + "\n\n")
+	heading := title(sections, o, res, m)
+	res.Heading = strings.TrimPrefix(heading, "## ")
+	b.WriteString(heading + "\n\n")
 	b.WriteString(streamreport.ErrorBox(commentErrors(sections, o), m))
 	b.WriteString(commentWarnings(sections, o.Locks, o.Missing, warnCap, m))
 	if note := shortenedNote(sections, o, level); note != "" {
