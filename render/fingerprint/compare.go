@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/planpr/planpr/render/md"
 	"maps"
 	"reflect"
 	"slices"
@@ -38,7 +39,7 @@ func Compare(reviewed, current *Plan) []Difference {
 	for _, a := range unionKeys(r, c) {
 		re, inR := r[a]
 		ce, inC := c[a]
-		name := "`" + a + "`"
+		name := md.Code(a) // addresses hold for_each keys: untrusted text
 		switch {
 		case !inR:
 			out = append(out, Difference{Address: a, Kind: "new", Current: verb(ce), Message: fmt.Sprintf("%s: new since review (%s)", name, verb(ce))})
@@ -54,7 +55,7 @@ func Compare(reviewed, current *Plan) []Difference {
 			out = append(out, Difference{Address: a, Kind: "reason", Reviewed: verb(re), Current: verb(ce),
 				Message: fmt.Sprintf("%s: the same %s, now because %s (reviewed: %s)", name, verb(ce), orAsked(because(ce)), orAsked(because(re)))})
 		case re.Previous != ce.Previous:
-			out = append(out, Difference{Address: a, Kind: "moved", Message: fmt.Sprintf("%s: now moved from `%s` (reviewed: from `%s`)", name, ce.Previous, re.Previous)})
+			out = append(out, Difference{Address: a, Kind: "moved", Message: fmt.Sprintf("%s: now moved from %s (reviewed: from %s)", name, md.Code(ce.Previous), md.Code(re.Previous))})
 		default:
 			var paths []string
 			diffPaths(&paths, "before: ", re.Before, ce.Before)
@@ -62,8 +63,11 @@ func Compare(reviewed, current *Plan) []Difference {
 			if len(paths) == 0 {
 				continue
 			}
-			shown := paths[:min(len(paths), maxPaths)]
-			msg := fmt.Sprintf("%s: the same %s, but with other values: %s", name, verb(ce), "`"+strings.Join(shown, "`, `")+"`")
+			shown := make([]string, min(len(paths), maxPaths))
+			for i := range shown {
+				shown[i] = md.Code(paths[i])
+			}
+			msg := fmt.Sprintf("%s: the same %s, but with other values: %s", name, verb(ce), strings.Join(shown, ", "))
 			if len(paths) > maxPaths {
 				msg += fmt.Sprintf(" and %d more", len(paths)-maxPaths)
 			}

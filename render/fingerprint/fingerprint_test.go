@@ -142,3 +142,18 @@ func FuzzFingerprint(f *testing.F) {
 		}
 	})
 }
+
+// TestCompareQuotesAddressesAsCode: an address holds for_each keys, which
+// anyone writing the configuration chooses; a difference names it in a
+// code span it cannot close, so no mention, link or HTML escapes.
+func TestCompareQuotesAddressesAsCode(t *testing.T) {
+	addr := "aws_s3_bucket.b[\"x` @org/admins <img src=x> `y\"]"
+	got := Compare(&Plan{}, &Plan{Entries: []Entry{{Address: addr, Actions: "create"}}})
+	if len(got) != 1 {
+		t.Fatalf("differences %v", got)
+	}
+	want := "``" + addr + "``: new since review (create)"
+	if got[0].Message != want {
+		t.Errorf("message %q, want %q", got[0].Message, want)
+	}
+}
