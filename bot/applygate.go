@@ -10,8 +10,10 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/fingerprint"
+	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/report"
 )
 
@@ -70,7 +72,8 @@ func (p *actionPlan) afterMerge(ctx context.Context, env ActionEnv, log *ActionL
 		return true, nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "<!-- planpr:v1 key=%s -->\n## ❌ %s: the plan to apply is not the one reviewed\n\n", render.MarkerField(p.marker.Key+"/apply-gate"), p.title)
+	gate := render.Marker{Key: p.marker.Key + "/apply-gate", SHA: sha}
+	fmt.Fprintf(&b, "%s\n## ❌ %s: the plan to apply is not the one reviewed\n\n", gate, md.Text(p.title))
 	fmt.Fprintf(&b, "Reviewed on #%d as plan `%s`; the plan of commit `%s` is `%s`. The apply was stopped.\n\n", pr, fingerprint.Short(reviewed), shortSHA(sha), fingerprint.Short(fp))
 	if p.in.ReviewedPlan != "" && len(p.plans) == 1 && p.plans[0].Path != "" {
 		r, errR := fingerprint.Read(p.in.ReviewedPlan)
@@ -85,7 +88,7 @@ func (p *actionPlan) afterMerge(ctx context.Context, env ActionEnv, log *ActionL
 	}
 	body := b.String()
 	writeJobSummary(env.Getenv("GITHUB_STEP_SUMMARY"), body)
-	if _, err := api.CreateComment(ctx, p.repo, pr, body); err != nil {
+	if _, err := publish.Upsert(ctx, api, p.repo, pr, author, gate, body, publish.ModeUpdate); err != nil { // a run again edits it
 		log.Command("warning", "planpr: could not tell the pull request: "+err.Error())
 	}
 	return true, fmt.Errorf("the plan to apply (%s) is not the one reviewed on #%d (%s): see the job summary", fingerprint.Short(fp), pr, fingerprint.Short(reviewed))
