@@ -78,16 +78,24 @@ func packedRoots(dir string, run gh.Run) ([]*packedRoot, error) {
 // a root an earlier comment had and no run of this commit brings is shown
 // as not planned at this commit. It reports false, doing nothing, when the
 // run's artifacts are not packed (one comment per artifact, as before).
-func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, arts []gh.Artifact, log *slog.Logger) (bool, error) {
+func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, arts []unpackedArtifact, tmp string, log *slog.Logger) (bool, error) {
 	ev0 := ev.WorkflowRun
 	this := gh.Run{ID: ev0.ID, HeadSHA: ev0.HeadSHA, HTMLURL: ev0.HTMLURL}
-	tmp, err := os.MkdirTemp("", "planpr-roots-")
-	if err != nil {
-		return false, err
-	}
-	defer os.RemoveAll(tmp)
 	byRoot := map[string]*packedRoot{}
 	var order []string
+	add := func(run gh.Run, a unpackedArtifact) error {
+		roots, err := packedRoots(a.dir, run)
+		if err != nil {
+			return fmt.Errorf("artifact %s: %w", a.Name, err)
+		}
+		for _, r := range roots {
+			if byRoot[r.manifest.Root] == nil { // the newest run's, seen first
+				byRoot[r.manifest.Root] = r
+				order = append(order, r.manifest.Root)
+			}
+		}
+		return nil
+	}
 	visit := func(run gh.Run, arts []gh.Artifact) error {
 		for _, a := range arts {
 			if !strings.HasPrefix(a.Name, "planpr") || a.Expired || !keyPattern.MatchString(a.Name) {
@@ -97,21 +105,16 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 			if err != nil {
 				return fmt.Errorf("artifact %s: %w", a.Name, err)
 			}
-			roots, err := packedRoots(dir, run)
-			if err != nil {
-				return fmt.Errorf("artifact %s: %w", a.Name, err)
-			}
-			for _, r := range roots {
-				if byRoot[r.manifest.Root] == nil { // the newest run's, seen first
-					byRoot[r.manifest.Root] = r
-					order = append(order, r.manifest.Root)
-				}
+			if err := add(run, unpackedArtifact{a, dir}); err != nil {
+				return err
 			}
 		}
 		return nil
 	}
-	if err := visit(this, arts); err != nil {
-		return false, err
+	for _, a := range arts {
+		if err := add(this, a); err != nil {
+			return false, err
+		}
 	}
 	if len(byRoot) == 0 {
 		return false, nil

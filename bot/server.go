@@ -22,7 +22,6 @@ import (
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
 
-	"github.com/planpr/planpr/bot/artifact"
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/bot/webhook"
@@ -405,10 +404,12 @@ func (s *Server) commentRun(ctx context.Context, api GitHub, repo gh.Repo, ev *E
 	if err != nil {
 		return err
 	}
-	// Packed roots (a matrix's pack): one comment for the pull request.
-	if done, err := s.commentRoots(ctx, api, repo, ev, arts, log); err != nil || done {
+	tmp, err := os.MkdirTemp("", "planpr-artifacts-")
+	if err != nil {
 		return err
 	}
+	defer os.RemoveAll(tmp)
+	var unpacked []unpackedArtifact // each downloaded once, whichever way it is commented
 	for _, a := range arts {
 		if !strings.HasPrefix(a.Name, "planpr") || a.Expired {
 			continue
@@ -417,32 +418,35 @@ func (s *Server) commentRun(ctx context.Context, api GitHub, repo gh.Repo, ev *E
 			log.Warn("artifact name is not a usable key: skipped", "artifact", boundedName(a.Name))
 			continue
 		}
-		if err := s.commentArtifact(ctx, api, repo, ev, a, log); err != nil {
+		dir, err := unpackArtifact(ctx, api, repo, a, tmp)
+		if err != nil {
 			return fmt.Errorf("artifact %s: %w", a.Name, err)
+		}
+		unpacked = append(unpacked, unpackedArtifact{a, dir})
+	}
+	// Packed roots (a matrix's pack): one comment for the pull request.
+	if done, err := s.commentRoots(ctx, api, repo, ev, unpacked, tmp, log); err != nil || done {
+		return err
+	}
+	for _, u := range unpacked {
+		if err := s.commentArtifact(ctx, api, repo, ev, u, log); err != nil {
+			return fmt.Errorf("artifact %s: %w", u.Name, err)
 		}
 	}
 	return nil
 }
 
-func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, a gh.Artifact, log *slog.Logger) error {
-	run := ev.WorkflowRun
-	url, err := api.ArtifactURL(ctx, repo, a.ID)
-	if err != nil {
-		return err
-	}
-	zipData, err := artifact.Download(ctx, url)
-	if err != nil {
-		return err
-	}
-	dir, err := os.MkdirTemp("", "planpr-artifact-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	if err := artifact.Unpack(zipData, dir); err != nil {
-		return err
-	}
+// unpackedArtifact is an artifact and the directory it was unpacked in.
+type unpackedArtifact struct {
+	gh.Artifact
+	dir string
+}
+
+// commentArtifact comments an unpacked artifact of the run.
+func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, a unpackedArtifact, log *slog.Logger) error {
+	run, dir := ev.WorkflowRun, a.dir
 	var manifest Manifest
+	var err error
 	if path := filepath.Join(dir, "planpr.json"); fileExists(path) {
 		if manifest, err = readManifestFile(path); err != nil {
 			return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))

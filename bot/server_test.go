@@ -285,6 +285,9 @@ func TestServerCommentsPlansFromWorkflowRunArtifacts(t *testing.T) {
 		}
 	}
 	a.stop(t)
+	if n := a.fake.CountRequests("GET /download/"); n != 1 {
+		t.Errorf("the artifact was downloaded %d times, want once", n)
+	}
 	// The App sets the labels the Action would: this plan destroys.
 	if labels := a.fake.Labels(2); !slices.Contains(labels, LabelDestroy) {
 		t.Errorf("labels %v, want %s", labels, LabelDestroy)
