@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/publish"
@@ -15,17 +12,9 @@ import (
 	"github.com/planpr/planpr/render/report"
 )
 
-// RepoConfigPath is a repository's own planpr settings, read from its
-// default branch — never from a pull request's head, which could loosen
-// its own gate.
-const RepoConfigPath = ".github/planpr.yml"
-
-// repoConfig is what RepoConfigPath may say.
-type repoConfig struct {
-	// FailOn is a list (or a comma-separated string) of fail-on's
-	// conditions.
-	FailOn any `yaml:"fail_on"`
-}
+// RepoConfigPath is a repository's own planpr settings (read from its
+// default branch only).
+const RepoConfigPath = report.RepoConfigPath
 
 // failOn is a repository's fail-on: its RepoConfigPath's on the default
 // branch, else the App's (PLANPR_FAIL_ON). A file that says something
@@ -39,31 +28,11 @@ func (s *Server) failOn(ctx context.Context, api GitHub, repo gh.Repo, defaultBr
 	if err != nil || !found {
 		return fallback
 	}
-	var cfg repoConfig
-	if err := yaml.Unmarshal(src, &cfg); err != nil {
-		log.Warn("cannot read the repository's planpr settings; using the App's fail-on", "file", RepoConfigPath, "error", boundedName(err.Error()))
-		return fallback
-	}
-	var text string
-	switch v := cfg.FailOn.(type) {
-	case nil:
-		return fallback
-	case string:
-		text = v
-	case []any:
-		var parts []string
-		for _, x := range v {
-			s, _ := x.(string)
-			parts = append(parts, s)
-		}
-		text = strings.Join(parts, ",")
-	}
-	f, err := report.ParseFailOn(text)
+	f, err := report.RepoFailOn(src)
 	if err != nil {
-		log.Warn("the repository's planpr settings name an unknown fail-on condition; using the App's", "file", RepoConfigPath, "error", err.Error())
-		return fallback
+		log.Warn("the repository's planpr settings cannot be used; using the App's fail-on", "error", boundedName(err.Error()))
 	}
-	if len(f) == 0 && strings.TrimSpace(text) == "" {
+	if f == nil {
 		return fallback
 	}
 	return f

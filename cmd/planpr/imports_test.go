@@ -33,13 +33,13 @@ func TestImportRules(t *testing.T) {
 		"render/internal/diff":              models,
 		"render/text":                       {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor", "render/tofujson/uistream"},
 		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream"},
-		"render/internal/box":               {},                           // the warning box's layout
-		"render/fingerprint":                {"render/tofujson"},          // what a plan will do, in one hash
-		"deploy/helm":                       {},                           // the Helm chart's tests (Helm's packages render it)
-		"bot/actionlog":                     {"render/mask", "render/md"}, // safe printing in a workflow step
-		"bot/pack":                          {"render"},                   // a matrix job's artifact layout
-		"render/marker":                     {},                           // the hidden first line of planpr's comments
-		"render/internal/safe":              {"render/mask", "render/md"}, // masked, then escaped: the one way values reach Markdown
+		"render/internal/box":               {},                               // the warning box's layout
+		"render/fingerprint":                {"render/tofujson", "render/md"}, // what a plan will do, in one hash; differences quote addresses as code
+		"deploy/helm":                       {},                               // the Helm chart's tests (Helm's packages render it)
+		"bot/actionlog":                     {"render/mask", "render/md"},     // safe printing in a workflow step
+		"bot/pack":                          {"render"},                       // a matrix job's artifact layout
+		"render/marker":                     {},                               // the hidden first line of planpr's comments
+		"render/internal/safe":              {"render/mask", "render/md"},     // masked, then escaped: the one way values reach Markdown
 		"render/streamreport":               {"render/internal/safe", "render/internal/diff", "render/mask", "render/md", "render/review", "render/text", "render/tofujson", "render/tofujson/uistream", "lockdiff"},
 		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport", "render/internal/box", "render/marker", "render/fingerprint"},
 		"render/report":                     {"render", "lockdiff"}, // keys, titles and defaults every runner agrees on
