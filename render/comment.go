@@ -157,6 +157,7 @@ type planSection struct {
 	// only counts.
 	fullText    string
 	drift       []txt.DriftEntry
+	driftNames  *string // driftList's, once made
 	outputs     string
 	failed      []string // failed checks, the first maxWarningsOfAKind
 	failedCount int

@@ -133,7 +133,7 @@ func coarsenLargestRisky(sections []*planSection, m *mask.Masker) bool {
 			if g.mode != listExact {
 				continue
 			}
-			if n := len(memberNames(&g.Members, true, m)); n > size && n > len(memberNames(&g.Members, false, m)) {
+			if n := len(g.memberNames(true, m)); n > size && n > len(g.memberNames(false, m)) {
 				longest, in, size = g, s, n
 			}
 		}

@@ -22,6 +22,24 @@ type diffGroup struct {
 	first int       // the first member, in planSection.changes
 	rep   *diffItem // its diff, once rendered
 	alike int       // members strictly alike the first, the first included
+	lines nameCache // alikeLine's, once made
+}
+
+// nameCache keeps what names a group, exactly ([1]) and in one pattern
+// ([0]), once made: a shortened comment is measured many times over, and
+// a group of thousands takes a while to name.
+type nameCache [2]*string
+
+func (c *nameCache) get(exact bool, name func() string) string {
+	i := 0
+	if exact {
+		i = 1
+	}
+	if c[i] == nil {
+		s := name()
+		c[i] = &s
+	}
+	return *c[i]
 }
 
 // shownChange is a change the comment shows, by its diff or its address.
@@ -30,6 +48,7 @@ type shownChange struct {
 	span  tofujson.Span // where to read it again
 	item  *diffItem     // its diff, when the first pass rendered it
 	group *diffGroup
+	at    review.SplitAt // its address split, for grouping it again
 }
 
 // changeKind tells apart what the comment counts apart: the actions, and
@@ -84,9 +103,11 @@ func (sh *shaper) wait() []shape.Shape {
 func (s *planSection) groupChanges(shapes []shape.Shape) {
 	var gs review.Groups
 	byGroup := map[*review.ChangeGroup]*diffGroup{}
-	for i, c := range s.changes {
+	for i := range s.changes {
+		c := &s.changes[i]
 		shape := shapes[i]
-		cg, first := gs.Add(fmt.Sprintf("%s\x00%s\x00%x", changeKind(c.ChangeSummary), c.Reason, shape.Loose), c.ChangeSummary)
+		c.at = review.SplitAddress(c.Address)
+		cg, first := gs.AddSplit(fmt.Sprintf("%s\x00%s\x00%x", changeKind(c.ChangeSummary), c.Reason, shape.Loose), c.ChangeSummary, &c.at)
 		g := byGroup[cg]
 		if first {
 			g = &diffGroup{ChangeGroup: cg, first: i}
@@ -210,6 +231,10 @@ func alikeLine(g *diffGroup, exact bool, m *mask.Masker) string {
 	if g.Count < 2 {
 		return ""
 	}
+	return g.lines.get(exact, func() string { return makeAlikeLine(g, exact, m) })
+}
+
+func makeAlikeLine(g *diffGroup, exact bool, m *mask.Masker) string {
 	rest := review.Members{Parts: g.Parts, Count: g.Count - 1, Bare: g.Bare}
 	if len(g.Indexes) > 1 {
 		rest.Indexes = g.Indexes[1:]
@@ -247,7 +272,13 @@ const (
 // numbered names aside) that a shortened comment lists without a diff.
 type listedGroup struct {
 	*review.ChangeGroup
-	mode listMode
+	mode  listMode
+	names nameCache
+}
+
+// memberNames is memberNames of the group's members, made once.
+func (g *listedGroup) memberNames(exact bool, m *mask.Masker) string {
+	return g.names.get(exact, func() string { return memberNames(&g.Members, exact, m) })
 }
 
 // risky reports whether the group destroys: its members must be named.
@@ -265,9 +296,9 @@ func (s *planSection) listing() []*listedGroup {
 		shown[g] = true
 	}
 	var gs review.Groups
-	for _, c := range s.changes {
-		if !shown[c.group] {
-			gs.Add(changeKind(c.ChangeSummary), c.ChangeSummary)
+	for i := range s.changes {
+		if c := &s.changes[i]; !shown[c.group] {
+			gs.AddSplit(changeKind(c.ChangeSummary), c.ChangeSummary, &c.at)
 		}
 	}
 	out := make([]*listedGroup, len(gs.List))
@@ -314,7 +345,7 @@ func (g *listedGroup) line(m *mask.Masker) string {
 	if g.Count > 1 {
 		count = fmt.Sprintf(" (%d)", g.Count)
 	}
-	return fmt.Sprintf("- %s%s%s\n", listMark(g.Example), memberNames(&g.Members, g.mode == listExact, m), count)
+	return fmt.Sprintf("- %s%s%s\n", listMark(g.Example), g.memberNames(g.mode == listExact, m), count)
 }
 
 // listMark begins a listed change's line: its symbol, or what a change

@@ -409,6 +409,14 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 // driftList names the resources changed outside the tool, grouped as
 // the changes are (see listedGroup), exactly while that stays short.
 func (s *planSection) driftList(m *mask.Masker) string {
+	if s.driftNames == nil {
+		list := s.makeDriftList(m)
+		s.driftNames = &list
+	}
+	return *s.driftNames
+}
+
+func (s *planSection) makeDriftList(m *mask.Masker) string {
 	var gs review.Groups
 	for _, e := range s.drift {
 		gs.Add("", review.ChangeSummary{Address: e.Address})

@@ -29,6 +29,9 @@ type Members struct {
 	// instance keys: one value is written without brackets, several as
 	// junk_[0000..2999].
 	Bare []bool
+	// address is Address once made (a shortened comment asks for it
+	// each time it is measured); Add forgets it.
+	address *string
 }
 
 // maxGroupMembers bounds the indexes a group keeps; the rest are counted.
@@ -51,7 +54,23 @@ type Groups struct {
 // with the same key, and returns the group (nil when left out) and whether
 // c is its first member.
 func (gs *Groups) Add(key string, c ChangeSummary) (*ChangeGroup, bool) {
-	parts, idx, bare := SplitNumbered(c.Address)
+	a := SplitAddress(c.Address)
+	return gs.AddSplit(key, c, &a)
+}
+
+// SplitAt is an address split around its indexes and numbers in names
+// (see SplitNumbered), with the pattern that all its instances share:
+// what Groups.Add works out for every change, kept by a caller that
+// groups the same changes more than once.
+type SplitAt struct {
+	Parts, Indexes []string
+	Bare           []bool
+	Pattern        string
+}
+
+// SplitAddress splits an address for AddSplit.
+func SplitAddress(address string) SplitAt {
+	parts, idx, bare := SplitNumbered(address)
 	var shape strings.Builder
 	for i, p := range parts {
 		shape.WriteString(p)
@@ -61,7 +80,13 @@ func (gs *Groups) Add(key string, c ChangeSummary) (*ChangeGroup, bool) {
 			shape.WriteString("[*]")
 		}
 	}
-	key = shape.String() + "\x00" + key
+	return SplitAt{Parts: parts, Indexes: idx, Bare: bare, Pattern: shape.String()}
+}
+
+// AddSplit is Add of c, whose address a is, split.
+func (gs *Groups) AddSplit(key string, c ChangeSummary, a *SplitAt) (*ChangeGroup, bool) {
+	parts, idx, bare := a.Parts, a.Indexes, a.Bare
+	key = a.Pattern + "\x00" + key
 	g := gs.byKey[key]
 	first := g == nil
 	if first {
@@ -81,6 +106,7 @@ func (gs *Groups) Add(key string, c ChangeSummary) (*ChangeGroup, bool) {
 
 // Add counts a member with these indexes.
 func (m *Members) Add(indexes []string) {
+	m.address = nil
 	m.Count++
 	if len(m.Indexes) < maxGroupMembers {
 		m.Indexes = append(m.Indexes, indexes)
@@ -214,7 +240,11 @@ func indexEnd(s string, i int) int {
 // (keyed["beta","gamma"]), and * where members
 // differ otherwise. One member is its address.
 func (m *Members) Address() string {
-	return m.pattern(func(i int, last bool) string { return m.indexAt(i, last) })
+	if m.address == nil {
+		a := m.pattern(func(i int, last bool) string { return m.indexAt(i, last) })
+		m.address = &a
+	}
+	return *m.address
 }
 
 // pattern writes Parts with index i written as index(i, i is the last):

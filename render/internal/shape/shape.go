@@ -42,7 +42,7 @@ func Of(c *tofujson.Change, keys []string) Shape {
 	n.setKeys(keys)
 	n.strict, n.loose = n.strict[:0], n.loose[:0]
 	n.attrs[0], n.attrs[1] = n.attrs[0][:0], n.attrs[1][:0]
-	n.words[0], n.words[1] = n.words[0][:0], n.words[1][:0]
+	n.lastTop = [2]int{}
 
 	if raw := c.RawValues(); raw != nil {
 		for i, v := range raw {
@@ -79,24 +79,30 @@ type shapeNormalizer struct {
 	keys          []string
 	done          [2]int // how much of the value strict and loose have
 	// attrs are what the loose strength replaced in the before and after
-	// values (their bytes in words), per top-level attribute: which
+	// values (a hash of their bytes), per top-level attribute: which
 	// attributes it changed in is part of the loose shape, so that size =
 	// 2 -> 4 and size = 3 -> 3 do not look alike.
 	attrs    [2][]attrWords
-	words    [2][]byte
+	lastTop  [2]int // topID+1 of the last of attrs (0: none yet)
 	value    int    // which value is being written (0 before, 1 after, …)
 	top      []byte // the top-level attribute being written
 	topID    int    // counts the top-level attributes written, so that words compare it cheaply
 	shortKey bool   // some key is one letter: one-letter words may be keys
 }
 
-// attrWords are the words replaced in one top-level attribute:
-// words[start:end] of its value.
+// attrWords are the words replaced in one top-level attribute, hashed
+// (FNV-1a, each word ended by a 0): two attributes' words are compared,
+// never read back.
 type attrWords struct {
-	name       []byte
-	id         int // the topID it was written under
-	start, end int
+	name  []byte
+	id    int // the topID it was written under
+	words uint64
 }
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
 
 // changed writes, at the loose strength, the top-level attributes whose
 // replaced words differ between the before and the after value: alike
@@ -117,7 +123,7 @@ func (n *shapeNormalizer) changed() {
 		default:
 			mark := byte('=')
 			b, a := before[0], after[0]
-			if !bytes.Equal(n.words[0][b.start:b.end], n.words[1][a.start:a.end]) {
+			if b.words != a.words {
 				mark = '~'
 			}
 			n.loose = append(append(n.loose, before[0].name...), mark)
@@ -266,34 +272,35 @@ func (n *shapeNormalizer) punctuation(at *position, v []byte, i int) {
 // word replaces v[start:end], a word inside a string, where it is a key
 // (both) or holds a digit (loose).
 func (n *shapeNormalizer) word(v []byte, start, end int, digit bool) {
-	key := n.isKey(v[start:end])
+	key := false
+	for _, k := range n.keys {
+		if len(k) == end-start && string(v[start:end]) == k {
+			key = true
+			break
+		}
+	}
 	if key {
 		n.strict = append(append(n.strict, v[n.done[0]:start]...), '#')
 		n.done[0] = end
 	}
-	if digit || key {
-		n.loose = append(append(n.loose, v[n.done[1]:start]...), '#')
-		n.done[1] = end
-		if k := n.value; k < len(n.attrs) {
-			attrs := n.attrs[k]
-			if len(attrs) == 0 || attrs[len(attrs)-1].id != n.topID {
-				attrs = append(attrs, attrWords{name: n.top, id: n.topID, start: len(n.words[k])})
-			}
-			n.words[k] = append(append(n.words[k], v[start:end]...), 0)
-			attrs[len(attrs)-1].end = len(n.words[k])
-			n.attrs[k] = attrs
-		}
+	if !digit && !key {
+		return
 	}
-}
-
-// isKey reports whether a whole word is one of the instance's keys.
-func (n *shapeNormalizer) isKey(word []byte) bool {
-	for _, k := range n.keys {
-		if len(k) == len(word) && string(word) == k {
-			return true
+	n.loose = append(append(n.loose, v[n.done[1]:start]...), '#')
+	n.done[1] = end
+	if k := n.value; k < len(n.attrs) {
+		attrs := &n.attrs[k]
+		if n.lastTop[k] != n.topID+1 {
+			*attrs = append(*attrs, attrWords{name: n.top, id: n.topID, words: fnvOffset})
+			n.lastTop[k] = n.topID + 1
 		}
+		last := &(*attrs)[len(*attrs)-1]
+		h := last.words
+		for _, c := range v[start:end] {
+			h = (h ^ uint64(c)) * fnvPrime
+		}
+		last.words = h * fnvPrime // the 0 that ends the word
 	}
-	return false
 }
 
 const (

@@ -452,6 +452,13 @@ func (t *Decoder) marked(mask any, found *[]foundSecret) error {
 		return t.Skip()
 	}
 	if b, ok := mask.(bool); ok && b {
+		if t.Peek() == '"' { // the usual secret: a password, a token
+			s, err := t.str()
+			if err == nil {
+				*found = append(*found, foundSecret{s, SecretString})
+			}
+			return err
+		}
 		v, err := t.Value()
 		Strings(v, func(s string, k SecretKind) { *found = append(*found, foundSecret{s, k}) })
 		return err
