@@ -13,6 +13,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/internal/diff"
+	"github.com/planpr/planpr/render/internal/shape"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/streamreport"
@@ -437,9 +438,16 @@ func newSection(ctx context.Context, p CommentPlan, o CommentOptions, sizes []Co
 	}
 	o.PlanOptions = o.ForInput(p.Path)
 	shapes := startShaping()
+	var shaped []shape.Shape
+	waited := false
+	wait := func() error { shaped, waited = shapes.wait(), true; return nil }
+	// The changes' raw values are borrowed from the plan's memory: the
+	// shapes are waited for before the read returns.
 	m, err := review.ReadModule(p, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o, shapes), Done: ctx.Done(), Err: ctx.Err,
-		KeepAll: o.Summary != nil})
-	shaped := shapes.wait()
+		KeepAll: o.Summary != nil, Borrow: true, Finish: wait})
+	if !waited { // no plan read
+		wait()
+	}
 	if err != nil {
 		return nil, err
 	}

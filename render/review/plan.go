@@ -140,6 +140,12 @@ type ScanOptions struct {
 	// Done): Err says why.
 	Done <-chan struct{}
 	Err  func() error
+	// Borrow lets Each see raw values that are the plan's own memory, not
+	// a copy (tofujson.ReadOptions.Borrow): valid until Finish returns.
+	// Finish is called once the last change is seen; a caller that hands
+	// raw values to other goroutines waits for them there.
+	Borrow bool
+	Finish func() error
 }
 
 // ReadPlan is the first pass over a plan: it counts and lists the changes
@@ -165,12 +171,27 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 			secretsDone <- first
 		}()
 	}
-	ropts := tofujson.ReadOptions{Lazy: true}
+	ropts := tofujson.ReadOptions{Lazy: true, Borrow: so.Borrow}
 	var values *SpanValues
 	if so.SkipValues {
 		ropts.SkipValues = []string{tofujson.SectionChanges}
 		values = NewSpanValues(path)
 		defer values.Close()
+	}
+	// Whoever was handed raw values is done with them before the read
+	// returns: they may be the plan's memory.
+	var secretsErr error
+	ropts.Finish = func() error {
+		if masker != nil {
+			close(secrets)
+			secretsErr = <-secretsDone
+		}
+		if so.Finish != nil {
+			if err := so.Finish(); err != nil {
+				return err
+			}
+		}
+		return secretsErr
 	}
 	seen := 0
 	p, err := tofujson.ReadPlan(path, ropts, func(section string, rc *tofujson.ResourceChange) error {
@@ -190,6 +211,7 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 			// Drift is shown first but needs relevant_attributes, which
 			// come last: keep the entries (their values still raw JSON).
 			s.HasDrift = true
+			rc.Change.KeepValues()
 			s.Drift = append(s.Drift, *rc)
 			return nil
 		}
@@ -232,12 +254,6 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 		}
 		return nil
 	})
-	if masker != nil {
-		close(secrets)
-		if serr := <-secretsDone; err == nil && serr != nil {
-			err = serr
-		}
-	}
 	if err != nil {
 		return nil, err
 	}

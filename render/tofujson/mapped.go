@@ -17,6 +17,12 @@ import (
 // droppedEvery is how far the pass reads before it gives pages back.
 const droppedEvery = 4 << 20
 
+// dropLag is how far behind the read the pages given back end: borrowed
+// values (ReadOptions.Borrow) are read on other goroutines a little
+// later, and a page they touch after it is given back is read in again
+// and stays.
+const dropLag = 2 << 20
+
 // readMapped is readPlan over the file mapped in m.
 func readMapped(path string, m []byte, opts ReadOptions, visit Visitor) (p *Plan, err error) {
 	// Memory that a file no longer has (cut short while mapped) faults:
@@ -35,6 +41,7 @@ func readMapped(path string, m []byte, opts ReadOptions, visit Visitor) (p *Plan
 
 // drop gives back the pages of the mapped file before off, every so often.
 func (r *reader) drop(off int64) {
+	off -= dropLag
 	if r.mapped == nil || off-r.dropped < droppedEvery {
 		return
 	}

@@ -71,19 +71,20 @@ func TestReadPlanMappedFileCutShort(t *testing.T) {
 	}
 }
 
-// Pages are given back in whole pages, every droppedEvery bytes read.
+// Pages are given back in whole pages, every droppedEvery bytes read,
+// dropLag behind the read.
 func TestReaderDropsWhatItRead(t *testing.T) {
 	page := int64(os.Getpagesize())
-	r := &reader{mapped: make([]byte, 3*droppedEvery)}
-	r.drop(droppedEvery - 1)
+	r := &reader{mapped: make([]byte, 3*droppedEvery+dropLag)}
+	r.drop(dropLag + droppedEvery - 1)
 	if r.dropped != 0 {
-		t.Fatalf("dropped %d bytes before reading %d", r.dropped, droppedEvery)
+		t.Fatalf("dropped %d bytes before reading %d", r.dropped, dropLag+droppedEvery)
 	}
-	r.drop(droppedEvery + page + 5)
+	r.drop(dropLag + droppedEvery + page + 5)
 	if r.dropped != droppedEvery+page {
-		t.Fatalf("dropped up to %d, want %d (whole pages)", r.dropped, droppedEvery+page)
+		t.Fatalf("dropped up to %d, want %d (whole pages, %d behind)", r.dropped, droppedEvery+page, dropLag)
 	}
-	r.drop(droppedEvery + 3*page)
+	r.drop(dropLag + droppedEvery + 3*page)
 	if r.dropped != droppedEvery+page {
 		t.Fatalf("dropped again after %d bytes", 2*page)
 	}

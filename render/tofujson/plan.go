@@ -166,6 +166,15 @@ func NewRawChange(before, after, afterUnknown, beforeSensitive, afterSensitive [
 	return &Change{raw: &rawValues{before: before, after: after, afterUnknown: afterUnknown, beforeSensitive: beforeSensitive, afterSensitive: afterSensitive}}
 }
 
+// KeepValues makes a lazily read change's raw values its own: values
+// borrowed from the plan's memory (ReadOptions.Borrow) outlive the read.
+func (c *Change) KeepValues() {
+	if r := c.raw; r != nil {
+		c.raw = &rawValues{before: bytes.Clone(r.before), after: bytes.Clone(r.after), afterUnknown: bytes.Clone(r.afterUnknown),
+			beforeSensitive: bytes.Clone(r.beforeSensitive), afterSensitive: bytes.Clone(r.afterSensitive)}
+	}
+}
+
 // Decode fills Before, After, AfterUnknown, BeforeSensitive and
 // AfterSensitive from a lazily read change; it does nothing the second time.
 func (c *Change) Decode() error {
@@ -191,88 +200,33 @@ func (c *Change) Decode() error {
 // or after, without decoding the rest of a lazily read change.
 func (c *Change) Sensitive(add func(string, SecretKind)) error {
 	if c.raw == nil {
-		collectMarked(c.Before, c.BeforeSensitive, add)
-		collectMarked(c.After, c.AfterSensitive, add)
+		CollectMarked(c.Before, c.BeforeSensitive, add)
+		CollectMarked(c.After, c.AfterSensitive, add)
 		return nil
 	}
 	return c.SensitiveWork().Run(nil, add)
 }
 
 // SensitiveWork is the part of a lazily read change that holds sensitive
-// values: the raw values whose mirrors mark something. It can be run
-// apart from the read, for example on another goroutine.
-type SensitiveWork struct {
-	values, masks [][]byte
-}
+// values (see jsonread.SensitiveWork).
+type SensitiveWork = jsonread.SensitiveWork
+
+// MaskCache remembers decoded sensitivity mirrors (see jsonread.MaskCache).
+type MaskCache = jsonread.MaskCache
 
 // SensitiveWork returns what Sensitive would scan (nothing when no mirror
 // marks anything).
 func (c *Change) SensitiveWork() SensitiveWork {
-	var w SensitiveWork
 	if c.raw == nil {
-		return w
+		return SensitiveWork{}
 	}
-	for _, p := range [][2][]byte{{c.raw.before, c.raw.beforeSensitive}, {c.raw.after, c.raw.afterSensitive}} {
-		if bytes.Contains(p[1], []byte("true")) {
-			w.values = append(w.values, p[0])
-			w.masks = append(w.masks, p[1])
-		}
-	}
-	return w
-}
-
-// Empty reports whether there is nothing to scan.
-func (w SensitiveWork) Empty() bool { return len(w.values) == 0 }
-
-// MaskCache remembers decoded sensitivity mirrors, which repeat across the
-// resources of a type.
-type MaskCache map[string]any
-
-// Run calls add with every marked string; cache may be nil.
-func (w SensitiveWork) Run(cache MaskCache, add func(string, SecretKind)) error {
-	for i, raw := range w.values {
-		mask, ok := cache[string(w.masks[i])]
-		if !ok {
-			var err error
-			if mask, err = jsonread.DecodeRaw(w.masks[i]); err != nil {
-				return err
-			}
-			if cache != nil && len(cache) < 10000 {
-				cache[string(w.masks[i])] = mask
-			}
-		}
-		if err := jsonread.MarkedStrings(raw, mask, add); err != nil {
-			return err
-		}
-	}
-	return nil
+	return jsonread.NewSensitiveWork(c.raw.before, c.raw.beforeSensitive, c.raw.after, c.raw.afterSensitive)
 }
 
 // CollectMarked calls add with every string of value that the sensitivity
 // mirror marks sensitive.
 func CollectMarked(value, sensitive any, add func(string, SecretKind)) {
-	collectMarked(value, sensitive, add)
-}
-
-func collectMarked(value, sensitive any, add func(string, SecretKind)) {
-	switch s := sensitive.(type) {
-	case bool:
-		if s {
-			Strings(value, add)
-		}
-	case Object:
-		v := AsObject(value)
-		for _, m := range s {
-			collectMarked(v.Value(m.Name), m.Value, add)
-		}
-	case []any:
-		v, _ := value.([]any)
-		for i, sub := range s {
-			if i < len(v) {
-				collectMarked(v[i], sub, add)
-			}
-		}
-	}
+	jsonread.CollectMarked(value, sensitive, add)
 }
 
 // DeferredChange is one element of Terraform's "deferred_changes": a

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -42,6 +43,16 @@ type ReadOptions struct {
 	// but neither kept nor decoded. A ChangeReader reads them later from
 	// the change's Span.
 	SkipValues []string
+	// Borrow leaves a lazy read's raw values in the plan's memory, where
+	// the file is mapped, instead of copying each: they are then valid
+	// only until ReadPlan returns (Change.KeepValues copies them), and
+	// Finish must see that nothing reads them after it returns.
+	Borrow bool
+	// Finish, when set, is called once every change has been visited (or
+	// the read has failed), while the plan's memory is still there: the
+	// goroutines a visitor handed raw values to finish with them. Its
+	// error is the read's, unless the read failed first.
+	Finish func() error
 }
 
 // ReadPlanFile reads a plan JSON document in one pass, streaming every
@@ -57,16 +68,32 @@ func ReadPlanFile(path string, visit Visitor, sections ...string) (*Plan, error)
 func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 	f, br, err := openJSON(path)
 	if err != nil {
-		return nil, err
+		return finished(nil, err)(opts)
 	}
 	defer f.Close()
 	if osf, ok := osFile(f); ok {
 		if m, ok := jsonread.Map(osf); ok {
 			defer jsonread.Unmap(m)
-			return readMapped(path, m, opts, visit)
+			return finished(readMapped(path, m, opts, visit))(opts)
 		}
 	}
-	return readPlan(path, br, opts, visit)
+	opts.Borrow = false // nothing to borrow from: values are read piece by piece
+	return finished(readPlan(path, br, opts, visit))(opts)
+}
+
+// finished calls opts.Finish after a read that gave p and err.
+func finished(p *Plan, err error) func(ReadOptions) (*Plan, error) {
+	return func(opts ReadOptions) (*Plan, error) {
+		if opts.Finish != nil {
+			if ferr := opts.Finish(); err == nil && ferr != nil {
+				return nil, ferr
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
 }
 
 // openJSON opens a JSON document, having checked that it starts like one.
@@ -554,7 +581,7 @@ func (r *reader) change(c *Change) error {
 					err = r.checkDepth(v, start)
 				}
 			case r.opts.Lazy:
-				if *rawDst, err = jsonread.RawValue(r.dec); err == nil {
+				if *rawDst, err = r.rawValue(); err == nil {
 					err = r.checkDepth(*rawDst, start)
 				}
 			default:
@@ -578,7 +605,24 @@ func (r *reader) change(c *Change) error {
 	})
 }
 
-// checkPlanVersion accepts format_version 1.x.
+// rawValue reads the next value as its text: the decoder's own bytes,
+// borrowed from the mapped plan where ReadOptions.Borrow allows, or a copy.
+func (r *reader) rawValue() ([]byte, error) {
+	if !r.opts.Borrow || r.mapped == nil {
+		return jsonread.RawValue(r.dec)
+	}
+	v, err := r.dec.ReadValue()
+	if err != nil || len(v) == 0 {
+		return v, err
+	}
+	// jsontext parses a buffer in place; should it ever have copied the
+	// value, its bytes are the decoder's until the next read: keep a copy.
+	if in := uintptr(unsafe.Pointer(&v[0])) - uintptr(unsafe.Pointer(&r.mapped[0])); in >= uintptr(len(r.mapped)) {
+		return bytes.Clone(v), nil
+	}
+	return v, nil
+}
+
 // checkPlanVersion accepts 0.x (Terraform 0.12 to 1.0, which lacks fields
 // such as action_reason, replace_paths and relevant_attributes: they are
 // simply absent) and 1.x, and refuses 2.0 and later.

@@ -1,0 +1,73 @@
+package jsonread
+
+import "bytes"
+
+// SensitiveWork is the part of a lazily read change that holds sensitive
+// values: the raw values whose mirrors mark something. It can be run
+// apart from the read, for example on another goroutine.
+type SensitiveWork struct {
+	values, masks [][]byte
+}
+
+// NewSensitiveWork is the work of raw values and their sensitivity
+// mirrors, given in pairs: those whose mirror marks nothing are left out.
+func NewSensitiveWork(valueAndMask ...[]byte) SensitiveWork {
+	var w SensitiveWork
+	for i := 0; i+1 < len(valueAndMask); i += 2 {
+		if bytes.Contains(valueAndMask[i+1], []byte("true")) {
+			w.values = append(w.values, valueAndMask[i])
+			w.masks = append(w.masks, valueAndMask[i+1])
+		}
+	}
+	return w
+}
+
+// Empty reports whether there is nothing to scan.
+func (w SensitiveWork) Empty() bool { return len(w.values) == 0 }
+
+// MaskCache remembers decoded sensitivity mirrors, which repeat across the
+// resources of a type.
+type MaskCache map[string]any
+
+// Run calls add with every marked string; cache may be nil.
+func (w SensitiveWork) Run(cache MaskCache, add func(string, SecretKind)) error {
+	for i, raw := range w.values {
+		mask, ok := cache[string(w.masks[i])]
+		if !ok {
+			var err error
+			if mask, err = DecodeRaw(w.masks[i]); err != nil {
+				return err
+			}
+			if cache != nil && len(cache) < 10000 {
+				cache[string(w.masks[i])] = mask
+			}
+		}
+		if err := MarkedStrings(raw, mask, add); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CollectMarked calls add with every string of a decoded value that the
+// sensitivity mirror marks sensitive.
+func CollectMarked(value, sensitive any, add func(string, SecretKind)) {
+	switch s := sensitive.(type) {
+	case bool:
+		if s {
+			Strings(value, add)
+		}
+	case Object:
+		v := AsObject(value)
+		for _, m := range s {
+			CollectMarked(v.Value(m.Name), m.Value, add)
+		}
+	case []any:
+		v, _ := value.([]any)
+		for i, sub := range s {
+			if i < len(v) {
+				CollectMarked(v[i], sub, add)
+			}
+		}
+	}
+}
