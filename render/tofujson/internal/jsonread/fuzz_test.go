@@ -51,6 +51,8 @@ func FuzzMarkedStrings(f *testing.F) {
 	f.Add([]byte(`["a",{"k":"\u00e9\ud83d\ude00"},3,null]`), []byte(`[true,{"k":true},true,true]`))
 	f.Add([]byte(`{"a":{"b":"c"}}`), []byte(`{"a":true}`))
 	f.Add([]byte(`{"a":"x","a":"y"}`), []byte(`{"a":{"b":true}}`))
+	f.Add([]byte(`{"n":-1.5e3,"p":"pw-1","q":true,"r":null,"s":17}`), []byte(`{"p":true}`))
+	f.Add([]byte(`{"n":12,"p":7}`), []byte(`{"p":true}`))
 	f.Fuzz(func(t *testing.T, raw, maskJSON []byte) {
 		mask, err := DecodeRaw(maskJSON)
 		if err != nil {
