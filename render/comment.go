@@ -437,10 +437,10 @@ func newSection(ctx context.Context, p CommentPlan, o CommentOptions, sizes []Co
 		s.budgets[i].full.limit = size.MaxSize
 	}
 	o.PlanOptions = o.ForInput(p.Path)
-	shapes := startShaping()
+	shapes := shape.NewQueue(review.InstanceKeys)
 	var shaped []shape.Shape
 	waited := false
-	wait := func() error { shaped, waited = shapes.wait(), true; return nil }
+	wait := func() error { shaped, waited = shapes.Wait(), true; return nil }
 	// The changes' raw values are borrowed from the plan's memory: the
 	// shapes are waited for before the read returns.
 	m, err := review.ReadModule(p, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o, shapes), Done: ctx.Done(), Err: ctx.Err,
@@ -459,7 +459,7 @@ func newSection(ctx context.Context, p CommentPlan, o CommentOptions, sizes []Co
 // renderChange notes each shown change (its shape worked out beside the
 // read, by shapes) and renders its diff while every diff still fits some
 // size. The values of the others are never decoded here.
-func (s *planSection) renderChange(o CommentOptions, shapes *shaper) func(*tofujson.ResourceChange, review.ChangeSummary) error {
+func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue) func(*tofujson.ResourceChange, review.ChangeSummary) error {
 	config := (*review.ConfigIndex)(nil)
 	return func(rc *tofujson.ResourceChange, c review.ChangeSummary) error {
 		if !c.Shown() {
@@ -467,7 +467,7 @@ func (s *planSection) renderChange(o CommentOptions, shapes *shaper) func(*tofuj
 		}
 		c.ReplacePaths = nil // the warnings have them; not needed again
 		s.changes = append(s.changes, shownChange{ChangeSummary: c, span: rc.Span})
-		shapes.add(rc)
+		shapes.Add(rc)
 		if !s.fullRoom() {
 			return nil
 		}

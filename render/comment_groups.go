@@ -57,59 +57,6 @@ func changeKind(c review.ChangeSummary) string {
 	return fmt.Sprintf("%d/%t/%t", c.Action, c.Moved, c.Importing)
 }
 
-// shaper works out the changes' shapes on its own goroutine while the
-// plan is read, in the order they come; when it falls behind, the
-// reading goroutine shapes the next change itself rather than wait.
-type shaper struct {
-	work   chan shapeWork
-	done   chan []shapeDone
-	shapes []shape.Shape // each change's, those shaped by the reader so far
-}
-
-type shapeWork struct {
-	i       int             // the change's place among those added
-	change  tofujson.Change // values raw: a copy owns them
-	address string
-}
-
-type shapeDone struct {
-	i     int
-	shape shape.Shape
-}
-
-func startShaping() *shaper {
-	sh := &shaper{work: make(chan shapeWork, 32), done: make(chan []shapeDone, 1)}
-	go func() {
-		var shapes []shapeDone
-		for w := range sh.work {
-			shapes = append(shapes, shapeDone{w.i, shape.Of(&w.change, review.InstanceKeys(w.address))})
-		}
-		sh.done <- shapes
-	}()
-	return sh
-}
-
-// add shapes a change, or queues it; its values must not change while
-// queued (a lazily read change's raw values never do).
-func (sh *shaper) add(rc *tofujson.ResourceChange) {
-	i := len(sh.shapes)
-	sh.shapes = append(sh.shapes, shape.Shape{})
-	select {
-	case sh.work <- shapeWork{i: i, change: rc.Change, address: rc.Address}:
-	default:
-		sh.shapes[i] = shape.Of(&rc.Change, review.InstanceKeys(rc.Address))
-	}
-}
-
-// wait returns every change's shape, in the order added.
-func (sh *shaper) wait() []shape.Shape {
-	close(sh.work)
-	for _, d := range <-sh.done {
-		sh.shapes[d.i] = d.shape
-	}
-	return sh.shapes
-}
-
 // groupChanges puts the changes in diffGroups: one kind of change, one
 // reason, one loose shape, at addresses that differ only in their
 // indexes. The groups come in the order a shortened comment spends its

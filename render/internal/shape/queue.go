@@ -1,0 +1,59 @@
+package shape
+
+import "github.com/planpr/planpr/render/tofujson"
+
+// A Queue works out changes' shapes on its own goroutine while the plan
+// is read, in the order they come; when it falls behind, the reading
+// goroutine shapes the next change itself rather than wait.
+type Queue struct {
+	keys   func(address string) []string
+	work   chan queued
+	done   chan []result
+	shapes []Shape // each change's, those shaped by the reader so far
+}
+
+type queued struct {
+	i       int             // the change's place among those added
+	change  tofujson.Change // values raw: a copy owns them
+	address string
+}
+
+type result struct {
+	i     int
+	shape Shape
+}
+
+// NewQueue starts a queue; keys gives an address's instance keys (see Of).
+func NewQueue(keys func(address string) []string) *Queue {
+	q := &Queue{keys: keys, work: make(chan queued, 32), done: make(chan []result, 1)}
+	go func() {
+		var shapes []result
+		for w := range q.work {
+			shapes = append(shapes, result{w.i, Of(&w.change, keys(w.address))})
+		}
+		q.done <- shapes
+	}()
+	return q
+}
+
+// Add shapes a change, or queues it; its raw values must not change
+// until Wait returns.
+func (q *Queue) Add(rc *tofujson.ResourceChange) {
+	i := len(q.shapes)
+	q.shapes = append(q.shapes, Shape{})
+	select {
+	case q.work <- queued{i: i, change: rc.Change, address: rc.Address}:
+	default:
+		q.shapes[i] = Of(&rc.Change, q.keys(rc.Address))
+	}
+}
+
+// Wait returns every change's shape, in the order added. It is called
+// once.
+func (q *Queue) Wait() []Shape {
+	close(q.work)
+	for _, d := range <-q.done {
+		q.shapes[d.i] = d.shape
+	}
+	return q.shapes
+}
