@@ -12,7 +12,7 @@ import (
 // whichever goroutine worked it out: 500 changes added at once outrun
 // the queue's goroutine, and the reader shapes some itself.
 func TestQueueShapesInOrder(t *testing.T) {
-	keys := func(address string) []string { return []string{address[len("web["):len(address)-1]} }
+	keys := func(address string) []string { return []string{address[len("web[") : len(address)-1]} }
 	q := NewQueue(keys)
 	var want []Shape
 	for i := range 500 {
