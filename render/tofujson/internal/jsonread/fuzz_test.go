@@ -2,6 +2,7 @@ package jsonread
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -26,7 +27,11 @@ func FuzzDecodeRaw(f *testing.F) {
 			return // an absent value: DecodeRaw returns nil by design
 		}
 		got, err := DecodeRaw(data)
-		want, werr := DecodeAny(jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true)))
+		dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
+		want, werr := DecodeAny(dec)
+		if errors.Is(err, ErrTooDeep) && werr == nil && len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
+			return // DecodeRaw is given one value: it checks the depth of all it is given
+		}
 		if (err == nil) != (werr == nil) {
 			t.Fatalf("DecodeRaw error %v, streaming error %v", err, werr)
 		}

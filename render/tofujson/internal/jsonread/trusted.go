@@ -370,25 +370,24 @@ func hex4(s string) (rune, bool) {
 
 // skipString steps over a string; the next byte is its opening quote.
 func (t *Decoder) skipString() error {
-	p, q := t.pos+1, -1 // p: where to look on; q: the next quote from p
-	for {
-		if q < p {
-			if p > len(t.src) {
-				return ErrUnchecked
-			}
-			if q = strings.IndexByte(t.src[p:], '"'); q < 0 {
-				return ErrUnchecked
-			}
-			q += p
+	// In checked text a quote ends the string unless an odd run of
+	// backslashes escapes it: one search per quote, however many escapes
+	// (a script's \n on every line) come before it.
+	for p := t.pos + 1; ; {
+		q := strings.IndexByte(t.src[p:], '"')
+		if q < 0 {
+			return ErrUnchecked
 		}
-		b := strings.IndexByte(t.src[p:q], '\\')
-		if b < 0 {
+		q += p
+		escaped := false
+		for i := q - 1; i > t.pos && t.src[i] == '\\'; i-- {
+			escaped = !escaped
+		}
+		if !escaped {
 			t.pos = q + 1
 			return nil
 		}
-		// Step over the escape and the character it escapes, which may be
-		// the quote at q.
-		p += b + 2
+		p = q + 1
 	}
 }
 
