@@ -5,6 +5,7 @@ package shape
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"hash/maphash"
 	"strings"
@@ -64,8 +65,9 @@ func Of(c *tofujson.Change, keys []string) Shape {
 
 // setKeys sets the instance's keys the words are compared with.
 func (n *shapeNormalizer) setKeys(keys []string) {
-	n.keys, n.shortKey = keys, false
+	n.keys, n.shortKey, n.keyLens = keys, false, 0
 	for _, k := range keys {
+		n.keyLens |= 1 << min(len(k), 63)
 		n.shortKey = n.shortKey || len(k) == 1 && !isDigits(k)
 	}
 }
@@ -88,6 +90,7 @@ type shapeNormalizer struct {
 	top      []byte // the top-level attribute being written
 	topID    int    // counts the top-level attributes written, so that words compare it cheaply
 	shortKey bool   // some key is one letter: one-letter words may be keys
+	keyLens  uint64 // bit i set: some key is i bytes long (63: or longer)
 }
 
 // attrWords are the words replaced in one top-level attribute, hashed
@@ -103,6 +106,21 @@ const (
 	fnvOffset = 14695981039346656037
 	fnvPrime  = 1099511628211
 )
+
+// hashWord adds a word to h, eight bytes at a time, and its end.
+func hashWord(h uint64, w []byte) uint64 {
+	for len(w) >= 8 {
+		h = (h ^ binary.LittleEndian.Uint64(w)) * fnvPrime
+		h ^= h >> 29
+		w = w[8:]
+	}
+	var tail uint64
+	for i, c := range w {
+		tail |= uint64(c) << (8 * i)
+	}
+	h = (h ^ tail ^ uint64(len(w))<<59) * fnvPrime
+	return h ^ h>>29
+}
 
 // changed writes, at the loose strength, the top-level attributes whose
 // replaced words differ between the before and the after value: alike
@@ -273,10 +291,12 @@ func (n *shapeNormalizer) punctuation(at *position, v []byte, i int) {
 // (both) or holds a digit (loose).
 func (n *shapeNormalizer) word(v []byte, start, end int, digit bool) {
 	key := false
-	for _, k := range n.keys {
-		if len(k) == end-start && string(v[start:end]) == k {
-			key = true
-			break
+	if n.keyLens&(1<<min(end-start, 63)) != 0 {
+		for _, k := range n.keys {
+			if len(k) == end-start && string(v[start:end]) == k {
+				key = true
+				break
+			}
 		}
 	}
 	if key {
@@ -295,11 +315,7 @@ func (n *shapeNormalizer) word(v []byte, start, end int, digit bool) {
 			n.lastTop[k] = n.topID + 1
 		}
 		last := &(*attrs)[len(*attrs)-1]
-		h := last.words
-		for _, c := range v[start:end] {
-			h = (h ^ uint64(c)) * fnvPrime
-		}
-		last.words = h * fnvPrime // the 0 that ends the word
+		last.words = hashWord(last.words, v[start:end])
 	}
 }
 
