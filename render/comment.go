@@ -156,9 +156,13 @@ type planSection struct {
 	listAll, outputsHidden, driftHidden bool
 	// fullText is where a shortened comment sends the reader for what it
 	// only counts.
-	fullText    string
-	drift       []txt.DriftEntry
-	driftNames  *string // driftList's, once made
+	fullText   string
+	drift      []txt.DriftEntry
+	driftNames *string // driftList's, once made
+	// patterns are the changes' addresses split, one for each pattern
+	// (see shownChange.pattern).
+	patterns    []review.SplitAt
+	patternIDs  map[string]int32
 	outputs     string
 	failed      []string // failed checks, the first maxWarningsOfAKind
 	failedCount int

@@ -48,7 +48,10 @@ type shownChange struct {
 	span  tofujson.Span // where to read it again
 	item  *diffItem     // its diff, when the first pass rendered it
 	group *diffGroup
-	at    review.SplitAt // its address split, for grouping it again
+	// Its address split (see review.SplitAt), for grouping it again:
+	// its pattern, one of planSection.patterns, and its own indexes.
+	pattern int32
+	indexes []string
 }
 
 // changeKind tells apart what the comment counts apart: the actions, and
@@ -69,8 +72,9 @@ func (s *planSection) groupChanges(shapes []shape.Shape) {
 	for i := range s.changes {
 		c := &s.changes[i]
 		shape := shapes[i]
-		c.at = review.SplitAddress(c.Address)
-		cg, first := gs.AddSplit(fmt.Sprintf("%s\x00%s\x00%x", changeKind(c.ChangeSummary), c.Reason, shape.Loose), c.ChangeSummary, &c.at)
+		at := review.SplitAddress(c.Address)
+		c.pattern, c.indexes = s.patternOf(at), at.Indexes
+		cg, first := gs.AddSplit(fmt.Sprintf("%s\x00%s\x00%x", changeKind(c.ChangeSummary), c.Reason, shape.Loose), c.ChangeSummary, &at)
 		g := byGroup[cg]
 		if first {
 			g = &diffGroup{ChangeGroup: cg, first: i}
@@ -85,6 +89,22 @@ func (s *planSection) groupChanges(shapes []shape.Shape) {
 	slices.SortStableFunc(s.groups, byRiskAndSize)
 	lead, rest := leadFirst(s.groups)
 	s.groups = append(lead, rest...)
+}
+
+// patternOf is the number of at's pattern among the section's patterns,
+// which it joins if new: a plan of 100,000 changes has a few hundred.
+func (s *planSection) patternOf(at review.SplitAt) int32 {
+	if i, ok := s.patternIDs[at.Pattern]; ok {
+		return i
+	}
+	if s.patternIDs == nil {
+		s.patternIDs = map[string]int32{}
+	}
+	i := int32(len(s.patterns))
+	s.patternIDs[at.Pattern] = i
+	at.Indexes = nil
+	s.patterns = append(s.patterns, at)
+	return i
 }
 
 // leadFirst splits groups, keeping their order, into the first group of
@@ -261,7 +281,9 @@ func (s *planSection) listing() []*listedGroup {
 	var gs review.Groups
 	for i := range s.changes {
 		if c := &s.changes[i]; !shown[c.group] {
-			gs.AddSplit(changeKind(c.ChangeSummary), c.ChangeSummary, &c.at)
+			at := s.patterns[c.pattern]
+			at.Indexes = c.indexes
+			gs.AddSplit(changeKind(c.ChangeSummary), c.ChangeSummary, &at)
 		}
 	}
 	out := make([]*listedGroup, len(gs.List))
