@@ -163,6 +163,7 @@ type planSection struct {
 	// (see shownChange.pattern).
 	patterns    []review.SplitAt
 	patternIDs  map[string]int32
+	buckets     []*listBucket // see listing
 	outputs     string
 	failed      []string // failed checks, the first maxWarningsOfAKind
 	failedCount int
@@ -470,7 +471,8 @@ func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue) func(*
 			return nil
 		}
 		c.ReplacePaths = nil // the warnings have them; not needed again
-		s.changes = append(s.changes, shownChange{ChangeSummary: c, span: rc.Span})
+		at := review.SplitAddress(c.Address) // here, beside the shaper, not after the read
+		s.changes = append(s.changes, shownChange{ChangeSummary: c, span: rc.Span, pattern: s.patternOf(at), indexes: at.Indexes})
 		shapes.Add(rc)
 		if !s.fullRoom() {
 			return nil

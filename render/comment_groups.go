@@ -19,10 +19,11 @@ import (
 // diff for all of them.
 type diffGroup struct {
 	*review.ChangeGroup
-	first int       // the first member, in planSection.changes
-	rep   *diffItem // its diff, once rendered
-	alike int       // members strictly alike the first, the first included
-	lines nameCache // alikeLine's, once made
+	first  int         // the first member, in planSection.changes
+	rep    *diffItem   // its diff, once rendered
+	alike  int         // members strictly alike the first, the first included
+	lines  nameCache   // alikeLine's, once made
+	bucket *listBucket // where its members are listed when not picked
 }
 
 // nameCache keeps what names a group, exactly ([1]) and in one pattern
@@ -72,8 +73,8 @@ func (s *planSection) groupChanges(shapes []shape.Shape) {
 	for i := range s.changes {
 		c := &s.changes[i]
 		shape := shapes[i]
-		at := review.SplitAddress(c.Address)
-		c.pattern, c.indexes = s.patternOf(at), at.Indexes
+		at := s.patterns[c.pattern]
+		at.Indexes = c.indexes
 		cg, first := gs.AddSplit(fmt.Sprintf("%s\x00%s\x00%x", changeKind(c.ChangeSummary), c.Reason, shape.Loose), c.ChangeSummary, &at)
 		g := byGroup[cg]
 		if first {
@@ -89,6 +90,7 @@ func (s *planSection) groupChanges(shapes []shape.Shape) {
 	slices.SortStableFunc(s.groups, byRiskAndSize)
 	lead, rest := leadFirst(s.groups)
 	s.groups = append(lead, rest...)
+	s.makeBuckets()
 }
 
 // patternOf is the number of at's pattern among the section's patterns,
@@ -256,7 +258,7 @@ const (
 type listedGroup struct {
 	*review.ChangeGroup
 	mode  listMode
-	names nameCache
+	names *nameCache
 }
 
 // memberNames is memberNames of the group's members, made once.
@@ -269,37 +271,6 @@ func (g *listedGroup) risky() bool { return review.IsRisky(g.Example.Action) }
 
 // key identifies the group across listings (see planSection.coarse).
 func (g *listedGroup) key() string { return changeKind(g.Example) + "\x00" + g.Address() }
-
-// listing groups the changes no picked diff stands for, riskiest first,
-// the largest groups first: what destroys named exactly (unless the
-// budget made it coarse), the rest hidden until the budget lists it.
-func (s *planSection) listing() []*listedGroup {
-	shown := map[*diffGroup]bool{}
-	for _, g := range s.picked {
-		shown[g] = true
-	}
-	var gs review.Groups
-	for i := range s.changes {
-		if c := &s.changes[i]; !shown[c.group] {
-			at := s.patterns[c.pattern]
-			at.Indexes = c.indexes
-			gs.AddSplit(changeKind(c.ChangeSummary), c.ChangeSummary, &at)
-		}
-	}
-	out := make([]*listedGroup, len(gs.List))
-	for i, g := range gs.List {
-		lg := &listedGroup{ChangeGroup: g}
-		switch {
-		case lg.risky() && !s.coarse[lg.key()]:
-			lg.mode = listExact
-		case lg.risky() || s.listAll:
-			lg.mode = listCoarse
-		}
-		out[i] = lg
-	}
-	slices.SortStableFunc(out, func(x, y *listedGroup) int { return riskAndSize(x.ChangeGroup, y.ChangeGroup) })
-	return out
-}
 
 // listedCount is how many changes the listing stands for, named or not.
 func listedCount(l []*listedGroup) int {
