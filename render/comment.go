@@ -471,7 +471,8 @@ func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue) func(*
 			return nil
 		}
 		c.ReplacePaths = nil // the warnings have them; not needed again
-		at := review.SplitAddress(c.Address) // here, beside the shaper, not after the read
+		// Split here, beside the shaper, rather than after the read.
+		at := review.SplitAddress(c.Address)
 		s.changes = append(s.changes, shownChange{ChangeSummary: c, span: rc.Span, pattern: s.patternOf(at), indexes: at.Indexes})
 		shapes.Add(rc)
 		if !s.fullRoom() {

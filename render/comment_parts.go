@@ -165,7 +165,7 @@ func riskyLine(c review.ChangeSummary, s *planSection, named bool, m *mask.Maske
 	switch c.Action {
 	case diff.Delete:
 		what = "will be **destroyed**"
-		why = deleteWhy(c)
+		why = review.DeleteWhy(c.Reason)
 	default:
 		what = "will be **replaced**"
 		why = replaceWhy(c, m)
@@ -204,38 +204,13 @@ func streamChange(it review.StreamItem) review.ChangeSummary {
 	return c
 }
 
-func deleteWhy(c review.ChangeSummary) string {
-	switch c.Reason {
-	case "delete_because_no_resource_config":
-		return "its resource block is no longer in the configuration"
-	case "delete_because_no_move_target":
-		return "it was moved to an address that is not in the configuration"
-	case "delete_because_no_module":
-		return "its module is no longer in the configuration"
-	case "delete_because_wrong_repetition":
-		return "count/for_each changed on its resource"
-	case "delete_because_count_index":
-		return "its index is out of range for count"
-	case "delete_because_each_key":
-		return "its key is no longer in for_each"
-	case "delete_because_enabled_false":
-		return "enabled is false"
-	}
-	return ""
-}
-
 func replaceWhy(c review.ChangeSummary, m *mask.Masker) string {
-	switch c.Reason {
-	case "replace_because_tainted":
-		return "it is tainted"
-	case "replace_by_request":
-		return "replacement was requested (-replace)"
-	case "replace_by_triggers":
-		return "replace_triggered_by changed"
+	if why := review.ReplaceWhy(c.Reason); why != "" {
+		return why
 	}
 	var attrs []string
 	for _, p := range c.ReplacePaths {
-		attrs = append(attrs, safeCode(m, maskedPath(m, p)))
+		attrs = append(attrs, safeCode(m, review.MaskedPath(m, p)))
 	}
 	if len(attrs) == 0 {
 		return "it cannot be updated in place"
@@ -244,24 +219,6 @@ func replaceWhy(c review.ChangeSummary, m *mask.Masker) string {
 		return attrs[0] + " forces replacement"
 	}
 	return strings.Join(attrs, ", ") + " force replacement"
-}
-
-// pathString writes an attribute path as HCL would: a.b[0]["k"].
-func pathString(p []any) string {
-	var b strings.Builder
-	for i, step := range p {
-		switch v := step.(type) {
-		case string:
-			if i == 0 {
-				b.WriteString(v)
-			} else {
-				b.WriteString("." + v)
-			}
-		default:
-			fmt.Fprintf(&b, "[%v]", v)
-		}
-	}
-	return b.String()
 }
 
 func shortenedNote(sections []*planSection, o CommentOptions, level Level) string {

@@ -66,7 +66,7 @@ func newSummaryDoc() summaryDoc {
 // add adds one root module's facts, from its read (which kept every
 // change: ScanOptions.KeepAll).
 func (doc *summaryDoc) add(m *review.Module, o review.PlanOptions, masker *mask.Masker) error {
-	f := m.Facts(func(p []any) string { return maskedPath(masker, p) })
+	f := m.Facts(func(p []any) string { return review.MaskedPath(masker, p) })
 	for i := range f.Streams { // named as the footer names them: no runner's paths
 		f.Streams[i].Path = streamSource(m.Path, f.Path, f.Streams[i].Path)
 	}
