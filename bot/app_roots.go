@@ -98,7 +98,7 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 	}
 	visit := func(run gh.Run, arts []gh.Artifact) error {
 		for _, a := range arts {
-			if !strings.HasPrefix(a.Name, "planpr") || a.Expired || !keyPattern.MatchString(a.Name) {
+			if !strings.HasPrefix(a.Name, "planpr") || a.Expired || !keyPattern().MatchString(a.Name) {
 				continue
 			}
 			dir, err := unpackArtifact(ctx, api, repo, a, tmp)

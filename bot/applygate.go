@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/planpr/planpr/bot/gh"
@@ -18,7 +17,7 @@ import (
 )
 
 // applyOperation finds a UI stream of an apply.
-var applyOperation = regexp.MustCompile(`"operation"\s*:\s*"apply"`)
+var applyOperation = lazyRegexp(`"operation"\s*:\s*"apply"`)
 
 // afterMerge is a run on the base branch (push, workflow_dispatch): it
 // answers to the pull request whose merge made the commit. With reviewed:
@@ -108,7 +107,7 @@ func (p *actionPlan) applying() bool {
 
 func isApply(stream string) bool {
 	b, err := os.ReadFile(stream)
-	return err == nil && applyOperation.Match(b)
+	return err == nil && applyOperation().Match(b)
 }
 
 // applyIn reports whether an unpacked artifact holds an apply's stream.

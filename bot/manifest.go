@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/planpr/planpr/flavor"
 
@@ -31,9 +32,9 @@ var reservedKeys = []string{LocksKey, oldLockKey}
 
 // keyPattern is what a manifest's key may be: a root module's path or a
 // workspace name.
-var keyPattern = regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_.,/=+-]{0,127}$`)
+var keyPattern = lazyRegexp(`^[A-Za-z0-9_.][A-Za-z0-9_.,/=+-]{0,127}$`)
 
-var shaPattern = regexp.MustCompile(`^[0-9a-f]{40}$`)
+var shaPattern = lazyRegexp(`^[0-9a-f]{40}$`)
 
 // maxManifest bounds planpr.json, which comes from untrusted workflows.
 const maxManifest = 64 << 10
@@ -72,7 +73,7 @@ func (m Manifest) validate() error {
 		if slices.Contains(reservedKeys, m.Key) {
 			return fmt.Errorf("key %q is planpr's own and cannot come from a manifest", m.Key)
 		}
-		if !keyPattern.MatchString(m.Key) {
+		if !keyPattern().MatchString(m.Key) {
 			return fmt.Errorf("key %q: want up to 128 letters, digits and . _ , / = + -", m.Key)
 		}
 	}
@@ -84,17 +85,24 @@ func (m Manifest) validate() error {
 	if _, err := flavor.Parse(m.Flavor); err != nil {
 		return err
 	}
-	if m.SHA != "" && !shaPattern.MatchString(m.SHA) {
+	if m.SHA != "" && !shaPattern().MatchString(m.SHA) {
 		return fmt.Errorf("sha %q is not a commit SHA", m.SHA)
 	}
-	if m.Root != "" && (!rootPattern.MatchString(m.Root) || path.Clean(m.Root) != m.Root || m.Root == ".." || strings.HasPrefix(m.Root, "../") || strings.Contains(m.Root, "/../")) {
+	if m.Root != "" && (!rootPattern().MatchString(m.Root) || path.Clean(m.Root) != m.Root || m.Root == ".." || strings.HasPrefix(m.Root, "../") || strings.Contains(m.Root, "/../")) {
 		return fmt.Errorf("root %q: want the root module's directory in the repository, relative and clean (envs/prod)", m.Root)
 	}
 	return nil
 }
 
 // rootPattern is what a manifest's root may be: a relative directory.
-var rootPattern = regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_./-]{0,255}$`)
+var rootPattern = lazyRegexp(`^[A-Za-z0-9_.][A-Za-z0-9_./-]{0,255}$`)
+
+// lazyRegexp compiles a pattern the first time it is used: bounded
+// repetitions compile to large programs, and every run of planpr — a
+// render as much as the App — would pay for them at start.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
 
 // verifyRunPR checks that the pull request a manifest names is the one the
 // workflow run built: its head must be the run's head commit, in the run's

@@ -414,7 +414,7 @@ func (s *Server) commentRun(ctx context.Context, api GitHub, repo gh.Repo, ev *E
 		if !strings.HasPrefix(a.Name, "planpr") || a.Expired {
 			continue
 		}
-		if !keyPattern.MatchString(a.Name) {
+		if !keyPattern().MatchString(a.Name) {
 			log.Warn("artifact name is not a usable key: skipped", "artifact", boundedName(a.Name))
 			continue
 		}

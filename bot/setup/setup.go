@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -131,8 +132,8 @@ func NewAppManifest(name, base string) AppManifest {
 }
 
 var (
-	orgName     = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$`)
-	manifestKey = regexp.MustCompile(`^[A-Za-z0-9_-]{1,200}$`)
+	orgName     = lazyRegexp(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$`)
+	manifestKey = lazyRegexp(`^[A-Za-z0-9_-]{1,200}$`)
 )
 
 // base is the URL GitHub reaches planpr at.
@@ -159,7 +160,13 @@ func (s *Setup) base(r *http.Request) string {
 // the setup with an App of their own.
 const setupCookie = "planpr_setup"
 
-var nonceShape = regexp.MustCompile(`^[0-9a-f]{32}$`)
+var nonceShape = lazyRegexp(`^[0-9a-f]{32}$`)
+
+// lazyRegexp compiles a pattern the first time it is used, not each time
+// planpr starts (bounded repetitions compile to large programs).
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
 
 // newState hands out a state bound to a fresh nonce, which the browser
 // keeps in an HttpOnly cookie: NONCE.EXPIRY.MAC, signed with the
@@ -167,7 +174,7 @@ var nonceShape = regexp.MustCompile(`^[0-9a-f]{32}$`)
 // evict the administrator's state.
 func (s *Setup) newState(w http.ResponseWriter, r *http.Request, secure bool) string {
 	var nonce string
-	if c, err := r.Cookie(setupCookie); err == nil && nonceShape.MatchString(c.Value) {
+	if c, err := r.Cookie(setupCookie); err == nil && nonceShape().MatchString(c.Value) {
 		nonce = c.Value // the pages one browser opens share its nonce
 	} else {
 		b := make([]byte, 16)
@@ -204,7 +211,8 @@ func (s *Setup) validState(r *http.Request, state string) bool {
 // minute.
 const setupPagesPerMinute = 20
 
-var setupPage = template.Must(template.New("setup").Parse(`<!doctype html>
+var setupPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("setup").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Set up planpr</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:44em;margin:3em auto;padding:0 1em;color:#1f2328}
@@ -228,6 +236,7 @@ code{background:#f6f8fa;padding:.1em .3em;border-radius:4px}button{font-size:1em
 <input name="org" placeholder="organisation" value="{{.Org}}" pattern="[A-Za-z0-9-]+"> <button type="submit">Use it</button></p></form>
 {{end}}</body></html>
 `))
+})
 
 // page is GET /setup.
 func (s *Setup) page(w http.ResponseWriter, r *http.Request) {
@@ -244,11 +253,11 @@ func (s *Setup) page(w http.ResponseWriter, r *http.Request) {
 	token := r.URL.Query().Get("token")
 	if s.cfg.Token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.Token)) != 1 {
 		w.WriteHeader(http.StatusForbidden)
-		setupPage.Execute(w, map[string]any{"Denied": true})
+		setupPage().Execute(w, map[string]any{"Denied": true})
 		return
 	}
 	org := cmp.Or(r.URL.Query().Get("org"), s.cfg.Org)
-	if org != "" && !orgName.MatchString(org) {
+	if org != "" && !orgName().MatchString(org) {
 		http.Error(w, "not an organisation's name: "+template.HTMLEscapeString(org), http.StatusBadRequest)
 		return
 	}
@@ -259,11 +268,12 @@ func (s *Setup) page(w http.ResponseWriter, r *http.Request) {
 		action = s.cfg.ServerURL + "/organizations/" + url.PathEscape(org) + "/settings/apps/new"
 	}
 	action += "?state=" + s.newState(w, r, strings.HasPrefix(s.base(r), "https://"))
-	setupPage.Execute(w, map[string]any{"Manifest": manifest, "ManifestJSON": string(raw), "Action": action,
+	setupPage().Execute(w, map[string]any{"Manifest": manifest, "ManifestJSON": string(raw), "Action": action,
 		"Org": org, "Server": strings.TrimPrefix(strings.TrimPrefix(s.cfg.ServerURL, "https://"), "http://"), "Token": token})
 }
 
-var donePage = template.Must(template.New("done").Parse(`<!doctype html>
+var donePage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("done").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>planpr is set up</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:44em;margin:3em auto;padding:0 1em;color:#1f2328}</style></head><body>
 <h1>planpr is set up</h1>
@@ -271,6 +281,7 @@ var donePage = template.Must(template.New("done").Parse(`<!doctype html>
 <p>Last step: <a href="{{.Install}}">install the App</a> on the repositories planpr should review.</p>
 </body></html>
 `))
+})
 
 // callback is GET /setup/callback?code=…&state=….
 func (s *Setup) callback(w http.ResponseWriter, r *http.Request) {
@@ -279,7 +290,7 @@ func (s *Setup) callback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	code, state := r.URL.Query().Get("code"), r.URL.Query().Get("state")
-	if !manifestKey.MatchString(code) {
+	if !manifestKey().MatchString(code) {
 		http.Error(w, "no code from GitHub: open /setup to create the App", http.StatusBadRequest)
 		return
 	}
@@ -311,7 +322,7 @@ func (s *Setup) callback(w http.ResponseWriter, r *http.Request) {
 	if !strings.HasPrefix(creds.HTMLURL, "https://") && !strings.HasPrefix(creds.HTMLURL, "http://") {
 		install = s.cfg.ServerURL + "/apps/" + url.PathEscape(creds.Slug) + "/installations/new"
 	}
-	donePage.Execute(w, map[string]any{"Slug": creds.Slug, "ID": creds.ID, "Install": template.URL(install)})
+	donePage().Execute(w, map[string]any{"Slug": creds.Slug, "ID": creds.ID, "Install": template.URL(install)})
 	s.done <- creds
 }
 

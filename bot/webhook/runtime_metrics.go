@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"io"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -11,15 +12,15 @@ import (
 // runtimeMetrics are the Go runtime's and the process's metrics (memory,
 // goroutines, GC, CPU, open files), gathered by the Prometheus client
 // library's own collectors, as every Go service exports them.
-var runtimeMetrics = func() *prometheus.Registry {
+var runtimeMetrics = sync.OnceValue(func() *prometheus.Registry {
 	r := prometheus.NewRegistry()
 	r.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return r
-}()
+})
 
 // writeRuntimeMetrics writes them in Prometheus's text format.
 func writeRuntimeMetrics(w io.Writer) error {
-	families, err := runtimeMetrics.Gather()
+	families, err := runtimeMetrics().Gather()
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -184,8 +185,8 @@ func (m *Masker) AddMarked(value, sensitive any) {
 // all of it), keep a further check of what matched.
 type credential struct {
 	hints []string
-	pre   func(string) bool // a quicker test than hints, when there are none
-	re    *regexp.Regexp
+	pre   func(string) bool     // a quicker test than hints, when there are none
+	re    func() *regexp.Regexp // compiled when first needed
 	group int
 	keep  func(string) bool
 }
@@ -195,20 +196,27 @@ type credential struct {
 // Every pattern is bounded: an unterminated private key hides the rest of
 // its line and the base64 lines that follow, not the rest of the text.
 var credentialPatterns = []credential{
-	{hints: []string{"PRIVATE KEY"}, re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|[^\n]*(?:\n[ \t+~!-]*(?:[A-Za-z0-9+/=]+|[A-Za-z][A-Za-z-]*: [^\n]*)[ \t]*){0,100})`)},
-	{hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]{30,255}`)},
-	{hints: []string{"github_pat_"}, re: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,255}`)},
-	{hints: []string{"xox"}, re: regexp.MustCompile(`xox[abposr]-[A-Za-z0-9-]{10,255}`)},
-	{hints: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"}, re: regexp.MustCompile(`(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}`)},
-	{hints: []string{"eyJ"}, re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	{hints: []string{"PRIVATE KEY"}, re: lazyRegexp(`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|[^\n]*(?:\n[ \t+~!-]*(?:[A-Za-z0-9+/=]+|[A-Za-z][A-Za-z-]*: [^\n]*)[ \t]*){0,100})`)},
+	{hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: lazyRegexp(`gh[pousr]_[A-Za-z0-9]{30,255}`)},
+	{hints: []string{"github_pat_"}, re: lazyRegexp(`github_pat_[A-Za-z0-9_]{22,255}`)},
+	{hints: []string{"xox"}, re: lazyRegexp(`xox[abposr]-[A-Za-z0-9-]{10,255}`)},
+	{hints: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"}, re: lazyRegexp(`(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}`)},
+	{hints: []string{"eyJ"}, re: lazyRegexp(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
 	// Passwords in URLs: scheme://user:PASSWORD@host, the user possibly
 	// empty (redis://:PASSWORD@host) and the password possibly holding a
 	// slash, as people write them unencoded; host:PORT/path@… is a port.
-	{hints: []string{"://"}, re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\s/:@"'<>]{0,200}:([^\s@"'<>]{1,200})@`), group: 1, keep: notAPort},
+	{hints: []string{"://"}, re: lazyRegexp(`[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\s/:@"'<>]{0,200}:([^\s@"'<>]{1,200})@`), group: 1, keep: notAPort},
 	// AWS secret access keys: 40 characters of base64 next to their name,
 	// or alone with the mixed case, digits and / or + of a random key.
-	{hints: []string{"ecret", "ECRET"}, re: regexp.MustCompile(`(?i)secret_?access_?key[^A-Za-z0-9/+=\n]{1,10}([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1},
-	{re: regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1, keep: randomKeyShaped, pre: hasBase64Run},
+	{hints: []string{"ecret", "ECRET"}, re: lazyRegexp(`(?i)secret_?access_?key[^A-Za-z0-9/+=\n]{1,10}([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1},
+	{re: lazyRegexp(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1, keep: randomKeyShaped, pre: hasBase64Run},
+}
+
+// lazyRegexp compiles a pattern the first time some text has its hints:
+// most comments need none, and compiling them all cost every run a
+// millisecond.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
 
 // notAPort tells a URL's password from a host's port and path
@@ -285,7 +293,7 @@ func containsAny(s string, subs []string) bool {
 }
 
 func replaceCredential(text string, p credential) (string, int) {
-	matches := p.re.FindAllStringSubmatchIndex(text, -1)
+	matches := p.re().FindAllStringSubmatchIndex(text, -1)
 	if matches == nil {
 		return text, 0
 	}
