@@ -163,9 +163,17 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 		go func() {
 			cache := tofujson.MaskCache{}
 			var first error
-			for w := range secrets {
-				if first == nil {
-					first = w.Run(cache, masker.AddSecret)
+			// Raw values may be borrowed from a mapped plan (see
+			// tofujson.Guard): a fault is the read's error.
+			if fault := tofujson.Guard(func() {
+				for w := range secrets {
+					if first == nil {
+						first = w.Run(cache, masker.AddSecret)
+					}
+				}
+			}); fault != nil {
+				first = fault
+				for range secrets { // drained: the read fails
 				}
 			}
 			secretsDone <- first

@@ -1,6 +1,8 @@
 package tofujson
 
 import (
+	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -58,5 +60,33 @@ func TestFinishIsCalledOnFailure(t *testing.T) {
 		if err == nil || called != 1 {
 			t.Errorf("%s: err %v, Finish called %d times, want once", name, err, called)
 		}
+	}
+}
+
+// A goroutine reading borrowed values of a plan cut short meanwhile gets
+// an error from Guard, not a crash, and the read names the file.
+func TestBorrowedValuesOfAFileCutShort(t *testing.T) {
+	path := writeFile(t, "plan.json", minimalPlan+strings.Repeat(" ", 3*os.Getpagesize()))
+	var raw [][]byte
+	_, err := ReadPlan(path, ReadOptions{Lazy: true, Borrow: true, Finish: func() error {
+		if err := os.Truncate(path, 0); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error)
+		go func() {
+			done <- Guard(func() {
+				for _, r := range raw {
+					_ = bytes.Clone(r)
+				}
+			})
+		}()
+		return <-done
+	}}, func(section string, rc *ResourceChange) error {
+		raw = append(raw, rc.Change.RawValues()...)
+		return nil
+	})
+	ie, ok := err.(*InputError)
+	if !ok || ie.File != path || !strings.Contains(ie.Msg, "changed while planpr read it") {
+		t.Fatalf("got %v, want the file named as changed", err)
 	}
 }

@@ -2,6 +2,7 @@ package tofujson
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"runtime/debug"
 
@@ -25,18 +26,31 @@ const dropLag = 2 << 20
 
 // readMapped is readPlan over the file mapped in m.
 func readMapped(path string, m []byte, opts ReadOptions, visit Visitor) (p *Plan, err error) {
-	// Memory that a file no longer has (cut short while mapped) faults:
-	// make that a panic of this goroutine, and the panic an error.
+	if fault := Guard(func() { p, err = readPlanFrom(path, bytes.NewBuffer(m), m, opts, visit) }); fault != nil {
+		return nil, &InputError{File: path, Msg: fault.Error()}
+	}
+	return p, err
+}
+
+// ErrFileChanged is what Guard returns when the plan's memory faults.
+var ErrFileChanged = errors.New("the file changed while planpr read it (was it cut short?)")
+
+// Guard runs f, which reads a mapped plan — the reader itself, or a
+// goroutine handed values borrowed from it (ReadOptions.Borrow) — on the
+// calling goroutine. Memory that the file no longer has (cut short while
+// mapped) faults: Guard makes that ErrFileChanged rather than a crash.
+func Guard(f func()) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			if _, fault := r.(interface{ Addr() uintptr }); !fault {
 				panic(r)
 			}
-			p, err = nil, &InputError{File: path, Msg: "the file changed while planpr read it (was it cut short?)"}
+			err = ErrFileChanged
 		}
 	}()
-	return readPlanFrom(path, bytes.NewBuffer(m), m, opts, visit)
+	f()
+	return nil
 }
 
 // drop gives back the pages of the mapped file before off, every so often.

@@ -68,32 +68,37 @@ func ReadPlanFile(path string, visit Visitor, sections ...string) (*Plan, error)
 func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 	f, br, err := openJSON(path)
 	if err != nil {
-		return finished(nil, err)(opts)
+		return finish(path, opts, nil, err)
 	}
 	defer f.Close()
 	if osf, ok := osFile(f); ok {
 		if m, ok := jsonread.Map(osf); ok {
 			defer jsonread.Unmap(m)
-			return finished(readMapped(path, m, opts, visit))(opts)
+			p, err := readMapped(path, m, opts, visit)
+			return finish(path, opts, p, err)
 		}
 	}
 	opts.Borrow = false // nothing to borrow from: values are read piece by piece
-	return finished(readPlan(path, br, opts, visit))(opts)
+	p, err := readPlan(path, br, opts, visit)
+	return finish(path, opts, p, err)
 }
 
-// finished calls opts.Finish after a read that gave p and err.
-func finished(p *Plan, err error) func(ReadOptions) (*Plan, error) {
-	return func(opts ReadOptions) (*Plan, error) {
-		if opts.Finish != nil {
-			if ferr := opts.Finish(); err == nil && ferr != nil {
-				return nil, ferr
+// finish calls opts.Finish after a read that gave p and err; the read's
+// error comes first, and a borrowed value's fault (see Guard) names the
+// file.
+func finish(path string, opts ReadOptions, p *Plan, err error) (*Plan, error) {
+	if opts.Finish != nil {
+		if ferr := opts.Finish(); err == nil && ferr != nil {
+			if errors.Is(ferr, ErrFileChanged) {
+				ferr = &InputError{File: path, Msg: ErrFileChanged.Error()}
 			}
+			err = ferr
 		}
-		if err != nil {
-			return nil, err
-		}
-		return p, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // openJSON opens a JSON document, having checked that it starts like one.

@@ -10,6 +10,7 @@ type Queue struct {
 	work   chan queued
 	done   chan []result
 	shapes []Shape // each change's, those shaped by the reader so far
+	err    error   // the goroutine's (see tofujson.Guard)
 }
 
 type queued struct {
@@ -28,8 +29,14 @@ func NewQueue(keys func(address string) []string) *Queue {
 	q := &Queue{keys: keys, work: make(chan queued, 32), done: make(chan []result, 1)}
 	go func() {
 		var shapes []result
-		for w := range q.work {
-			shapes = append(shapes, result{w.i, Of(&w.change, keys(w.address))})
+		// Raw values may be borrowed from a mapped plan, which faults if
+		// the file is cut short meanwhile: an error, then, not a crash.
+		q.err = tofujson.Guard(func() {
+			for w := range q.work {
+				shapes = append(shapes, result{w.i, Of(&w.change, keys(w.address))})
+			}
+		})
+		for range q.work { // what is still queued is not read: the read fails
 		}
 		q.done <- shapes
 	}()
@@ -48,12 +55,12 @@ func (q *Queue) Add(rc *tofujson.ResourceChange) {
 	}
 }
 
-// Wait returns every change's shape, in the order added. It is called
-// once.
-func (q *Queue) Wait() []Shape {
+// Wait returns every change's shape, in the order added, or
+// tofujson.ErrFileChanged. It is called once.
+func (q *Queue) Wait() ([]Shape, error) {
 	close(q.work)
 	for _, d := range <-q.done {
 		q.shapes[d.i] = d.shape
 	}
-	return q.shapes
+	return q.shapes, q.err
 }

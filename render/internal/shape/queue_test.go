@@ -22,7 +22,10 @@ func TestQueueShapesInOrder(t *testing.T) {
 		want = append(want, Of(&rc.Change, keys(rc.Address)))
 		q.Add(rc)
 	}
-	got := q.Wait()
+	got, err := q.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !slices.Equal(got, want) {
 		t.Fatal("the queue's shapes differ from Of's")
 	}
