@@ -445,11 +445,7 @@ func newSection(ctx context.Context, p CommentPlan, o CommentOptions, sizes []Co
 	shapes := shape.NewQueue(review.InstanceKeys)
 	var shaped []shape.Shape
 	waited := false
-	wait := func() (err error) {
-		shaped, err = shapes.Wait()
-		waited = true
-		return err
-	}
+	wait := func() (err error) { shaped, err = shapes.Wait(); waited = true; return err }
 	// The changes' raw values are borrowed from the plan's memory: the
 	// shapes are waited for before the read returns.
 	m, err := review.ReadModule(p, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o, shapes), Done: ctx.Done(), Err: ctx.Err,

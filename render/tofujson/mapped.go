@@ -2,9 +2,7 @@ package tofujson
 
 import (
 	"bytes"
-	"errors"
 	"os"
-	"runtime/debug"
 
 	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
@@ -32,26 +30,12 @@ func readMapped(path string, m []byte, opts ReadOptions, visit Visitor) (p *Plan
 	return p, err
 }
 
-// ErrFileChanged is what Guard returns when the plan's memory faults.
-var ErrFileChanged = errors.New("the file changed while planpr read it (was it cut short?)")
-
-// Guard runs f, which reads a mapped plan — the reader itself, or a
-// goroutine handed values borrowed from it (ReadOptions.Borrow) — on the
-// calling goroutine. Memory that the file no longer has (cut short while
-// mapped) faults: Guard makes that ErrFileChanged rather than a crash.
-func Guard(f func()) (err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if _, fault := r.(interface{ Addr() uintptr }); !fault {
-				panic(r)
-			}
-			err = ErrFileChanged
-		}
-	}()
-	f()
-	return nil
-}
+// Guard runs f, which reads a mapped plan, making a fault ErrFileChanged
+// rather than a crash (see jsonread.Guard).
+var (
+	Guard          = jsonread.Guard
+	ErrFileChanged = jsonread.ErrFileChanged
+)
 
 // drop gives back the pages of the mapped file before off, every so often.
 func (r *reader) drop(off int64) {

@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -616,16 +615,7 @@ func (r *reader) rawValue() ([]byte, error) {
 	if !r.opts.Borrow || r.mapped == nil {
 		return jsonread.RawValue(r.dec)
 	}
-	v, err := r.dec.ReadValue()
-	if err != nil || len(v) == 0 {
-		return v, err
-	}
-	// jsontext parses a buffer in place; should it ever have copied the
-	// value, its bytes are the decoder's until the next read: keep a copy.
-	if in := uintptr(unsafe.Pointer(&v[0])) - uintptr(unsafe.Pointer(&r.mapped[0])); in >= uintptr(len(r.mapped)) {
-		return bytes.Clone(v), nil
-	}
-	return v, nil
+	return jsonread.RawValueIn(r.dec, r.mapped)
 }
 
 // checkPlanVersion accepts 0.x (Terraform 0.12 to 1.0, which lacks fields

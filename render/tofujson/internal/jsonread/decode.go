@@ -232,6 +232,21 @@ func RawValue(dec *jsontext.Decoder) ([]byte, error) {
 	return bytes.Clone(v), nil
 }
 
+// RawValueIn reads the next value as its text in mem, the memory the
+// decoder parses in place (a mapped file): no copy. Should the decoder
+// ever have copied the value, its bytes are the decoder's until the next
+// read, and RawValueIn copies them.
+func RawValueIn(dec *jsontext.Decoder, mem []byte) ([]byte, error) {
+	v, err := dec.ReadValue()
+	if err != nil || len(v) == 0 {
+		return v, err
+	}
+	if in := uintptr(unsafe.Pointer(&v[0])) - uintptr(unsafe.Pointer(&mem[0])); in >= uintptr(len(mem)) {
+		return bytes.Clone(v), nil
+	}
+	return v, nil
+}
+
 // ReadString reads a string (or null, as "").
 func ReadString(dec *jsontext.Decoder) (string, error) {
 	tok, err := dec.ReadToken()
