@@ -73,8 +73,7 @@ func (s *planSection) groupChanges(shapes []shape.Shape) {
 	for i := range s.changes {
 		c := &s.changes[i]
 		shape := shapes[i]
-		at := s.patterns[c.pattern]
-		at.Indexes = c.indexes
+		at := s.splitOf(c)
 		cg, first := gs.AddSplit(fmt.Sprintf("%s\x00%s\x00%x", changeKind(c.ChangeSummary), c.Reason, shape.Loose), c.ChangeSummary, &at)
 		g := byGroup[cg]
 		if first {
@@ -91,6 +90,13 @@ func (s *planSection) groupChanges(shapes []shape.Shape) {
 	lead, rest := leadFirst(s.groups)
 	s.groups = append(lead, rest...)
 	s.makeBuckets()
+}
+
+// splitOf is a change's address split again from its pattern and indexes.
+func (s *planSection) splitOf(c *shownChange) review.SplitAt {
+	at := s.patterns[c.pattern]
+	at.Indexes = c.indexes
+	return at
 }
 
 // patternOf is the number of at's pattern among the section's patterns,

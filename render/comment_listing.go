@@ -44,20 +44,21 @@ func (s *planSection) makeBuckets() {
 // bucketGroup groups the bucket's changes that skip leaves in, and says
 // which came first (nil when it leaves none).
 func (s *planSection) bucketGroup(b *listBucket, skip func(*shownChange) bool) (*review.ChangeGroup, int) {
-	var g *review.ChangeGroup
+	var gs review.Groups // one group: a bucket's changes share their kind and pattern
 	first := -1
 	for _, i := range b.changes {
-		c := &s.changes[i]
-		if skip != nil && skip(c) {
-			continue
+		if c := &s.changes[i]; skip == nil || !skip(c) {
+			at := s.splitOf(c)
+			gs.AddSplit("", c.ChangeSummary, &at)
+			if first < 0 {
+				first = i
+			}
 		}
-		if g == nil {
-			at := s.patterns[c.pattern]
-			g, first = &review.ChangeGroup{Example: c.ChangeSummary, Members: review.Members{Parts: at.Parts, Bare: at.Bare}}, i
-		}
-		g.Add(c.indexes)
 	}
-	return g, first
+	if len(gs.List) == 0 {
+		return nil, -1
+	}
+	return gs.List[0], first
 }
 
 // listing groups the changes no picked diff stands for, riskiest first,
