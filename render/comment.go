@@ -156,14 +156,11 @@ type planSection struct {
 	listAll, outputsHidden, driftHidden bool
 	// fullText is where a shortened comment sends the reader for what it
 	// only counts.
-	fullText   string
-	drift      []txt.DriftEntry
-	driftNames *string // driftList's, once made
-	// patterns are the changes' addresses split, one for each pattern
-	// (see shownChange.pattern).
-	patterns    []review.SplitAt
-	patternIDs  map[string]int32
-	buckets     []*listBucket // see listing
+	fullText    string
+	drift       []txt.DriftEntry
+	driftNames  *string         // driftList's, once made
+	patterns    review.Patterns // of the changes' addresses
+	buckets     []*listBucket   // see listing
 	outputs     string
 	failed      []string // failed checks, the first maxWarningsOfAKind
 	failedCount int
@@ -473,7 +470,7 @@ func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue) func(*
 		c.ReplacePaths = nil // the warnings have them; not needed again
 		// Split here, beside the shaper, rather than after the read.
 		at := review.SplitAddress(c.Address)
-		s.changes = append(s.changes, shownChange{ChangeSummary: c, span: rc.Span, pattern: s.patternOf(at), indexes: at.Indexes})
+		s.changes = append(s.changes, shownChange{ChangeSummary: c, span: rc.Span, pattern: s.patterns.Add(at), indexes: at.Indexes})
 		shapes.Add(rc)
 		if !s.fullRoom() {
 			return nil

@@ -50,7 +50,7 @@ type shownChange struct {
 	item  *diffItem     // its diff, when the first pass rendered it
 	group *diffGroup
 	// Its address split (see review.SplitAt), for grouping it again:
-	// its pattern, one of planSection.patterns, and its own indexes.
+	// its pattern, in planSection.patterns, and its own indexes.
 	pattern int32
 	indexes []string
 }
@@ -92,27 +92,9 @@ func (s *planSection) groupChanges(shapes []shape.Shape) {
 	s.makeBuckets()
 }
 
-// splitOf is a change's address split again from its pattern and indexes.
+// splitOf is a change's address split again (see shownChange.pattern).
 func (s *planSection) splitOf(c *shownChange) review.SplitAt {
-	at := s.patterns[c.pattern]
-	at.Indexes = c.indexes
-	return at
-}
-
-// patternOf is the number of at's pattern among the section's patterns,
-// which it joins if new: a plan of 100,000 changes has a few hundred.
-func (s *planSection) patternOf(at review.SplitAt) int32 {
-	if i, ok := s.patternIDs[at.Pattern]; ok {
-		return i
-	}
-	if s.patternIDs == nil {
-		s.patternIDs = map[string]int32{}
-	}
-	i := int32(len(s.patterns))
-	s.patternIDs[at.Pattern] = i
-	at.Indexes = nil
-	s.patterns = append(s.patterns, at)
-	return i
+	return s.patterns.Split(c.pattern, c.indexes)
 }
 
 // leadFirst splits groups, keeping their order, into the first group of

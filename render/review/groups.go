@@ -83,6 +83,37 @@ func SplitAddress(address string) SplitAt {
 	return SplitAt{Parts: parts, Indexes: idx, Bare: bare, Pattern: shape.String()}
 }
 
+// Patterns number the patterns of split addresses: a caller that keeps
+// thousands of split addresses keeps each change's indexes and its
+// pattern's number (a plan of 100,000 changes has a few hundred).
+type Patterns struct {
+	list []SplitAt // without indexes
+	ids  map[string]int32
+}
+
+// Add returns the number of a's pattern, which it joins if new.
+func (ps *Patterns) Add(a SplitAt) int32 {
+	if i, ok := ps.ids[a.Pattern]; ok {
+		return i
+	}
+	if ps.ids == nil {
+		ps.ids = map[string]int32{}
+	}
+	i := int32(len(ps.list))
+	ps.ids[a.Pattern] = i
+	a.Indexes = nil
+	ps.list = append(ps.list, a)
+	return i
+}
+
+// Split is the address split whose pattern is number id and whose
+// indexes are these.
+func (ps *Patterns) Split(id int32, indexes []string) SplitAt {
+	a := ps.list[id]
+	a.Indexes = indexes
+	return a
+}
+
 // AddSplit is Add of c, whose address a is, split.
 func (gs *Groups) AddSplit(key string, c ChangeSummary, a *SplitAt) (*ChangeGroup, bool) {
 	parts, idx, bare := a.Parts, a.Indexes, a.Bare

@@ -124,3 +124,23 @@ func TestMembersExact(t *testing.T) {
 		t.Errorf("one member: %q", got)
 	}
 }
+
+// Addresses of one pattern share its number, and split again they are
+// what SplitAddress made of them.
+func TestPatternsNumberEachPatternOnce(t *testing.T) {
+	var ps Patterns
+	var ids []int32
+	addresses := []string{"web[0]", "db.main", "web[7]", "module.m[\"a\"].junk_0042"}
+	for _, a := range addresses {
+		ids = append(ids, ps.Add(SplitAddress(a)))
+	}
+	if ids[0] != ids[2] || ids[0] == ids[1] || ids[3] == ids[0] {
+		t.Fatalf("pattern numbers %v", ids)
+	}
+	for i, a := range addresses {
+		want := SplitAddress(a)
+		if got := ps.Split(ids[i], want.Indexes); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s split again: %+v, want %+v", a, got, want)
+		}
+	}
+}
