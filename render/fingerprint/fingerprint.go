@@ -87,7 +87,7 @@ func entryOf(address string, c tofujson.Change) Entry {
 	e := Entry{Address: address, Actions: strings.Join(c.Actions, ","), Importing: c.Importing != nil,
 		Before: normalize(c.Before, false, c.BeforeSensitive), After: normalize(c.After, c.AfterUnknown, c.AfterSensitive)}
 	for _, p := range c.ReplacePaths {
-		e.Replace = append(e.Replace, pathText(p))
+		e.Replace = append(e.Replace, tofujson.PathString(p))
 	}
 	slices.Sort(e.Replace)
 	return e
@@ -188,26 +188,6 @@ func element(marks any, i int) any {
 		return l[i]
 	}
 	return nil
-}
-
-// pathText writes an attribute path: a.b[0]["k"].
-func pathText(p []any) string {
-	var b strings.Builder
-	for i, step := range p {
-		switch v := step.(type) {
-		case string:
-			if i > 0 {
-				b.WriteString(".")
-			}
-			b.WriteString(v)
-		default:
-			b.WriteString("[")
-			enc, _ := json.Marshal(v)
-			b.Write(enc)
-			b.WriteString("]")
-		}
-	}
-	return b.String()
 }
 
 // Root is a root module's plan, named.

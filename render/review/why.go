@@ -1,10 +1,8 @@
 package review
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/planpr/planpr/render/mask"
+	"github.com/planpr/planpr/render/tofujson"
 )
 
 // DeleteWhy says why a resource is destroyed, from its action_reason;
@@ -43,25 +41,7 @@ func ReplaceWhy(reason string) string {
 	return ""
 }
 
-// PathString writes an attribute path as HCL would: a.b[0]["k"].
-func PathString(p []any) string {
-	var b strings.Builder
-	for i, step := range p {
-		switch v := step.(type) {
-		case string:
-			if i == 0 {
-				b.WriteString(v)
-			} else {
-				b.WriteString("." + v)
-			}
-		default:
-			fmt.Fprintf(&b, "[%v]", v)
-		}
-	}
-	return b.String()
-}
-
-// MaskedPath is PathString with every step that is a marked map's key
+// MaskedPath is tofujson.PathString with every step that is a marked map's key
 // hidden: replace_paths name the keys of sensitive maps.
 func MaskedPath(m *mask.Masker, p []any) string {
 	masked := make([]any, len(p))
@@ -73,5 +53,5 @@ func MaskedPath(m *mask.Masker, p []any) string {
 			}
 		}
 	}
-	return PathString(masked)
+	return tofujson.PathString(masked)
 }

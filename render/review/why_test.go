@@ -18,8 +18,8 @@ func TestPathStrings(t *testing.T) {
 		{[]any{"ingress", 0.0, "cidr"}, "ingress[0].cidr", "ingress[0].cidr"},
 		{[]any{"secrets", "hunter2"}, "secrets.hunter2", "secrets." + mask.Masked},
 	} {
-		if got := PathString(tc.path); got != tc.plain {
-			t.Errorf("PathString(%v) = %s, want %s", tc.path, got, tc.plain)
+		if got := tofujson.PathString(tc.path); got != tc.plain {
+			t.Errorf("tofujson.PathString(%v) = %s, want %s", tc.path, got, tc.plain)
 		}
 		if got := MaskedPath(m, tc.path); got != tc.shown {
 			t.Errorf("MaskedPath(%v) = %s, want %s", tc.path, got, tc.shown)

@@ -56,3 +56,6 @@ func AnyTrue(mask any) bool { return jsonread.AnyTrue(mask) }
 
 // DecodeString decodes the JSON value at the start of s.
 func DecodeString(s string) (any, error) { return jsonread.DecodeString(s) }
+
+// PathString writes an attribute path: a.b[0].c.
+func PathString(p []any) string { return jsonread.PathString(p) }
