@@ -197,6 +197,13 @@ func newRelease(t *testing.T, api *githubtest.Server) *release {
 	rel := &release{files: map[string][]byte{}}
 	target, _ := url.Parse(api.URL)
 	proxy := httputil.NewSingleHostReverseProxy(target)
+	// A transport of its own: httptest.Server.Close closes the idle
+	// connections of http.DefaultTransport, and another subtest's server
+	// closing could cut a connection this proxy was about to use (a comment
+	// POST then failed with "unexpected EOF").
+	transport := &http.Transport{}
+	proxy.Transport = transport
+	t.Cleanup(transport.CloseIdleConnections)
 	rel.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/api/repos/planpr/planpr/releases":
