@@ -2,6 +2,8 @@ package tofujson
 
 import (
 	"bufio"
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -89,4 +91,89 @@ func TestReaderDropsWhatItRead(t *testing.T) {
 		t.Fatalf("dropped again after %d bytes", 2*page)
 	}
 	(&reader{}).drop(5 * droppedEvery) // nothing mapped: nothing to do
+}
+
+// planRead is what one read of a plan gave.
+type planRead struct {
+	plan    *Plan
+	changes []ResourceChange
+	err     string
+}
+
+func (r planRead) String() string {
+	return fmt.Sprintf("%d changes, error %q", len(r.changes), r.err)
+}
+
+// readBothWays reads data lazily as a mapped plan is read (with a
+// jsonread.Cursor) and with jsontext, and says what each gave.
+func readBothWays(t *testing.T, path string, data []byte) (cursor, streamed planRead) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := func(mapped bool) planRead {
+		var changes []ResourceChange
+		visit := func(_ string, rc *ResourceChange) error {
+			c := *rc
+			c.Change.KeepValues()
+			changes = append(changes, c)
+			return nil
+		}
+		var p *Plan
+		var err error
+		opts := ReadOptions{Lazy: true, Borrow: true}
+		if mapped {
+			p, err = readMapped(path, data, opts, visit)
+		} else { // as a mapped plan was read before the cursor
+			p, err = readPlanFrom(path, bytes.NewBuffer(data), data, opts, visit)
+		}
+		if err != nil {
+			return planRead{err: err.Error()}
+		}
+		return planRead{plan: p, changes: changes}
+	}
+	return read(true), read(false)
+}
+
+// TestCursorReadsAsJsontext: a plan read with the cursor is read as
+// jsontext reads it, and a broken one fails with jsontext's error.
+func TestCursorReadsAsJsontext(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/plans/*.json")
+	paths = append(paths, "../../testdata/example/plan.json")
+	dir := t.TempDir()
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		variants := [][]byte{data, data[:len(data)/2], data[:len(data)-2], append(bytes.Clone(data), "{}"...)}
+		for _, at := range []int{len(data) / 3, len(data) / 2, 2 * len(data) / 3} {
+			for _, b := range []byte{'"', '\\', '}', ',', 0x01, 0xff} {
+				v := bytes.Clone(data)
+				v[at] = b
+				variants = append(variants, v)
+			}
+		}
+		for i, v := range variants {
+			if cursor, streamed := readBothWays(t, filepath.Join(dir, "plan.json"), v); !reflect.DeepEqual(cursor, streamed) {
+				t.Errorf("%s variant %d:\ncursor:   %v\nstreamed: %v", p, i, cursor, streamed)
+			}
+		}
+	}
+}
+
+// FuzzCursorReadsAsJsontext: whatever the input, the cursor's read and
+// jsontext's agree.
+func FuzzCursorReadsAsJsontext(f *testing.F) {
+	f.Add([]byte(minimalPlan))
+	f.Add([]byte(`{"format_version":"1.2","resource_changes":[{"address":"a.b[\"k\"]","index":"k","change":{"actions":["delete","create"],"before":{"a":[1,{"b":null}]},"after_unknown":true,"replace_paths":[["a",0]]}}]}`))
+	f.Add([]byte(`{"format_version":"1.2","resource_changes":null,"output_changes":{"x":{"actions":["create"]}}}`))
+	f.Add([]byte(`{"format_version":"1.2","resource_drift":[{"address":"x","change":{"actions":["update"],"before":{},"after":{}}}],"prior_state":{"values":{}}} {}`))
+	f.Add([]byte(`{"format_version":"1.2","resource_changes":[{"change":{"actions":["create"],"after":"\ud800"}}]}`))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if cursor, streamed := readBothWays(t, filepath.Join(dir, "plan.json"), data); !reflect.DeepEqual(cursor, streamed) {
+			t.Fatalf("%q:\ncursor:   %v\nstreamed: %v", data, cursor, streamed)
+		}
+	})
 }

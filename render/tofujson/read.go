@@ -152,7 +152,7 @@ func sniff(path string, br *bufio.Reader) error {
 // reader walks a plan document token by token.
 type reader struct {
 	path string
-	dec  *jsontext.Decoder
+	dec  jsonread.Tokens
 	opts ReadOptions
 	// skipValues is set while reading a section named in opts.SkipValues.
 	skipValues bool
@@ -172,7 +172,10 @@ func (r *reader) fail(err error) error {
 		return err // a stopped read is not the file's fault
 	}
 	var syn *jsontext.SyntacticError
+	var notJSON *jsonread.ErrNotJSON
 	switch {
+	case errors.As(err, &notJSON):
+		return errorAt(r.path, notJSON.Offset, "invalid JSON")
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		off := r.dec.InputOffset()
 		if fi, serr := os.Stat(r.path); serr == nil {
@@ -193,27 +196,9 @@ func (r *reader) expect(kind jsontext.Kind, what string) error {
 		return err
 	}
 	if tok.Kind() != kind {
-		return errorAt(r.path, r.dec.InputOffset()-1, fmt.Sprintf("%s: got %s, want %s", what, kindName(tok.Kind()), kindName(kind)))
+		return errorAt(r.path, r.dec.InputOffset()-1, fmt.Sprintf("%s: got %s, want %s", what, jsonread.KindName(tok.Kind()), jsonread.KindName(kind)))
 	}
 	return nil
-}
-
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case '0':
-		return "a number"
-	case 'n':
-		return "null"
-	case 't', 'f':
-		return "a boolean"
-	}
-	return "'" + string(k) + "'"
 }
 
 // members walks an object: each is called with every member's name, and
@@ -589,7 +574,7 @@ func (r *reader) change(c *Change) error {
 					err = r.checkDepth(*rawDst, start)
 				}
 			default:
-				*dst, err = jsonread.DecodeIn(r.dec, r.src)
+				*dst, err = r.decode()
 			}
 			return err
 		}
@@ -607,6 +592,14 @@ func (r *reader) change(c *Change) error {
 		}
 		return err
 	})
+}
+
+// decode decodes the next value.
+func (r *reader) decode() (any, error) {
+	if dec, ok := r.dec.(*jsontext.Decoder); ok {
+		return jsonread.DecodeIn(dec, r.src)
+	}
+	return jsonread.DecodeAny(r.dec)
 }
 
 // rawValue reads the next value as its text: the decoder's own bytes,

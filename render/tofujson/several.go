@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -80,7 +79,7 @@ func SplitPlans(path string) (found []PlanPart, release func(), err error) {
 	}
 	dec := jsontext.NewDecoder(bufio.NewReaderSize(io.NewSectionReader(f, 0, 1<<62), 1<<18), jsontext.AllowDuplicateNames(true))
 	r := &reader{path: path, dec: dec}
-	pos := position{line: 1, column: 1}
+	pos := jsonread.Position{Line: 1, Column: 1}
 	var start int64
 	buf := make([]byte, 32<<10) // one for every part's count of lines
 	for {
@@ -103,9 +102,9 @@ func SplitPlans(path string) (found []PlanPart, release func(), err error) {
 		end := dec.InputOffset()
 		// The part keeps its leading blank space, so that its first line
 		// and column are the original's pos.
-		part := PlanPart{Path: fmt.Sprintf("%s#%d", path, len(found)+1), Line: pos.line, Column: pos.column}
+		part := PlanPart{Path: fmt.Sprintf("%s#%d", path, len(found)+1), Line: pos.Line, Column: pos.Column}
 		section := io.NewSectionReader(f, start, end-start)
-		if _, err := io.CopyBuffer(positionWriter{&pos}, section, buf); err != nil {
+		if _, err := io.CopyBuffer(&pos, section, buf); err != nil {
 			return nil, release, &InputError{File: path, Msg: "splitting its plans: " + err.Error()}
 		}
 		parts.Store(part.Path, io.NewSectionReader(f, start, end-start))
@@ -130,25 +129,3 @@ func openPart(path string) (Text, bool) {
 type partText struct{ *io.SectionReader }
 
 func (partText) Close() error { return nil }
-
-// position is a line and column (in characters) of the original file.
-type position struct{ line, column int }
-
-// advance moves the position over b.
-func (p *position) advance(b []byte) {
-	for _, c := range b {
-		switch {
-		case c == '\n':
-			p.line, p.column = p.line+1, 1
-		case utf8.RuneStart(c):
-			p.column++
-		}
-	}
-}
-
-type positionWriter struct{ pos *position }
-
-func (w positionWriter) Write(b []byte) (int, error) {
-	w.pos.advance(b)
-	return len(b), nil
-}

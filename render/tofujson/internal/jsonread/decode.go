@@ -13,7 +13,16 @@ import (
 
 // DecodeAny reads one JSON value as generic Go values: Object, []any,
 // string, json.Number (the number's text as written), bool, nil.
-func DecodeAny(dec *jsontext.Decoder) (any, error) { return DecodeIn(dec, "") }
+func DecodeAny(dec Tokens) (any, error) {
+	if jd, ok := dec.(*jsontext.Decoder); ok {
+		return DecodeIn(jd, "")
+	}
+	raw, err := dec.ReadValue()
+	if err != nil {
+		return nil, err
+	}
+	return DecodeRaw(raw)
+}
 
 // DecodeRaw decodes a raw JSON value held in memory.
 func DecodeRaw(raw []byte) (any, error) {
@@ -224,7 +233,7 @@ func unescape(dst, body []byte) ([]byte, bool) {
 }
 
 // RawValue reads one value's bytes, copied (the decoder reuses its buffer).
-func RawValue(dec *jsontext.Decoder) ([]byte, error) {
+func RawValue(dec Tokens) ([]byte, error) {
 	v, err := dec.ReadValue()
 	if err != nil {
 		return nil, err
@@ -236,7 +245,7 @@ func RawValue(dec *jsontext.Decoder) ([]byte, error) {
 // decoder parses in place (a mapped file): no copy. Should the decoder
 // ever have copied the value, its bytes are the decoder's until the next
 // read, and RawValueIn copies them.
-func RawValueIn(dec *jsontext.Decoder, mem []byte) ([]byte, error) {
+func RawValueIn(dec Tokens, mem []byte) ([]byte, error) {
 	v, err := dec.ReadValue()
 	if err != nil || len(v) == 0 {
 		return v, err
@@ -248,7 +257,10 @@ func RawValueIn(dec *jsontext.Decoder, mem []byte) ([]byte, error) {
 }
 
 // ReadString reads a string (or null, as "").
-func ReadString(dec *jsontext.Decoder) (string, error) {
+func ReadString(dec Tokens) (string, error) {
+	if c, ok := dec.(*Cursor); ok {
+		return c.ReadString()
+	}
 	tok, err := dec.ReadToken()
 	if err != nil {
 		return "", err

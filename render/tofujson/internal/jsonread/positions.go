@@ -3,6 +3,9 @@ package jsonread
 import (
 	"bytes"
 	"io"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // LineCol is the line and column (in characters) of byte offset off of data.
@@ -19,6 +22,41 @@ func LineCol(data []byte, off int64) (int, int) {
 		}
 	}
 	return line, col
+}
+
+// Position is a line and column (in characters) of a text; writing
+// text to it moves it past that text.
+type Position struct{ Line, Column int }
+
+func (p *Position) Write(b []byte) (int, error) {
+	for _, c := range b {
+		switch {
+		case c == '\n':
+			p.Line, p.Column = p.Line+1, 1
+		case utf8.RuneStart(c):
+			p.Column++
+		}
+	}
+	return len(b), nil
+}
+
+// KindName names a kind of JSON token for an error message.
+func KindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "'" + string(k) + "'"
 }
 
 // TopLevelKeys lists the names of the members of the top-level object
