@@ -439,7 +439,7 @@ func newSection(ctx context.Context, p CommentPlan, o CommentOptions, sizes []Co
 		s.budgets[i].full.limit = size.MaxSize
 	}
 	o.PlanOptions = o.ForInput(p.Path)
-	shapes := shape.NewQueue(review.InstanceKeys)
+	shapes := shape.NewQueue()
 	var shaped []shape.Shape
 	waited := false
 	wait := func() (err error) { shaped, err = shapes.Wait(); waited = true; return err }
@@ -471,7 +471,7 @@ func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue) func(*
 		// Split here, beside the shaper, rather than after the read.
 		at := review.SplitAddress(c.Address)
 		s.changes = append(s.changes, shownChange{ChangeSummary: c, span: rc.Span, pattern: s.patterns.Add(at), indexes: at.Indexes})
-		shapes.Add(rc)
+		shapes.Add(rc, at.Keys())
 		if !s.fullRoom() {
 			return nil
 		}

@@ -72,6 +72,7 @@ type SplitAt struct {
 func SplitAddress(address string) SplitAt {
 	parts, idx, bare := SplitNumbered(address)
 	var shape strings.Builder
+	shape.Grow(len(address) + 8)
 	for i, p := range parts {
 		shape.WriteString(p)
 		if i < len(bare) && bare[i] {
@@ -181,9 +182,15 @@ func SplitIndexes(address string) (parts, indexes []string) {
 // and bare [true, true, false]. Resource types (aws_route53_record) keep
 // their digits: they name what the resource is.
 func SplitNumbered(address string) (parts, indexes []string, bare []bool) {
+	// Most addresses have an index or two: room for three is made at once.
+	parts = make([]string, 0, 4)
+	room := func() {
+		if indexes == nil {
+			indexes, bare = make([]string, 0, 3), make([]bool, 0, 3)
+		}
+	}
 	start := 0
 	expect := "start" // what the next dot-separated step of the address is
-	flush := func(end int) { parts = append(parts, address[start:end]); start = end }
 	for i := 0; i < len(address); {
 		// One step: up to the next dot outside brackets.
 		j := i
@@ -217,7 +224,8 @@ func SplitNumbered(address string) (parts, indexes []string, bare []bool) {
 				for e < j && address[e] >= '0' && address[e] <= '9' {
 					e++
 				}
-				flush(k)
+				parts = append(parts, address[start:k])
+				room()
 				indexes, bare = append(indexes, address[k:e]), append(bare, true)
 				start, k = e, e
 			}
@@ -227,7 +235,8 @@ func SplitNumbered(address string) (parts, indexes []string, bare []bool) {
 			if end < 0 {
 				return append(parts, address[start:]), indexes, bare
 			}
-			flush(j)
+			parts = append(parts, address[start:j])
+			room()
 			indexes, bare = append(indexes, address[j+1:end]), append(bare, false)
 			start, j = end+1, end+1
 		}
@@ -239,11 +248,26 @@ func SplitNumbered(address string) (parts, indexes []string, bare []bool) {
 // InstanceKeys are an address's count indexes and for_each keys, unquoted,
 // and the numbers in its names: module.app[3].x.web_07["a"] has 3, 07 and a.
 func InstanceKeys(address string) []string {
-	_, keys, _ := SplitNumbered(address)
-	for i, k := range keys {
-		if uq, err := strconv.Unquote(k); err == nil {
-			keys[i] = uq
+	_, indexes, _ := SplitNumbered(address)
+	return SplitAt{Indexes: indexes}.Keys()
+}
+
+// Keys are the split address's InstanceKeys: its Indexes themselves when
+// none is quoted, else a copy.
+func (a SplitAt) Keys() []string {
+	keys := a.Indexes
+	for i, k := range a.Indexes {
+		if !strings.HasPrefix(k, `"`) {
+			continue
 		}
+		uq, err := strconv.Unquote(k)
+		if err != nil {
+			continue
+		}
+		if &keys[0] == &a.Indexes[0] {
+			keys = slices.Clone(a.Indexes)
+		}
+		keys[i] = uq
 	}
 	return keys
 }

@@ -6,7 +6,6 @@ import "github.com/planpr/planpr/render/tofujson"
 // is read, in the order they come; when it falls behind, the reading
 // goroutine shapes the next change itself rather than wait.
 type Queue struct {
-	keys   func(address string) []string
 	work   chan queued
 	done   chan []result
 	shapes []Shape // each change's, those shaped by the reader so far
@@ -15,8 +14,8 @@ type Queue struct {
 
 type queued struct {
 	i       int             // the change's place among those added
-	change  tofujson.Change // values raw: a copy owns them
-	address string
+	change tofujson.Change // values raw: a copy owns them
+	keys   []string
 }
 
 type result struct {
@@ -24,16 +23,16 @@ type result struct {
 	shape Shape
 }
 
-// NewQueue starts a queue; keys gives an address's instance keys (see Of).
-func NewQueue(keys func(address string) []string) *Queue {
-	q := &Queue{keys: keys, work: make(chan queued, 32), done: make(chan []result, 1)}
+// NewQueue starts a queue.
+func NewQueue() *Queue {
+	q := &Queue{work: make(chan queued, 32), done: make(chan []result, 1)}
 	go func() {
 		var shapes []result
 		// Raw values may be borrowed from a mapped plan, which faults if
 		// the file is cut short meanwhile: an error, then, not a crash.
 		q.err = tofujson.Guard(func() {
 			for w := range q.work {
-				shapes = append(shapes, result{w.i, Of(&w.change, keys(w.address))})
+				shapes = append(shapes, result{w.i, Of(&w.change, w.keys)})
 			}
 		})
 		for range q.work { // what is still queued is not read: the read fails
@@ -43,15 +42,15 @@ func NewQueue(keys func(address string) []string) *Queue {
 	return q
 }
 
-// Add shapes a change, or queues it; its raw values must not change
-// until Wait returns.
-func (q *Queue) Add(rc *tofujson.ResourceChange) {
+// Add shapes a change whose instance keys are keys (see Of), or queues
+// it; neither its raw values nor keys may change until Wait returns.
+func (q *Queue) Add(rc *tofujson.ResourceChange, keys []string) {
 	i := len(q.shapes)
 	q.shapes = append(q.shapes, Shape{})
 	select {
-	case q.work <- queued{i: i, change: rc.Change, address: rc.Address}:
+	case q.work <- queued{i: i, change: rc.Change, keys: keys}:
 	default:
-		q.shapes[i] = Of(&rc.Change, q.keys(rc.Address))
+		q.shapes[i] = Of(&rc.Change, keys)
 	}
 }
 

@@ -13,14 +13,14 @@ import (
 // the queue's goroutine, and the reader shapes some itself.
 func TestQueueShapesInOrder(t *testing.T) {
 	keys := func(address string) []string { return []string{address[len("web[") : len(address)-1]} }
-	q := NewQueue(keys)
+	q := NewQueue()
 	var want []Shape
 	for i := range 500 {
 		value := fmt.Sprintf(`{"name":"web-%d","size":%d}`, i, 100+i%3)
 		rc := &tofujson.ResourceChange{Address: fmt.Sprintf("web[%d]", i),
 			Change: *tofujson.NewRawChange(nil, []byte(value), []byte("{}"), []byte("{}"), []byte("{}"))}
 		want = append(want, Of(&rc.Change, keys(rc.Address)))
-		q.Add(rc)
+		q.Add(rc, keys(rc.Address))
 	}
 	got, err := q.Wait()
 	if err != nil {
