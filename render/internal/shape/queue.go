@@ -13,7 +13,7 @@ type Queue struct {
 }
 
 type queued struct {
-	i       int             // the change's place among those added
+	i      int             // the change's place among those added
 	change tofujson.Change // values raw: a copy owns them
 	keys   []string
 }
