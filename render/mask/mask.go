@@ -40,6 +40,7 @@ type Masker struct {
 	// long holds the patterns of indexLen bytes or more by their first
 	// indexLen bytes, longest first; short the shorter ones by length.
 	long    map[string][]string
+	known   map[string]struct{} // the long patterns, to add each once
 	short   [indexLen]map[string]struct{}
 	numbers map[string]struct{}
 	keys    map[string]struct{} // a marked map's keys, for attribute paths
@@ -58,7 +59,7 @@ const indexLen = 8
 
 // NewMasker returns a masker with no known secrets.
 func NewMasker() *Masker {
-	m := &Masker{long: map[string][]string{}, numbers: map[string]struct{}{}, keys: map[string]struct{}{}}
+	m := &Masker{long: map[string][]string{}, known: map[string]struct{}{}, numbers: map[string]struct{}{}, keys: map[string]struct{}{}}
 	for i := range m.short {
 		m.short[i] = map[string]struct{}{}
 	}
@@ -158,10 +159,13 @@ func (m *Masker) add(p string) {
 			m.patterns++
 		}
 	} else {
-		k := p[:indexLen]
-		if slices.Contains(m.long[k], p) {
+		// Secrets may share their first bytes by the thousand (PEM keys
+		// all begin "-----BEGIN"): a set, not their list, says which are in.
+		if _, ok := m.known[p]; ok {
 			return
 		}
+		m.known[p] = struct{}{}
+		k := p[:indexLen]
 		m.long[k] = append(m.long[k], p)
 		m.patterns++
 		m.unsorted = true
