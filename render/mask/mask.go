@@ -37,10 +37,13 @@ const Masked = "(sensitive value)"
 // they are escaped, fenced or laid out, so no secret can change planpr's
 // own markup. It counts what it hides.
 type Masker struct {
-	// long holds the patterns of indexLen bytes or more by their first
-	// indexLen bytes, longest first; short the shorter ones by length.
-	long    map[string][]string
-	known   map[string]struct{} // the long patterns, to add each once
+	// long holds the patterns of indexLen bytes or more, and lengths
+	// their lengths by their first indexLen bytes, longest first: secrets
+	// may share their first bytes by the thousand (PEM keys all begin
+	// "-----BEGIN"), and a text is matched against a few lengths, not
+	// against each of them. short holds the shorter ones by length.
+	long    map[string]struct{}
+	lengths map[string][]int
 	short   [indexLen]map[string]struct{}
 	numbers map[string]struct{}
 	keys    map[string]struct{} // a marked map's keys, for attribute paths
@@ -59,7 +62,7 @@ const indexLen = 8
 
 // NewMasker returns a masker with no known secrets.
 func NewMasker() *Masker {
-	m := &Masker{long: map[string][]string{}, known: map[string]struct{}{}, numbers: map[string]struct{}{}, keys: map[string]struct{}{}}
+	m := &Masker{long: map[string]struct{}{}, lengths: map[string][]int{}, numbers: map[string]struct{}{}, keys: map[string]struct{}{}}
 	for i := range m.short {
 		m.short[i] = map[string]struct{}{}
 	}
@@ -159,14 +162,12 @@ func (m *Masker) add(p string) {
 			m.patterns++
 		}
 	} else {
-		// Secrets may share their first bytes by the thousand (PEM keys
-		// all begin "-----BEGIN"): a set, not their list, says which are in.
-		if _, ok := m.known[p]; ok {
+		if _, ok := m.long[p]; ok {
 			return
 		}
-		m.known[p] = struct{}{}
+		m.long[p] = struct{}{}
 		k := p[:indexLen]
-		m.long[k] = append(m.long[k], p)
+		m.lengths[k] = append(m.lengths[k], len(p))
 		m.patterns++
 		m.unsorted = true
 	}
@@ -256,7 +257,8 @@ func randomKeyShaped(s string) bool {
 
 // Mask hides every known secret and credential-shaped string in one value
 // (a text, an address, a message). It scans the value once: time grows
-// with its length, not with the number or lengths of the secrets.
+// with its length, not with the number of secrets (a position that begins
+// like some costs a lookup per length of those).
 func (m *Masker) Mask(text string) string {
 	out, n := m.mask(text)
 	m.Count += n
@@ -324,8 +326,9 @@ func (m *Masker) sortLong() {
 	if !m.unsorted {
 		return
 	}
-	for _, ps := range m.long {
-		slices.SortFunc(ps, func(a, b string) int { return len(b) - len(a) })
+	for k, ls := range m.lengths {
+		slices.SortFunc(ls, func(a, b int) int { return b - a })
+		m.lengths[k] = slices.Compact(ls)
 	}
 	m.unsorted = false
 }
@@ -333,9 +336,11 @@ func (m *Masker) sortLong() {
 // match is the length of the longest secret at the start of s, or 0.
 func (m *Masker) match(s string, prev byte) int {
 	if len(s) >= indexLen {
-		for _, p := range m.long[s[:indexLen]] {
-			if strings.HasPrefix(s, p) {
-				return len(p)
+		for _, l := range m.lengths[s[:indexLen]] {
+			if l <= len(s) {
+				if _, ok := m.long[s[:l]]; ok {
+					return l
+				}
 			}
 		}
 	}

@@ -33,3 +33,18 @@ func TestMaskerScalesWithSecrets(t *testing.T) {
 		t.Errorf("count %d", m.Count)
 	}
 }
+
+// TestMaskerLongestOfSecretsThatBeginAlike: of secrets sharing their
+// first bytes, the longest that the text holds is masked, and text that
+// only begins like them is left alone.
+func TestMaskerLongestOfSecretsThatBeginAlike(t *testing.T) {
+	m := NewMasker()
+	for _, s := range []string{"-----BEGIN KEY a-----", "-----BEGIN KEY a-----tail", "-----BEGIN KEY bb-----", "-----BEGIN KEY a-"} {
+		m.Add(s)
+	}
+	got := m.Mask("1 -----BEGIN KEY a-----tail 2 -----BEGIN KEY a----- 3 -----BEGIN KEY a- 4 -----BEGIN KEY bb----- 5 -----BEGIN CERT-----")
+	want := "1 (sensitive value) 2 (sensitive value) 3 (sensitive value) 4 (sensitive value) 5 -----BEGIN CERT-----"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
