@@ -2,13 +2,16 @@ package render
 
 import (
 	"cmp"
-	"github.com/planpr/planpr/flavor"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/planpr/planpr/flavor"
 
 	"github.com/planpr/planpr/render/review"
 	txt "github.com/planpr/planpr/render/text"
@@ -29,6 +32,9 @@ var (
 // changes, or as many as PLANPR_BENCH_N says.
 func benchPlan(b *testing.B) (plan string, schemas *tofujson.Schemas) {
 	b.Helper()
+	if p := os.Getenv("PLANPR_BENCH_PLAN"); p != "" { // a plan of one's own, without schemas
+		return p, nil
+	}
 	benchOnce.Do(func() {
 		benchDir, benchErr = os.MkdirTemp("", "planpr-bench-")
 		if benchErr == nil {
@@ -243,4 +249,32 @@ func BenchmarkActionComments(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkCommentOneHugeDiff is the comment of one resource whose diff
+// is far larger than any comment (a 4 MB file's content rewritten, a list
+// of 40,000 items): it cannot be shown, and is not laid out to find that.
+func BenchmarkCommentOneHugeDiff(b *testing.B) {
+	var items strings.Builder
+	for i := range 40000 {
+		fmt.Fprintf(&items, `"item-%d",`, i)
+	}
+	list := strings.TrimSuffix(items.String(), ",")
+	value := func(c string) string {
+		return fmt.Sprintf(`{"id":"a","items":[%s],"content":"%s"}`, list, strings.Repeat(c+`\n`, 2<<20))
+	}
+	plan := filepath.Join(b.TempDir(), "plan.json")
+	doc := `{"format_version":"1.2","resource_changes":[{"address":"local_file.big","mode":"managed","type":"local_file","name":"big",` +
+		`"provider_name":"registry.opentofu.org/hashicorp/local","change":{"actions":["update"],"before":` + value("a") + `,"after":` + value("b") +
+		`,"after_unknown":{},"before_sensitive":{},"after_sensitive":{}}}]}`
+	if err := os.WriteFile(plan, []byte(doc), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	sizeOf(b, plan)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Comment(io.Discard, []CommentPlan{{Path: plan}}, CommentOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -172,6 +172,9 @@ func (s *planSection) renderReps(o CommentOptions, m *mask.Masker, limit int) er
 				continue
 			}
 		}
+		if len(it.text) > tooLongToShow*limit {
+			continue // see tooLongToShow
+		}
 		it.layOut(m)
 		g.rep = it
 		s.reps = append(s.reps, g)
@@ -181,6 +184,13 @@ func (s *planSection) renderReps(o CommentOptions, m *mask.Masker, limit int) er
 	}
 	return nil
 }
+
+// tooLongToShow is how many times the comment's size a diff's text may be
+// and still be laid out to see whether it fits. Only hiding secrets makes
+// a text shorter, and never by that much in a real diff; laying out a
+// resource's diff of 40 MB (a file's content, a list of 200,000 items)
+// took three seconds of masking for a diff that could not be shown.
+const tooLongToShow = 8
 
 // repsFor is the groups with a diff that a comment of limit characters
 // picks from: as many as renderReps would render for that limit alone,
