@@ -152,7 +152,8 @@ func coarsenLargestRisky(sections []*planSection, m *mask.Masker) bool {
 // the rest (only those with leadOnly), skipping one that does not fit for
 // smaller ones after it.
 // The members of a picked group of destroyed or replaced changes are
-// named exactly beside its diff, as the listing named them.
+// named beside its diff as the listing named them: exactly, or in one
+// pattern where the budget made the listing do so.
 func pickDiffs(sections []*planSection, limit, room int, leadOnly bool, m *mask.Masker, undo *[]func()) {
 	type candidate struct {
 		s *planSection
@@ -176,8 +177,15 @@ func pickDiffs(sections []*planSection, limit, room int, leadOnly bool, m *mask.
 		if slices.Contains(c.s.picked, c.g) {
 			continue
 		}
-		exact := isRiskyGroup(c.g)
-		if cost := len(c.g.rep.laidOut) + len(alikeLine(c.g, exact, m)); cost <= room {
+		// Destroyed or replaced members move from the listing to the line
+		// beside their diff, named as the listing named them: exactly
+		// costs their names only once.
+		exact := isRiskyGroup(c.g) && !c.s.coarse[changeKind(c.g.Example)+"\x00"+c.g.Address()]
+		cost := len(c.g.rep.laidOut) + len(alikeLine(c.g, exact, m))
+		if exact {
+			cost -= len(memberNames(&c.g.Members, true, m))
+		}
+		if cost <= room {
 			s, g := c.s, c.g
 			s.picked = append(s.picked, g)
 			s.exactAlike[g] = exact
