@@ -403,6 +403,34 @@ func (m *Members) Exact() []string {
 	return out
 }
 
+// ExactWithin names members as Exact does, as many as fit in about room
+// bytes (their names joined by ", "), in order of appearance: the names
+// and how many members they name. It names the members kept when not
+// all are (see maxGroupMembers).
+func (m *Members) ExactWithin(room int) ([]string, int) {
+	first := func(k int) []string {
+		some := Members{Parts: m.Parts, Indexes: m.Indexes[:k], Count: k, Bare: m.Bare}
+		return some.Exact()
+	}
+	size := func(names []string) int { return len(strings.Join(names, ", ")) }
+	// The longest run of first members that fits: names grow with
+	// members but for ranges that merge, so the search finds a run that
+	// fits, near the longest.
+	lo, hi := 0, len(m.Indexes)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if size(first(mid)) <= room {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo == 0 {
+		return nil, 0
+	}
+	return first(lo), lo
+}
+
 // ranges writes numbers as comma-separated runs, 0..3,7,9..10; ok is false
 // when some value is not a number.
 func ranges(values []string) (string, bool) {

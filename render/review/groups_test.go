@@ -144,3 +144,33 @@ func TestPatternsNumberEachPatternOnce(t *testing.T) {
 		}
 	}
 }
+
+// ExactWithin names the first members, as many as fit, as Exact would.
+func TestMembersExactWithin(t *testing.T) {
+	var gs Groups
+	var g *ChangeGroup
+	for i := range 1000 {
+		g, _ = gs.Add("", ChangeSummary{Address: fmt.Sprintf(`aws_route53_record.r["host-%d.example.internal"]`, i)})
+	}
+	for _, room := range []int{0, 10, 100, 1000, 5000} {
+		names, n := g.ExactWithin(room)
+		text := strings.Join(names, ", ")
+		if len(text) > room {
+			t.Errorf("room %d: %d bytes", room, len(text))
+		}
+		var keys []string
+		for i := range n {
+			keys = append(keys, fmt.Sprintf(`"host-%d.example.internal"`, i))
+		}
+		if want := `aws_route53_record.r[` + strings.Join(keys, ",") + `]`; n > 0 && text != want {
+			t.Errorf("room %d: %q, want %q", room, text, want)
+		}
+		// One more member would not have fitted.
+		if next := len(`aws_route53_record.r[`) + len(strings.Join(keys, ",")) + len(fmt.Sprintf(`,"host-%d.example.internal"`, n)) + 1; n < 1000 && next <= room {
+			t.Errorf("room %d: %d members named, one more fits", room, n)
+		}
+	}
+	if names, n := g.ExactWithin(1 << 20); n != 1000 || !reflect.DeepEqual(names, g.Exact()) {
+		t.Errorf("all fit: %d named", n)
+	}
+}
