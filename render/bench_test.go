@@ -19,6 +19,7 @@ import (
 	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
+	"github.com/planpr/planpr/render/summary"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -190,7 +191,7 @@ func BenchmarkSummary(b *testing.B) {
 	sizeOf(b, plan)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := Summary(io.Discard, []CommentPlan{{Path: plan}}, review.PlanOptions{Schemas: schemas}); err != nil {
+		if err := summary.Write(io.Discard, []CommentPlan{{Path: plan}}, review.PlanOptions{Schemas: schemas}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/streamreport"
+	"github.com/planpr/planpr/render/summary"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -363,14 +364,14 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 		results[i] = &res
 	}
 	if o.Summary != nil { // after the comments: masking the summary must not change their counts
-		doc := newSummaryDoc()
+		doc := summary.New()
 		doc.Fingerprint = o.Fingerprint
 		for _, s := range sections {
-			if err := doc.add(s.Module, o.PlanOptions, masker); err != nil {
+			if err := doc.Add(s.Module, o.PlanOptions, masker); err != nil {
 				return nil, err
 			}
 		}
-		if err := doc.write(o.Summary, masker); err != nil {
+		if err := doc.Encode(o.Summary, masker); err != nil {
 			return nil, err
 		}
 	}
@@ -542,7 +543,7 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 	}
 	s.diffMasks = masker.Count - before
 	for _, st := range s.Streams {
-		name := streamSource(s.Path, s.Source, st.Path) // as the footer names it
+		name := streamreport.NameBeside(s.Path, s.Source, st.Path) // as the footer names it
 		s.streamFull += streamreport.Markdown(st, name, masker, s.Path != "", false)
 		s.streamCompact += streamreport.Markdown(st, name, masker, s.Path != "", true)
 		s.streamWarn = append(s.streamWarn, streamreport.Warnings(st, masker)...)

@@ -2,8 +2,6 @@ package render
 
 import (
 	"fmt"
-	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -436,7 +434,7 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 			unknown = unknown || s.Scan.Flavor == flavor.Unknown
 		}
 		for _, st := range s.Streams {
-			parts = append(parts, safeText(m, streamSource(s.Path, s.Source, st.Path)))
+			parts = append(parts, safeText(m, streamreport.NameBeside(s.Path, s.Source, st.Path)))
 		}
 	}
 	if unknown {
@@ -448,16 +446,6 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 		parts = append(parts, sections[i].Scan.Flavor.Say("values as the plan records them (for exact diffs, add `tofu providers schema -json > schemas.json` beside the plan)"))
 	}
 	return "---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
-}
-
-// streamSource names a stream as its plan is named: beside the plan's
-// source when the two files sit together (an artifact's temporary
-// directory, a workspace), as given otherwise.
-func streamSource(planPath, planSource, stream string) string {
-	if planPath != "" && planSource != "" && filepath.Dir(planPath) == filepath.Dir(stream) {
-		return path.Join(path.Dir(filepath.ToSlash(streamreport.DisplayPath(planSource))), filepath.Base(stream))
-	}
-	return streamreport.DisplayPath(stream)
 }
 
 // partOf reads the file of a plan that came from a file of several:

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/planpr/planpr/render/review"
+	"github.com/planpr/planpr/render/summary"
 )
 
 // TestSummaryFingerprintWithoutSchemas: the machine summary's fingerprint
@@ -15,7 +16,7 @@ func TestSummaryFingerprintWithoutSchemas(t *testing.T) {
 	plans := []CommentPlan{{Name: "example", Path: "../testdata/example/plan.json"}}
 	fp := func(o review.PlanOptions) string {
 		var b bytes.Buffer
-		if err := Summary(&b, plans, o); err != nil {
+		if err := summary.Write(&b, plans, o); err != nil {
 			t.Fatal(err)
 		}
 		var doc struct{ Fingerprint string }

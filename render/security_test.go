@@ -16,6 +16,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/review"
+	"github.com/planpr/planpr/render/summary"
 )
 
 // rc is a resource change for a test plan; before or after nil leave the
@@ -164,7 +165,7 @@ func TestM3SensitiveMapKeysInReplacePaths(t *testing.T) {
 	path := writePlan(t, planOf(change))
 	md, _ := comment(t, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "k"}})
 	var js bytes.Buffer
-	if err := Summary(&js, []CommentPlan{{Path: path}}, review.PlanOptions{}); err != nil {
+	if err := summary.Write(&js, []CommentPlan{{Path: path}}, review.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"markdown": md, "json": js.String()} {
@@ -213,7 +214,7 @@ func TestM4EveryOutputIsMasked(t *testing.T) {
 		}
 	}
 	var js bytes.Buffer
-	if err := Summary(&js, []CommentPlan{{Path: path}}, review.PlanOptions{}); err != nil {
+	if err := summary.Write(&js, []CommentPlan{{Path: path}}, review.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(js.String(), "ghp_") {
@@ -322,7 +323,7 @@ func TestM7DeepValues(t *testing.T) {
 		case "text":
 			err = txt.PlanText(&out, path, review.PlanOptions{})
 		case "json":
-			err = Summary(&out, []CommentPlan{{Path: path}}, review.PlanOptions{})
+			err = summary.Write(&out, []CommentPlan{{Path: path}}, review.PlanOptions{})
 		}
 		if err == nil || !strings.Contains(err.Error(), "nested more than 256 levels") || !strings.Contains(err.Error(), path+":1:") {
 			t.Errorf("%s: err = %v, want a located refusal", format, err)

@@ -13,6 +13,7 @@ import (
 	safemd "github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/review"
 
+	"github.com/planpr/planpr/render/summary"
 	"github.com/planpr/planpr/render/tofujson"
 	"github.com/planpr/planpr/render/tofujson/uistream"
 )
@@ -131,7 +132,7 @@ func TestStreamSensitiveOutputs(t *testing.T) {
 	if _, err := Comment(&md, plans, CommentOptions{Marker: Marker{Key: "k"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Summary(&js, plans, review.PlanOptions{}); err != nil {
+	if err := summary.Write(&js, plans, review.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := txt.StreamText(&plain, "testdata/streams/apply.jsonl"); err != nil {
@@ -166,7 +167,7 @@ func TestStreamCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := Summary(&js, plans, review.PlanOptions{}); err != nil {
+			if err := summary.Write(&js, plans, review.PlanOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			if err := txt.StreamText(&plain, path); err != nil {

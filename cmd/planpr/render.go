@@ -17,6 +17,7 @@ import (
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/inputs"
 	"github.com/planpr/planpr/render/review"
+	"github.com/planpr/planpr/render/summary"
 	"github.com/planpr/planpr/render/tofujson"
 	"github.com/planpr/planpr/render/tofujson/uistream"
 )
@@ -106,7 +107,7 @@ Flags:
 	plans := groupInputs(args, kinds)
 	switch o.format {
 	case "json":
-		err = render.Summary(&out, plans, popts)
+		err = summary.Write(&out, plans, popts)
 	case "markdown":
 		key := o.key
 		if key == "" {

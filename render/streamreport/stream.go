@@ -7,6 +7,7 @@ package streamreport
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -228,6 +229,17 @@ func Markdown(s *review.StreamSummary, name string, masker *mask.Masker, withPla
 // sources, and a table of them says nothing a reviewer needs (a read that
 // fails is listed with the failures).
 func isRead(a *review.ApplyResult) bool { return a.Action == "read" && a.Status != "errored" }
+
+// NameBeside names a stream as its plan is named: beside the plan's source
+// (planSource, for the plan read from planPath) when the two files sit
+// together (an artifact's temporary directory, a workspace), as given
+// otherwise.
+func NameBeside(planPath, planSource, stream string) string {
+	if planPath != "" && planSource != "" && filepath.Dir(planPath) == filepath.Dir(stream) {
+		return path.Join(path.Dir(filepath.ToSlash(DisplayPath(planSource))), filepath.Base(stream))
+	}
+	return DisplayPath(stream)
+}
 
 // DisplayPath is how the comment names an input: as given when relative,
 // else relative to the working directory, else by its name — never the

@@ -1,4 +1,8 @@
-package render
+// Package summary writes the machine summary of plans (`planpr render
+// --format json`): counts, addresses by action, why things are replaced,
+// drift, changed outputs, failures and the plans' fingerprint, every
+// string masked.
+package summary
 
 import (
 	"encoding/json"
@@ -10,18 +14,18 @@ import (
 	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/render/fingerprint"
+	"github.com/planpr/planpr/render/streamreport"
 )
 
-// Summary writes the plans' machine summary as JSON: counts, addresses by
-// action, why things are replaced, drift, changed outputs, failures.
-func Summary(w io.Writer, plans []CommentPlan, o review.PlanOptions) error {
+// Write writes the plans' machine summary as JSON.
+func Write(w io.Writer, plans []review.Input, o review.PlanOptions) error {
 	if o.Mode == "" {
 		o.Mode = review.ModeNormal
 	}
-	var doc summaryDoc
+	var doc *Doc
 	var masker *mask.Masker
-	cleanup, err := review.Splitting(plans, func(plans []CommentPlan) error {
-		masker, doc = mask.NewMasker(), newSummaryDoc()
+	cleanup, err := review.Splitting(plans, func(plans []review.Input) error {
+		masker, doc = mask.NewMasker(), New()
 		var roots []fingerprint.Root
 		for _, p := range plans {
 			roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
@@ -35,7 +39,7 @@ func Summary(w io.Writer, plans []CommentPlan, o review.PlanOptions) error {
 			if err != nil {
 				return err
 			}
-			if err := doc.add(m, o, masker); err != nil {
+			if err := doc.Add(m, o, masker); err != nil {
 				return err
 			}
 		}
@@ -45,11 +49,11 @@ func Summary(w io.Writer, plans []CommentPlan, o review.PlanOptions) error {
 	if err != nil {
 		return err
 	}
-	return doc.write(w, masker)
+	return doc.Encode(w, masker)
 }
 
-// summaryDoc is the machine summary being gathered.
-type summaryDoc struct {
+// Doc is the machine summary being gathered.
+type Doc struct {
 	FormatVersion string             `json:"format_version"`
 	Counts        review.FactCounts  `json:"counts"`
 	HasChanges    bool               `json:"has_changes"`
@@ -59,16 +63,17 @@ type summaryDoc struct {
 	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
-func newSummaryDoc() summaryDoc {
-	return summaryDoc{FormatVersion: "1.0", Plans: []review.PlanFacts{}}
+// New starts a summary.
+func New() *Doc {
+	return &Doc{FormatVersion: "1.0", Plans: []review.PlanFacts{}}
 }
 
-// add adds one root module's facts, from its read (which kept every
-// change: ScanOptions.KeepAll).
-func (doc *summaryDoc) add(m *review.Module, o review.PlanOptions, masker *mask.Masker) error {
+// Add adds one root module's facts, from its read (which kept every
+// change: ScanOptions.KeepAll); masker holds the plan's secrets.
+func (doc *Doc) Add(m *review.Module, o review.PlanOptions, masker *mask.Masker) error {
 	f := m.Facts(func(p []any) string { return review.MaskedPath(masker, p) })
 	for i := range f.Streams { // named as the footer names them: no runner's paths
-		f.Streams[i].Path = streamSource(m.Path, f.Path, f.Streams[i].Path)
+		f.Streams[i].Path = streamreport.NameBeside(m.Path, f.Path, f.Streams[i].Path)
 	}
 	if m.Scan.HasDrift && m.Path != "" {
 		entries, err := txt.DriftEntries(o, m.Scan, len(f.OutputsChanged) > 0, review.IndexConfiguration(m.Scan.Plan.Configuration))
@@ -86,8 +91,8 @@ func (doc *summaryDoc) add(m *review.Module, o review.PlanOptions, masker *mask.
 	return nil
 }
 
-// write masks every string of the summary and writes it.
-func (doc *summaryDoc) write(w io.Writer, masker *mask.Masker) error {
+// Encode masks every string of the summary and writes it.
+func (doc *Doc) Encode(w io.Writer, masker *mask.Masker) error {
 	masker.MaskAll(reflect.ValueOf(doc).Elem())
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
