@@ -149,6 +149,7 @@ type planSection struct {
 	picked     []*diffGroup
 	listed     []*listedGroup
 	exactAlike map[*diffGroup]bool
+	someAlike  map[*diffGroup]string // alike lines naming some members (see nameSomeAlike)
 	// coarse holds the listed groups of destroyed or replaced changes
 	// the budget could only name in one pattern (see listedGroup.key).
 	coarse map[string]bool

@@ -31,7 +31,7 @@ func fillBudget(sections []*planSection, o CommentOptions, res *CommentResult, b
 		limit = min(limit, o.MaxBytes)
 	}
 	for _, s := range sections {
-		s.picked, s.exactAlike, s.coarse = nil, map[*diffGroup]bool{}, map[string]bool{}
+		s.picked, s.exactAlike, s.someAlike, s.coarse = nil, map[*diffGroup]bool{}, map[*diffGroup]string{}, map[string]bool{}
 		s.listAll, s.outputsHidden, s.driftHidden = false, false, false
 		s.fullText = cmp.Or(o.FullText, "the output of `planpr render --format text`")
 		s.listed = s.listing()
@@ -228,8 +228,9 @@ func listRest(sections []*planSection, room int, m *mask.Masker, undo *[]func())
 }
 
 // refine names exactly what room allows, in the comment's order: the
-// members of the picked groups, then the listed ones. It returns the
-// room left.
+// members of the picked groups, then the listed ones; what it cannot
+// name whole it names in part (see someNames), destroyed and replaced
+// changes first. It returns the room left.
 func refine(sections []*planSection, room int, m *mask.Masker, undo *[]func()) int {
 	for _, s := range sections {
 		for _, g := range s.picked {
@@ -243,6 +244,7 @@ func refine(sections []*planSection, room int, m *mask.Masker, undo *[]func()) i
 			}
 		}
 	}
+	room = nameSome(sections, room, m, undo, true)
 	for _, s := range sections {
 		for _, g := range s.listed {
 			if g.mode != listCoarse || g.risky() {
@@ -255,6 +257,25 @@ func refine(sections []*planSection, room int, m *mask.Masker, undo *[]func()) i
 			} else {
 				room -= d
 				*undo = append(*undo, func() { g.mode = listCoarse })
+			}
+		}
+	}
+	return nameSome(sections, room, m, undo, false)
+}
+
+// nameSome names in part the picked and listed groups of destroyed or
+// replaced changes (risky) or of the others that are named in one
+// pattern, while room lasts; it returns the room left.
+func nameSome(sections []*planSection, room int, m *mask.Masker, undo *[]func(), risky bool) int {
+	for _, s := range sections {
+		for _, g := range s.picked {
+			if isRiskyGroup(g) == risky {
+				room = s.nameSomeAlike(g, room, m, undo)
+			}
+		}
+		for _, g := range s.listed {
+			if g.risky() == risky {
+				room = nameSomeListed(g, room, m, undo)
 			}
 		}
 	}

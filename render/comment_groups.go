@@ -218,16 +218,28 @@ func alikeLine(g *diffGroup, exact bool, m *mask.Masker) string {
 }
 
 func makeAlikeLine(g *diffGroup, exact bool, m *mask.Masker) string {
+	return alikeHead(g) + memberNames(alikeMembers(g), exact, m) + alikeTail
+}
+
+// alikeMembers are g's members but the one whose diff is shown.
+func alikeMembers(g *diffGroup) *review.Members {
 	rest := review.Members{Parts: g.Parts, Count: g.Count - 1, Bare: g.Bare}
 	if len(g.Indexes) > 1 {
 		rest.Indexes = g.Indexes[1:]
 	}
+	return &rest
+}
+
+// alikeHead and alikeTail are what an alike line says around the names.
+func alikeHead(g *diffGroup) string {
 	apart := "their keys"
 	if g.alike < g.Count {
 		apart = "their keys and words with digits (ids, addresses, versions)"
 	}
-	return fmt.Sprintf("<sub>↳ and %d more like this, the same apart from %s: %s</sub>\n\n", g.Count-1, apart, memberNames(&rest, exact, m))
+	return fmt.Sprintf("<sub>↳ and %d more like this, the same apart from %s: ", g.Count-1, apart)
 }
+
+const alikeTail = "</sub>\n\n"
 
 // memberNames is members' addresses as code, exactly or in one pattern.
 func memberNames(ms *review.Members, exact bool, m *mask.Masker) string {
@@ -249,6 +261,7 @@ const (
 	listHidden listMode = iota // counted only
 	listCoarse                 // in one pattern: web[*]
 	listExact                  // every member: web[0..3,7]
+	listSome                   // the first members, then the rest in one pattern
 )
 
 // listedGroup is changes of one kind at one address (indexes and
@@ -257,6 +270,7 @@ type listedGroup struct {
 	*review.ChangeGroup
 	mode  listMode
 	names *nameCache
+	some  string // with listSome, its names (see someNames)
 }
 
 // memberNames is memberNames of the group's members, made once.
@@ -292,14 +306,22 @@ func hiddenCount(l []*listedGroup) int {
 
 // line is the listing's line for g ("" when it is hidden).
 func (g *listedGroup) line(m *mask.Masker) string {
-	if g.mode == listHidden {
+	switch g.mode {
+	case listHidden:
 		return ""
+	case listSome:
+		return g.lineWith(g.some)
 	}
+	return g.lineWith(g.memberNames(g.mode == listExact, m))
+}
+
+// lineWith is the listing's line for g naming its members so.
+func (g *listedGroup) lineWith(names string) string {
 	count := ""
 	if g.Count > 1 {
 		count = fmt.Sprintf(" (%d)", g.Count)
 	}
-	return fmt.Sprintf("- %s%s%s\n", listMark(g.Example), g.memberNames(g.mode == listExact, m), count)
+	return fmt.Sprintf("- %s%s%s\n", listMark(g.Example), names, count)
 }
 
 // listMark begins a listed change's line: its symbol, or what a change

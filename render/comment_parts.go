@@ -323,7 +323,11 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 	case LevelReduced:
 		for _, g := range s.picked {
 			b.WriteString(g.rep.laidOut)
-			b.WriteString(alikeLine(g, s.exactAlike[g], m))
+			if line := s.someAlike[g]; line != "" {
+				b.WriteString(line)
+			} else {
+				b.WriteString(alikeLine(g, s.exactAlike[g], m))
+			}
 		}
 		if n := listedCount(s.listed); n > 0 {
 			fmt.Fprintf(&b, "<details><summary>%s without a diff shown</summary>\n\n", plural(n, "change"))

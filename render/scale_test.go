@@ -73,6 +73,7 @@ func TestCommentAtScale(t *testing.T) {
 				}
 			}
 		}},
+		{"3000 keyed records, a third destroyed", []string{"-scenario", "keyed-records"}, "", nil},
 		{"a lone destroy among 3000 numbered destroys", []string{"-scenario", "numbered-destroys"}, "", func(t *testing.T, md string, _ int) {
 			for _, want := range []string{"> - `gen_instance.zz_prod_database` will be **destroyed**", "> - `gen_instance.junk_[0000..2999]` (3000) will be **destroyed**"} {
 				if !strings.Contains(md, want) {
@@ -133,6 +134,47 @@ func TestCommentAtScale(t *testing.T) {
 			}
 			t.Logf("%d characters, %d diffs, %d warning lines", len(md), len(diffs), strings.Count(md, "\n> - "))
 		})
+	}
+}
+
+// TestCommentNamesWhatItCanOfManyKeyedDestroys: 6,667 destroyed records
+// whose keys no range shortens cannot all be named in a comment; it shows
+// a diff of each kind, names as many destroyed records as fit, says how
+// many more there are, and fills its budget.
+func TestCommentNamesWhatItCanOfManyKeyedDestroys(t *testing.T) {
+	plan, schemas := genPlan(t, "-scenario", "keyed-records", "-n", "20000")
+	o := CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "scale"}, Version: "test"}
+	md, _ := comment(t, []CommentPlan{{Path: plan}}, o)
+	if len(md) > GitHubMaxComment || len(md) < GitHubMaxComment*8/10 {
+		t.Errorf("%d characters: a shortened comment should use 80%% to 100%% of %d", len(md), GitHubMaxComment)
+	}
+	scan, err := review.ReadPlan(plan, o.PlanOptions, review.ScanOptions{KeepAll: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byAddress := map[string]review.ChangeSummary{}
+	for _, c := range scan.Changes {
+		byAddress[c.Address] = c
+	}
+	names := namedInComment(md, byAddress)
+	named := 0
+	for _, c := range byAddress {
+		if review.IsRisky(c.Action) && names.coversExactly(c) {
+			named++
+		}
+	}
+	more := regexp.MustCompile("and ([0-9]+) more: `gen_record\\.r\\[\\*\\]`").FindAllStringSubmatch(md, -1)
+	if len(more) == 0 {
+		t.Fatal("no line says how many destroyed records are not named")
+	}
+	rest, _ := strconv.Atoi(more[0][1])
+	if named < 1000 || named+rest != 6667 {
+		t.Errorf("%d destroyed records named exactly and %d more counted, want 1,000 or more and 6,667 in all", named, rest)
+	}
+	for _, want := range []string{"</code> will be <b>destroyed</b></summary>", "</code> will be created</summary>"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("no diff of %q", want)
+		}
 	}
 }
 

@@ -431,6 +431,30 @@ func (m *Members) ExactWithin(room int) ([]string, int) {
 	return first(lo), lo
 }
 
+// NamedWithin names as many members as fit in room bytes, each name as
+// code writes it, then the rest in one pattern: `r["a","b"]` and 40 more:
+// `r[*]`. It is "" when not even one fits, or when all do (Exact then
+// names them better).
+func (m *Members) NamedWithin(room int, code func(string) string) string {
+	rest := func(n int) string { return fmt.Sprintf(" and %d more: %s", m.Count-n, code(m.Address())) }
+	raw := room - len(rest(0))
+	for raw > 0 {
+		names, n := m.ExactWithin(raw)
+		if n == 0 || n == m.Count {
+			return ""
+		}
+		for i := range names {
+			names[i] = code(names[i])
+		}
+		text := strings.Join(names, ", ") + rest(n)
+		if len(text) <= room {
+			return text
+		}
+		raw -= len(text) - room // code made them longer: fewer
+	}
+	return ""
+}
+
 // ranges writes numbers as comma-separated runs, 0..3,7,9..10; ok is false
 // when some value is not a number.
 func ranges(values []string) (string, bool) {

@@ -28,7 +28,7 @@ func main() {
 	out := flag.String("o", ".", "output directory")
 	seed := flag.Int64("seed", 1, "random seed")
 	distinct := flag.Bool("distinct", false, "every change a creation of its own resource, no two alike (the \"add a service\" pull request)")
-	name := flag.String("scenario", "", "a plan made from a report of how a comment failed: mixed, fleet, lone-destroy, numbered-destroys")
+	name := flag.String("scenario", "", "a plan made from a report of how a comment failed: mixed, fleet, lone-destroy, numbered-destroys, keyed-records")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fail(err)
@@ -98,8 +98,9 @@ func schemas() map[string]any {
 	}
 	lookup := map[string]any{"attributes": map[string]any{"id": map[string]any{"type": "string", "computed": true}, "name": attr("string"), "value": map[string]any{"type": "string", "computed": true}}}
 	return map[string]any{"format_version": "1.0", "provider_schemas": map[string]any{provider: map[string]any{
-		"provider":            map[string]any{"version": 0, "block": map[string]any{}},
-		"resource_schemas":    map[string]any{"gen_instance": map[string]any{"version": 0, "block": instance}},
+		"provider": map[string]any{"version": 0, "block": map[string]any{}},
+		"resource_schemas": map[string]any{"gen_instance": map[string]any{"version": 0, "block": instance},
+			"gen_record": map[string]any{"version": 0, "block": map[string]any{"attributes": map[string]any{"name": attr("string"), "ttl": attr("number")}}}},
 		"data_source_schemas": map[string]any{"gen_lookup": map[string]any{"version": 0, "block": lookup}},
 	}}}
 }

@@ -32,6 +32,9 @@ var scenarios = map[string]scenario{
 	// numbered-destroys: 3,000 destroys of junk_0000…junk_2999 and one
 	// of zz_prod_database.
 	"numbered-destroys": {change: numberedDestroyChange, n: 3001},
+	// keyed-records: DNS records keyed by host name (for_each), a third
+	// destroyed and the rest created: keys no range can shorten.
+	"keyed-records": {change: keyedRecordChange, n: 3000},
 }
 
 func resourceChange(addr, module string, index any, actions []string, before, after map[string]any, unknown map[string]any) map[string]any {
@@ -162,4 +165,14 @@ func numberedDestroyChange(r *rand.Rand, i int) map[string]any {
 	rc := resourceChange(addr, "", nil, []string{"delete"}, instance(r, i, 0), nil, nil)
 	rc["action_reason"] = "delete_because_no_resource_config"
 	return rc
+}
+
+func keyedRecordChange(_ *rand.Rand, i int) map[string]any {
+	key := fmt.Sprintf("host-%d.svc-%d.example.internal", i, i%97)
+	addr := fmt.Sprintf("gen_record.r[%q]", key)
+	value := map[string]any{"name": fmt.Sprintf("host-%d", i), "ttl": 300}
+	if i%3 == 0 {
+		return resourceChange(addr, "", key, []string{"delete"}, value, nil, nil)
+	}
+	return resourceChange(addr, "", key, []string{"create"}, nil, value, nil)
 }
