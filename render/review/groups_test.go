@@ -174,3 +174,24 @@ func TestMembersExactWithin(t *testing.T) {
 		t.Errorf("all fit: %d named", n)
 	}
 }
+
+// NamedWithin names the first members and counts the rest, within room;
+// nothing when none fits or all do.
+func TestMembersNamedWithin(t *testing.T) {
+	var gs Groups
+	var g *ChangeGroup
+	for i := range 100 {
+		g, _ = gs.Add("", ChangeSummary{Address: fmt.Sprintf(`r["host-%d"]`, i)})
+	}
+	code := func(s string) string { return "`" + s + "`" }
+	got := g.NamedWithin(60, code)
+	if want := "`r[\"host-0\",\"host-1\",\"host-2\",\"host-3\"]` and 96 more: `r[*]`"; got != want { // 60 bytes
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := g.NamedWithin(20, code); got != "" {
+		t.Errorf("room for none: %q", got)
+	}
+	if got := g.NamedWithin(1<<20, code); got != "" {
+		t.Errorf("room for all: %q", got)
+	}
+}
