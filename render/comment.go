@@ -153,6 +153,9 @@ type planSection struct {
 	// coarse holds the listed groups of destroyed or replaced changes
 	// the budget could only name in one pattern (see listedGroup.key).
 	coarse map[string]bool
+	// unnamed holds those the budget could not name at all: more
+	// destroyed resources of distinct types than a comment holds.
+	unnamed map[string]bool
 	// listAll says that every change is named, in one pattern at least;
 	// outputsHidden that the output diff is left out to fit.
 	listAll, outputsHidden, driftHidden bool

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/planpr/planpr/lockdiff"
@@ -32,7 +34,7 @@ const maxBoxNames = 1500
 // no kind can push another out. Destroys come before replacements; a
 // destroy left without a line of its own is still named in the line that
 // follows them.
-func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, missing []MissingRoot, maxLines int, m *mask.Masker) string {
+func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, missing []MissingRoot, maxLines int, where string, m *mask.Masker) string {
 	if maxLines <= 0 {
 		return ""
 	}
@@ -89,7 +91,9 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, missin
 		listed += r.Count
 	}
 	destroys.Total = max(len(destroys.Lines), len(destroys.Lines)+riskyTotal-listed)
-	destroys.More = func(i int) string { return box.RiskyMore(risky[i:], riskyTotal-box.CountOf(risky[:i]), maxBoxNames) }
+	destroys.More = func(i int) string {
+		return box.RiskyMore(risky[i:], riskyTotal-box.CountOf(risky[:i]), maxBoxNames, where)
+	}
 
 	alerts, warnings := &box.Kind{}, &box.Kind{}
 	lockLine := func(sev lockdiff.Severity, line string) {
@@ -125,6 +129,23 @@ func commentWarnings(sections []*planSection, locks []*lockdiff.FileDiff, missin
 		kind = "CAUTION"
 	}
 	return "> [!" + kind + "]\n> " + strings.Join(lines, "\n> ") + "\n\n"
+}
+
+// riskyWhere says where the comment names the destroyed or replaced
+// changes its warning box has no room for: below, when it names every
+// one, else where the full plan is.
+func riskyWhere(sections []*planSection, o CommentOptions, level Level) string {
+	all := level == LevelFull
+	if level == LevelReduced {
+		all = !slices.ContainsFunc(sections, func(s *planSection) bool {
+			return len(s.unnamed) > 0 || slices.ContainsFunc(s.listed, func(g *listedGroup) bool { return g.risky() && g.mode == listSome }) ||
+				slices.ContainsFunc(s.picked, func(g *diffGroup) bool { return isRiskyGroup(g) && s.someAlike[g] != "" })
+		})
+	}
+	if all {
+		return "all are named below"
+	}
+	return "all are in " + cmp.Or(o.FullText, "the output of `planpr render --format text`")
 }
 
 // riskyName is a destroyed or replaced change (or count of them) named

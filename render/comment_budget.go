@@ -31,7 +31,7 @@ func fillBudget(sections []*planSection, o CommentOptions, res *CommentResult, b
 		limit = min(limit, o.MaxBytes)
 	}
 	for _, s := range sections {
-		s.picked, s.exactAlike, s.someAlike, s.coarse = nil, map[*diffGroup]bool{}, map[*diffGroup]string{}, map[string]bool{}
+		s.picked, s.exactAlike, s.someAlike, s.coarse, s.unnamed = nil, map[*diffGroup]bool{}, map[*diffGroup]string{}, map[string]bool{}, map[string]bool{}
 		s.listAll, s.outputsHidden, s.driftHidden = false, false, false
 		s.fullText = cmp.Or(o.FullText, "the output of `planpr render --format text`")
 		s.listed = s.listing()
@@ -39,7 +39,7 @@ func fillBudget(sections []*planSection, o CommentOptions, res *CommentResult, b
 	measure := func() string { return assembleOnce(sections, o, res, LevelReduced, boxLines, m) }
 	text := measure()
 	for !o.fits(text) { // every destroy named: exactly where it fits; outputs shed first when too many roots
-		if !hideLargestOutputs(sections) && !hideLargestDrift(sections) && !coarsenLargestRisky(sections, m) {
+		if !hideLargestOutputs(sections) && !hideLargestDrift(sections) && !coarsenLargestRisky(sections, m) && !hideRisky(sections, len(text)-limit+limit/10, m) {
 			return text
 		}
 		text = measure()
@@ -146,6 +146,25 @@ func coarsenLargestRisky(sections []*planSection, m *mask.Masker) bool {
 	return true
 }
 
+// hideRisky leaves unnamed, from the end of the listing, groups of
+// destroyed or replaced changes whose lines add up to overflow bytes, for
+// when even their patterns do not fit (the listing then counts them and
+// says where they are); false when none is left to hide. The caller
+// hides a tenth of the budget more: room for a diff of each kind.
+func hideRisky(sections []*planSection, overflow int, m *mask.Masker) bool {
+	hid := false
+	for i := len(sections) - 1; i >= 0 && overflow > 0; i-- {
+		s := sections[i]
+		for j := len(s.listed) - 1; j >= 0 && overflow > 0; j-- {
+			if g := s.listed[j]; g.risky() && g.mode != listHidden {
+				overflow -= len(g.line(m))
+				g.mode, s.unnamed[g.key()], hid = listHidden, true, true
+			}
+		}
+	}
+	return hid
+}
+
 // pickDiffs chooses the diffs a shortened comment of limit characters
 // shows within room, from every section, in the order of their groups
 // (see groupChanges) but the first of each kind in any section before
@@ -180,7 +199,8 @@ func pickDiffs(sections []*planSection, limit, room int, leadOnly bool, m *mask.
 		// Destroyed or replaced members move from the listing to the line
 		// beside their diff, named as the listing named them: exactly
 		// costs their names only once.
-		exact := isRiskyGroup(c.g) && !c.s.coarse[changeKind(c.g.Example)+"\x00"+c.g.Address()]
+		key := changeKind(c.g.Example) + "\x00" + c.g.Address()
+		exact := isRiskyGroup(c.g) && !c.s.coarse[key] && !c.s.unnamed[key]
 		cost := len(c.g.rep.laidOut) + len(alikeLine(c.g, exact, m))
 		if exact {
 			cost -= len(memberNames(&c.g.Members, true, m))

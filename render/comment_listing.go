@@ -94,6 +94,7 @@ func (s *planSection) listing() []*listedGroup {
 	for i, l := range in {
 		lg := l.g
 		switch {
+		case lg.risky() && s.unnamed[lg.key()]: // hidden
 		case lg.risky() && !s.coarse[lg.key()]:
 			lg.mode = listExact
 		case lg.risky() || s.listAll:

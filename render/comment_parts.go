@@ -14,6 +14,7 @@ import (
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/internal/diff"
+	"github.com/planpr/planpr/render/internal/later"
 	"github.com/planpr/planpr/render/lockreport"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
@@ -37,7 +38,7 @@ func assembleOnce(sections []*planSection, o CommentOptions, res *CommentResult,
 	res.Heading = strings.TrimPrefix(heading, "## ")
 	b.WriteString(heading + "\n\n")
 	b.WriteString(streamreport.ErrorBox(commentErrors(sections, o), m))
-	b.WriteString(commentWarnings(sections, o.Locks, o.Missing, warnCap, m))
+	b.WriteString(commentWarnings(sections, o.Locks, o.Missing, warnCap, riskyWhere(sections, o, level), m))
 	if note := shortenedNote(sections, o, level); note != "" {
 		b.WriteString(note)
 	}
@@ -350,7 +351,7 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 			b.WriteString(s.driftList(m))
 		}
 	}
-	b.WriteString(laterParts(s.Scan.Plan, level, m))
+	b.WriteString(later.Parts(s.Scan.Plan, level == LevelSummary, m))
 	switch {
 	case s.outputs != "" && level == LevelReduced && s.outputsHidden:
 		b.WriteString("_Changes to outputs: left out to fit._\n\n")

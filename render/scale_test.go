@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"html"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -175,6 +176,39 @@ func TestCommentNamesWhatItCanOfManyKeyedDestroys(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("no diff of %q", want)
 		}
+	}
+}
+
+// TestCommentOfMoreDistinctDestroysThanItHolds: 5,000 destroyed resources
+// of as many types cannot all be named, even in patterns; the comment
+// names as many as fit after a few diffs, counts the rest and says where
+// they are — and its warning box does not claim they are all below.
+func TestCommentOfMoreDistinctDestroysThanItHolds(t *testing.T) {
+	var changes []string
+	for i := range 5000 {
+		changes = append(changes, fmt.Sprintf(`{"address":"acme_type_%d.main","mode":"managed","type":"acme_type_%d","name":"main","provider_name":"registry.opentofu.org/acme/acme",`+
+			`"change":{"actions":["delete"],"before":{"id":"id-%d"},"after":null,"after_unknown":{},"before_sensitive":{},"after_sensitive":{}}}`, i, i, i))
+	}
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	if err := os.WriteFile(plan, []byte(`{"format_version":"1.2","resource_changes":[`+strings.Join(changes, ",")+`]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	md, res := comment(t, []CommentPlan{{Path: plan}}, CommentOptions{Marker: Marker{Key: "scale"}, Version: "test", FullText: "the job summary"})
+	if res.Level != LevelReduced || len(md) > GitHubMaxComment || len(md) < GitHubMaxComment*8/10 {
+		t.Errorf("level %d, %d characters: a shortened comment should use 80%% to 100%% of %d", res.Level, len(md), GitHubMaxComment)
+	}
+	if strings.Contains(md, "all are named below") || !strings.Contains(md, "; all are in the job summary") {
+		t.Error("the warning box should send the reader to the job summary for the destroys the comment does not name")
+	}
+	diffs := len(summaryAddress.FindAllString(md, -1))
+	listed := len(regexp.MustCompile("(?m)^- `-` `acme_type_[0-9]+\\.main`$").FindAllString(md, -1))
+	m := regexp.MustCompile(`(?m)^- … and ([0-9]+) more changes, all in the job summary$`).FindStringSubmatch(md)
+	if m == nil {
+		t.Fatal("the listing does not count what it leaves unnamed")
+	}
+	counted, _ := strconv.Atoi(m[1])
+	if diffs == 0 || listed < 1000 || diffs+listed+counted != 5000 {
+		t.Errorf("%d diffs, %d listed, %d counted: want a diff, 1,000 or more named, 5,000 in all", diffs, listed, counted)
 	}
 }
 

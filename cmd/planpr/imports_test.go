@@ -41,7 +41,8 @@ func TestImportRules(t *testing.T) {
 		"render/marker":                     {},                               // the hidden first line of planpr's comments
 		"render/internal/safe":              {"render/mask", "render/md"},     // masked, then escaped: the one way values reach Markdown
 		"render/streamreport":               {"render/internal/safe", "render/internal/diff", "render/mask", "render/md", "render/review", "render/text", "render/tofujson", "render/tofujson/uistream", "lockdiff"},
-		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport", "render/internal/box", "render/marker", "render/fingerprint", "render/summary"},
+		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport", "render/internal/box", "render/marker", "render/fingerprint", "render/summary", "render/internal/later"},
+		"render/internal/later":             {"render/tofujson", "render/mask", "render/internal/safe"},                                   // what only Terraform's plans hold
 		"render/summary":                    {"render/review", "render/mask", "render/text", "render/fingerprint", "render/streamreport"}, // the machine summary (--format json)
 		"render/report":                     {"render", "lockdiff"},                                                                       // keys, titles and defaults every runner agrees on
 		"render/lockreport":                 {"lockdiff", "render/mask", "render/md"},

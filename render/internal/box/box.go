@@ -106,8 +106,9 @@ func CountOf(rs []Risky) int {
 
 // RiskyMore is the line for the destroyed and replaced changes the box
 // has no line for: named inline, destroys first and the ones that stand
-// alone before groups, up to maxNames characters.
-func RiskyMore(rest []Risky, total, maxNames int) string {
+// alone before groups, up to maxNames characters, then where the rest
+// are named.
+func RiskyMore(rest []Risky, total, maxNames int, where string) string {
 	rest = slices.Clone(rest)
 	slices.SortStableFunc(rest, func(a, b Risky) int { return cmp.Or(destroysFirst(a, b), a.Count-b.Count) })
 	var names []string
@@ -125,7 +126,7 @@ func RiskyMore(rest []Risky, total, maxNames int) string {
 		line += ": " + strings.Join(names, ", ")
 	}
 	if named < total {
-		line += "; all are named below"
+		line += "; " + where
 	}
 	return line
 }
