@@ -105,13 +105,15 @@ func (r planRead) String() string {
 }
 
 // readBothWays reads data lazily as a mapped plan is read (with a
-// jsonread.Cursor) and with jsontext, and says what each gave.
-func readBothWays(t *testing.T, path string, data []byte) (cursor, streamed planRead) {
+// jsonread.Cursor) and with jsontext, and says what each gave: as the
+// comment reads a plan (values borrowed) and as the text's first pass
+// does (values checked and skipped).
+func readBothWays(t *testing.T, path string, data []byte) (cursor, streamed [2]planRead) {
 	t.Helper()
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	read := func(mapped bool) planRead {
+	read := func(mapped, skip bool) planRead {
 		var changes []ResourceChange
 		visit := func(_ string, rc *ResourceChange) error {
 			c := *rc
@@ -122,6 +124,9 @@ func readBothWays(t *testing.T, path string, data []byte) (cursor, streamed plan
 		var p *Plan
 		var err error
 		opts := ReadOptions{Lazy: true, Borrow: true}
+		if skip {
+			opts = ReadOptions{Lazy: true, SkipValues: []string{SectionChanges}}
+		}
 		if mapped {
 			p, err = readMapped(path, data, opts, visit)
 		} else { // as a mapped plan was read before the cursor
@@ -132,7 +137,7 @@ func readBothWays(t *testing.T, path string, data []byte) (cursor, streamed plan
 		}
 		return planRead{plan: p, changes: changes}
 	}
-	return read(true), read(false)
+	return [2]planRead{read(true, false), read(true, true)}, [2]planRead{read(false, false), read(false, true)}
 }
 
 // TestCursorReadsAsJsontext: a plan read with the cursor is read as
