@@ -381,19 +381,37 @@ func (s *planSection) makeDriftList(m *mask.Masker) string {
 	for _, e := range s.drift {
 		gs.Add("", review.ChangeSummary{Address: e.Address})
 	}
-	var exact, coarse strings.Builder
-	for _, g := range gs.List {
-		count := ""
+	var exact strings.Builder
+	lines := make([]string, len(gs.List)) // in one pattern each
+	size := 0
+	line := func(g *review.ChangeGroup, names string) string {
 		if g.Count > 1 {
-			count = fmt.Sprintf(" (%d)", g.Count)
+			return fmt.Sprintf("- %s (%d)\n", names, g.Count)
 		}
-		fmt.Fprintf(&exact, "- %s%s\n", memberNames(&g.Members, true, m), count)
-		fmt.Fprintf(&coarse, "- %s%s\n", memberNames(&g.Members, false, m), count)
+		return "- " + names + "\n"
+	}
+	for i, g := range gs.List {
+		exact.WriteString(line(g, memberNames(&g.Members, true, m)))
+		lines[i] = line(g, memberNames(&g.Members, false, m))
+		size += len(lines[i])
 	}
 	if exact.Len() <= maxDriftList {
 		return exact.String() + "\n"
 	}
-	return coarse.String() + "\n"
+	// Too many to name: the first groups exactly or in part, while the
+	// room lasts.
+	for i, g := range gs.List {
+		room := maxDriftList - size + len(lines[i])
+		named := line(g, memberNames(&g.Members, true, m))
+		if len(named) > room {
+			named = line(g, someNames(&g.Members, room-len(line(g, "")), m))
+		}
+		if len(named) <= room && len(named) > len(line(g, "")) {
+			size += len(named) - len(lines[i])
+			lines[i] = named
+		}
+	}
+	return strings.Join(lines, "") + "\n"
 }
 
 // maxDriftList is the most a shortened comment spends on naming exactly

@@ -441,3 +441,34 @@ func TestCommentFiftyRoots(t *testing.T) {
 	}
 	t.Logf("%d characters", len(md))
 }
+
+// TestCommentNamesSomeOfMuchDrift: 5,000 resources changed outside the
+// tool, each named in a pattern of its own, are named as far as the
+// drift's share of a shortened comment goes, then counted.
+func TestCommentNamesSomeOfMuchDrift(t *testing.T) {
+	change := func(addr, name string) string {
+		return fmt.Sprintf(`{"address":%q,"mode":"managed","type":"acme_thing","name":%q,"provider_name":"registry.opentofu.org/acme/acme",`+
+			`"change":{"actions":["update"],"before":{"v":1},"after":{"v":2},"after_unknown":{},"before_sensitive":{},"after_sensitive":{}}}`, addr, name)
+	}
+	var drift, relevant []string // drift is shown where the plan relies on it
+	for i := range 5000 {
+		addr := fmt.Sprintf(`acme_thing.d_%d["k%d"]`, i, i)
+		drift = append(drift, change(addr, fmt.Sprintf("d_%d", i)))
+		relevant = append(relevant, fmt.Sprintf(`{"resource":%q,"attribute":["v"]}`, addr))
+	}
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	doc := `{"format_version":"1.2","resource_drift":[` + strings.Join(drift, ",") + `],"resource_changes":[` + change("acme_thing.c", "c") +
+		`],"relevant_attributes":[` + strings.Join(relevant, ",") + `]}`
+	if err := os.WriteFile(plan, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := comment(t, []CommentPlan{{Path: plan}}, CommentOptions{Marker: Marker{Key: "scale"}, Version: "test"})
+	_, section, ok := strings.Cut(md, "#### Changed outside OpenTofu (5000)\n\n")
+	if !ok {
+		t.Fatal("no drift section")
+	}
+	section, _, _ = strings.Cut(section, "\n\n")
+	if !strings.HasPrefix(section, "- `acme_thing.d_0[\"k0\"]`, `acme_thing.d_1[\"k1\"]`") || !strings.Contains(section, " more: `acme_thing.d_[*][*]` (5000)") || len(section) > maxDriftList {
+		t.Errorf("the drift is not named in part within %d characters: %.200s… (%d)", maxDriftList, section, len(section))
+	}
+}
