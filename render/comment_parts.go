@@ -382,8 +382,7 @@ func (s *planSection) makeDriftList(m *mask.Masker) string {
 		gs.Add("", review.ChangeSummary{Address: e.Address})
 	}
 	var exact strings.Builder
-	lines := make([]string, len(gs.List)) // in one pattern each
-	size := 0
+	lines, size := make([]string, len(gs.List)), 0 // lines in one pattern each
 	line := func(g *review.ChangeGroup, names string) string {
 		if g.Count > 1 {
 			return fmt.Sprintf("- %s (%d)\n", names, g.Count)
@@ -398,9 +397,7 @@ func (s *planSection) makeDriftList(m *mask.Masker) string {
 	if exact.Len() <= maxDriftList {
 		return exact.String() + "\n"
 	}
-	// Too many to name: the first groups exactly or in part, while the
-	// room lasts.
-	for i, g := range gs.List {
+	for i, g := range gs.List { // too many: the first groups exactly or in part, while room lasts
 		room := maxDriftList - size + len(lines[i])
 		named := line(g, memberNames(&g.Members, true, m))
 		if len(named) > room {
