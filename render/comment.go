@@ -12,6 +12,7 @@ import (
 	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/lockdiff"
+	"github.com/planpr/planpr/render/internal/budget"
 	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/internal/shape"
 	"github.com/planpr/planpr/render/mask"
@@ -107,7 +108,7 @@ func (r *CommentResult) maskedAt(sections []*planSection, level Level) int {
 			n += s.b().masked + s.b().marked
 		case LevelReduced:
 			for _, g := range s.picked {
-				n += g.rep.masks + g.rep.marked
+				n += g.rep.Masks() + g.rep.Marked
 			}
 		}
 	}
@@ -116,14 +117,14 @@ func (r *CommentResult) maskedAt(sections []*planSection, level Level) int {
 
 // diffBudget is one comment size's share of a section's diffs.
 type diffBudget struct {
-	full   budgetBuffer // every resource's diff, while they fit
-	masked int          // values the masker hid in them (as laid out)
-	marked int          // values the plan marked sensitive in them
+	full   budget.Buffer // every resource's diff, while they fit
+	masked int           // values the masker hid in them (as laid out)
+	marked int           // values the plan marked sensitive in them
 }
 
 // fullRoom reports whether the budget can still take every diff.
 func (b *diffBudget) fullRoom() bool {
-	return b.full.limit > 0 && !b.full.overflow
+	return b.full.Limit > 0 && !b.full.Overflow
 }
 
 // b is the budget of the comment being assembled.
@@ -174,77 +175,6 @@ type planSection struct {
 	streamWarn                []string
 	diffMasks                 int // what the masker hid in the diffs, each counted once
 }
-
-// diffItem is one collapsed diff, kept as plain values until every secret
-// of the plan is known (the plan is read in one pass): then its values are
-// masked, and only then escaped, fenced and laid out, so that no secret
-// can change the markup around it.
-type diffItem struct {
-	summary func(m *mask.Masker) string // the <summary> line
-	text    string                      // the plain text inside
-	wrap    func(string) string         // fences the masked text
-
-	// An item can sit in several buffers (every size, and the groups'
-	// first diffs): it is masked and laid out once.
-	laidOut string
-	masks   int // values the masker hid in it
-	marked  int // values the plan marked sensitive in it
-	done    bool
-}
-
-// layOut masks the item's values and lays it out, once; it returns how
-// many values were hidden.
-func (it *diffItem) layOut(m *mask.Masker) int {
-	if !it.done {
-		before := m.Count
-		summary := it.summary(m)
-		m.Count += strings.Count(summary, mask.Masked) // laid out once, so counted here
-		it.laidOut = md.Details(summary, it.wrap(m.Mask(it.text)))
-		it.masks, it.done = m.Count-before, true
-	}
-	return it.masks
-}
-
-// budgetBuffer collects diffs until they would pass a limit.
-type budgetBuffer struct {
-	pending  []*diffItem
-	size     int // the Markdown's size, estimated until finish
-	limit    int
-	overflow bool
-	md       strings.Builder
-}
-
-// add keeps an item if its estimated size still fits, and reports whether
-// it did; once one does not fit, none is.
-func (b *budgetBuffer) add(it *diffItem, estimate int) bool {
-	if b.overflow || b.size+estimate > b.limit {
-		b.overflow = true
-		return false
-	}
-	b.pending = append(b.pending, it)
-	b.size += estimate
-	return true
-}
-
-// finish lays out each item, its values masked, and returns how many
-// values were hidden in them.
-func (b *budgetBuffer) finish(m *mask.Masker) int {
-	n := 0
-	for _, it := range b.pending {
-		n += it.layOut(m)
-		b.md.WriteString(it.laidOut)
-	}
-	b.pending = nil
-	b.size = b.md.Len()
-	return n
-}
-
-// String is the laid-out Markdown (after finish).
-func (b *budgetBuffer) String() string { return b.md.String() }
-
-// detailsEstimate is the room a collapsed diff of text takes: the text,
-// its summary and its markup.
-func detailsEstimate(text, address string) int { return len(text) + 2*len(address) + 160 }
 
 // Comment writes the pull-request comment for the plans (and lock-file
 // diffs): never longer than MaxSize, shortened in steps when needed, with
@@ -408,7 +338,7 @@ func commentText(sections []*planSection, o CommentOptions, res *CommentResult, 
 
 func anyOverflow(sections []*planSection) bool {
 	for _, s := range sections {
-		if s.b().full.overflow {
+		if s.b().full.Overflow {
 			return true
 		}
 	}
@@ -441,7 +371,7 @@ func warningCaps(l Level) []int {
 func newSection(ctx context.Context, p CommentPlan, o CommentOptions, sizes []CommentOptions, masker *mask.Masker) (*planSection, error) {
 	s := &planSection{budgets: make([]diffBudget, len(sizes))}
 	for i, size := range sizes {
-		s.budgets[i].full.limit = size.MaxSize
+		s.budgets[i].full.Limit = size.MaxSize
 	}
 	o.PlanOptions = o.ForInput(p.Path)
 	shapes := shape.NewQueue()
@@ -488,10 +418,10 @@ func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue) func(*
 			return err
 		}
 		s.changes[len(s.changes)-1].item = it
-		estimate := detailsEstimate(it.text, c.Address)
+		estimate := budget.Estimate(it.Text, c.Address)
 		for i := range s.budgets {
-			if b := &s.budgets[i]; b.fullRoom() && b.full.add(it, estimate) {
-				b.marked += it.marked
+			if b := &s.budgets[i]; b.fullRoom() && b.full.Add(it, estimate) {
+				b.marked += it.Marked
 			}
 		}
 		return nil
@@ -499,7 +429,7 @@ func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue) func(*
 }
 
 // newDiffItem renders a change's diff (nil when it shows nothing).
-func newDiffItem(rc *tofujson.ResourceChange, c review.ChangeSummary, o CommentOptions, config *review.ConfigIndex) (*diffItem, error) {
+func newDiffItem(rc *tofujson.ResourceChange, c review.ChangeSummary, o CommentOptions, config *review.ConfigIndex) (*budget.Item, error) {
 	if err := rc.Change.Decode(); err != nil {
 		return nil, err
 	}
@@ -511,8 +441,8 @@ func newDiffItem(rc *tofujson.ResourceChange, c review.ChangeSummary, o CommentO
 	if text == "" {
 		return nil, nil
 	}
-	return &diffItem{summary: func(m *mask.Masker) string { return summaryLine(c, m) },
-		text: text, wrap: md.DiffBlock, marked: strings.Count(text, mask.Masked)}, nil
+	return &budget.Item{Summary: func(m *mask.Masker) string { return summaryLine(c, m) },
+		Text: text, Wrap: md.DiffBlock, Marked: strings.Count(text, mask.Masked)}, nil
 }
 
 // fullRoom reports whether some size can still take every diff.
@@ -543,7 +473,7 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 	}
 	before := masker.Count
 	for i := range s.budgets {
-		s.budgets[i].masked = s.budgets[i].full.finish(masker)
+		s.budgets[i].masked = s.budgets[i].full.Finish(masker)
 	}
 	s.diffMasks = masker.Count - before
 	for _, st := range s.Streams {

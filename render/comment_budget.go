@@ -201,7 +201,7 @@ func pickDiffs(sections []*planSection, limit, room int, leadOnly bool, m *mask.
 		// costs their names only once.
 		key := changeKind(c.g.Example) + "\x00" + c.g.Address()
 		exact := isRiskyGroup(c.g) && !c.s.coarse[key] && !c.s.unnamed[key]
-		cost := len(c.g.rep.laidOut) + len(alikeLine(c.g, exact, m))
+		cost := len(c.g.rep.LaidOut) + len(alikeLine(c.g, exact, m))
 		if exact {
 			cost -= len(memberNames(&c.g.Members, true, m))
 		}

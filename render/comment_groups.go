@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planpr/planpr/render/internal/budget"
 	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/internal/shape"
 	"github.com/planpr/planpr/render/mask"
@@ -19,11 +20,11 @@ import (
 // diff for all of them.
 type diffGroup struct {
 	*review.ChangeGroup
-	first  int         // the first member, in planSection.changes
-	rep    *diffItem   // its diff, once rendered
-	alike  int         // members strictly alike the first, the first included
-	lines  nameCache   // alikeLine's, once made
-	bucket *listBucket // where its members are listed when not picked
+	first  int          // the first member, in planSection.changes
+	rep    *budget.Item // its diff, once rendered
+	alike  int          // members strictly alike the first, the first included
+	lines  nameCache    // alikeLine's, once made
+	bucket *listBucket  // where its members are listed when not picked
 }
 
 // nameCache keeps what names a group, exactly ([1]) and in one pattern
@@ -47,7 +48,7 @@ func (c *nameCache) get(exact bool, name func() string) string {
 type shownChange struct {
 	review.ChangeSummary
 	span  tofujson.Span // where to read it again
-	item  *diffItem     // its diff, when the first pass rendered it
+	item  *budget.Item  // its diff, when the first pass rendered it
 	group *diffGroup
 	// Its address split (see review.SplitAt), for grouping it again:
 	// its pattern, in planSection.patterns, and its own indexes.
@@ -172,13 +173,13 @@ func (s *planSection) renderReps(o CommentOptions, m *mask.Masker, limit int) er
 				continue
 			}
 		}
-		if len(it.text) > tooLongToShow*limit {
+		if len(it.Text) > tooLongToShow*limit {
 			continue // see tooLongToShow
 		}
-		it.layOut(m)
+		it.LayOut(m)
 		g.rep = it
 		s.reps = append(s.reps, g)
-		if n := len(it.laidOut); n <= limit {
+		if n := len(it.LaidOut); n <= limit {
 			fitting += n
 		}
 	}
@@ -201,7 +202,7 @@ func (s *planSection) repsFor(limit int) []*diffGroup {
 		if fitting >= limit {
 			return s.reps[:i]
 		}
-		if n := len(g.rep.laidOut); n <= limit {
+		if n := len(g.rep.LaidOut); n <= limit {
 			fitting += n
 		}
 	}

@@ -323,7 +323,7 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 		b.WriteString(s.b().full.String())
 	case LevelReduced:
 		for _, g := range s.picked {
-			b.WriteString(g.rep.laidOut)
+			b.WriteString(g.rep.LaidOut)
 			if line := s.someAlike[g]; line != "" {
 				b.WriteString(line)
 			} else {

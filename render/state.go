@@ -11,6 +11,7 @@ import (
 
 	txt "github.com/planpr/planpr/render/text"
 
+	"github.com/planpr/planpr/render/internal/budget"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
@@ -25,8 +26,8 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 		o.MaxSize = GitHubMaxComment
 	}
 	masker := mask.NewMasker()
-	var full budgetBuffer
-	full.limit = o.MaxSize
+	var full budget.Buffer
+	full.Limit = o.MaxSize
 	type count struct{ module, typ string }
 	counts := map[count]int{}
 	var addresses []string
@@ -39,7 +40,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 		}
 		counts[count{txt.ModuleOf(r.Address), typ}]++
 		addresses = append(addresses, r.Address)
-		if full.overflow {
+		if full.Overflow {
 			return nil
 		}
 		text, err := txt.StateResourceText(r, o.PlanOptions)
@@ -48,7 +49,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 		}
 		marked += strings.Count(text, mask.Masked)
 		address := r.Address
-		full.add(&diffItem{summary: func(m *mask.Masker) string { return safeHTML(m, address) }, text: text, wrap: hclFence}, detailsEstimate(text, address))
+		full.Add(&budget.Item{Summary: func(m *mask.Masker) string { return safeHTML(m, address) }, Text: text, Wrap: hclFence}, budget.Estimate(text, address))
 		return nil
 	}})
 	if err != nil {
@@ -59,7 +60,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 			masker.AddValue(out.Value)
 		}
 	}
-	full.finish(masker)
+	full.Finish(masker)
 	var outputs strings.Builder
 	for _, name := range slices.Sorted(maps.Keys(st.Outputs)) {
 		outputs.WriteString(txt.StateOutputText(name, st.Outputs[name]) + "\n")
@@ -126,7 +127,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 		var body strings.Builder
 		switch level {
 		case LevelFull:
-			if full.overflow {
+			if full.Overflow {
 				continue
 			}
 			if len(addresses) > 0 {
