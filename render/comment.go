@@ -160,6 +160,7 @@ type planSection struct {
 	// listAll says that every change is named, in one pattern at least;
 	// outputsHidden that the output diff is left out to fit.
 	listAll, outputsHidden, driftHidden bool
+	outputsCut                          string // hidden outputs' first changes, shown last (see showSomeOutputs)
 	// fullText is where a shortened comment sends the reader for what it
 	// only counts.
 	fullText    string

@@ -32,7 +32,7 @@ func fillBudget(sections []*planSection, o CommentOptions, res *CommentResult, b
 	}
 	for _, s := range sections {
 		s.picked, s.exactAlike, s.someAlike, s.coarse, s.unnamed = nil, map[*diffGroup]bool{}, map[*diffGroup]string{}, map[string]bool{}, map[string]bool{}
-		s.listAll, s.outputsHidden, s.driftHidden = false, false, false
+		s.listAll, s.outputsHidden, s.driftHidden, s.outputsCut = false, false, false, ""
 		s.fullText = cmp.Or(o.FullText, "the output of `planpr render --format text`")
 		s.listed = s.listing()
 	}
@@ -61,7 +61,8 @@ func fillBudget(sections []*planSection, o CommentOptions, res *CommentResult, b
 	text = measure()
 	room := limit - len(text) - assembleSlack
 	room = listRest(sections, room, m, &undo)
-	refine(sections, room, m, &undo)
+	room = refine(sections, room, m, &undo)
+	showSomeOutputs(sections, room, &undo)
 	text = measure()
 	for !o.fits(text) && len(undo) > 0 {
 		undo[len(undo)-1]()

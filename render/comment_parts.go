@@ -251,6 +251,12 @@ func shortenedNote(sections []*planSection, o CommentOptions, level Level) strin
 			what = append(what, plural(hidden, "change")+" "+isAre(hidden)+" counted but not named")
 		}
 	}
+	if level == LevelReduced && slices.ContainsFunc(sections, func(s *planSection) bool { return s.outputsHidden }) {
+		what = append(what, "output changes are left out or shown in part")
+	}
+	if len(what) == 0 {
+		what = append(what, "parts are left out")
+	}
 	return fmt.Sprintf("> [!NOTE]\n> Shortened to fit %s: %s. The full plan is in %s.\n\n", limitText(o.MaxSize), strings.Join(what, "; "), where)
 }
 
@@ -353,8 +359,10 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 	}
 	b.WriteString(later.Parts(s.Scan.Plan, level == LevelSummary, m))
 	switch {
+	case s.outputs != "" && level == LevelReduced && s.outputsCut != "":
+		b.WriteString(s.outputsCut)
 	case s.outputs != "" && level == LevelReduced && s.outputsHidden:
-		b.WriteString("_Changes to outputs: left out to fit._\n\n")
+		b.WriteString(outputsLeftOut)
 	case s.outputs != "" && level < LevelSummary:
 		b.WriteString("#### Changes to outputs\n\n" + md.DiffBlock(s.outputs) + "\n")
 	}

@@ -472,3 +472,32 @@ func TestCommentNamesSomeOfMuchDrift(t *testing.T) {
 		t.Errorf("the drift is not named in part within %d characters: %.200s… (%d)", maxDriftList, section, len(section))
 	}
 }
+
+// TestCommentShowsSomeOfManyOutputs: 5,000 output changes, more than a
+// comment holds and nothing else to show, are shown as far as they fit,
+// then counted; the note says what was shortened.
+func TestCommentShowsSomeOfManyOutputs(t *testing.T) {
+	var outputs []string
+	for i := range 5000 {
+		outputs = append(outputs, fmt.Sprintf(`"out_%04d":{"actions":["create"],"before":null,"after":"value-%d","after_unknown":false,"before_sensitive":false,"after_sensitive":false}`, i, i))
+	}
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	if err := os.WriteFile(plan, []byte(`{"format_version":"1.2","resource_changes":[],"output_changes":{`+strings.Join(outputs, ",")+`}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := comment(t, []CommentPlan{{Path: plan}}, CommentOptions{Marker: Marker{Key: "scale"}, Version: "test", FullText: "the job summary"})
+	if len(md) > GitHubMaxComment || len(md) < GitHubMaxComment*8/10 {
+		t.Errorf("%d characters: a shortened comment should use 80%% to 100%% of %d", len(md), GitHubMaxComment)
+	}
+	if !strings.Contains(md, "Shortened to fit GitHub's 65,536-character limit for a comment: output changes are left out or shown in part.") {
+		t.Error("the note does not say what was shortened")
+	}
+	shown := strings.Count(md, "\n+   out_")
+	m := regexp.MustCompile(`_… and ([0-9]+) more output changes, all in the job summary\._`).FindStringSubmatch(md)
+	if m == nil || !strings.Contains(md, "+   out_0000 = \"value-0\"\n") {
+		t.Fatal("the first outputs are not shown, or the rest not counted")
+	}
+	if rest, _ := strconv.Atoi(m[1]); shown < 1000 || shown+rest != 5000 {
+		t.Errorf("%d outputs shown and %d counted, want 1,000 or more and 5,000 in all", shown, rest)
+	}
+}
