@@ -142,6 +142,11 @@ func riskyWhere(sections []*planSection, o CommentOptions, level Level) string {
 				slices.ContainsFunc(s.picked, func(g *diffGroup) bool { return isRiskyGroup(g) && s.someAlike[g] != "" })
 		})
 	}
+	for _, s := range sections { // a stream alone names its planned changes in its own list
+		if s.Path == "" && level < LevelSummary {
+			all = all && !slices.ContainsFunc(s.Streams, func(st *review.StreamSummary) bool { return !streamreport.AllNamed(st.Planned) })
+		}
+	}
 	if all {
 		return "all are named below"
 	}

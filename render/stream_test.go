@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	txt "github.com/planpr/planpr/render/text"
 	"os"
 	"path/filepath"
@@ -231,5 +232,33 @@ func TestFailedPlanErrorsOnce(t *testing.T) {
 	}
 	if strings.Contains(md, "#### Log") {
 		t.Errorf("a log section that repeats the errors:\n%s", md)
+	}
+}
+
+// A stream alone names its planned changes grouped as a plan's listing
+// does — 10,000 deletions in one range — and the warning box says they are
+// all below only when they are: 400 resources of as many types pass the
+// list's 300 lines.
+func TestStreamPlannedChangesGrouped(t *testing.T) {
+	stream := func(addresses func(i int) string, n int) string {
+		lines := []string{`{"@level":"info","@message":"OpenTofu 1.9.0","@module":"tofu.ui","type":"version","tofu":"1.9.0","ui":"1.2"}`}
+		for i := range n {
+			lines = append(lines, fmt.Sprintf(`{"@level":"info","@message":"x","@module":"tofu.ui","type":"planned_change","change":{"resource":{"addr":%q,"module":"","resource":%q,"implied_provider":"acme","resource_type":"acme_thing","resource_name":"x"},"action":"delete"}}`, addresses(i), addresses(i)))
+		}
+		path := filepath.Join(t.TempDir(), "plan.jsonl")
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	ranged := stream(func(i int) string { return fmt.Sprintf("acme_thing.x[%d]", i) }, 10000)
+	md, _ := comment(t, []CommentPlan{{Streams: []string{ranged}}}, CommentOptions{Marker: Marker{Key: "s"}, Version: "test", FullText: "the job summary"})
+	if !strings.Contains(md, "\n- delete `acme_thing.x[0..9999]` (10000)\n") || !strings.Contains(md, "; all are named below") {
+		t.Errorf("10,000 deletions are not named in one range, or the box does not say so:\n%.3000s", md)
+	}
+	distinct := stream(func(i int) string { return fmt.Sprintf("acme_type_%d.x", i) }, 400)
+	md, _ = comment(t, []CommentPlan{{Streams: []string{distinct}}}, CommentOptions{Marker: Marker{Key: "s"}, Version: "test", FullText: "the job summary"})
+	if !strings.Contains(md, "\n- … and 100 more planned changes\n") || strings.Contains(md, "all are named below") || !strings.Contains(md, "; all are in the job summary") {
+		t.Errorf("400 deletions of distinct types: the list should name 300, count 100, and the box say where the rest are:\n%.3000s", md)
 	}
 }

@@ -168,26 +168,11 @@ func Markdown(s *review.StreamSummary, name string, masker *mask.Masker, withPla
 	}
 	if !withPlan && len(s.Planned) > 0 {
 		b.WriteString("\n**Planned changes**\n\n")
-		planned := bounded{b: &b, max: maxStreamRows}
-		for _, it := range s.Planned {
-			line := fmt.Sprintf("- %s %s", safe.Text(masker, it.Action), safe.Code(masker, it.Address))
-			if it.Previous != "" && it.Previous != it.Address {
-				line += " (from " + safe.Code(masker, it.Previous) + ")"
-			}
-			if it.Reason != "" {
-				line += " — " + safe.Text(masker, strings.ReplaceAll(it.Reason, "_", " "))
-			}
-			planned.line(line + "\n")
-		}
-		planned.end("- … and %d more planned changes\n")
+		b.WriteString(itemLines(s.Planned, masker, "- … and %d more planned changes\n"))
 	}
 	if !withPlan && len(s.Drift) > 0 {
 		b.WriteString("\n**Changed outside " + s.Flavor.Product() + "**\n\n")
-		drift := bounded{b: &b, max: maxStreamRows}
-		for _, it := range s.Drift {
-			drift.line(fmt.Sprintf("- %s %s\n", safe.Text(masker, it.Action), safe.Code(masker, it.Address)))
-		}
-		drift.end("- … and %d more changed outside " + s.Flavor.Product() + "\n")
+		b.WriteString(itemLines(s.Drift, masker, "- … and %d more changed outside "+s.Flavor.Product()+"\n"))
 	}
 	if len(s.Outputs) > 0 && !withPlan { // beside its plan, the plan's output diff says it
 		b.WriteString("\n**Outputs**\n\n" + outputsBlock(s.Outputs, masker))
@@ -229,6 +214,70 @@ func Markdown(s *review.StreamSummary, name string, masker *mask.Masker, withPla
 // sources, and a table of them says nothing a reviewer needs (a read that
 // fails is listed with the failures).
 func isRead(a *review.ApplyResult) bool { return a.Action == "read" && a.Status != "errored" }
+
+// itemGroups groups planned changes (or drift) as a plan's listing does:
+// by action, reason and address pattern, a move on its own, in order of
+// appearance; firsts are each group's first item.
+func itemGroups(items []review.StreamItem) (groups []*review.ChangeGroup, firsts []review.StreamItem) {
+	var gs review.Groups
+	for _, it := range items {
+		key := it.Action + "\x00" + it.Reason
+		if it.Previous != "" && it.Previous != it.Address {
+			key += "\x00" + it.Address // a move: its own line, with where from
+		}
+		if _, isNew := gs.Add(key, review.ChangeSummary{Address: it.Address}); isNew {
+			firsts = append(firsts, it)
+		}
+	}
+	return gs.List, firsts
+}
+
+// itemLines names the items in groups, up to maxStreamRows lines of
+// their exact names (ranges, keys) — the first members, then the rest in
+// one pattern, past maxItemNames characters — then says how many more
+// there are (more holds one %d).
+func itemLines(items []review.StreamItem, masker *mask.Masker, more string) string {
+	var b strings.Builder
+	groups, firsts := itemGroups(items)
+	left := 0
+	for i, g := range groups {
+		if i >= maxStreamRows {
+			left += g.Count
+			continue
+		}
+		names := safe.Code(masker, strings.Join(g.Exact(), ", "))
+		if len(names) > maxItemNames {
+			names = g.NamedWithin(maxItemNames, func(n string) string { return safe.Code(masker, n) })
+		}
+		it := firsts[i]
+		line := "- " + safe.Text(masker, it.Action) + " " + names
+		if it.Previous != "" && it.Previous != it.Address {
+			line += " (from " + safe.Code(masker, it.Previous) + ")"
+		}
+		if it.Reason != "" {
+			line += " — " + safe.Text(masker, strings.ReplaceAll(it.Reason, "_", " "))
+		}
+		if g.Count > 1 {
+			line += fmt.Sprintf(" (%d)", g.Count)
+		}
+		b.WriteString(line + "\n")
+	}
+	if left > 0 {
+		fmt.Fprintf(&b, more, left)
+	}
+	return b.String()
+}
+
+// AllNamed reports whether itemLines names every item exactly.
+func AllNamed(items []review.StreamItem) bool {
+	groups, _ := itemGroups(items)
+	return len(groups) <= maxStreamRows && !slices.ContainsFunc(groups, func(g *review.ChangeGroup) bool {
+		return len(strings.Join(g.Exact(), ", ")) > maxItemNames-2 // its code span's backticks
+	})
+}
+
+// maxItemNames bounds a line naming a group of a stream's items.
+const maxItemNames = 2000
 
 // NameBeside names a stream as its plan is named: beside the plan's source
 // (planSource, for the plan read from planPath) when the two files sit
