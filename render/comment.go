@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"html"
@@ -174,7 +175,8 @@ type planSection struct {
 	// The streams' part of the comment, in full and with failures only.
 	streamFull, streamCompact string
 	streamWarn                []string
-	diffMasks                 int // what the masker hid in the diffs, each counted once
+	streamsUnnamed            bool // some stream's list has no room for all its planned changes
+	diffMasks                 int  // what the masker hid in the diffs, each counted once
 }
 
 // Comment writes the pull-request comment for the plans (and lock-file
@@ -351,6 +353,12 @@ func (o CommentOptions) fits(text string) bool {
 	return (o.MaxBytes <= 0 || len(text) <= o.MaxBytes) && (len(text) <= o.MaxSize || utf8.RuneCountInString(text) <= o.MaxSize)
 }
 
+// fullText is where a shortened comment sends the reader for what it
+// leaves out.
+func (o CommentOptions) fullText() string {
+	return cmp.Or(o.FullText, "the output of `planpr render --format text`")
+}
+
 // cut is md.Cut for the comment's limits.
 func (o CommentOptions) cut(text string) string {
 	if o.MaxBytes > 0 {
@@ -482,6 +490,7 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 		s.streamFull += streamreport.Markdown(st, name, masker, s.Path != "", false)
 		s.streamCompact += streamreport.Markdown(st, name, masker, s.Path != "", true)
 		s.streamWarn = append(s.streamWarn, streamreport.Warnings(st, masker)...)
+		s.streamsUnnamed = s.streamsUnnamed || !streamreport.AllNamed(st.Planned)
 	}
 	if s.Path == "" {
 		return marked, nil

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -142,15 +141,13 @@ func riskyWhere(sections []*planSection, o CommentOptions, level Level) string {
 				slices.ContainsFunc(s.picked, func(g *diffGroup) bool { return isRiskyGroup(g) && s.someAlike[g] != "" })
 		})
 	}
-	for _, s := range sections { // a stream alone names its planned changes in its own list
-		if s.Path == "" && level < LevelSummary {
-			all = all && !slices.ContainsFunc(s.Streams, func(st *review.StreamSummary) bool { return !streamreport.AllNamed(st.Planned) })
-		}
+	if slices.ContainsFunc(sections, func(s *planSection) bool { return s.Path == "" && s.streamsUnnamed }) {
+		all = false // a stream alone names its planned changes in its own list
 	}
 	if all {
 		return "all are named below"
 	}
-	return "all are in " + cmp.Or(o.FullText, "the output of `planpr render --format text`")
+	return "all are in " + o.fullText()
 }
 
 // riskyName is a destroyed or replaced change (or count of them) named

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/planpr/planpr/render/mask"
@@ -33,7 +32,7 @@ func fillBudget(sections []*planSection, o CommentOptions, res *CommentResult, b
 	for _, s := range sections {
 		s.picked, s.exactAlike, s.someAlike, s.coarse, s.unnamed = nil, map[*diffGroup]bool{}, map[*diffGroup]string{}, map[string]bool{}, map[string]bool{}
 		s.listAll, s.outputsHidden, s.driftHidden, s.outputsCut = false, false, false, ""
-		s.fullText = cmp.Or(o.FullText, "the output of `planpr render --format text`")
+		s.fullText = o.fullText()
 		s.listed = s.listing()
 	}
 	measure := func() string { return assembleOnce(sections, o, res, LevelReduced, boxLines, m) }
@@ -200,7 +199,7 @@ func pickDiffs(sections []*planSection, limit, room int, leadOnly bool, m *mask.
 		// Destroyed or replaced members move from the listing to the line
 		// beside their diff, named as the listing named them: exactly
 		// costs their names only once.
-		key := changeKind(c.g.Example) + "\x00" + c.g.Address()
+		key := groupKey(c.g.ChangeGroup)
 		exact := isRiskyGroup(c.g) && !c.s.coarse[key] && !c.s.unnamed[key]
 		cost := len(c.g.rep.LaidOut) + len(alikeLine(c.g, exact, m))
 		if exact {

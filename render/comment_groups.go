@@ -283,7 +283,10 @@ func (g *listedGroup) memberNames(exact bool, m *mask.Masker) string {
 func (g *listedGroup) risky() bool { return review.IsRisky(g.Example.Action) }
 
 // key identifies the group across listings (see planSection.coarse).
-func (g *listedGroup) key() string { return changeKind(g.Example) + "\x00" + g.Address() }
+func (g *listedGroup) key() string { return groupKey(g.ChangeGroup) }
+
+// groupKey identifies a group of changes of one kind at one pattern.
+func groupKey(g *review.ChangeGroup) string { return changeKind(g.Example) + "\x00" + g.Address() }
 
 // listedCount is how many changes the listing stands for, named or not.
 func listedCount(l []*listedGroup) int {

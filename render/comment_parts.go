@@ -225,10 +225,7 @@ func shortenedNote(sections []*planSection, o CommentOptions, level Level) strin
 		return ""
 	}
 	left := omitted(sections, level)
-	where := o.FullText
-	if where == "" {
-		where = "the output of `planpr render --format text`"
-	}
+	where := o.fullText()
 	var what []string
 	if level == LevelSummary {
 		what = append(what, "every diff is left out")
@@ -389,25 +386,23 @@ func (s *planSection) makeDriftList(m *mask.Masker) string {
 	for _, e := range s.drift {
 		gs.Add("", review.ChangeSummary{Address: e.Address})
 	}
-	var exact strings.Builder
-	lines, size := make([]string, len(gs.List)), 0 // lines in one pattern each
 	line := func(g *review.ChangeGroup, names string) string {
 		if g.Count > 1 {
 			return fmt.Sprintf("- %s (%d)\n", names, g.Count)
 		}
 		return "- " + names + "\n"
 	}
+	exacts, lines, size := make([]string, len(gs.List)), make([]string, len(gs.List)), 0 // naming exactly, in one pattern
 	for i, g := range gs.List {
-		exact.WriteString(line(g, memberNames(&g.Members, true, m)))
-		lines[i] = line(g, memberNames(&g.Members, false, m))
+		exacts[i], lines[i] = line(g, memberNames(&g.Members, true, m)), line(g, memberNames(&g.Members, false, m))
 		size += len(lines[i])
 	}
-	if exact.Len() <= maxDriftList {
-		return exact.String() + "\n"
+	if all := strings.Join(exacts, ""); len(all) <= maxDriftList {
+		return all + "\n"
 	}
 	for i, g := range gs.List { // too many: the first groups exactly or in part, while room lasts
 		room := maxDriftList - size + len(lines[i])
-		named := line(g, memberNames(&g.Members, true, m))
+		named := exacts[i]
 		if len(named) > room {
 			named = line(g, someNames(&g.Members, room-len(line(g, "")), m))
 		}

@@ -245,15 +245,10 @@ func SplitNumbered(address string) (parts, indexes []string, bare []bool) {
 	return append(parts, address[start:]), indexes, bare
 }
 
-// InstanceKeys are an address's count indexes and for_each keys, unquoted,
-// and the numbers in its names: module.app[3].x.web_07["a"] has 3, 07 and a.
-func InstanceKeys(address string) []string {
-	_, indexes, _ := SplitNumbered(address)
-	return SplitAt{Indexes: indexes}.Keys()
-}
-
-// Keys are the split address's InstanceKeys: its Indexes themselves when
-// none is quoted, else a copy.
+// Keys are the split address's count indexes and for_each keys,
+// unquoted, and the numbers in its names: module.app[3].x.web_07["a"] has
+// 3, 07 and a. They are its Indexes themselves when none is quoted, else a
+// copy.
 func (a SplitAt) Keys() []string {
 	keys := a.Indexes
 	for i, k := range a.Indexes {

@@ -3,7 +3,7 @@ package jsonread
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
+
 	"fmt"
 	"io"
 	"unicode/utf16"
@@ -392,10 +392,6 @@ func stringEnd(s []byte, i int) int {
 		case b == '"':
 			return i + 1
 		case b == '\\':
-			if i+1 < len(s) && shortEscape[s[i+1]] {
-				i += 2
-				continue
-			}
 			n := escapeLen(s[i:])
 			if n == 0 {
 				return -i - 1
@@ -422,15 +418,6 @@ func special8(x uint64) bool {
 	quote, slash := x^(ones*'"'), x^(ones*'\\')
 	return ((quote-ones)&^quote|(slash-ones)&^slash|(x-ones*' ')&^x|x)&tops != 0
 }
-
-// shortEscape marks the bytes after a backslash that make a two-byte
-// escape.
-var shortEscape = func() (t [256]bool) {
-	for _, b := range []byte(`"\/bfnrt`) {
-		t[b] = true
-	}
-	return t
-}()
 
 // escapeLen is the length of the escape sequence at the start of s, 0
 // when it is not valid: a \u escape of half a surrogate pair needs the
@@ -507,10 +494,4 @@ func digits(s []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// IsNotJSON reports whether err is a Cursor's.
-func IsNotJSON(err error) bool {
-	var e *ErrNotJSON
-	return errors.As(err, &e)
 }
