@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/go-json-experiment/json/jsontext"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -118,6 +119,11 @@ func readBothWays(t *testing.T, path string, data []byte) (cursor, streamed [2]p
 		visit := func(_ string, rc *ResourceChange) error {
 			c := *rc
 			c.Change.KeepValues()
+			if r := c.Change.raw; r != nil {
+				checkIndex(t, r.before, r.beforeIndex)
+				checkIndex(t, r.after, r.afterIndex)
+				r.beforeIndex, r.afterIndex = nil, nil // only the cursor keeps them
+			}
 			changes = append(changes, c)
 			return nil
 		}
@@ -138,6 +144,37 @@ func readBothWays(t *testing.T, path string, data []byte) (cursor, streamed [2]p
 		return planRead{plan: p, changes: changes}
 	}
 	return [2]planRead{read(true, false), read(true, true)}, [2]planRead{read(false, false), read(false, true)}
+}
+
+// checkIndex fails t unless index says where each of the object raw's
+// own members begins, or is empty.
+func checkIndex(t *testing.T, raw []byte, index []uint32) {
+	t.Helper()
+	if len(index) == 0 {
+		return
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		t.Fatalf("an index of %d members for %q, not an object", len(index), raw)
+	}
+	for i := 0; dec.PeekKind() == '"'; i++ {
+		at := dec.InputOffset()
+		for raw[at] != '"' {
+			at++ // the space and comma before the name
+		}
+		if i >= len(index) || int64(index[i]) != at {
+			t.Fatalf("member %d of %q begins at %d; index %v", i, raw, at, index)
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			t.Fatal(err)
+		}
+		if err := dec.SkipValue(); err != nil {
+			t.Fatal(err)
+		}
+		if i == len(index)-1 && dec.PeekKind() == '"' {
+			t.Fatalf("%q has more members than index %v", raw, index)
+		}
+	}
 }
 
 // TestCursorReadsAsJsontext: a plan read with the cursor is read as

@@ -148,6 +148,10 @@ func (p *Plan) SensitiveVariables() map[string]any {
 
 type rawValues struct {
 	before, after, afterUnknown, beforeSensitive, afterSensitive []byte
+	// Where before's and after's own members begin, when the reader kept
+	// it (jsonread.Cursor.ReadValueIndexed): finding what is sensitive
+	// then jumps to the marked members.
+	beforeIndex, afterIndex []uint32
 }
 
 // RawValues are a lazily read change's values as the plan wrote them —
@@ -171,7 +175,8 @@ func NewRawChange(before, after, afterUnknown, beforeSensitive, afterSensitive [
 func (c *Change) KeepValues() {
 	if r := c.raw; r != nil {
 		c.raw = &rawValues{before: bytes.Clone(r.before), after: bytes.Clone(r.after), afterUnknown: bytes.Clone(r.afterUnknown),
-			beforeSensitive: bytes.Clone(r.beforeSensitive), afterSensitive: bytes.Clone(r.afterSensitive)}
+			beforeSensitive: bytes.Clone(r.beforeSensitive), afterSensitive: bytes.Clone(r.afterSensitive),
+			beforeIndex: r.beforeIndex, afterIndex: r.afterIndex}
 	}
 }
 
@@ -220,7 +225,9 @@ func (c *Change) SensitiveWork() SensitiveWork {
 	if c.raw == nil {
 		return SensitiveWork{}
 	}
-	return jsonread.NewSensitiveWork(c.raw.before, c.raw.beforeSensitive, c.raw.after, c.raw.afterSensitive)
+	r := c.raw
+	return jsonread.NewSensitiveWork(jsonread.MarkedValue{Value: r.before, Mask: r.beforeSensitive, Members: r.beforeIndex},
+		jsonread.MarkedValue{Value: r.after, Mask: r.afterSensitive, Members: r.afterIndex})
 }
 
 // CollectMarked calls add with every string of value that the sensitivity

@@ -162,6 +162,9 @@ type reader struct {
 	// of it has been given back (see readMapped).
 	mapped  []byte
 	dropped int64
+	// index is the slab the changes' member indexes are cut from (see
+	// indexedValue).
+	index []uint32
 }
 
 // fail turns a decoding error into a located InputError.
@@ -570,7 +573,7 @@ func (r *reader) change(c *Change) error {
 					err = r.checkDepth(v, start)
 				}
 			case r.opts.Lazy:
-				if *rawDst, err = r.rawValue(); err == nil {
+				if *rawDst, err = r.indexedValue(key, raw); err == nil {
 					err = r.checkDepth(*rawDst, start)
 				}
 			default:
@@ -600,6 +603,40 @@ func (r *reader) decode() (any, error) {
 		return jsonread.DecodeIn(dec, r.src)
 	}
 	return jsonread.DecodeAny(r.dec)
+}
+
+// indexedValue is rawValue for a change's values, which keeps where
+// before's and after's members begin when the cursor reads them (see
+// rawValues). The indexes share one slab.
+func (r *reader) indexedValue(key string, raw *rawValues) ([]byte, error) {
+	cur, ok := r.dec.(*jsonread.Cursor)
+	var index *[]uint32
+	switch {
+	case !ok:
+		return r.rawValue()
+	case key == "before":
+		index = &raw.beforeIndex
+	case key == "after":
+		index = &raw.afterIndex
+	default:
+		return r.rawValue()
+	}
+	if cap(r.index)-len(r.index) < 64 {
+		r.index = make([]uint32, 0, 1<<14)
+	}
+	free := r.index[len(r.index):]
+	v, got, err := cur.ReadValueIndexed(free)
+	if err != nil {
+		return nil, err
+	}
+	if len(got) <= cap(free) {
+		r.index = r.index[:len(r.index)+len(got)]
+	}
+	*index = got[:len(got):len(got)]
+	if !r.opts.Borrow || r.mapped == nil {
+		v = bytes.Clone(v)
+	}
+	return v, nil
 }
 
 // rawValue reads the next value as its text: the decoder's own bytes,

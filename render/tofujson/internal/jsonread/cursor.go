@@ -6,6 +6,7 @@ import (
 
 	"fmt"
 	"io"
+	"math"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -40,6 +41,10 @@ type Cursor struct {
 	err   error // the first error, returned from then on
 	// kinds is the stack of one value's containers while it is checked.
 	kinds []byte
+	// members, while ReadValueIndexed reads an object, collects where
+	// its members' names begin (see ReadValueIndexed).
+	members   []uint32
+	recording bool
 }
 
 // frame is an object or array the cursor is in.
@@ -225,6 +230,22 @@ func (c *Cursor) ReadValue() (jsontext.Value, error) {
 	return c.data[i:end], nil
 }
 
+// ReadValueIndexed is ReadValue that also appends to members, when the
+// value is an object, where each of its own members' names begins: the
+// offset of the name's opening quote in the value. A later walk that
+// wants a few members jumps to them rather than read past the others.
+// A value of 4 GB or more has no index (members is as it was).
+func (c *Cursor) ReadValueIndexed(members []uint32) (jsontext.Value, []uint32, error) {
+	n := len(members)
+	c.members, c.recording = members, true
+	v, err := c.ReadValue()
+	members, c.members, c.recording = c.members, nil, false
+	if err != nil || len(v) > math.MaxUint32 {
+		return v, members[:n], err
+	}
+	return v, members, nil
+}
+
 // SkipValue reads the next value and lets it go.
 func (c *Cursor) SkipValue() error {
 	_, err := c.ReadValue()
@@ -271,6 +292,7 @@ func skipSpace(s []byte, i int) int {
 // -(where it goes wrong)-1. depth is how many levels it may nest.
 func (c *Cursor) value(i, depth int) int {
 	s := c.data
+	start := i
 	kinds := c.kinds[:0]
 	defer func() { c.kinds = kinds[:0] }()
 	for {
@@ -291,6 +313,9 @@ func (c *Cursor) value(i, depth int) int {
 			if i < len(s) && s[i] == b+2 { // '}' is '{'+2, ']' is '['+2
 				i++
 				break
+			}
+			if c.recording && b == '{' && len(kinds) == 0 {
+				c.members = append(c.members, uint32(i-start))
 			}
 			kinds = append(kinds, b)
 			if b == '{' {
@@ -333,6 +358,9 @@ func (c *Cursor) value(i, depth int) int {
 			case ',':
 				i = skipSpace(s, i+1)
 				if open == '{' {
+					if c.recording && len(kinds) == 1 {
+						c.members = append(c.members, uint32(i-start))
+					}
 					if i = member(s, i); i < 0 {
 						return i
 					}

@@ -297,6 +297,39 @@ func MarkedStrings(raw []byte, sensitive any, add func(string, SecretKind)) erro
 	return walkMarked(dec, sensitive, add)
 }
 
+// MarkedStringsIndexed is MarkedStrings for a value whose own members'
+// names begin where members says (Cursor.ReadValueIndexed): the members
+// its mirror marks nothing in are jumped over rather than read. Without
+// an index, or where the jump finds no name, it is MarkedStrings.
+func MarkedStringsIndexed(raw []byte, members []uint32, sensitive any, add func(string, SecretKind)) error {
+	m, ok := sensitive.(Object)
+	if !ok || len(members) == 0 || !AnyTrue(sensitive) {
+		return MarkedStrings(raw, sensitive, add)
+	}
+	var t Decoder
+	t.Reset(unsafe.String(unsafe.SliceData(raw), len(raw)))
+	var found []foundSecret
+	for _, at := range members {
+		if int64(at) >= int64(len(raw)) {
+			return MarkedStrings(raw, sensitive, add)
+		}
+		t.pos = int(at)
+		name, err := t.name()
+		if err == nil {
+			if mark := m.Value(name); AnyTrue(mark) {
+				err = t.marked(mark, &found)
+			}
+		}
+		if err != nil {
+			return MarkedStrings(raw, sensitive, add) // which says what is wrong
+		}
+	}
+	for _, f := range found {
+		add(strings.Clone(f.s), f.kind) // f.s points into raw
+	}
+	return nil
+}
+
 // AnyTrue reports whether a metadata mirror (after_unknown,
 // before_sensitive, after_sensitive) marks anything at all.
 func AnyTrue(mask any) bool {

@@ -49,8 +49,9 @@ func FuzzDecodeRaw(f *testing.F) {
 }
 
 // FuzzMarkedStrings: on values jsontext accepts, the trusted walk finds
-// exactly the strings the jsontext walk finds, in the same order; on
-// anything else MarkedStrings still never panics.
+// exactly the strings the jsontext walk finds, in the same order, and so
+// does the walk that jumps to the marked members of a value the cursor
+// indexed; on anything else MarkedStrings still never panics.
 func FuzzMarkedStrings(f *testing.F) {
 	f.Add([]byte(`{"a":"s1","b":{"c":["x","y\"z"],"d":"n"},"e":[{"f":"s2"},{"f":"s3"}]}`), []byte(`{"a":true,"b":{"c":[false,true]},"e":[{"f":true}]}`))
 	f.Add([]byte(`["a",{"k":"\u00e9\ud83d\ude00"},3,null]`), []byte(`[true,{"k":true},true,true]`))
@@ -58,6 +59,8 @@ func FuzzMarkedStrings(f *testing.F) {
 	f.Add([]byte(`{"a":"x","a":"y"}`), []byte(`{"a":{"b":true}}`))
 	f.Add([]byte(`{"n":-1.5e3,"p":"pw-1","q":true,"r":null,"s":17}`), []byte(`{"p":true}`))
 	f.Add([]byte(`{"n":12,"p":7}`), []byte(`{"p":true}`))
+	f.Add([]byte(` { "a" : "x" ,"b\u0022":{"c": "\"d\""} , "p":["q", {"r":"s"}]}`), []byte(`{"b\"":{"c":true},"p":[true,{"r":true}]}`))
+	f.Add([]byte(`{"a":"x","a":"y","b":{"a":"z"}}`), []byte(`{"a":true}`))
 	f.Fuzz(func(t *testing.T, raw, maskJSON []byte) {
 		mask, err := DecodeRaw(maskJSON)
 		if err != nil {
@@ -67,6 +70,13 @@ func FuzzMarkedStrings(f *testing.F) {
 		gerr := MarkedStrings(raw, mask, func(s string, k SecretKind) { got = append(got, fmt.Sprint(k, ":", s)) })
 		if !jsontext.Value(raw).IsValid(jsontext.AllowDuplicateNames(true)) {
 			return
+		}
+		if v, index, err := NewCursor(raw).ReadValueIndexed(nil); err == nil {
+			var jumped []string
+			jerr := MarkedStringsIndexed(v, index, mask, func(s string, k SecretKind) { jumped = append(jumped, fmt.Sprint(k, ":", s)) })
+			if (jerr == nil) != (gerr == nil) || !slices.Equal(jumped, got) {
+				t.Fatalf("with the index %v found %q (%v), without %q (%v)", index, jumped, jerr, got, gerr)
+			}
 		}
 		var want []string
 		werr := walkMarked(jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true)), mask, func(s string, k SecretKind) { want = append(want, fmt.Sprint(k, ":", s)) })

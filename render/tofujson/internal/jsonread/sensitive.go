@@ -6,17 +6,23 @@ import "bytes"
 // values: the raw values whose mirrors mark something. It can be run
 // apart from the read, for example on another goroutine.
 type SensitiveWork struct {
-	values, masks [][]byte
+	values []MarkedValue
+}
+
+// MarkedValue is a raw value, its sensitivity mirror and, when the reader
+// kept one, the index of its members (Cursor.ReadValueIndexed).
+type MarkedValue struct {
+	Value, Mask []byte
+	Members     []uint32
 }
 
 // NewSensitiveWork is the work of raw values and their sensitivity
-// mirrors, given in pairs: those whose mirror marks nothing are left out.
-func NewSensitiveWork(valueAndMask ...[]byte) SensitiveWork {
+// mirrors: those whose mirror marks nothing are left out.
+func NewSensitiveWork(values ...MarkedValue) SensitiveWork {
 	var w SensitiveWork
-	for i := 0; i+1 < len(valueAndMask); i += 2 {
-		if bytes.Contains(valueAndMask[i+1], []byte("true")) {
-			w.values = append(w.values, valueAndMask[i])
-			w.masks = append(w.masks, valueAndMask[i+1])
+	for _, v := range values {
+		if bytes.Contains(v.Mask, []byte("true")) {
+			w.values = append(w.values, v)
 		}
 	}
 	return w
@@ -31,18 +37,18 @@ type MaskCache map[string]any
 
 // Run calls add with every marked string; cache may be nil.
 func (w SensitiveWork) Run(cache MaskCache, add func(string, SecretKind)) error {
-	for i, raw := range w.values {
-		mask, ok := cache[string(w.masks[i])]
+	for _, v := range w.values {
+		mask, ok := cache[string(v.Mask)]
 		if !ok {
 			var err error
-			if mask, err = DecodeRaw(w.masks[i]); err != nil {
+			if mask, err = DecodeRaw(v.Mask); err != nil {
 				return err
 			}
 			if cache != nil && len(cache) < 10000 {
-				cache[string(w.masks[i])] = mask
+				cache[string(v.Mask)] = mask
 			}
 		}
-		if err := MarkedStrings(raw, mask, add); err != nil {
+		if err := MarkedStringsIndexed(v.Value, v.Members, mask, add); err != nil {
 			return err
 		}
 	}
