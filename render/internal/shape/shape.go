@@ -45,19 +45,21 @@ func Of(c *tofujson.Change, keys []string) Shape {
 	n.attrs[0], n.attrs[1] = n.attrs[0][:0], n.attrs[1][:0]
 	n.lastTop = [2]int{}
 
-	if raw := c.RawValues(); raw != nil {
-		for i, v := range raw {
-			n.value = i
-			n.write(v)
-		}
-	} else {
+	values := c.RawValues()
+	if values == nil {
 		// Decoded already: the same text, as encoding/json writes it
 		// (object members sorted, as the tools write them).
-		for i, v := range []any{c.Before, c.After, c.AfterUnknown, c.BeforeSensitive, c.AfterSensitive} {
+		for _, v := range []any{c.Before, c.After, c.AfterUnknown, c.BeforeSensitive, c.AfterSensitive} {
 			b, _ := json.Marshal(v)
-			n.value = i
-			n.write(b)
+			values = append(values, b)
 		}
+	}
+	// A creation or a destruction changes no attribute from one value to
+	// the other (see changed): its words need not be kept per attribute.
+	n.perAttribute = !wordless(values[0]) && !wordless(values[1])
+	for i, v := range values {
+		n.value = i
+		n.write(v)
 	}
 	n.changed()
 	return Shape{Strict: maphash.Bytes(shapeSeed, n.strict), Loose: maphash.Bytes(shapeSeed, n.loose)}
@@ -84,13 +86,16 @@ type shapeNormalizer struct {
 	// values (a hash of their bytes), per top-level attribute: which
 	// attributes it changed in is part of the loose shape, so that size =
 	// 2 -> 4 and size = 3 -> 3 do not look alike.
-	attrs    [2][]attrWords
-	lastTop  [2]int // topID+1 of the last of attrs (0: none yet)
-	value    int    // which value is being written (0 before, 1 after, …)
-	top      []byte // the top-level attribute being written
-	topID    int    // counts the top-level attributes written, so that words compare it cheaply
-	shortKey bool   // some key is one letter: one-letter words may be keys
-	keyLens  uint64 // bit i set: some key is i bytes long (63: or longer)
+	attrs   [2][]attrWords
+	lastTop [2]int // topID+1 of the last of attrs (0: none yet)
+	value   int    // which value is being written (0 before, 1 after, …)
+	// perAttribute says the before and after values both hold words, so
+	// that attrs are kept.
+	perAttribute bool
+	top          []byte // the top-level attribute being written
+	topID        int    // counts the top-level attributes written, so that words compare it cheaply
+	shortKey     bool   // some key is one letter: one-letter words may be keys
+	keyLens      uint64 // bit i set: some key is i bytes long (63: or longer)
 }
 
 // attrWords are the words replaced in one top-level attribute, hashed
@@ -308,7 +313,7 @@ func (n *shapeNormalizer) word(v []byte, start, end int, digit bool) {
 	}
 	n.loose = append(append(n.loose, v[n.done[1]:start]...), '#')
 	n.done[1] = end
-	if k := n.value; k < len(n.attrs) {
+	if k := n.value; k < len(n.attrs) && n.perAttribute {
 		attrs := &n.attrs[k]
 		if n.lastTop[k] != n.topID+1 {
 			*attrs = append(*attrs, attrWords{name: n.top, id: n.topID, words: fnvOffset})
@@ -338,6 +343,10 @@ var byteClass = func() (c [256]uint8) {
 	}
 	return c
 }()
+
+// wordless reports whether a value's text is null (or absent): it holds
+// no word.
+func wordless(v []byte) bool { return len(v) == 0 || string(v) == "null" }
 
 func isDigits(s string) bool {
 	for i := range len(s) {

@@ -113,7 +113,7 @@ func (s shaped) Shape(keys []string) Shape { return Of(s.c, keys) }
 func normalized(v []byte, keys []string, each bool) string {
 	var n shapeNormalizer
 	n.setKeys(keys)
-	n.value = 1
+	n.value, n.perAttribute = 1, true
 	n.strict, n.loose = append(n.strict, 0), append(n.loose, 0)
 	if each {
 		n.writeEachWord(v)
