@@ -148,9 +148,8 @@ func (p *Plan) SensitiveVariables() map[string]any {
 
 type rawValues struct {
 	before, after, afterUnknown, beforeSensitive, afterSensitive []byte
-	// Where before's and after's own members begin, when the reader kept
-	// it (jsonread.Cursor.ReadValueIndexed): finding what is sensitive
-	// then jumps to the marked members.
+	// Where before's and after's members begin, when the reader kept it:
+	// finding what is sensitive jumps to the marked ones (MarkedStringsIndexed).
 	beforeIndex, afterIndex []uint32
 }
 

@@ -162,9 +162,7 @@ type reader struct {
 	// of it has been given back (see readMapped).
 	mapped  []byte
 	dropped int64
-	// index is the slab the changes' member indexes are cut from (see
-	// indexedValue).
-	index []uint32
+	indexes jsonread.Indexes // see rawValue
 }
 
 // fail turns a decoding error into a located InputError.
@@ -473,12 +471,16 @@ var resourceChangeStrings = map[string]func(*ResourceChange) *string{
 
 // changeValues are the five values of a change: where a lazy read keeps
 // the raw JSON, and where an eager one decodes it.
-var changeValues = map[string]func(*Change, *rawValues) (*[]byte, *any){
-	"before":           func(c *Change, r *rawValues) (*[]byte, *any) { return &r.before, &c.Before },
-	"after":            func(c *Change, r *rawValues) (*[]byte, *any) { return &r.after, &c.After },
-	"after_unknown":    func(c *Change, r *rawValues) (*[]byte, *any) { return &r.afterUnknown, &c.AfterUnknown },
-	"before_sensitive": func(c *Change, r *rawValues) (*[]byte, *any) { return &r.beforeSensitive, &c.BeforeSensitive },
-	"after_sensitive":  func(c *Change, r *rawValues) (*[]byte, *any) { return &r.afterSensitive, &c.AfterSensitive },
+var changeValues = map[string]func(*Change, *rawValues) (*[]byte, *any, *[]uint32){
+	"before":        func(c *Change, r *rawValues) (*[]byte, *any, *[]uint32) { return &r.before, &c.Before, &r.beforeIndex },
+	"after":         func(c *Change, r *rawValues) (*[]byte, *any, *[]uint32) { return &r.after, &c.After, &r.afterIndex },
+	"after_unknown": func(c *Change, r *rawValues) (*[]byte, *any, *[]uint32) { return &r.afterUnknown, &c.AfterUnknown, nil },
+	"before_sensitive": func(c *Change, r *rawValues) (*[]byte, *any, *[]uint32) {
+		return &r.beforeSensitive, &c.BeforeSensitive, nil
+	},
+	"after_sensitive": func(c *Change, r *rawValues) (*[]byte, *any, *[]uint32) {
+		return &r.afterSensitive, &c.AfterSensitive, nil
+	},
 }
 
 func (r *reader) resourceChange(rc *ResourceChange) error {
@@ -561,7 +563,7 @@ func (r *reader) change(c *Change) error {
 	}
 	return r.members("a change", func(key string) (err error) {
 		if field := changeValues[key]; field != nil {
-			rawDst, dst := field(c, raw)
+			rawDst, dst, index := field(c, raw)
 			start := r.dec.InputOffset()
 			switch {
 			case r.skipValues:
@@ -573,7 +575,7 @@ func (r *reader) change(c *Change) error {
 					err = r.checkDepth(v, start)
 				}
 			case r.opts.Lazy:
-				if *rawDst, err = r.indexedValue(key, raw); err == nil {
+				if *rawDst, err = r.rawValue(index); err == nil {
 					err = r.checkDepth(*rawDst, start)
 				}
 			default:
@@ -605,47 +607,18 @@ func (r *reader) decode() (any, error) {
 	return jsonread.DecodeAny(r.dec)
 }
 
-// indexedValue is rawValue for a change's values, which keeps where
-// before's and after's members begin when the cursor reads them (see
-// rawValues). The indexes share one slab.
-func (r *reader) indexedValue(key string, raw *rawValues) ([]byte, error) {
-	cur, ok := r.dec.(*jsonread.Cursor)
-	var index *[]uint32
-	switch {
-	case !ok:
-		return r.rawValue()
-	case key == "before":
-		index = &raw.beforeIndex
-	case key == "after":
-		index = &raw.afterIndex
-	default:
-		return r.rawValue()
-	}
-	if cap(r.index)-len(r.index) < 64 {
-		r.index = make([]uint32, 0, 1<<14)
-	}
-	free := r.index[len(r.index):]
-	v, got, err := cur.ReadValueIndexed(free)
-	if err != nil {
-		return nil, err
-	}
-	if len(got) <= cap(free) {
-		r.index = r.index[:len(r.index)+len(got)]
-	}
-	*index = got[:len(got):len(got)]
-	if !r.opts.Borrow || r.mapped == nil {
-		v = bytes.Clone(v)
-	}
-	return v, nil
-}
-
 // rawValue reads the next value as its text: the decoder's own bytes,
-// borrowed from the mapped plan where ReadOptions.Borrow allows, or a copy.
-func (r *reader) rawValue() ([]byte, error) {
+// borrowed from the mapped plan where ReadOptions.Borrow allows, or a
+// copy. A borrowed value's index, when the cursor keeps one, goes to index.
+func (r *reader) rawValue(index *[]uint32) ([]byte, error) {
 	if !r.opts.Borrow || r.mapped == nil {
 		return jsonread.RawValue(r.dec)
 	}
-	return jsonread.RawValueIn(r.dec, r.mapped)
+	v, got, err := jsonread.RawValueIn(r.dec, r.mapped, &r.indexes)
+	if index != nil {
+		*index = got
+	}
+	return v, err
 }
 
 // checkPlanVersion accepts 0.x (Terraform 0.12 to 1.0, which lacks fields

@@ -78,38 +78,23 @@ func SplitPlans(path string) (found []PlanPart, release func(), err error) {
 		f.Close()
 	}
 	dec := jsontext.NewDecoder(bufio.NewReaderSize(io.NewSectionReader(f, 0, 1<<62), 1<<18), jsontext.AllowDuplicateNames(true))
-	r := &reader{path: path, dec: dec}
+	docs, err := jsonread.Documents(dec, f)
+	if notObject := (*jsonread.ErrNotObject)(nil); errors.As(err, &notObject) {
+		return nil, release, errorAt(path, notObject.Offset, fmt.Sprintf("document %d is not a JSON object: each document of a file of several plans is a plan", notObject.Index+1))
+	} else if err != nil {
+		return nil, release, (&reader{path: path, dec: dec}).fail(err)
+	}
 	pos := jsonread.Position{Line: 1, Column: 1}
-	var start int64
 	buf := make([]byte, 32<<10) // one for every part's count of lines
-	for {
-		if dec.PeekKind() == 0 {
-			// End of input, or text that is no JSON value: ReadToken says which.
-			if _, err := dec.ReadToken(); err != io.EOF {
-				return nil, release, r.fail(err)
-			}
-			break
-		}
-		if dec.PeekKind() != '{' {
-			if _, err := dec.ReadToken(); err != nil {
-				return nil, release, r.fail(err)
-			}
-			return nil, release, errorAt(path, start+jsonread.LeadingSpace(f, start), fmt.Sprintf("document %d is not a JSON object: each document of a file of several plans is a plan", len(found)+1))
-		}
-		if err := dec.SkipValue(); err != nil {
-			return nil, release, r.fail(err)
-		}
-		end := dec.InputOffset()
+	for _, d := range docs {
 		// The part keeps its leading blank space, so that its first line
 		// and column are the original's pos.
 		part := PlanPart{Path: fmt.Sprintf("%s#%d", path, len(found)+1), Line: pos.Line, Column: pos.Column}
-		section := io.NewSectionReader(f, start, end-start)
-		if _, err := io.CopyBuffer(&pos, section, buf); err != nil {
+		if _, err := io.CopyBuffer(&pos, io.NewSectionReader(f, d.Start, d.End-d.Start), buf); err != nil {
 			return nil, release, &InputError{File: path, Msg: "splitting its plans: " + err.Error()}
 		}
-		parts.Store(part.Path, io.NewSectionReader(f, start, end-start))
+		parts.Store(part.Path, io.NewSectionReader(f, d.Start, d.End-d.Start))
 		found = append(found, part)
-		start = end
 	}
 	return found, release, nil
 }

@@ -244,16 +244,35 @@ func RawValue(dec Tokens) ([]byte, error) {
 // RawValueIn reads the next value as its text in mem, the memory the
 // decoder parses in place (a mapped file): no copy. Should the decoder
 // ever have copied the value, its bytes are the decoder's until the next
-// read, and RawValueIn copies them.
-func RawValueIn(dec Tokens, mem []byte) ([]byte, error) {
-	v, err := dec.ReadValue()
+// read, and RawValueIn copies them. When dec is a Cursor, index is where
+// the value's members begin (Cursor.ReadValueIndexed), cut from x.
+func RawValueIn(dec Tokens, mem []byte, x *Indexes) (v []byte, index []uint32, err error) {
+	if c, ok := dec.(*Cursor); ok && x != nil {
+		v, index, err = x.read(c)
+	} else {
+		v, err = dec.ReadValue()
+	}
 	if err != nil || len(v) == 0 {
-		return v, err
+		return v, nil, err
 	}
 	if in := uintptr(unsafe.Pointer(&v[0])) - uintptr(unsafe.Pointer(&mem[0])); in >= uintptr(len(mem)) {
-		return bytes.Clone(v), nil
+		return bytes.Clone(v), index, nil
 	}
-	return v, nil
+	return v, index, nil
+}
+
+// Indexes hands out values' member indexes from chunks they share.
+type Indexes struct{ free []uint32 }
+
+func (x *Indexes) read(c *Cursor) ([]byte, []uint32, error) {
+	if cap(x.free) < 64 {
+		x.free = make([]uint32, 0, 1<<14)
+	}
+	v, index, err := c.ReadValueIndexed(x.free)
+	if len(index) <= cap(x.free) { // not moved: the rest of the chunk is free
+		x.free = x.free[len(index):len(index)]
+	}
+	return v, index[:len(index):len(index)], err
 }
 
 // ReadString reads a string (or null, as "").

@@ -21,7 +21,7 @@ func TestRawValueInBorrows(t *testing.T) {
 		if _, err := dec.ReadToken(); err != nil {
 			t.Fatal(err)
 		}
-		v, err := RawValueIn(dec, mem)
+		v, _, err := RawValueIn(dec, mem, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
