@@ -166,9 +166,10 @@ type planSection struct {
 	// only counts.
 	fullText    string
 	drift       []txt.DriftEntry
-	driftNames  *string         // driftList's, once made
-	patterns    review.Patterns // of the changes' addresses
-	buckets     []*listBucket   // see listing
+	driftNames  *string              // driftList's, once made
+	rendering   chan renderedOutputs // the outputs and drift, rendered beside the grouping
+	patterns    review.Patterns      // of the changes' addresses
+	buckets     []*listBucket        // see listing
 	outputs     string
 	failed      []string // failed checks, the first maxWarningsOfAKind
 	failedCount int
@@ -398,8 +399,37 @@ func newSection(ctx context.Context, p CommentPlan, o CommentOptions, sizes []Co
 		return nil, err
 	}
 	s.Module = m
+	s.rendering = s.renderOutputs(o)
 	s.groupChanges(shaped)
 	return s, nil
+}
+
+// renderedOutputs are a plan's outputs and drift as text, not yet masked.
+type renderedOutputs struct {
+	outputs string
+	drift   []txt.DriftEntry
+	err     error
+}
+
+// renderOutputs renders the plan's outputs and drift on a goroutine of
+// their own, once its read is done: they depend on nothing else, and the
+// comment has work to do meanwhile (grouping, the groups' diffs).
+func (s *planSection) renderOutputs(o CommentOptions) chan renderedOutputs {
+	done := make(chan renderedOutputs, 1)
+	if s.Path == "" {
+		done <- renderedOutputs{}
+		return done
+	}
+	go func() {
+		p, o := s.Scan.Plan, o.PlanOptions
+		o.Flavor = s.Scan.Flavor
+		r := renderedOutputs{outputs: txt.OutputsText(p.OutputChanges, o.Flavor)}
+		if s.Scan.HasDrift {
+			r.drift, r.err = txt.DriftEntries(o, s.Scan, r.outputs != "", review.IndexConfiguration(p.Configuration))
+		}
+		done <- r
+	}()
+	return done
 }
 
 // renderChange notes each shown change (its shape worked out beside the
@@ -468,13 +498,12 @@ func (s *planSection) hasChanges() bool {
 	return s.Shown > 0 || s.outputs != "" || s.Total.Any()
 }
 
-// finish renders what the first pass could not — outputs, drift (which
-// needs the relevant attributes from the end of the plan), checks, streams
-// — and masks everything with the secrets of the whole plan. It returns
-// how many values the plan itself had marked sensitive in what it rendered.
+// finish takes what the first pass could not render — outputs, drift
+// (which needs the relevant attributes from the end of the plan; see
+// renderOutputs), checks, streams — and masks everything with the secrets
+// of the whole plan. It returns how many values the plan itself had marked
+// sensitive in what it rendered.
 func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error) {
-	p := s.Scan.Plan
-	o.Flavor = s.Scan.Flavor
 	marked := 0
 	block := func(text string) string {
 		marked += strings.Count(text, mask.Masked)
@@ -495,19 +524,16 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 	if s.Path == "" {
 		return marked, nil
 	}
-	s.outputs = txt.OutputsText(p.OutputChanges, o.Flavor)
-	if s.outputs != "" {
+	rendered := <-s.rendering
+	if rendered.err != nil {
+		return 0, rendered.err
+	}
+	if s.outputs = rendered.outputs; s.outputs != "" {
 		s.outputs = block(s.outputs)
 	}
-	if s.Scan.HasDrift {
-		drift, err := txt.DriftEntries(o.PlanOptions, s.Scan, s.outputs != "", review.IndexConfiguration(p.Configuration))
-		if err != nil {
-			return 0, err
-		}
-		for _, e := range drift {
-			e.Text = block(e.Text)
-			s.drift = append(s.drift, e)
-		}
+	for _, e := range rendered.drift {
+		e.Text = block(e.Text)
+		s.drift = append(s.drift, e)
 	}
 	checks := s.FailedChecks()
 	s.failedCount = len(checks)
