@@ -345,9 +345,9 @@ func (m *Members) indexAt(i int, last bool) string {
 	if !last || !m.Complete() {
 		return "*"
 	}
-	r, numbers := ranges(values)
-	if numbers && strings.Count(r, ",") < 8 {
-		return r
+	runs, width, numbers := numberRuns(values)
+	if numbers && len(runs) <= 8 {
+		return writeRuns(runs, width)
 	}
 	if keys := strings.Join(values, ","); !numbers && len(values) <= 8 && len(keys) <= 80 {
 		return keys // a few for_each keys: named, not hidden behind *
@@ -453,40 +453,68 @@ func (m *Members) NamedWithin(room int, code func(string) string) string {
 // ranges writes numbers as comma-separated runs, 0..3,7,9..10; ok is false
 // when some value is not a number.
 func ranges(values []string) (string, bool) {
+	runs, width, ok := numberRuns(values)
+	if !ok {
+		return "", false
+	}
+	return writeRuns(runs, width), true
+}
+
+// numberRuns are values, all numbers, as runs of consecutive numbers in
+// order (the first and last of each), and the width they are written in
+// when they keep leading zeros (0 when they do not); ok is false when
+// some value is no number.
+func numberRuns(values []string) (runs [][2]int, width int, ok bool) {
 	nums := make([]int, 0, len(values))
-	width := 0 // numbers written with leading zeros (junk_0042) keep them
 	for _, v := range values {
 		n, err := strconv.Atoi(v)
 		if err != nil || !isDigits(v) {
-			return "", false
+			return nil, 0, false
 		}
 		if len(v) > 1 && v[0] == '0' {
-			width = len(v)
+			width = len(v) // numbers written with leading zeros (junk_0042) keep them
 		}
 		nums = append(nums, n)
 	}
 	if width > 0 {
 		for _, v := range values {
 			if len(v) != width {
-				return "", false // 007 and 7 are different names
+				return nil, 0, false // 007 and 7 are different names
 			}
 		}
 	}
-	itoa := func(n int) string { return fmt.Sprintf("%0*d", width, n) }
 	slices.Sort(nums)
 	nums = slices.Compact(nums)
-	var parts []string
 	for i := 0; i < len(nums); {
 		j := i
 		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {
 			j++
 		}
-		if j == i {
-			parts = append(parts, itoa(nums[i]))
-		} else {
-			parts = append(parts, itoa(nums[i])+".."+itoa(nums[j]))
-		}
+		runs = append(runs, [2]int{nums[i], nums[j]})
 		i = j + 1
 	}
-	return strings.Join(parts, ","), true
+	return runs, width, true
+}
+
+// writeRuns writes runs as ranges writes them.
+func writeRuns(runs [][2]int, width int) string {
+	var b strings.Builder
+	itoa := func(n int) {
+		d := strconv.Itoa(n)
+		for range width - len(d) {
+			b.WriteByte('0')
+		}
+		b.WriteString(d)
+	}
+	for i, r := range runs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		itoa(r[0])
+		if r[1] != r[0] {
+			b.WriteString("..")
+			itoa(r[1])
+		}
+	}
+	return b.String()
 }
