@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -59,7 +60,14 @@ type shownChange struct {
 // changeKind tells apart what the comment counts apart: the actions, and
 // moves and imports among changes with no action.
 func changeKind(c review.ChangeSummary) string {
-	return fmt.Sprintf("%d/%t/%t", c.Action, c.Moved, c.Importing)
+	return string([]byte{'0' + byte(c.Action), boolByte(c.Moved), boolByte(c.Importing)})
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 't'
+	}
+	return 'f'
 }
 
 // groupChanges puts the changes in diffGroups: one kind of change, one
@@ -75,7 +83,8 @@ func (s *planSection) groupChanges(shapes []shape.Shape) {
 		c := &s.changes[i]
 		shape := shapes[i]
 		at := s.splitOf(c)
-		cg, first := gs.AddSplit(fmt.Sprintf("%s\x00%s\x00%x", changeKind(c.ChangeSummary), c.Reason, shape.Loose), c.ChangeSummary, &at)
+		key := changeKind(c.ChangeSummary) + "\x00" + c.Reason + "\x00" + string(binary.LittleEndian.AppendUint64(nil, shape.Loose))
+		cg, first := gs.AddSplit(key, c.ChangeSummary, &at)
 		g := byGroup[cg]
 		if first {
 			g = &diffGroup{ChangeGroup: cg, first: i}
