@@ -128,7 +128,7 @@ func (t *Decoder) Value() (any, error) {
 				return nil, ErrUnchecked
 			}
 		}
-		s := append(make([]any, 0, len(t.elems)-base), t.elems[base:]...)
+		s := t.boxes.newArray(t.elems[base:])
 		t.elems = t.elems[:base]
 		return t.boxes.array(s), nil
 	case 't':
@@ -160,7 +160,7 @@ func (t *Decoder) objectOf(member func(name string) (any, error)) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := newObject(t.members[base:])
+	o := t.boxes.newObject(t.members[base:])
 	t.members = t.members[:base]
 	return t.boxes.object(o), nil
 }
