@@ -3,7 +3,6 @@ package render
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"html"
 	"io"
 	"strings"
@@ -538,16 +537,9 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 	checks := s.FailedChecks()
 	s.failedCount = len(checks)
 	for _, c := range checks[:min(len(checks), maxWarningsOfAKind)] {
-		s.failed = append(s.failed, fmt.Sprintf("%s %s: %s", c.Address, checkVerb(c), strings.Join(c.Messages, "; ")))
+		s.failed = append(s.failed, c.String())
 	}
 	return marked, nil
-}
-
-func checkVerb(c review.FailedCheck) string {
-	if c.Errored {
-		return "could not be checked"
-	}
-	return "failed"
 }
 
 // summaryLine is the one-line description of a resource change, its

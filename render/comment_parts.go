@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/planpr/planpr/render/internal/words"
 	"regexp"
 	"slices"
 	"strings"
@@ -73,7 +74,7 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 		icon = "⚠️"
 	}
 	if len(sections) == 0 && len(o.Missing) > 0 { // every root expected, none arrived
-		return fmt.Sprintf("## ❌ %s: Plan failed; %s sent no plan", safeText(m, t), plural(len(o.Missing), "root"))
+		return fmt.Sprintf("## ❌ %s: Plan failed; %s sent no plan", safeText(m, t), words.Count(len(o.Missing), "root"))
 	}
 	if len(sections) == 0 { // a lock-only comment
 		var parts []string
@@ -92,10 +93,10 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 		actions += len(s.Scan.Plan.ActionInvocations)
 	}
 	if actions > 0 {
-		text = strings.Replace(text, "no changes", "no resource changes", 1) + fmt.Sprintf(", %d %s to invoke", actions, pluralWord(actions, "action"))
+		text = strings.Replace(text, "no changes", "no resource changes", 1) + fmt.Sprintf(", %d %s to invoke", actions, words.Plural(actions, "action"))
 	}
 	if n := lockAlertCount(o.Locks); n > 0 {
-		text += "; " + plural(n, "lock-file alert")
+		text += "; " + words.Count(n, "lock-file alert")
 	}
 	if deferred > 0 {
 		text = strings.Replace(text, "no changes", "no current changes", 1) + fmt.Sprintf(", %d deferred to a later plan", deferred)
@@ -104,13 +105,6 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 		}
 	}
 	return fmt.Sprintf("## %s %s: %s", icon, safeText(m, t), text)
-}
-
-func pluralWord(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // countsText is the plan's counts in OpenTofu's words.
@@ -242,10 +236,10 @@ func shortenedNote(sections []*planSection, o CommentOptions, level Level) strin
 			hidden += hiddenCount(s.listed)
 		}
 		if named := left - hidden; named > 0 {
-			what = append(what, plural(named, "change")+" "+isAre(named)+" listed without a diff")
+			what = append(what, words.Count(named, "change")+" "+words.IsAre(named)+" listed without a diff")
 		}
 		if hidden > 0 {
-			what = append(what, plural(hidden, "change")+" "+isAre(hidden)+" counted but not named")
+			what = append(what, words.Count(hidden, "change")+" "+words.IsAre(hidden)+" counted but not named")
 		}
 	}
 	if level == LevelReduced && slices.ContainsFunc(sections, func(s *planSection) bool { return s.outputsHidden }) {
@@ -334,12 +328,12 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 			}
 		}
 		if n := listedCount(s.listed); n > 0 {
-			fmt.Fprintf(&b, "<details><summary>%s without a diff shown</summary>\n\n", plural(n, "change"))
+			fmt.Fprintf(&b, "<details><summary>%s without a diff shown</summary>\n\n", words.Count(n, "change"))
 			for _, g := range s.listed {
 				b.WriteString(g.line(m))
 			}
 			if hidden := hiddenCount(s.listed); hidden > 0 {
-				fmt.Fprintf(&b, "- … and %s, all in %s\n", plural(hidden, "more change"), s.fullText)
+				fmt.Fprintf(&b, "- … and %s, all in %s\n", words.Count(hidden, "more change"), s.fullText)
 			}
 			b.WriteString("\n</details>\n\n")
 		}
@@ -438,7 +432,7 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 		parts = append(parts, "[check "+md.Code(o.Check)+"]("+u+")")
 	}
 	if res.Masked > 0 {
-		parts = append(parts, plural(res.Masked, "sensitive value")+" masked")
+		parts = append(parts, words.Count(res.Masked, "sensitive value")+" masked")
 	}
 	unknown := false
 	several := map[string]int{} // a file of several plans: how many, said once
@@ -495,20 +489,6 @@ func limitText(max int) string {
 		return "GitHub's 65,536-character limit for a comment"
 	}
 	return fmt.Sprintf("a %d-character limit", max)
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // lockAlertCount counts the lock files' alerts, as the title says them.

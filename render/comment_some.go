@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/planpr/planpr/render/internal/words"
 	"strings"
 
 	"github.com/planpr/planpr/render/mask"
@@ -67,7 +68,7 @@ func showSomeOutputs(sections []*planSection, room int, undo *[]func()) int {
 			}
 		}
 		show := func(k int) string { // the first k of them
-			more := fmt.Sprintf("_… and %s, all in %s._\n\n", plural(len(starts)-k, "more output change"), s.fullText)
+			more := fmt.Sprintf("_… and %s, all in %s._\n\n", words.Count(len(starts)-k, "more output change"), s.fullText)
 			return "#### Changes to outputs\n\n" + md.DiffBlock(strings.Join(lines[:starts[k]], "")) + "\n" + more
 		}
 		k, fits := 0, func(k int) bool { return len(show(k))-len(outputsLeftOut) <= room }

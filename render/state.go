@@ -3,6 +3,7 @@ package render
 import (
 	"cmp"
 	"fmt"
+	"github.com/planpr/planpr/render/internal/words"
 	"io"
 	"maps"
 	"slices"
@@ -89,7 +90,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 	head := func() string {
 		var b strings.Builder
 		b.WriteString(o.Marker.String() + "\n")
-		fmt.Fprintf(&b, "## 📦 %s: state — %s in %s, %s\n\n", md.Text(title), plural(st.Resources, "resource"), plural(len(modules), "module"), plural(len(st.Outputs), "output"))
+		fmt.Fprintf(&b, "## 📦 %s: state — %s in %s, %s\n\n", md.Text(title), words.Count(st.Resources, "resource"), words.Count(len(modules), "module"), words.Count(len(st.Outputs), "output"))
 		if st.Resources == 0 && len(st.Outputs) == 0 {
 			b.WriteString("The state file is empty. No resources are represented.\n\n")
 		}
@@ -112,7 +113,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 	foot := func(masked int) string {
 		parts := []string{"planpr " + md.Text(cmp.Or(o.Version, "dev"))}
 		if masked > 0 {
-			parts = append(parts, plural(masked, "sensitive value")+" masked")
+			parts = append(parts, words.Count(masked, "sensitive value")+" masked")
 		}
 		src := md.Text(path)
 		if st.TerraformVersion != "" {

@@ -32,7 +32,8 @@ func TestImportRules(t *testing.T) {
 		"render/mask":                       models,
 		"render/internal/diff":              models,
 		"render/text":                       {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor", "render/tofujson/uistream"},
-		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream"},
+		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream", "render/internal/words"},
+		"render/internal/words":             {},                               // counts, plurals and agreement in messages
 		"render/internal/box":               {},                               // the warning box's layout
 		"render/fingerprint":                {"render/tofujson", "render/md"}, // what a plan will do, in one hash; differences quote addresses as code
 		"deploy/helm":                       {},                               // the Helm chart's tests (Helm's packages render it)
@@ -41,7 +42,7 @@ func TestImportRules(t *testing.T) {
 		"render/marker":                     {},                               // the hidden first line of planpr's comments
 		"render/internal/safe":              {"render/mask", "render/md"},     // masked, then escaped: the one way values reach Markdown
 		"render/streamreport":               {"render/internal/safe", "render/internal/diff", "render/mask", "render/md", "render/review", "render/text", "render/tofujson", "render/tofujson/uistream", "lockdiff"},
-		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport", "render/internal/box", "render/marker", "render/fingerprint", "render/summary", "render/internal/later", "render/internal/budget"},
+		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport", "render/internal/box", "render/marker", "render/fingerprint", "render/summary", "render/internal/later", "render/internal/budget", "render/internal/words"},
 		"render/internal/budget":            {"render/mask", "render/md"},                                                                 // collapsed diffs masked once every secret is known
 		"render/internal/later":             {"render/tofujson", "render/mask", "render/internal/safe"},                                   // what only Terraform's plans hold
 		"render/summary":                    {"render/review", "render/mask", "render/text", "render/fingerprint", "render/streamreport"}, // the machine summary (--format json)

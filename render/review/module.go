@@ -3,6 +3,7 @@ package review
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/tofujson"
@@ -108,6 +109,15 @@ type FailedCheck struct {
 	Address  string
 	Errored  bool     // status "error": it could not be checked
 	Messages []string // its problems
+}
+
+// String says what failed and why, as the comment's warnings do.
+func (c FailedCheck) String() string {
+	verb := "failed"
+	if c.Errored {
+		verb = "could not be checked"
+	}
+	return c.Address + " " + verb + ": " + strings.Join(c.Messages, "; ")
 }
 
 // FailedChecks lists the plan's failed checks in the plan's order.

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"github.com/planpr/planpr/render/internal/words"
 	"maps"
 	"slices"
 	"strings"
@@ -253,7 +254,7 @@ func Outcome(streams []*StreamSummary) string {
 	}
 	var parts []string
 	if applyFailed > 0 {
-		parts = append(parts, fmt.Sprintf("Apply failed: %d of %d %s", applyFailed, applied, plural(applied, "resource")))
+		parts = append(parts, fmt.Sprintf("Apply failed: %d of %d %s", applyFailed, applied, words.Plural(applied, "resource")))
 	}
 	if testsFailed > 0 {
 		parts = append(parts, fmt.Sprintf("Tests: %d failed of %d", testsFailed, tests))
@@ -262,13 +263,6 @@ func Outcome(streams []*StreamSummary) string {
 		return "Plan failed"
 	}
 	return strings.Join(parts, "; ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // Failed reports whether anything in the stream failed.
