@@ -89,8 +89,8 @@ type shapeNormalizer struct {
 	attrs   [2][]attrWords
 	lastTop [2]int // topID+1 of the last of attrs (0: none yet)
 	value   int    // which value is being written (0 before, 1 after, …)
-	// perAttribute says the before and after values both hold words, so
-	// that attrs are kept.
+	// perAttribute says that neither the before nor the after value is
+	// null, so that attrs are kept.
 	perAttribute bool
 	top          []byte // the top-level attribute being written
 	topID        int    // counts the top-level attributes written, so that words compare it cheaply
