@@ -10,6 +10,7 @@ import (
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/publish"
+	"github.com/planpr/planpr/internal/lazyre"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/md"
@@ -17,7 +18,7 @@ import (
 )
 
 // applyOperation finds a UI stream of an apply.
-var applyOperation = lazyRegexp(`"operation"\s*:\s*"apply"`)
+var applyOperation = lazyre.New(`"operation"\s*:\s*"apply"`)
 
 // afterMerge is a run on the base branch (push, workflow_dispatch): it
 // answers to the pull request whose merge made the commit. With reviewed:

@@ -9,14 +9,13 @@ import (
 	"io"
 	"os"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/planpr/planpr/flavor"
 
 	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/internal/lazyre"
 	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
 )
@@ -32,9 +31,9 @@ var reservedKeys = []string{LocksKey, oldLockKey}
 
 // keyPattern is what a manifest's key may be: a root module's path or a
 // workspace name.
-var keyPattern = lazyRegexp(`^[A-Za-z0-9_.][A-Za-z0-9_.,/=+-]{0,127}$`)
+var keyPattern = lazyre.New(`^[A-Za-z0-9_.][A-Za-z0-9_.,/=+-]{0,127}$`)
 
-var shaPattern = lazyRegexp(`^[0-9a-f]{40}$`)
+var shaPattern = lazyre.New(`^[0-9a-f]{40}$`)
 
 // maxManifest bounds planpr.json, which comes from untrusted workflows.
 const maxManifest = 64 << 10
@@ -95,14 +94,7 @@ func (m Manifest) validate() error {
 }
 
 // rootPattern is what a manifest's root may be: a relative directory.
-var rootPattern = lazyRegexp(`^[A-Za-z0-9_.][A-Za-z0-9_./-]{0,255}$`)
-
-// lazyRegexp compiles a pattern the first time it is used: bounded
-// repetitions compile to large programs, and every run of planpr — a
-// render as much as the App — would pay for them at start.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
-}
+var rootPattern = lazyre.New(`^[A-Za-z0-9_.][A-Za-z0-9_./-]{0,255}$`)
 
 // verifyRunPR checks that the pull request a manifest names is the one the
 // workflow run built: its head must be the run's head commit, in the run's

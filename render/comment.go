@@ -412,13 +412,13 @@ type renderedOutputs struct {
 
 // renderOutputs renders the plan's outputs and drift on a goroutine of
 // their own, once its read is done: they depend on nothing else, and the
-// comment has work to do meanwhile (grouping, the groups' diffs).
+// comment has work to do meanwhile (grouping, the groups' diffs). A
+// section with no plan has neither (finish reads nothing then).
 func (s *planSection) renderOutputs(o CommentOptions) chan renderedOutputs {
-	done := make(chan renderedOutputs, 1)
 	if s.Path == "" {
-		done <- renderedOutputs{}
-		return done
+		return nil
 	}
+	done := make(chan renderedOutputs, 1)
 	go func() {
 		p, o := s.Scan.Plan, o.PlanOptions
 		o.Flavor = s.Scan.Flavor

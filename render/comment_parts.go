@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"github.com/planpr/planpr/render/internal/words"
 	"regexp"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/internal/later"
+	"github.com/planpr/planpr/render/internal/words"
 	"github.com/planpr/planpr/render/lockreport"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"

@@ -2,9 +2,9 @@ package render
 
 import (
 	"fmt"
-	"github.com/planpr/planpr/render/internal/words"
 	"strings"
 
+	"github.com/planpr/planpr/render/internal/words"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/review"

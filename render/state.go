@@ -3,7 +3,6 @@ package render
 import (
 	"cmp"
 	"fmt"
-	"github.com/planpr/planpr/render/internal/words"
 	"io"
 	"maps"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/render/internal/budget"
+	"github.com/planpr/planpr/render/internal/words"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
@@ -106,7 +106,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 			b.WriteString("\n")
 		}
 		if outputsText != "" {
-			b.WriteString("#### Outputs\n\n" + md.Fence(md.Visible(outputsText), "hcl") + "\n")
+			b.WriteString("#### Outputs\n\n" + hclFence(outputsText) + "\n")
 		}
 		return b.String()
 	}
@@ -161,5 +161,5 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 	return res, err
 }
 
-// hclFence fences a state resource's text.
+// hclFence fences a state resource's (or the outputs') text.
 func hclFence(text string) string { return md.Fence(md.Visible(text), "hcl") }

@@ -18,12 +18,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/planpr/planpr/internal/lazyre"
 )
 
 // Config configures the one-click App setup (see Setup).
@@ -132,8 +133,8 @@ func NewAppManifest(name, base string) AppManifest {
 }
 
 var (
-	orgName     = lazyRegexp(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$`)
-	manifestKey = lazyRegexp(`^[A-Za-z0-9_-]{1,200}$`)
+	orgName     = lazyre.New(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$`)
+	manifestKey = lazyre.New(`^[A-Za-z0-9_-]{1,200}$`)
 )
 
 // base is the URL GitHub reaches planpr at.
@@ -160,13 +161,7 @@ func (s *Setup) base(r *http.Request) string {
 // the setup with an App of their own.
 const setupCookie = "planpr_setup"
 
-var nonceShape = lazyRegexp(`^[0-9a-f]{32}$`)
-
-// lazyRegexp compiles a pattern the first time it is used, not each time
-// planpr starts (bounded repetitions compile to large programs).
-func lazyRegexp(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
-}
+var nonceShape = lazyre.New(`^[0-9a-f]{32}$`)
 
 // newState hands out a state bound to a fresh nonce, which the browser
 // keeps in an HttpOnly cookie: NONCE.EXPIRY.MAC, signed with the

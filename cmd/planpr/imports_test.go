@@ -19,6 +19,7 @@ func TestImportRules(t *testing.T) {
 	}
 	const mod = "github.com/planpr/planpr/"
 	models := []string{"render/tofujson", "flavor"}
+	mask := append(slices.Clone(models), "internal/lazyre")
 	allowed := map[string][]string{
 		"flavor":                            {}, // the two tools' words and rules: a leaf everyone may ask
 		"render/tofujson/internal/jsonread": {}, // JSON mechanics: no plan, state or stream
@@ -29,7 +30,8 @@ func TestImportRules(t *testing.T) {
 		"render/tofujson":                   {"render/tofujson/internal/jsonread", "flavor"},
 		"render/md":                         {},
 		"render/preview":                    {}, // Markdown in, a page out: it knows no plan
-		"render/mask":                       models,
+		"render/mask":                       mask,
+		"internal/lazyre":                   {}, // regular expressions compiled when first used
 		"render/internal/diff":              models,
 		"render/text":                       {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor", "render/tofujson/uistream"},
 		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream", "render/internal/words"},
@@ -54,12 +56,12 @@ func TestImportRules(t *testing.T) {
 		"bot/artifact":                      {"bot/gh"},                                                               // its download errors are gh.StatusError, as the App retries them
 		"bot/internal/ghtest":               {"bot/gh", "bot/githubtest", "render"},                                   // bot's tests' shared helpers
 		"bot/publish":                       {"bot/gh", "render", "render/report", "render/streamreport", "lockdiff"}, // the GitHub sink: comments, labels, check runs
-		"bot/setup":                         {},                                                                       // the one-click setup and the App's kept credentials
+		"bot/setup":                         {"internal/lazyre"},                                                      // the one-click setup and the App's kept credentials
 		"bot/webhook":                       {"bot/gh"},
 		"bot/githubtest":                    {},
 		"bot/webhook/pgtest":                {}, // a throw-away PostgreSQL for tests
 		"action":                            {}, // the composite action's installer (a script) and its tests
-		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/internal/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor", "render/inputs", "render/tofujson/uistream", "bot/publish", "render/fingerprint", "bot/pack", "bot/actionlog"},
+		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/internal/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor", "render/inputs", "render/tofujson/uistream", "bot/publish", "render/fingerprint", "bot/pack", "bot/actionlog", "internal/lazyre"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)

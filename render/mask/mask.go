@@ -11,8 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/planpr/planpr/internal/lazyre"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -201,27 +201,20 @@ type credential struct {
 // Every pattern is bounded: an unterminated private key hides the rest of
 // its line and the base64 lines that follow, not the rest of the text.
 var credentialPatterns = []credential{
-	{hints: []string{"PRIVATE KEY"}, re: lazyRegexp(`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|[^\n]*(?:\n[ \t+~!-]*(?:[A-Za-z0-9+/=]+|[A-Za-z][A-Za-z-]*: [^\n]*)[ \t]*){0,100})`)},
-	{hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: lazyRegexp(`gh[pousr]_[A-Za-z0-9]{30,255}`)},
-	{hints: []string{"github_pat_"}, re: lazyRegexp(`github_pat_[A-Za-z0-9_]{22,255}`)},
-	{hints: []string{"xox"}, re: lazyRegexp(`xox[abposr]-[A-Za-z0-9-]{10,255}`)},
-	{hints: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"}, re: lazyRegexp(`(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}`)},
-	{hints: []string{"eyJ"}, re: lazyRegexp(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	{hints: []string{"PRIVATE KEY"}, re: lazyre.New(`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|[^\n]*(?:\n[ \t+~!-]*(?:[A-Za-z0-9+/=]+|[A-Za-z][A-Za-z-]*: [^\n]*)[ \t]*){0,100})`)},
+	{hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: lazyre.New(`gh[pousr]_[A-Za-z0-9]{30,255}`)},
+	{hints: []string{"github_pat_"}, re: lazyre.New(`github_pat_[A-Za-z0-9_]{22,255}`)},
+	{hints: []string{"xox"}, re: lazyre.New(`xox[abposr]-[A-Za-z0-9-]{10,255}`)},
+	{hints: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"}, re: lazyre.New(`(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}`)},
+	{hints: []string{"eyJ"}, re: lazyre.New(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
 	// Passwords in URLs: scheme://user:PASSWORD@host, the user possibly
 	// empty (redis://:PASSWORD@host) and the password possibly holding a
 	// slash, as people write them unencoded; host:PORT/path@… is a port.
-	{hints: []string{"://"}, re: lazyRegexp(`[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\s/:@"'<>]{0,200}:([^\s@"'<>]{1,200})@`), group: 1, keep: notAPort},
+	{hints: []string{"://"}, re: lazyre.New(`[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\s/:@"'<>]{0,200}:([^\s@"'<>]{1,200})@`), group: 1, keep: notAPort},
 	// AWS secret access keys: 40 characters of base64 next to their name,
 	// or alone with the mixed case, digits and / or + of a random key.
-	{hints: []string{"ecret", "ECRET"}, re: lazyRegexp(`(?i)secret_?access_?key[^A-Za-z0-9/+=\n]{1,10}([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1},
-	{re: lazyRegexp(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1, keep: randomKeyShaped, pre: hasBase64Run},
-}
-
-// lazyRegexp compiles a pattern the first time some text has its hints:
-// most comments need none, and compiling them all cost every run a
-// millisecond.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+	{hints: []string{"ecret", "ECRET"}, re: lazyre.New(`(?i)secret_?access_?key[^A-Za-z0-9/+=\n]{1,10}([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1},
+	{re: lazyre.New(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1, keep: randomKeyShaped, pre: hasBase64Run},
 }
 
 // notAPort tells a URL's password from a host's port and path

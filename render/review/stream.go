@@ -2,13 +2,13 @@ package review
 
 import (
 	"fmt"
-	"github.com/planpr/planpr/render/internal/words"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/planpr/planpr/flavor"
 
+	"github.com/planpr/planpr/render/internal/words"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/tofujson/uistream"
 )

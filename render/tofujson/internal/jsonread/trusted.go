@@ -139,9 +139,7 @@ func (t *Decoder) Value() (any, error) {
 		return nil, t.Literal("null")
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		start := t.pos
-		for t.pos < len(t.src) && strings.IndexByte("+-0123456789.eE", t.src[t.pos]) >= 0 {
-			t.pos++
-		}
+		t.skipNumber()
 		return t.boxes.number(json.Number(t.src[start:t.pos])), nil
 	}
 	return nil, ErrUnchecked
@@ -368,6 +366,13 @@ func hex4(s string) (rune, bool) {
 	return r, true
 }
 
+// skipNumber steps over a number, which checked text holds whole.
+func (t *Decoder) skipNumber() {
+	for t.pos < len(t.src) && strings.IndexByte("+-0123456789.eE", t.src[t.pos]) >= 0 {
+		t.pos++
+	}
+}
+
 // skipString steps over a string; the next byte is its opening quote.
 func (t *Decoder) skipString() error {
 	// In checked text a quote ends the string unless an odd run of
@@ -418,9 +423,7 @@ func (t *Decoder) Skip() error {
 		}
 		return ErrUnchecked
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		for t.pos < len(t.src) && strings.IndexByte("+-0123456789.eE", t.src[t.pos]) >= 0 {
-			t.pos++
-		}
+		t.skipNumber()
 		return nil
 	}
 	_, err := t.Value() // a literal: nothing to box
