@@ -163,10 +163,13 @@ func (c *Change) RawValues() [][]byte {
 	return nil
 }
 
-// NewRawChange is a change whose values are still the plan's text, as a
-// lazy read leaves them.
-func NewRawChange(before, after, afterUnknown, beforeSensitive, afterSensitive []byte) *Change {
-	return &Change{raw: &rawValues{before: before, after: after, afterUnknown: afterUnknown, beforeSensitive: beforeSensitive, afterSensitive: afterSensitive}}
+// MemberOffsets are where a lazily read change's before and after
+// members begin, when the reader kept them (see ReadOptions.Borrow).
+func (c *Change) MemberOffsets() (before, after []uint32) {
+	if c.raw == nil {
+		return nil, nil
+	}
+	return c.raw.beforeIndex, c.raw.afterIndex
 }
 
 // KeepValues makes a lazily read change's raw values its own: values
@@ -185,17 +188,14 @@ func (c *Change) Decode() error {
 	if c.raw == nil || c.decoded {
 		return nil
 	}
-	r := c.raw
 	c.decoded = true
-	for _, f := range []struct {
-		raw []byte
-		dst *any
-	}{{r.before, &c.Before}, {r.after, &c.After}, {r.afterUnknown, &c.AfterUnknown}, {r.beforeSensitive, &c.BeforeSensitive}, {r.afterSensitive, &c.AfterSensitive}} {
-		v, err := jsonread.DecodeRaw(f.raw)
+	raw := c.RawValues()
+	for i, dst := range []*any{&c.Before, &c.After, &c.AfterUnknown, &c.BeforeSensitive, &c.AfterSensitive} {
+		v, err := jsonread.DecodeRaw(raw[i])
 		if err != nil {
 			return err
 		}
-		*f.dst = v
+		*dst = v
 	}
 	return nil
 }

@@ -19,11 +19,12 @@ func BenchmarkShapePlan(b *testing.B) {
 	var changes []tofujson.Change
 	var keys [][]string
 	size := 0
-	_, err := tofujson.ReadPlan(path, tofujson.ReadOptions{Lazy: true}, func(section string, rc *tofujson.ResourceChange) error {
+	_, err := tofujson.ReadPlan(path, tofujson.ReadOptions{Lazy: true, Borrow: true}, func(section string, rc *tofujson.ResourceChange) error {
 		if section == tofujson.SectionChanges {
 			for _, v := range rc.Change.RawValues() {
 				size += len(v)
 			}
+			rc.Change.KeepValues() // with the members' places, as the comment reads them
 			changes = append(changes, rc.Change)
 			keys = append(keys, review.SplitAddress(rc.Address).Keys())
 		}

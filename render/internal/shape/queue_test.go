@@ -15,10 +15,12 @@ func TestQueueShapesInOrder(t *testing.T) {
 	keys := func(address string) []string { return []string{address[len("web[") : len(address)-1]} }
 	q := NewQueue()
 	var want []Shape
+	var pairs [][2]string
 	for i := range 500 {
-		value := fmt.Sprintf(`{"name":"web-%d","size":%d}`, i, 100+i%3)
-		rc := &tofujson.ResourceChange{Address: fmt.Sprintf("web[%d]", i),
-			Change: *tofujson.NewRawChange(nil, []byte(value), []byte("{}"), []byte("{}"), []byte("{}"))}
+		pairs = append(pairs, [2]string{"null", fmt.Sprintf(`{"name":"web-%d","size":%d}`, i, 100+i%3)})
+	}
+	for i, c := range readChanges(t, pairs...) {
+		rc := &tofujson.ResourceChange{Address: fmt.Sprintf("web[%d]", i), Change: c}
 		want = append(want, Of(&rc.Change, keys(rc.Address)))
 		q.Add(rc, keys(rc.Address))
 	}

@@ -8,7 +8,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"hash/maphash"
-	"strings"
+	"math/bits"
 	"sync"
 
 	"github.com/planpr/planpr/render/tofujson"
@@ -41,11 +41,12 @@ func Of(c *tofujson.Change, keys []string) Shape {
 	n := normalizers.Get().(*shapeNormalizer)
 	defer normalizers.Put(n)
 	n.setKeys(keys)
-	n.strict, n.loose = n.strict[:0], n.loose[:0]
+	n.loose, n.strictWords = n.loose[:0], fnvOffset
 	n.attrs[0], n.attrs[1] = n.attrs[0][:0], n.attrs[1][:0]
 	n.lastTop = [2]int{}
 
 	values := c.RawValues()
+	var members [2][]uint32
 	if values == nil {
 		// Decoded already: the same text, as encoding/json writes it
 		// (object members sorted, as the tools write them).
@@ -53,16 +54,26 @@ func Of(c *tofujson.Change, keys []string) Shape {
 			b, _ := json.Marshal(v)
 			values = append(values, b)
 		}
+	} else {
+		members[0], members[1] = c.MemberOffsets()
 	}
 	// A creation or a destruction changes no attribute from one value to
 	// the other (see changed): its words need not be kept per attribute.
 	n.perAttribute = !wordless(values[0]) && !wordless(values[1])
 	for i, v := range values {
 		n.value = i
-		n.write(v)
+		var m []uint32
+		if i < len(members) {
+			m = members[i]
+		}
+		n.write(v, m)
 	}
 	n.changed()
-	return Shape{Strict: maphash.Bytes(shapeSeed, n.strict), Loose: maphash.Bytes(shapeSeed, n.loose)}
+	loose := maphash.Bytes(shapeSeed, n.loose)
+	var both [16]byte
+	binary.LittleEndian.PutUint64(both[:8], loose)
+	binary.LittleEndian.PutUint64(both[8:], n.strictWords)
+	return Shape{Strict: maphash.Bytes(shapeSeed, both[:]), Loose: loose}
 }
 
 // setKeys sets the instance's keys the words are compared with.
@@ -77,11 +88,16 @@ func (n *shapeNormalizer) setKeys(keys []string) {
 // normalizers keep their buffers from one change to the next.
 var normalizers = sync.Pool{New: func() any { return &shapeNormalizer{} }}
 
-// shapeNormalizer writes values normalized at both strengths.
+// shapeNormalizer writes values normalized at the loose strength, and
+// hashes what the strict strength keeps of the words loose replaces.
 type shapeNormalizer struct {
-	strict, loose []byte
-	keys          []string
-	done          [2]int // how much of the value strict and loose have
+	loose []byte
+	// strictWords hashes, in order, each word loose replaced: empty where
+	// it is a key (the strict strength replaces it too), else the word.
+	// With loose, it tells what the strict strength would have written.
+	strictWords uint64
+	keys        []string
+	done        int // how much of the value loose has
 	// attrs are what the loose strength replaced in the before and after
 	// values (a hash of their bytes), per top-level attribute: which
 	// attributes it changed in is part of the loose shape, so that size =
@@ -93,9 +109,10 @@ type shapeNormalizer struct {
 	// null, so that attrs are kept.
 	perAttribute bool
 	top          []byte // the top-level attribute being written
-	topID        int    // counts the top-level attributes written, so that words compare it cheaply
+	topID        int    // counts the value's top-level attributes from 1; 0 before the first
 	shortKey     bool   // some key is one letter: one-letter words may be keys
 	keyLens      uint64 // bit i set: some key is i bytes long (63: or longer)
+	replaced     [2][]byte
 }
 
 // attrWords are the words replaced in one top-level attribute, hashed
@@ -159,76 +176,186 @@ func (n *shapeNormalizer) changed() {
 // for the words inside its strings that are instance keys (strict and
 // loose) or hold digits (loose), and the numbers outside strings, which
 // are replaced where they are a key (strict and loose) and always at the
-// loose strength. Words are runs of letters, digits and _. A for_each key
-// of several characters is replaced wherever it appears, as a word or
-// not.
-func (n *shapeNormalizer) write(v []byte) {
-	for _, k := range n.keys {
-		if len(k) > 1 && !isDigits(k) && bytes.Contains(v, []byte(k)) {
-			v = bytes.ReplaceAll(v, []byte(k), []byte{'#'})
-		}
-	}
-	n.strict, n.loose = append(n.strict, 0), append(n.loose, 0)
-	n.done = [2]int{}
-	n.top = nil
-	if n.shortKey {
+// loose strength. Words are runs of letters, digits and _; an escape
+// (\n, \u0026) belongs to no word. A for_each key of several characters
+// is replaced wherever it appears, as a word or not. members are where
+// the value's own members begin, when the reader kept them.
+func (n *shapeNormalizer) write(v []byte, members []uint32) {
+	v, members = n.replaceKeys(v, members)
+	n.loose = append(n.loose, 0)
+	n.done = 0
+	n.top, n.topID = nil, 0
+	attributed := n.perAttribute && n.value < len(n.attrs)
+	switch {
+	case n.shortKey:
 		n.writeEachWord(v)
-	} else {
-		n.writeDigitWords(v)
+	case !attributed:
+		n.writeDigitWords(v, nil)
+	case len(v) > 0 && v[0] == '{' && !membersFit(v, members):
+		n.writeEachWord(v) // where the members begin is not known: read them
+	default:
+		n.writeDigitWords(v, members)
 	}
-	n.strict, n.loose = append(n.strict, v[n.done[0]:]...), append(n.loose, v[n.done[1]:]...)
+	n.loose = append(n.loose, v[n.done:]...)
+}
+
+// replaceKeys replaces each for_each key of several characters wherever
+// it appears in v, and moves members along. Members a key's text covers
+// are dropped: the value is then read whole.
+func (n *shapeNormalizer) replaceKeys(v []byte, members []uint32) ([]byte, []uint32) {
+	for _, k := range n.keys {
+		if len(k) <= 1 || isDigits(k) || !bytes.Contains(v, []byte(k)) {
+			continue
+		}
+		out := n.replaced[0][:0]
+		moved := members[:0:0]
+		next, removed := 0, 0
+		for rest := 0; ; {
+			at := bytes.Index(v[rest:], []byte(k))
+			end := len(v)
+			if at >= 0 {
+				at += rest
+				end = at
+			}
+			for ; next < len(members) && int(members[next]) < end; next++ {
+				if int(members[next]) >= rest {
+					moved = append(moved, members[next]-uint32(removed))
+				} else {
+					moved = nil // inside the key's text
+				}
+			}
+			out = append(out, v[rest:end]...)
+			if at < 0 {
+				break
+			}
+			out = append(out, '#')
+			removed += len(k) - 1
+			rest = at + len(k)
+		}
+		if len(moved) != len(members) {
+			moved = nil
+		}
+		n.replaced[0], n.replaced[1] = n.replaced[1], out
+		v, members = out, moved
+	}
+	return v, members
+}
+
+// membersFit reports whether members are where an object's members begin
+// in v: each the opening quote of a name, in order.
+func membersFit(v []byte, members []uint32) bool {
+	if len(members) == 0 {
+		return false
+	}
+	last := 0
+	for _, m := range members {
+		if int(m) <= last || int(m) >= len(v) || v[m] != '"' {
+			return false
+		}
+		last = int(m)
+	}
+	return true
 }
 
 // writeDigitWords finds the words of v that hold digits, skipping over
 // the rest a run at a time: with no key of one letter, no other word is
-// replaced. It finds what writeEachWord finds (TestFastPathAgrees).
-func (n *shapeNormalizer) writeDigitWords(v []byte) {
-	var at position
-	floor := 0 // where a word may begin: not on the byte after a backslash
+// replaced. v is valid JSON, so a backslash only ever begins an escape in
+// a string; members, when not nil, are where v's own members begin, and
+// tell which top-level attribute a word is in. It finds what
+// writeEachWord finds (TestFastPathAgrees).
+func (n *shapeNormalizer) writeDigitWords(v []byte, members []uint32) {
+	member := -1
 	for i := 0; i < len(v); {
-		special := &outside
-		if at.inString {
-			special = &inside
-		}
-		for i < len(v) && !special[v[i]] {
-			i++
-		}
-		if i == len(v) {
+		if i = nextDigit(v, i); i == len(v) {
 			break
 		}
-		switch b := v[i]; {
-		case b == '\\': // inside a string only
-			i += 2
-			floor = i
-		case byteClass[b] == digitLike:
-			start, end := i, i+1
-			for start > floor && byteClass[v[start-1]] != other {
-				start--
-			}
-			for end < len(v) && byteClass[v[end]] != other {
-				end++
-			}
-			n.word(v, start, end, true)
-			i = end
-		default:
-			n.punctuation(&at, v, i)
-			i++
+		start, end := i, i+1
+		for start > 0 && byteClass[v[start-1]] != other {
+			start--
 		}
+		for end < len(v) && byteClass[v[end]] != other {
+			end++
+		}
+		i = end
+		if escaped(v, start) {
+			// The word begins with an escape's letter (the n of \n) or
+			// is its hex digits (\u0026): the word, if any, is after it.
+			if start = min(escapeEnd(v, start), end); !holdsDigit(v[start:end]) {
+				continue
+			}
+		}
+		if members != nil {
+			for member+1 < len(members) && int(members[member+1]) <= start {
+				member++
+				n.top, n.topID = nameAt(v, int(members[member])), member+1
+			}
+		}
+		n.word(v, start, end, true)
 	}
 }
 
-// inside and outside are the bytes writeDigitWords stops at, in a string
-// and outside one.
-var inside, outside = func() (in, out [256]bool) {
-	for b := range 256 {
-		digit := byteClass[b] == digitLike
-		in[b] = digit || b == '"' || b == '\\'
-		out[b] = digit || b == '"' || strings.IndexByte("{}[],", byte(b)) >= 0
+// nextDigit is the place of the first digit or # in v from i on, or
+// len(v): eight bytes at a time, as words holding digits are a dozen
+// bytes or more apart.
+func nextDigit(v []byte, i int) int {
+	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	for ; i+8 <= len(v); i += 8 {
+		x := binary.LittleEndian.Uint64(v[i:])
+		y := x & lows
+		digit := (y + (0x80-'0')*ones) &^ (y + (0x80-'9'-1)*ones)
+		h := (x ^ '#'*ones)
+		hash := ^((h & lows) + lows | h)
+		if m := (digit | hash) &^ x & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
 	}
-	return in, out
-}()
+	for i < len(v) && byteClass[v[i]] != digitLike {
+		i++
+	}
+	return i
+}
 
-// writeEachWord reads every word of v, for keys of one letter.
+// escaped reports whether v[i] follows an odd run of backslashes: it is
+// an escape's letter.
+func escaped(v []byte, i int) bool {
+	odd := false
+	for i > 0 && v[i-1] == '\\' {
+		odd = !odd
+		i--
+	}
+	return odd
+}
+
+// escapeEnd is where the escape whose letter is v[i] ends.
+func escapeEnd(v []byte, i int) int {
+	if v[i] == 'u' {
+		return min(i+5, len(v))
+	}
+	return i + 1
+}
+
+func holdsDigit(w []byte) bool {
+	for _, b := range w {
+		if byteClass[b] == digitLike {
+			return true
+		}
+	}
+	return false
+}
+
+// nameAt is the name of the member whose opening quote is v[i], as
+// written.
+func nameAt(v []byte, i int) []byte {
+	for end := i + 1; end < len(v); end++ {
+		if v[end] == '"' && !escaped(v, end) {
+			return v[i+1 : end]
+		}
+	}
+	return v[i+1:]
+}
+
+// writeEachWord reads every word of v, for keys of one letter and for
+// values whose members' places are not known.
 func (n *shapeNormalizer) writeEachWord(v []byte) {
 	var at position
 	for i := 0; i < len(v); {
@@ -248,7 +375,9 @@ func (n *shapeNormalizer) writeEachWord(v []byte) {
 			continue
 		}
 		if b == '\\' && at.inString {
-			i += 2 // the byte after a backslash (n of \n, u of \u0026) begins no word
+			// An escape's letter (the n of \n, the u0026 of \u0026)
+			// begins no word.
+			i = escapeEnd(v, min(i+1, len(v)-1))
 			continue
 		}
 		if b == '"' || !at.inString {
@@ -259,25 +388,22 @@ func (n *shapeNormalizer) writeEachWord(v []byte) {
 }
 
 // position is where a reader of a value's bytes is: in a string or not,
-// its depth, and at depth 1 whether the string being read is an
-// attribute's name (and where that name began).
+// its depth, and at depth 1 whether the next string is an attribute's
+// name.
 type position struct {
 	inString, nameNext bool
-	depth, nameStart   int
+	depth              int
 }
 
 // punctuation follows v[i], a quote or a byte outside any string; a
-// top-level attribute's name, once its closing quote is read, becomes
+// top-level attribute's name, as its opening quote is read, becomes
 // n.top.
 func (n *shapeNormalizer) punctuation(at *position, v []byte, i int) {
 	switch b := v[i]; b {
 	case '"':
 		at.inString = !at.inString
-		switch {
-		case at.inString && at.nameNext:
-			at.nameStart, at.nameNext = i+1, false
-		case !at.inString && at.nameStart > 0:
-			n.top, at.nameStart = v[at.nameStart:i], 0
+		if at.inString && at.nameNext {
+			n.top, at.nameNext = nameAt(v, i), false
 			n.topID++
 		}
 	case '{', '[':
@@ -304,15 +430,16 @@ func (n *shapeNormalizer) word(v []byte, start, end int, digit bool) {
 			}
 		}
 	}
-	if key {
-		n.strict = append(append(n.strict, v[n.done[0]:start]...), '#')
-		n.done[0] = end
-	}
 	if !digit && !key {
 		return
 	}
-	n.loose = append(append(n.loose, v[n.done[1]:start]...), '#')
-	n.done[1] = end
+	if key {
+		n.strictWords = hashWord(n.strictWords, nil)
+	} else {
+		n.strictWords = hashWord(n.strictWords, v[start:end])
+	}
+	n.loose = append(append(n.loose, v[n.done:start]...), '#')
+	n.done = end
 	if k := n.value; k < len(n.attrs) && n.perAttribute {
 		attrs := &n.attrs[k]
 		if n.lastTop[k] != n.topID+1 {
