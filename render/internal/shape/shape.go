@@ -269,6 +269,12 @@ func (n *shapeNormalizer) writeDigitWords(v []byte, members []uint32) {
 		if i = nextDigit(v, i); i == len(v) {
 			break
 		}
+		if i >= 2 && v[i-1] == 'u' && v[i-2] == '\\' && escaped(v, i-1) {
+			// The hex digits of \u0026, the commonest stop: a word
+			// right after them holding a digit is found from there.
+			i = min(i+4, len(v))
+			continue
+		}
 		start, end := i, i+1
 		for start > 0 && byteClass[v[start-1]] != other {
 			start--
