@@ -331,25 +331,37 @@ func (m *Members) Complete() bool { return m.Count == len(m.Indexes) }
 // indexAt names index i of the members: the shared value, ranges of
 // numbers (for the last index), or *.
 func (m *Members) indexAt(i int, last bool) string {
-	var values []string
-	seen := map[string]bool{}
+	// The values, each once, in order of appearance, as long as they are
+	// few: more than eight are only ever written as ranges of numbers,
+	// which numberRuns makes of every member's value, repeats and all.
+	var few []string
+	many := false
 	for _, idx := range m.Indexes {
-		if i < len(idx) && !seen[idx[i]] {
-			seen[idx[i]] = true
-			values = append(values, idx[i])
+		if i < len(idx) && !many && !slices.Contains(few, idx[i]) {
+			few = append(few, idx[i])
+			many = len(few) > 8
 		}
 	}
-	if len(values) == 1 && m.Complete() {
-		return values[0]
+	if len(few) == 1 && m.Complete() {
+		return few[0]
 	}
 	if !last || !m.Complete() {
 		return "*"
+	}
+	values := few
+	if many {
+		values = make([]string, 0, len(m.Indexes))
+		for _, idx := range m.Indexes {
+			if i < len(idx) {
+				values = append(values, idx[i])
+			}
+		}
 	}
 	runs, width, numbers := numberRuns(values)
 	if numbers && len(runs) <= 8 {
 		return writeRuns(runs, width)
 	}
-	if keys := strings.Join(values, ","); !numbers && len(values) <= 8 && len(keys) <= 80 {
+	if keys := strings.Join(few, ","); !numbers && !many && len(keys) <= 80 {
 		return keys // a few for_each keys: named, not hidden behind *
 	}
 	return "*" // too scattered to read in one pattern
