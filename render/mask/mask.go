@@ -99,14 +99,18 @@ func (m *Masker) AddSecret(s string, kind tofujson.SecretKind) {
 		m.keys[s] = struct{}{}  // and as steps of attribute paths
 		return
 	}
-	quoted := strconv.Quote(s)
+	escapes := needsEscape(s)
+	quoted := `"` + s + `"` // as strconv.Quote writes a string with nothing to escape
+	if escapes {
+		quoted = strconv.Quote(s)
+	}
 	m.add(quoted)
 	if len(s) < MinRawSecret {
 		return
 	}
 	m.add(s)
 	// Inside a longer string the text and the JSON escape what they quote.
-	if needsEscape(s) {
+	if escapes {
 		if inner := quoted[1 : len(quoted)-1]; inner != s {
 			m.add(inner)
 		}
@@ -156,22 +160,27 @@ func (m *Masker) add(p string) {
 	if len(p) < 2 {
 		return
 	}
+	// A set that did not grow had the pattern already: one lookup, not two.
 	if len(p) < indexLen {
-		if _, ok := m.short[len(p)][p]; !ok {
-			m.short[len(p)][p] = struct{}{}
+		if short := m.short[len(p)]; len(short) < addTo(short, p) {
 			m.patterns++
 		}
 	} else {
-		if _, ok := m.long[p]; ok {
+		if n := len(m.long); addTo(m.long, p) == n {
 			return
 		}
-		m.long[p] = struct{}{}
 		k := p[:indexLen]
 		m.lengths[k] = append(m.lengths[k], len(p))
 		m.patterns++
 		m.unsorted = true
 	}
 	m.mark(p)
+}
+
+// addTo adds p to set and returns the set's size.
+func addTo(set map[string]struct{}, p string) int {
+	set[p] = struct{}{}
+	return len(set)
 }
 
 // Secrets is how many patterns the masker hides (each secret's forms).

@@ -2,6 +2,7 @@ package mask
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -46,5 +47,15 @@ func TestMaskerLongestOfSecretsThatBeginAlike(t *testing.T) {
 	want := "1 (sensitive value) 2 (sensitive value) 3 (sensitive value) 4 (sensitive value) 5 -----BEGIN CERT-----"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestQuoteWithoutEscapes: a secret with nothing to escape is quoted by
+// hand, as strconv.Quote quotes it.
+func TestQuoteWithoutEscapes(t *testing.T) {
+	for b := range 256 {
+		if s := string([]byte{'a', byte(b), 'z'}); !needsEscape(s) && strconv.Quote(s) != `"`+s+`"` {
+			t.Errorf("byte %#x: strconv.Quote gives %s", b, strconv.Quote(s))
+		}
 	}
 }
