@@ -383,7 +383,9 @@ func (n *shapeNormalizer) writeEachWord(v []byte) {
 		if b == '\\' && at.inString {
 			// An escape's letter (the n of \n, the u0026 of \u0026)
 			// begins no word.
-			i = escapeEnd(v, min(i+1, len(v)-1))
+			if i++; i < len(v) {
+				i = escapeEnd(v, i)
+			}
 			continue
 		}
 		if b == '"' || !at.inString {
