@@ -191,7 +191,7 @@ func (c *Change) Decode() error {
 	c.decoded = true
 	raw := c.RawValues()
 	for i, dst := range []*any{&c.Before, &c.After, &c.AfterUnknown, &c.BeforeSensitive, &c.AfterSensitive} {
-		v, err := jsonread.DecodeRaw(raw[i])
+		v, err := jsonread.DecodeChecked(raw[i])
 		if err != nil {
 			return err
 		}

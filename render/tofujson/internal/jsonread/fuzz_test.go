@@ -45,6 +45,13 @@ func FuzzDecodeRaw(f *testing.F) {
 		if (err == nil) != (werr == nil) || (err == nil && !reflect.DeepEqual(got, want)) {
 			t.Fatalf("DecodeString = %#v (%v), decoding token by token = %#v (%v)", got, err, want, werr)
 		}
+		// DecodeChecked, given what a reader checked (one value, nothing
+		// after it), decodes as DecodeRaw does; given anything else it ends.
+		got, err = DecodeChecked(data)
+		want, werr = DecodeRaw(data)
+		if jsontext.Value(data).IsValid(jsontext.AllowDuplicateNames(true)) && ((err == nil) != (werr == nil) || (err == nil && !reflect.DeepEqual(got, want))) {
+			t.Fatalf("DecodeChecked = %#v (%v), DecodeRaw = %#v (%v)", got, err, want, werr)
+		}
 	})
 }
 
