@@ -10,11 +10,14 @@
 package fingerprint
 
 import (
+	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strings"
@@ -45,47 +48,71 @@ type Plan struct {
 // Read reads what the plan at path will do.
 func Read(path string) (*Plan, error) {
 	var entries []Entry
-	plan, err := tofujson.ReadPlanFile(path, func(section string, rc *tofujson.ResourceChange) error {
-		if section != "resource_changes" {
-			return nil
-		}
-		if err := rc.Change.Decode(); err != nil {
-			return err
-		}
-		a, err := tofujson.ParseActions(rc.Change.Actions)
-		if err != nil {
-			return err
-		}
-		if a == tofujson.NoOp && !rc.Moved() && !rc.Importing() {
-			return nil // nothing to do
-		}
-		e := entryOf(rc.Address, rc.Change)
-		e.Reason = rc.ActionReason
-		if rc.Moved() {
-			e.Previous = rc.PreviousAddress
-		}
-		if rc.Deposed != "" {
-			e.Address += " (deposed " + rc.Deposed + ")"
-		}
+	err := visit(path, func(e Entry, before, after marked) {
+		e.Before = normalize(before.value, before.unknown, before.sensitive)
+		e.After = normalize(after.value, after.unknown, after.sensitive)
 		entries = append(entries, e)
-		return nil
-	}, "resource_changes")
+	})
 	if err != nil {
 		return nil, err
-	}
-	for name, oc := range plan.OutputChanges {
-		if a, err := tofujson.ParseActions(oc.Actions); err != nil || a == tofujson.NoOp {
-			continue
-		}
-		entries = append(entries, entryOf("output."+name, oc))
 	}
 	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Address, b.Address) })
 	return &Plan{Entries: entries}, nil
 }
 
+// visit calls fn with every entry of the plan at path, in the plan's
+// order, its values as decoded and their marks beside them (Before and
+// After unset): the resource instances, then the root outputs.
+func visit(path string, fn func(e Entry, before, after marked)) error {
+	plan, err := tofujson.ReadPlan(path, tofujson.ReadOptions{Sections: []string{tofujson.SectionChanges}, Lazy: true, Borrow: true},
+		func(section string, rc *tofujson.ResourceChange) error {
+			if section != tofujson.SectionChanges {
+				return nil
+			}
+			a, err := tofujson.ParseActions(rc.Change.Actions)
+			if err != nil {
+				return err
+			}
+			if a == tofujson.NoOp && !rc.Moved() && !rc.Importing() {
+				return nil // nothing to do
+			}
+			if err := rc.Change.Decode(); err != nil { // copies what it decodes: nothing is borrowed
+				return err
+			}
+			e := entryOf(rc.Address, rc.Change)
+			e.Reason = rc.ActionReason
+			if rc.Moved() {
+				e.Previous = rc.PreviousAddress
+			}
+			if rc.Deposed != "" {
+				e.Address += " (deposed " + rc.Deposed + ")"
+			}
+			before, after := marksOf(rc.Change)
+			fn(e, before, after)
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	for _, name := range slices.Sorted(maps.Keys(plan.OutputChanges)) {
+		oc := plan.OutputChanges[name]
+		if a, err := tofujson.ParseActions(oc.Actions); err != nil || a == tofujson.NoOp {
+			continue
+		}
+		before, after := marksOf(oc)
+		fn(entryOf("output."+name, oc), before, after)
+	}
+	return nil
+}
+
+// marksOf is a change's before and after values with their marks, as
+// normalize takes them.
+func marksOf(c tofujson.Change) (before, after marked) {
+	return marked{c.Before, false, c.BeforeSensitive}, marked{c.After, c.AfterUnknown, c.AfterSensitive}
+}
+
 func entryOf(address string, c tofujson.Change) Entry {
-	e := Entry{Address: address, Actions: strings.Join(c.Actions, ","), Importing: c.Importing != nil,
-		Before: normalize(c.Before, false, c.BeforeSensitive), After: normalize(c.After, c.AfterUnknown, c.AfterSensitive)}
+	e := Entry{Address: address, Actions: strings.Join(c.Actions, ","), Importing: c.Importing != nil}
 	for _, p := range c.ReplacePaths {
 		e.Replace = append(e.Replace, tofujson.PathString(p))
 	}
@@ -93,15 +120,54 @@ func entryOf(address string, c tofujson.Change) Entry {
 	return e
 }
 
-// Sum is the plan's fingerprint: the SHA-256 of its entries in canonical
-// JSON, in hex.
+// Sum is the plan's fingerprint: the SHA-256, in hex, of the SHA-256 of
+// each entry's canonical JSON (a line as encoding/json writes it), in
+// address order.
 func (p *Plan) Sum() string {
+	var s summer
+	for i := range p.Entries {
+		e := &p.Entries[i]
+		s.add(e, marked{value: e.Before}, marked{value: e.After})
+	}
+	return s.sum()
+}
+
+// summer hashes entries one at a time, keeping only their addresses and
+// hashes: the fingerprint of a plan of any size in little memory.
+type summer struct {
+	line    []byte
+	entries []summed
+}
+
+type summed struct {
+	address string
+	hash    [sha256.Size]byte
+}
+
+func (s *summer) add(e *Entry, before, after marked) {
+	s.line = appendEntry(s.line[:0], e, before, after)
+	s.entries = append(s.entries, summed{e.Address, sha256.Sum256(s.line)})
+}
+
+func (s *summer) sum() string {
+	slices.SortFunc(s.entries, func(a, b summed) int {
+		return cmp.Or(strings.Compare(a.address, b.address), bytes.Compare(a.hash[:], b.hash[:]))
+	})
 	h := sha256.New()
-	enc := json.NewEncoder(h)
-	for _, e := range p.Entries {
-		enc.Encode(e) // maps encode with sorted keys
+	for _, e := range s.entries {
+		h.Write(e.hash[:])
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// sumOf is Read(path).Sum(), without keeping the plan's values.
+func sumOf(path string) (string, error) {
+	var s summer
+	err := visit(path, func(e Entry, before, after marked) { s.add(&e, before, after) })
+	if err != nil {
+		return "", err
+	}
+	return s.sum(), nil
 }
 
 // Short is a fingerprint as a footer shows it.
@@ -162,6 +228,14 @@ func normalize(v, unknown, sensitive any) any {
 // number writes a number one way whatever the tool wrote: 1, 1.0 and 1e0
 // are 1.
 func number(s string) json.Number {
+	if written(s) {
+		return json.Number(s)
+	}
+	return asFraction(s)
+}
+
+// asFraction is number the long way: s read as a fraction and written.
+func asFraction(s string) json.Number {
 	r, ok := new(big.Rat).SetString(s)
 	if !ok {
 		return json.Number(s)
@@ -170,6 +244,36 @@ func number(s string) json.Number {
 		return json.Number(r.Num().String())
 	}
 	return json.Number(r.FloatString(20)[:len(strings.TrimRight(r.FloatString(20), "0"))])
+}
+
+// written reports whether s is a number as number writes it already —
+// an integer with no leading zero, or a decimal of at most 20 places
+// whose last is not 0 — as nearly every number a plan holds is: no need
+// to read it as a fraction to write it again.
+func written(s string) bool {
+	i := 0
+	if strings.HasPrefix(s, "-") {
+		i++
+	}
+	digits := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	switch {
+	case i == digits, s[digits] == '0' && i-digits > 1: // no digit, or a leading zero
+		return false
+	case i == len(s):
+		return s != "-0"
+	case s[i] != '.':
+		return false // an exponent
+	}
+	places := len(s) - i - 1
+	for _, c := range s[i+1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return places >= 1 && places <= 20 && s[len(s)-1] != '0'
 }
 
 func member(marks any, name string) any {
@@ -203,7 +307,7 @@ func OfRoots(roots []Root) (string, error) {
 		if r.Path == "" {
 			continue
 		}
-		p, err := Read(r.Path)
+		sum, err := sumOf(r.Path)
 		var several *tofujson.SeveralPlansError
 		if errors.As(err, &several) { // terragrunt's file of plans: each counts
 			parts, release, err := tofujson.SplitPlans(r.Path)
@@ -212,18 +316,18 @@ func OfRoots(roots []Root) (string, error) {
 				return "", err
 			}
 			for k, part := range parts {
-				pp, err := Read(part.Path)
+				partSum, err := sumOf(part.Path)
 				if err != nil {
 					return "", err
 				}
-				lines = append(lines, fmt.Sprintf("%s#%d\x00%s", r.Name, k+1, pp.Sum()))
+				lines = append(lines, fmt.Sprintf("%s#%d\x00%s", r.Name, k+1, partSum))
 			}
 			continue
 		}
 		if err != nil {
 			return "", err
 		}
-		single = p.Sum()
+		single = sum
 		lines = append(lines, r.Name+"\x00"+single)
 	}
 	switch {

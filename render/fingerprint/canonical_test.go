@@ -1,0 +1,108 @@
+package fingerprint
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// canonicalPlans are plans of every kind this repository holds: both
+// tools' actions, sensitive and unknown values, a hostile one, and one
+// made here with numbers written every way and marks on nested values.
+func canonicalPlans(t *testing.T) []string {
+	t.Helper()
+	paths, _ := filepath.Glob("../../testdata/terraform/*/plan.json")
+	paths = append(paths, "../../testdata/example/plan.json", "../testdata/plans/terraform-actions.json", "../testdata/plans/hostile.json")
+	nested := rc("aws_instance.nested", []string{"update"},
+		map[string]any{"tags": map[string]any{"b<&>": "x\u2028\x01\"\\", "a": 1.5e3}, "list": []any{json.Number("-0.0"), json.Number("10e-1"), nil, true}, "password": "p"},
+		map[string]any{"tags": map[string]any{"b<&>": "y"}, "list": []any{}, "password": "q"},
+		map[string]any{"after_unknown": map[string]any{"id": true, "tags": map[string]any{"z": true}, "list": []any{true}},
+			"after_sensitive": map[string]any{"password": true, "tags": map[string]any{"b<&>": true}}, "replace_paths": []any{[]any{"tags", "a"}}})
+	outputs := map[string]any{"output_changes": map[string]any{"url": map[string]any{"actions": []any{"create"}, "before": nil, "after": "https://x?a=1&b=2", "after_unknown": false, "before_sensitive": false, "after_sensitive": false}}}
+	return append(paths, plan(t, outputs, web(), bucket(), nested))
+}
+
+// TestCanonicalIsEncodingJSON: each entry's line is what encoding/json's
+// Encoder writes for the entry normalized, byte for byte, and a plan's
+// fingerprint summed while it is read is the one of its entries read
+// whole.
+func TestCanonicalIsEncodingJSON(t *testing.T) {
+	entries := 0
+	for _, path := range canonicalPlans(t) {
+		err := visit(path, func(e Entry, before, after marked) {
+			got := appendEntry(nil, &e, before, after)
+			e.Before = normalize(before.value, before.unknown, before.sensitive)
+			e.After = normalize(after.value, after.unknown, after.sensitive)
+			var want bytes.Buffer
+			if err := json.NewEncoder(&want).Encode(e); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want.Bytes()) {
+				t.Errorf("%s %s:\ngot  %s\nwant %s", path, e.Address, got, want.Bytes())
+			}
+			if again := appendEntry(nil, &e, marked{value: e.Before}, marked{value: e.After}); !bytes.Equal(again, want.Bytes()) {
+				t.Errorf("%s %s normalized twice:\ngot  %s\nwant %s", path, e.Address, again, want.Bytes())
+			}
+			entries++
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		p, err := Read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if streamed, err := sumOf(path); err != nil || streamed != p.Sum() {
+			t.Errorf("%s: summed while read %s (%v), read whole %s", path, streamed, err, p.Sum())
+		}
+	}
+	if entries < 25 {
+		t.Fatalf("only %d entries compared", entries)
+	}
+}
+
+// FuzzAppendString: strings are quoted as encoding/json quotes them.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain", "<a href='x'>&amp;</a>", "\x00\x1f\b\f\n\r\t\"\\", "\u2028\u2029é😀", "bad \xff\xfe utf8", strings.Repeat("\xe2\x80", 3)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := json.Marshal(s)
+		if got := appendString(nil, s); !bytes.Equal(got, want) {
+			t.Errorf("%q: %s, want %s", s, got, want)
+		}
+	})
+}
+
+// TestSumIgnoresOrderOfEqualAddresses: two entries at one address (a
+// malformed plan) sum alike in either order.
+func TestSumIgnoresOrderOfEqualAddresses(t *testing.T) {
+	a := Entry{Address: "x.y", Actions: "create", After: "a"}
+	b := Entry{Address: "x.y", Actions: "create", After: "b"}
+	for range 20 {
+		entries := []Entry{a, b}
+		rand.Shuffle(len(entries), func(i, j int) { entries[i], entries[j] = entries[j], entries[i] })
+		if got, want := (&Plan{Entries: entries}).Sum(), (&Plan{Entries: []Entry{a, b}}).Sum(); got != want {
+			t.Fatalf("the order of entries at one address changed the fingerprint")
+		}
+	}
+}
+
+// FuzzNumber: what written says number writes as it is, read as a
+// fraction and written, is as it was.
+func FuzzNumber(f *testing.F) {
+	for _, s := range []string{"0", "-0", "1", "-17", "007", "2.5", "-0.5", "2.50", "1.0", "1e3", "0.12345678901234567891", "0.123456789012345678912", "12.", ".5", "-"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !json.Valid([]byte(s)) {
+			return // plans hold JSON numbers
+		}
+		if written(s) && string(asFraction(s)) != s {
+			t.Errorf("%q is written %q", s, asFraction(s))
+		}
+	})
+}
