@@ -155,6 +155,14 @@ func sortedUnique(o tofujson.Object) bool {
 	return true
 }
 
+// plain marks the bytes encoding/json writes as they are.
+var plain = func() (t [256]bool) {
+	for c := ' '; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendString appends s quoted as encoding/json quotes it: HTML's <, >
 // and & escaped, invalid UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
 func appendString(b []byte, s string) []byte {
@@ -162,11 +170,13 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i < len(s) && plain[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= ' ' && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':

@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -32,25 +33,30 @@ func canonicalPlans(t *testing.T) []string {
 func TestCanonicalIsEncodingJSON(t *testing.T) {
 	entries := 0
 	for _, path := range canonicalPlans(t) {
-		err := visit(path, func(e Entry, before, after marked) {
+		type line struct {
+			address          string
+			got, want, again []byte
+		}
+		lines, err := visit(path, func(e Entry, before, after marked) line {
 			got := appendEntry(nil, &e, before, after)
 			e.Before = normalize(before.value, before.unknown, before.sensitive)
 			e.After = normalize(after.value, after.unknown, after.sensitive)
 			var want bytes.Buffer
-			if err := json.NewEncoder(&want).Encode(e); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want.Bytes()) {
-				t.Errorf("%s %s:\ngot  %s\nwant %s", path, e.Address, got, want.Bytes())
-			}
-			if again := appendEntry(nil, &e, marked{value: e.Before}, marked{value: e.After}); !bytes.Equal(again, want.Bytes()) {
-				t.Errorf("%s %s normalized twice:\ngot  %s\nwant %s", path, e.Address, again, want.Bytes())
-			}
-			entries++
+			json.NewEncoder(&want).Encode(e)
+			return line{e.Address, got, want.Bytes(), appendEntry(nil, &e, marked{value: e.Before}, marked{value: e.After})}
 		})
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
+		for _, l := range lines {
+			if !bytes.Equal(l.got, l.want) {
+				t.Errorf("%s %s:\ngot  %s\nwant %s", path, l.address, l.got, l.want)
+			}
+			if !bytes.Equal(l.again, l.want) {
+				t.Errorf("%s %s normalized twice:\ngot  %s\nwant %s", path, l.address, l.again, l.want)
+			}
+		}
+		entries += len(lines)
 		p, err := Read(path)
 		if err != nil {
 			t.Fatal(err)
@@ -105,4 +111,29 @@ func FuzzNumber(f *testing.F) {
 			t.Errorf("%q is written %q", s, asFraction(s))
 		}
 	})
+}
+
+// TestSumWhileReadingMany: with more changes than the goroutine beside
+// the read keeps up with, both goroutines hash entries, and the sum is
+// still the one of the plan read whole; every change is in it once.
+func TestSumWhileReadingMany(t *testing.T) {
+	var changes []map[string]any
+	for i := range 600 {
+		changes = append(changes, rc(fmt.Sprintf("aws_instance.web%03d", i), []string{"update"},
+			map[string]any{"ami": "a-1", "size": i, "password": "p1", "script": strings.Repeat("echo <&>\n", 50)},
+			map[string]any{"ami": "a-2", "size": i + 1, "password": "p2", "script": strings.Repeat("echo <&>\n", 51)}, nil))
+	}
+	path := plan(t, nil, changes...)
+	p, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Entries) != 600 {
+		t.Fatalf("%d entries, want 600", len(p.Entries))
+	}
+	for i := range 3 {
+		if got, err := sumOf(path); err != nil || got != p.Sum() {
+			t.Fatalf("run %d: summed while read %s (%v), read whole %s", i, got, err, p.Sum())
+		}
+	}
 }

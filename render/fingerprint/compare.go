@@ -3,12 +3,13 @@ package fingerprint
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/planpr/planpr/render/md"
 	"maps"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/planpr/planpr/render/md"
 )
 
 // Difference is one thing two plans would do differently.

@@ -17,10 +17,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -47,62 +47,16 @@ type Plan struct {
 
 // Read reads what the plan at path will do.
 func Read(path string) (*Plan, error) {
-	var entries []Entry
-	err := visit(path, func(e Entry, before, after marked) {
+	entries, err := visit(path, func(e Entry, before, after marked) Entry {
 		e.Before = normalize(before.value, before.unknown, before.sensitive)
 		e.After = normalize(after.value, after.unknown, after.sensitive)
-		entries = append(entries, e)
+		return e
 	})
 	if err != nil {
 		return nil, err
 	}
 	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Address, b.Address) })
 	return &Plan{Entries: entries}, nil
-}
-
-// visit calls fn with every entry of the plan at path, in the plan's
-// order, its values as decoded and their marks beside them (Before and
-// After unset): the resource instances, then the root outputs.
-func visit(path string, fn func(e Entry, before, after marked)) error {
-	plan, err := tofujson.ReadPlan(path, tofujson.ReadOptions{Sections: []string{tofujson.SectionChanges}, Lazy: true, Borrow: true},
-		func(section string, rc *tofujson.ResourceChange) error {
-			if section != tofujson.SectionChanges {
-				return nil
-			}
-			a, err := tofujson.ParseActions(rc.Change.Actions)
-			if err != nil {
-				return err
-			}
-			if a == tofujson.NoOp && !rc.Moved() && !rc.Importing() {
-				return nil // nothing to do
-			}
-			if err := rc.Change.Decode(); err != nil { // copies what it decodes: nothing is borrowed
-				return err
-			}
-			e := entryOf(rc.Address, rc.Change)
-			e.Reason = rc.ActionReason
-			if rc.Moved() {
-				e.Previous = rc.PreviousAddress
-			}
-			if rc.Deposed != "" {
-				e.Address += " (deposed " + rc.Deposed + ")"
-			}
-			before, after := marksOf(rc.Change)
-			fn(e, before, after)
-			return nil
-		})
-	if err != nil {
-		return err
-	}
-	for _, name := range slices.Sorted(maps.Keys(plan.OutputChanges)) {
-		oc := plan.OutputChanges[name]
-		if a, err := tofujson.ParseActions(oc.Actions); err != nil || a == tofujson.NoOp {
-			continue
-		}
-		before, after := marksOf(oc)
-		fn(entryOf("output."+name, oc), before, after)
-	}
-	return nil
 }
 
 // marksOf is a change's before and after values with their marks, as
@@ -124,37 +78,42 @@ func entryOf(address string, c tofujson.Change) Entry {
 // each entry's canonical JSON (a line as encoding/json writes it), in
 // address order.
 func (p *Plan) Sum() string {
-	var s summer
+	hashes := make([]hashed, len(p.Entries))
 	for i := range p.Entries {
 		e := &p.Entries[i]
-		s.add(e, marked{value: e.Before}, marked{value: e.After})
+		hashes[i] = hash(e, marked{value: e.Before}, marked{value: e.After})
 	}
-	return s.sum()
+	return sumOfHashes(hashes)
 }
 
-// summer hashes entries one at a time, keeping only their addresses and
-// hashes: the fingerprint of a plan of any size in little memory.
-type summer struct {
-	line    []byte
-	entries []summed
-}
-
-type summed struct {
+// hashed is an entry's address and the hash of its canonical line: all a
+// fingerprint keeps of it, so that a plan of any size is summed in little
+// memory.
+type hashed struct {
 	address string
 	hash    [sha256.Size]byte
 }
 
-func (s *summer) add(e *Entry, before, after marked) {
-	s.line = appendEntry(s.line[:0], e, before, after)
-	s.entries = append(s.entries, summed{e.Address, sha256.Sum256(s.line)})
+// lines keep the buffers entries' lines are written in.
+var lines = sync.Pool{New: func() any { return new([]byte) }}
+
+func hash(e *Entry, before, after marked) hashed {
+	buf := lines.Get().(*[]byte)
+	*buf = appendEntry((*buf)[:0], e, before, after)
+	h := hashed{e.Address, sha256.Sum256(*buf)}
+	lines.Put(buf)
+	return h
 }
 
-func (s *summer) sum() string {
-	slices.SortFunc(s.entries, func(a, b summed) int {
+// sumOfHashes sums entries' hashes in address order (then hash order:
+// two entries at one address, which no tool writes, sum alike in either
+// order).
+func sumOfHashes(hashes []hashed) string {
+	slices.SortFunc(hashes, func(a, b hashed) int {
 		return cmp.Or(strings.Compare(a.address, b.address), bytes.Compare(a.hash[:], b.hash[:]))
 	})
 	h := sha256.New()
-	for _, e := range s.entries {
+	for _, e := range hashes {
 		h.Write(e.hash[:])
 	}
 	return hex.EncodeToString(h.Sum(nil))
@@ -162,12 +121,11 @@ func (s *summer) sum() string {
 
 // sumOf is Read(path).Sum(), without keeping the plan's values.
 func sumOf(path string) (string, error) {
-	var s summer
-	err := visit(path, func(e Entry, before, after marked) { s.add(&e, before, after) })
+	hashes, err := visit(path, func(e Entry, before, after marked) hashed { return hash(&e, before, after) })
 	if err != nil {
 		return "", err
 	}
-	return s.sum(), nil
+	return sumOfHashes(hashes), nil
 }
 
 // Short is a fingerprint as a footer shows it.
