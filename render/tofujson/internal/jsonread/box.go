@@ -1,6 +1,7 @@
 package jsonread
 
 import (
+	"cmp"
 	"encoding/json"
 	"unsafe"
 )
@@ -12,7 +13,9 @@ import (
 // that point into them. An interface's value is never changed through
 // it, so sharing a chunk is safe; a chunk lives as long as any of its
 // values does. A reader that reuses its memory (ChangeReader.ReuseMemory)
-// also reuses the chunks, once the values in them are dead.
+// also reuses the chunks, once the values in them are dead; one that does
+// not starts new chunks for each input (see startOver): a value kept from
+// one input must not keep alive the values of the inputs decoded after it.
 type boxes struct {
 	strings boxSlab[string]
 	numbers boxSlab[json.Number]
@@ -22,6 +25,19 @@ type boxes struct {
 	members  runSlab[Member]
 	elements runSlab[any]
 	reusing  bool
+}
+
+// startOver lets go of the chunks the last input's values are in, for a
+// decoder that does not reuse its memory. The next chunks start small and
+// double: a kept value keeps little room it does not use.
+func (b *boxes) startOver() {
+	if b.reusing {
+		return
+	}
+	b.strings.startOver()
+	b.numbers.startOver()
+	b.objects.startOver()
+	b.arrays.startOver()
 }
 
 func (b *boxes) reuse() {
@@ -114,6 +130,12 @@ type boxSlab[T any] struct {
 	chunks [][]T
 	n      int // chunks[:n] are in use, the last one partly
 	reuse  bool
+	size   int // the next chunk's size, when not boxChunk (see startOver)
+}
+
+// startOver leaves the chunk in use to the values in it.
+func (s *boxSlab[T]) startOver() {
+	s.chunks, s.n, s.size = s.chunks[:0], 0, 4
 }
 
 // put stores v and returns where.
@@ -121,8 +143,10 @@ func (s *boxSlab[T]) put(v T) *T {
 	if s.n == 0 || len(s.chunks[s.n-1]) == cap(s.chunks[s.n-1]) {
 		switch {
 		case !s.reuse:
-			// The full chunk is left to the values in it.
-			s.chunks = append(s.chunks[:0], make([]T, 0, boxChunk))
+			// The full chunk is left to the values in it; the next one
+			// is as large as the last, up to boxChunk.
+			size := cmp.Or(s.size, boxChunk)
+			s.chunks, s.size = append(s.chunks[:0], make([]T, 0, size)), min(2*size, boxChunk)
 			s.n = 1
 		case s.n == len(s.chunks):
 			s.chunks = append(s.chunks, make([]T, 0, boxChunk))

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
+	"unsafe"
 )
 
 // Values boxed into chunks must behave exactly like values the runtime
@@ -76,5 +77,30 @@ func TestBoxesReuse(t *testing.T) {
 	b.string("again")
 	if p := &b.strings.chunks[0][0]; p != first || len(b.strings.chunks) != chunks {
 		t.Error("reset did not reuse the first chunk")
+	}
+}
+
+// TestBoxesStartOverForEachInput: a decoder that does not reuse its
+// memory puts each input's values in chunks of their own, so that a value
+// kept from one input (drift, kept to the end) does not keep alive the
+// values of every input decoded after it. Sharing a chunk, the second
+// string would sit in the slot after the first.
+func TestBoxesStartOverForEachInput(t *testing.T) {
+	for name, decode := range map[string]func(string) (any, error){
+		"DecodeChecked": func(s string) (any, error) { return DecodeChecked([]byte(s)) },
+		"DecodeString":  DecodeString,
+	} {
+		kept, err := decode(`["kept"]`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next, err := decode(`["next"]`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := func(v any) uintptr { return uintptr((*eface)(unsafe.Pointer(&v.([]any)[0])).data) }
+		if at(next) == at(kept)+unsafe.Sizeof("") {
+			t.Errorf("%s: the second input's string shares the first one's chunk", name)
+		}
 	}
 }

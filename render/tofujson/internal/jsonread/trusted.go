@@ -42,6 +42,7 @@ type sideMember struct {
 
 // Reset starts on a new input, keeping the stacks' memory.
 func (t *Decoder) Reset(src string) {
+	t.boxes.startOver()
 	t.src, t.pos = src, 0
 	t.members, t.elems = t.members[:0], t.elems[:0]
 	clear(t.beforeMembers)
