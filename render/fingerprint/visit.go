@@ -22,20 +22,24 @@ func visit[R any](path string, fn func(e Entry, before, after marked) R) ([]R, e
 		defer close(done)
 		// The values are borrowed from the mapped plan, which faults if
 		// the file is cut short meanwhile: an error then, not a crash.
-		failed = tofujson.Guard(func() {
+		var decodeErr error
+		fault := tofujson.Guard(func() {
 			for rc := range work {
-				if failed != nil {
+				if decodeErr != nil {
 					continue // the read fails: the rest is not looked at
 				}
 				r, err := entry(&rc, fn)
 				if err != nil {
-					failed = err
+					decodeErr = err
 					continue
 				}
 				theirs = append(theirs, r)
 			}
 		})
 		for range work { // what is still queued after a fault
+		}
+		if failed = fault; failed == nil {
+			failed = decodeErr
 		}
 	}()
 	var ours []R
