@@ -23,7 +23,8 @@ func TestImportRules(t *testing.T) {
 	allowed := map[string][]string{
 		"flavor":                            {}, // the two tools' words and rules: a leaf everyone may ask
 		"render/tofujson/internal/jsonread": {}, // JSON mechanics: no plan, state or stream
-		"render/internal/shape":             {"render/tofujson"},
+		"render/internal/shape":             {"render/tofujson", "render/internal/beside"},
+		"render/internal/beside":            {"render/tofujson"}, // a read's per-item work on a second goroutine
 		"render/inputs":                     {"render/tofujson", "render/tofujson/uistream"},
 		"render/tofujson/internal/jsontest": {}, // the readers' tests' input files
 		"render/tofujson/uistream":          {"render/tofujson", "render/tofujson/internal/jsonread", "flavor"},
@@ -35,14 +36,14 @@ func TestImportRules(t *testing.T) {
 		"render/internal/diff":              models,
 		"render/text":                       {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor", "render/tofujson/uistream"},
 		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream", "render/internal/words"},
-		"render/internal/words":             {},                               // counts, plurals and agreement in messages
-		"render/internal/box":               {},                               // the warning box's layout
-		"render/fingerprint":                {"render/tofujson", "render/md"}, // what a plan will do, in one hash; differences quote addresses as code
-		"deploy/helm":                       {},                               // the Helm chart's tests (Helm's packages render it)
-		"bot/actionlog":                     {"render/mask", "render/md"},     // safe printing in a workflow step
-		"bot/pack":                          {"render"},                       // a matrix job's artifact layout
-		"render/marker":                     {},                               // the hidden first line of planpr's comments
-		"render/internal/safe":              {"render/mask", "render/md"},     // masked, then escaped: the one way values reach Markdown
+		"render/internal/words":             {},                                                         // counts, plurals and agreement in messages
+		"render/internal/box":               {},                                                         // the warning box's layout
+		"render/fingerprint":                {"render/tofujson", "render/md", "render/internal/beside"}, // what a plan will do, in one hash; differences quote addresses as code
+		"deploy/helm":                       {},                                                         // the Helm chart's tests (Helm's packages render it)
+		"bot/actionlog":                     {"render/mask", "render/md"},                               // safe printing in a workflow step
+		"bot/pack":                          {"render"},                                                 // a matrix job's artifact layout
+		"render/marker":                     {},                                                         // the hidden first line of planpr's comments
+		"render/internal/safe":              {"render/mask", "render/md"},                               // masked, then escaped: the one way values reach Markdown
 		"render/streamreport":               {"render/internal/safe", "render/internal/diff", "render/mask", "render/md", "render/review", "render/text", "render/tofujson", "render/tofujson/uistream", "lockdiff"},
 		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport", "render/internal/box", "render/marker", "render/fingerprint", "render/summary", "render/internal/later", "render/internal/budget", "render/internal/words"},
 		"render/internal/budget":            {"render/mask", "render/md"},                                                                 // collapsed diffs masked once every secret is known

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"slices"
 	"unicode/utf8"
 
@@ -76,15 +77,8 @@ func appendValue(b []byte, v, unknown, sensitive any) []byte {
 	case tofujson.Object:
 		return appendObject(b, x, unknown, sensitive)
 	case map[string]any:
-		names := slices.Sorted(func(yield func(string) bool) {
-			for k := range x {
-				if !yield(k) {
-					return
-				}
-			}
-		})
 		b = append(b, '{')
-		for i, k := range names {
+		for i, k := range slices.Sorted(maps.Keys(x)) {
 			if i > 0 {
 				b = append(b, ',')
 			}

@@ -4,50 +4,22 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/planpr/planpr/render/internal/beside"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
 // visit returns what fn makes of every entry of the plan at path — the
-// resource instances, then the root outputs — in no particular order,
-// fn given the entry's values as decoded and their marks beside them
-// (Before and After unset). The changes are decoded and fn runs beside
-// the read, on a goroutine of its own and, when that one falls behind, on
-// the reading one: fn runs on both at once.
+// resource instances, then the root outputs — fn given the entry's values
+// as decoded and their marks beside them (Before and After unset). The
+// changes are decoded and fn runs beside the read (package beside): on
+// two goroutines at once.
 func visit[R any](path string, fn func(e Entry, before, after marked) R) ([]R, error) {
-	work := make(chan tofujson.ResourceChange, 64)
-	done := make(chan struct{})
-	var theirs []R
-	var failed error
-	go func() {
-		defer close(done)
-		// The values are borrowed from the mapped plan, which faults if
-		// the file is cut short meanwhile: an error then, not a crash.
-		var decodeErr error
-		fault := tofujson.Guard(func() {
-			for rc := range work {
-				if decodeErr != nil {
-					continue // the read fails: the rest is not looked at
-				}
-				r, err := entry(&rc, fn)
-				if err != nil {
-					decodeErr = err
-					continue
-				}
-				theirs = append(theirs, r)
-			}
-		})
-		for range work { // what is still queued after a fault
-		}
-		if failed = fault; failed == nil {
-			failed = decodeErr
-		}
-	}()
-	var ours []R
+	w := beside.Start(func(rc tofujson.ResourceChange) (R, error) { return entry(&rc, fn) })
+	var entries []R
 	opts := tofujson.ReadOptions{Sections: []string{tofujson.SectionChanges}, Lazy: true, Borrow: true,
-		Finish: func() error { // the values are borrowed until the read returns
-			close(work)
-			<-done
-			return failed
+		Finish: func() (err error) { // the values are borrowed until the read returns
+			entries, err = w.Wait()
+			return err
 		}}
 	plan, err := tofujson.ReadPlan(path, opts, func(section string, rc *tofujson.ResourceChange) error {
 		if section != tofujson.SectionChanges {
@@ -56,14 +28,7 @@ func visit[R any](path string, fn func(e Entry, before, after marked) R) ([]R, e
 		if a, err := tofujson.ParseActions(rc.Change.Actions); err != nil || a == tofujson.NoOp && !rc.Moved() && !rc.Importing() {
 			return err // nothing to do, or no actions the reader knows
 		}
-		select {
-		case work <- *rc:
-			return nil
-		default:
-		}
-		r, err := entry(rc, fn)
-		ours = append(ours, r)
-		return err
+		return w.Add(*rc)
 	})
 	if err != nil {
 		return nil, err
@@ -74,9 +39,9 @@ func visit[R any](path string, fn func(e Entry, before, after marked) R) ([]R, e
 			continue
 		}
 		before, after := marksOf(oc)
-		ours = append(ours, fn(entryOf("output."+name, oc), before, after))
+		entries = append(entries, fn(entryOf("output."+name, oc), before, after))
 	}
-	return append(ours, theirs...), nil
+	return entries, nil
 }
 
 // entry decodes a resource change and gives fn its entry.

@@ -133,8 +133,10 @@ type boxSlab[T any] struct {
 	size   int // the next chunk's size, when not boxChunk (see startOver)
 }
 
-// startOver leaves the chunk in use to the values in it.
+// startOver leaves the chunk in use to the values in it, keeping no
+// reference to it.
 func (s *boxSlab[T]) startOver() {
+	clear(s.chunks)
 	s.chunks, s.n, s.size = s.chunks[:0], 0, 4
 }
 
@@ -144,7 +146,7 @@ func (s *boxSlab[T]) put(v T) *T {
 		switch {
 		case !s.reuse:
 			// The full chunk is left to the values in it; the next one
-			// is as large as the last, up to boxChunk.
+			// is twice as large, up to boxChunk.
 			size := cmp.Or(s.size, boxChunk)
 			s.chunks, s.size = append(s.chunks[:0], make([]T, 0, size)), min(2*size, boxChunk)
 			s.n = 1

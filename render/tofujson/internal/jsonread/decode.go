@@ -38,7 +38,7 @@ func DecodeRaw(raw []byte) (any, error) {
 // DecodeChecked is DecodeRaw for a value a reader has checked: the trusted
 // decoder, quicker than jsontext token by token, decodes it, and what it
 // declines (surrogate pairs) goes the long way. Given unchecked text it
-// still ends, with DecodeRaw's error or a value (FuzzDecodeChecked).
+// still ends, with DecodeRaw's error or a value (FuzzDecodeRaw).
 func DecodeChecked(raw []byte) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
@@ -47,15 +47,7 @@ func DecodeChecked(raw []byte) (any, error) {
 		return nil, ErrTooDeep
 	}
 	src := string(raw)
-	t := trustedDecoders.Get().(*Decoder)
-	t.Reset(src)
-	v, err := t.Value()
-	if err == nil && t.pos < len(src) {
-		err = ErrUnchecked // more than one value
-	}
-	t.Reset("")
-	trustedDecoders.Put(t)
-	if err == nil {
+	if v, err := decodeTrusted(src); err == nil {
 		return v, nil
 	}
 	return decodeMemory(raw, src)
@@ -76,19 +68,28 @@ func DecodeString(s string) (any, error) {
 		return nil, ErrTooDeep
 	}
 	if jsontext.Value(raw).IsValid(jsontext.AllowDuplicateNames(true)) {
-		t := trustedDecoders.Get().(*Decoder)
-		t.Reset(s)
-		v, err := t.Value()
-		t.Reset("")
-		trustedDecoders.Put(t)
-		if err == nil {
+		if v, err := decodeTrusted(s); err == nil {
 			return v, nil
 		}
 	}
 	return decodeMemory(raw, s)
 }
 
-// trustedDecoders keep their stacks and boxes' chunks between values.
+// decodeTrusted decodes src, one checked value, with a pooled trusted
+// decoder: ErrUnchecked for what it declines or for text after the value.
+func decodeTrusted(src string) (any, error) {
+	t := trustedDecoders.Get().(*Decoder)
+	t.Reset(src)
+	v, err := t.Value()
+	if err == nil && t.pos < len(src) {
+		err = ErrUnchecked // more than one value
+	}
+	t.Reset("") // lets go of src and of the values' chunks
+	trustedDecoders.Put(t)
+	return v, err
+}
+
+// trustedDecoders keep their stacks between values.
 var trustedDecoders = sync.Pool{New: func() any { return new(Decoder) }}
 
 // decoders are reused: a jsontext.Decoder is large to allocate for the
