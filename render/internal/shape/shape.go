@@ -116,8 +116,8 @@ type shapeNormalizer struct {
 }
 
 // attrWords are the words replaced in one top-level attribute, hashed
-// (FNV-1a, each word ended by a 0): two attributes' words are compared,
-// never read back.
+// (each word's hash added in turn, see addWord): two attributes' words
+// are compared, never read back.
 type attrWords struct {
 	name  []byte
 	id    int // the topID it was written under
@@ -129,8 +129,9 @@ const (
 	fnvPrime  = 1099511628211
 )
 
-// hashWord adds a word to h, eight bytes at a time, and its end.
-func hashWord(h uint64, w []byte) uint64 {
+// hashWord hashes a word, eight bytes at a time, and its length.
+func hashWord(w []byte) uint64 {
+	h := uint64(fnvOffset)
 	for len(w) >= 8 {
 		h = (h ^ binary.LittleEndian.Uint64(w)) * fnvPrime
 		h ^= h >> 29
@@ -143,6 +144,16 @@ func hashWord(h uint64, w []byte) uint64 {
 	h = (h ^ tail ^ uint64(len(w))<<59) * fnvPrime
 	return h ^ h>>29
 }
+
+// addWord adds a word's hash to h, the hash of the words before it.
+func addWord(h, word uint64) uint64 {
+	h = (h ^ word) * fnvPrime
+	return h ^ h>>29
+}
+
+// keyWord stands for a word that is an instance key in the strict hash:
+// the hash of no word.
+var keyWord = hashWord(nil)
 
 // changed writes, at the loose strength, the top-level attributes whose
 // replaced words differ between the before and the after value: alike
@@ -441,10 +452,12 @@ func (n *shapeNormalizer) word(v []byte, start, end int, digit bool) {
 	if !digit && !key {
 		return
 	}
+	// Each word is hashed once, for the strict hash and its attribute's.
+	word := hashWord(v[start:end])
 	if key {
-		n.strictWords = hashWord(n.strictWords, nil)
+		n.strictWords = addWord(n.strictWords, keyWord)
 	} else {
-		n.strictWords = hashWord(n.strictWords, v[start:end])
+		n.strictWords = addWord(n.strictWords, word)
 	}
 	n.loose = append(append(n.loose, v[n.done:start]...), '#')
 	n.done = end
@@ -455,7 +468,7 @@ func (n *shapeNormalizer) word(v []byte, start, end int, digit bool) {
 			n.lastTop[k] = n.topID + 1
 		}
 		last := &(*attrs)[len(*attrs)-1]
-		last.words = hashWord(last.words, v[start:end])
+		last.words = addWord(last.words, word)
 	}
 }
 
