@@ -7,6 +7,7 @@ package mask
 import (
 	"bytes"
 	"encoding/json"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strconv"
@@ -38,12 +39,16 @@ const Masked = "(sensitive value)"
 // own markup. It counts what it hides.
 type Masker struct {
 	// long holds the patterns of indexLen bytes or more, and lengths
-	// their lengths by their first indexLen bytes, longest first: secrets
+	// and longer their lengths by their first indexLen bytes: secrets
 	// may share their first bytes by the thousand (PEM keys all begin
 	// "-----BEGIN"), and a text is matched against a few lengths, not
-	// against each of them. short holds the shorter ones by length.
+	// against each of them. lengths has bit l set for a pattern of l
+	// bytes, under 64 (most secrets: adding one is one map operation),
+	// and bit 0 when longer lists lengths of 64 bytes or more, longest
+	// first once sorted. short holds the shorter patterns by length.
 	long    map[string]struct{}
-	lengths map[string][]int
+	lengths map[string]uint64
+	longer  map[string][]int
 	short   [indexLen]map[string]struct{}
 	numbers map[string]struct{}
 	keys    map[string]struct{} // a marked map's keys, for attribute paths
@@ -62,7 +67,7 @@ const indexLen = 8
 
 // NewMasker returns a masker with no known secrets.
 func NewMasker() *Masker {
-	m := &Masker{long: map[string]struct{}{}, lengths: map[string][]int{}, numbers: map[string]struct{}{}, keys: map[string]struct{}{}}
+	m := &Masker{long: map[string]struct{}{}, lengths: map[string]uint64{}, longer: map[string][]int{}, numbers: map[string]struct{}{}, keys: map[string]struct{}{}}
 	for i := range m.short {
 		m.short[i] = map[string]struct{}{}
 	}
@@ -169,10 +174,14 @@ func (m *Masker) add(p string) {
 		if n := len(m.long); addTo(m.long, p) == n {
 			return
 		}
-		k := p[:indexLen]
-		m.lengths[k] = append(m.lengths[k], len(p))
+		if k := p[:indexLen]; len(p) < 64 {
+			m.lengths[k] |= 1 << len(p)
+		} else {
+			m.lengths[k] |= hasLonger
+			m.longer[k] = append(m.longer[k], len(p))
+			m.unsorted = true
+		}
 		m.patterns++
-		m.unsorted = true
 	}
 	m.mark(p)
 }
@@ -328,9 +337,9 @@ func (m *Masker) sortLong() {
 	if !m.unsorted {
 		return
 	}
-	for k, ls := range m.lengths {
+	for k, ls := range m.longer {
 		slices.SortFunc(ls, func(a, b int) int { return b - a })
-		m.lengths[k] = slices.Compact(ls)
+		m.longer[k] = slices.Compact(ls)
 	}
 	m.unsorted = false
 }
@@ -338,12 +347,8 @@ func (m *Masker) sortLong() {
 // match is the length of the longest secret at the start of s, or 0.
 func (m *Masker) match(s string, prev byte) int {
 	if len(s) >= indexLen {
-		for _, l := range m.lengths[s[:indexLen]] {
-			if l <= len(s) {
-				if _, ok := m.long[s[:l]]; ok {
-					return l
-				}
-			}
+		if l := m.matchLong(s); l > 0 {
+			return l
 		}
 	}
 	for l := min(len(s), indexLen-1); l >= 2; l-- {
@@ -361,6 +366,38 @@ func (m *Masker) match(s string, prev byte) int {
 				return end
 			}
 		}
+	}
+	return 0
+}
+
+// hasLonger is the bit of Masker.lengths saying that Masker.longer has
+// lengths too: no pattern is empty.
+const hasLonger = 1
+
+// matchLong is the length of the longest pattern of indexLen bytes or
+// more at the start of s, or 0.
+func (m *Masker) matchLong(s string) int {
+	k := s[:indexLen]
+	lengths := m.lengths[k]
+	if lengths&hasLonger != 0 {
+		for _, l := range m.longer[k] {
+			if l <= len(s) {
+				if _, ok := m.long[s[:l]]; ok {
+					return l
+				}
+			}
+		}
+	}
+	if len(s) < 63 {
+		lengths &= 1<<(len(s)+1) - 1 // no longer than s
+	}
+	lengths &^= hasLonger
+	for lengths != 0 { // longest first
+		l := 63 - bits.LeadingZeros64(lengths)
+		if _, ok := m.long[s[:l]]; ok {
+			return l
+		}
+		lengths &^= 1 << l
 	}
 	return 0
 }
