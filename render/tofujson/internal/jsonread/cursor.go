@@ -3,6 +3,7 @@ package jsonread
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 
 	"fmt"
 	"io"
@@ -407,13 +408,7 @@ var plain = func() (t [256]bool) {
 // Runs of plain bytes are stepped over eight at a time.
 func stringEnd(s []byte, i int) int {
 	for {
-		for i+8 <= len(s) && !special8(binary.LittleEndian.Uint64(s[i:])) {
-			i += 8
-		}
-		for i < len(s) && plain[s[i]] {
-			i++
-		}
-		if i >= len(s) {
+		if i = plainEnd(s, i); i >= len(s) {
 			return -i - 1
 		}
 		switch b := s[i]; {
@@ -437,14 +432,31 @@ func stringEnd(s []byte, i int) int {
 	}
 }
 
-// special8 reports whether any of the eight bytes in x is not plain: a
-// quote, a backslash, a control character or a byte of 0x80 or more. Each
-// test is the exact "has a zero byte" one: (v - 0x01…) &^ v has a byte's
-// top bit set where v's byte is zero, and not otherwise.
-func special8(x uint64) bool {
+// plainEnd is the place of the first byte from s[i] on that is not
+// plain, or len(s): eight bytes at a time, the first special one found
+// from the mask of special8.
+func plainEnd(s []byte, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		if m := special8(binary.LittleEndian.Uint64(s[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
+	return i
+}
+
+// special8 marks the bytes of x that are not plain — a quote, a
+// backslash, a control character or a byte of 0x80 or more — with their
+// top bit. Each test is the "has a zero byte" one: (v - 0x01…) &^ v has
+// the top bit of v's lowest zero byte set, and of no byte below it (a
+// borrow runs only upwards from a zero byte), so the lowest mark is
+// exact; marks above it may not be.
+func special8(x uint64) uint64 {
 	const ones, tops = 0x0101010101010101, 0x8080808080808080
 	quote, slash := x^(ones*'"'), x^(ones*'\\')
-	return ((quote-ones)&^quote|(slash-ones)&^slash|(x-ones*' ')&^x|x)&tops != 0
+	return ((quote-ones)&^quote | (slash-ones)&^slash | (x-ones*' ')&^x | x) & tops
 }
 
 // escapeLen is the length of the escape sequence at the start of s, 0

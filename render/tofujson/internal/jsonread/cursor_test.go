@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -155,4 +156,31 @@ func BenchmarkCursorValue(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestPlainEndIsFirstSpecialByte holds the eight-bytes-at-a-time search
+// to a byte by byte one, on text dense with quotes, backslashes, control
+// bytes and bytes of 0x80 or more, next to and after one another (where
+// the search's marks above the first may be wrong).
+func TestPlainEndIsFirstSpecialByte(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte("aZ09 \"\\\x00\x01\x1f\x20\x21\x7f\x80\xc3\xff#")
+	for range 20000 {
+		s := make([]byte, r.IntN(40))
+		for i := range s {
+			s[i] = 'a'
+			if r.IntN(6) == 0 {
+				s[i] = alphabet[r.IntN(len(alphabet))]
+			}
+		}
+		for from := 0; from <= len(s); from++ {
+			want := from
+			for want < len(s) && plain[s[want]] {
+				want++
+			}
+			if got := plainEnd(s, from); got != want {
+				t.Fatalf("plainEnd(%q, %d) = %d, want %d", s, from, got, want)
+			}
+		}
+	}
 }
