@@ -18,6 +18,11 @@ type Arena struct {
 	hiding bool
 	shown  func(attribute string) bool
 	differ Differ // whose rules the trees follow
+	// The nodes' fields, the lines of their strings and those lines
+	// split, handed out and taken back with the nodes.
+	fields slab[Field]
+	lines  slab[Line]
+	texts  slab[string]
 }
 
 // Follow makes the trees a builds follow f's rules (see Differ).
@@ -79,6 +84,9 @@ func (a *Arena) Reset() {
 		a.blocks = a.blocks[:arenaKeep]
 	}
 	a.block, a.used = 0, 0
+	a.fields.reset()
+	a.lines.reset()
+	a.texts.reset()
 }
 
 // new returns a Node holding n.

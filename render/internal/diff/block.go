@@ -19,7 +19,7 @@ func forBlock(v value, b *tofujson.Block) *Node {
 	}
 	action := v.iterationAction()
 	m := v.asMap()
-	attrs := make([]Field, 0, len(b.Attributes))
+	attrs := v.nodes.newFields(len(b.Attributes))
 	for _, a := range b.AttributeOrder() {
 		if n := blockAttribute(m.child(a.Name), a.Name, a.Attribute, action); n != nil {
 			attrs = append(attrs, Field{a.Name, n})

@@ -11,7 +11,7 @@ import (
 func objectChildren[T any](v value, attrs map[string]T, compute func(value, T, Action) *Node) ([]Field, Action) {
 	m := v.asMap()
 	action := v.iterationAction()
-	out := make([]Field, 0, len(attrs))
+	out := v.nodes.newFields(len(attrs))
 	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		c := relevantOrNoOp(m.child(name))
 		c.beforeExplicit, c.afterExplicit = false, false
@@ -34,7 +34,7 @@ func mapChildren(m mapValue, keys []string, compute func(value) *Node) ([]Field,
 	case m.before.o == nil && m.after.o != nil:
 		action = Create
 	}
-	out := make([]Field, len(keys))
+	out := m.nodes.newFields(len(keys))[:len(keys)]
 	for i, k := range keys {
 		n := compute(m.child(k))
 		out[i] = Field{k, n}

@@ -71,7 +71,7 @@ func newString(before, after any, action Action, replace bool, nodes *Arena, pos
 		case ev.isJSON:
 			n.Str = jsonEncoded(nil, ev.json, action, nodes, positional)
 		case ev.multiline:
-			n.Str = heredoc(ev.text)
+			n.Str = heredoc(ev.text, nodes)
 		}
 	case Delete:
 		ev := evaluate(before)
@@ -80,7 +80,7 @@ func newString(before, after any, action Action, replace bool, nodes *Arena, pos
 		case ev.isJSON:
 			n.Str = jsonEncoded(ev.json, nil, action, nodes, positional)
 		case ev.multiline:
-			n.Str = heredoc(ev.text)
+			n.Str = heredoc(ev.text, nodes)
 		}
 	default:
 		eb, ea := evaluate(before), evaluate(after)
@@ -91,23 +91,23 @@ func newString(before, after any, action Action, replace bool, nodes *Arena, pos
 			return nodes.new(Node{Kind: TypeChange, Action: action, Replace: replace,
 				From: newString(before, nil, Delete, false, nodes, positional), To: newString(nil, after, Create, false, nodes, positional)})
 		case eb.multiline || ea.multiline:
-			lines, aligned := lineDiff(strings.Split(eb.text, "\n"), strings.Split(ea.text, "\n"), positional)
+			lines, aligned := lineDiff(nodes.splitLines(eb.text), nodes.splitLines(ea.text), positional, nodes)
 			n.Str = &StringDiff{Form: Heredoc, Lines: lines, Unaligned: !aligned}
 		}
 	}
 	return n
 }
 
-func heredoc(text string) *StringDiff {
-	sd := &StringDiff{Form: Heredoc, Lines: make([]Line, 0, strings.Count(text, "\n")+1)}
+func heredoc(text string, nodes *Arena) *StringDiff {
+	sd := &StringDiff{Form: Heredoc, Lines: nodes.newLines(strings.Count(text, "\n") + 1)}
 	for l := range strings.SplitSeq(text, "\n") {
 		sd.Lines = append(sd.Lines, Line{Action: NoOp, Text: l})
 	}
 	return sd
 }
 
-func lineDiff(before, after []string, positional bool) ([]Line, bool) {
-	out := make([]Line, 0, len(before)+len(after))
+func lineDiff(before, after []string, positional bool, nodes *Arena) ([]Line, bool) {
+	out := nodes.newLines(len(before) + len(after))
 	never := func(string, string) bool { return false }
 	same := func(a, b string) bool { return a == b }
 	aligned := walkSlice(before, after, same, never, positional, func(bi, ai int) {
