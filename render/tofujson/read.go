@@ -483,6 +483,11 @@ var changeValues = map[string]func(*Change, *rawValues) (*[]byte, *any, *[]uint3
 	},
 }
 
+// noRawValues stands in for the raw values of a change that keeps none
+// (read eagerly, or only checked): changeValues takes its fields'
+// addresses, and nothing writes them.
+var noRawValues rawValues
+
 func (r *reader) resourceChange(rc *ResourceChange) error {
 	return r.members("a resource change", func(key string) (err error) {
 		switch field := resourceChangeStrings[key]; {
@@ -557,8 +562,9 @@ func (r *reader) change(c *Change) error {
 		_, err := r.dec.ReadToken()
 		return err
 	}
-	raw := &rawValues{}
+	raw := &noRawValues // nothing is kept, so nothing is written
 	if r.opts.Lazy && !r.skipValues {
+		raw = &rawValues{}
 		c.raw = raw
 	}
 	return r.members("a change", func(key string) (err error) {

@@ -45,7 +45,7 @@ func (t changeDecoder) change(c *Change) error {
 			return err
 		}
 		if field := changeValues[key]; field != nil {
-			_, dst, _ := field(c, &rawValues{})
+			_, dst, _ := field(c, &noRawValues)
 			*dst, err = t.Value()
 			return err
 		}
