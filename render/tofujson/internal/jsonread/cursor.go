@@ -3,11 +3,10 @@ package jsonread
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
-
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"

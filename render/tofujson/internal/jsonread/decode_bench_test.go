@@ -47,3 +47,15 @@ func BenchmarkDecodeStringPolicy(b *testing.B) {
 		}
 	}
 }
+
+// TestIsOneValue: one value with space around it or not, and nothing else.
+func TestIsOneValue(t *testing.T) {
+	for text, want := range map[string]bool{
+		`{"a":1}`: true, ` [1, 2] `: true, `"x"`: true, `1`: true, "\n{}\t": true, `{"a":1,"a":2}`: true,
+		``: false, ` `: false, `{} {}`: false, `1 2`: false, `{"a":1}x`: false, `{"a":}`: false, `[1,]`: false, `{`: false,
+	} {
+		if got := isOneValue([]byte(text)); got != want {
+			t.Errorf("isOneValue(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

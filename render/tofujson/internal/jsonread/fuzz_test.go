@@ -39,7 +39,11 @@ func FuzzDecodeRaw(f *testing.F) {
 			t.Fatalf("DecodeRaw = %#v, streaming = %#v", got, want)
 		}
 		// DecodeString takes a shortcut through the trusted decoder for
-		// text jsontext checks whole; what it decodes must not change.
+		// text the cursor checks whole, as jsontext would; what it
+		// decodes must not change.
+		if ok, want := isOneValue(data), jsontext.Value(data).IsValid(jsontext.AllowDuplicateNames(true)); ok != want {
+			t.Fatalf("isOneValue(%q) = %v, jsontext says %v", data, ok, want)
+		}
 		got, err = DecodeString(string(data))
 		want, werr = decodeMemory(data, string(data))
 		if (err == nil) != (werr == nil) || (err == nil && !reflect.DeepEqual(got, want)) {
