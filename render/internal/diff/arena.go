@@ -18,11 +18,12 @@ type Arena struct {
 	hiding bool
 	shown  func(attribute string) bool
 	differ Differ // whose rules the trees follow
-	// The nodes' fields, the lines of their strings and those lines
-	// split, handed out and taken back with the nodes.
+	// The nodes' fields, block groups, map keys and the lines of their
+	// strings, handed out and taken back with the nodes.
 	fields slab[Field]
 	lines  slab[Line]
 	texts  slab[string]
+	groups slab[BlockGroup]
 }
 
 // Follow makes the trees a builds follow f's rules (see Differ).
@@ -87,6 +88,7 @@ func (a *Arena) Reset() {
 	a.fields.reset()
 	a.lines.reset()
 	a.texts.reset()
+	a.groups.reset()
 }
 
 // new returns a Node holding n.

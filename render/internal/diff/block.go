@@ -34,13 +34,13 @@ func forBlock(v value, b *tofujson.Block) *Node {
 	var groups []*BlockGroup
 	for name, bt := range b.BlockTypes {
 		child := relevantOrNoOp(m.child(name))
-		g := &BlockGroup{
+		g := v.nodes.newGroup(BlockGroup{
 			Name:            name,
 			Mode:            bt.NestingMode,
 			Replace:         child.replace.Matches(),
 			BeforeSensitive: child.isBeforeSensitive(),
 			AfterSensitive:  child.isAfterSensitive(),
-		}
+		})
 		bothNull := child.before == nil && child.after == nil
 		if n, ok := checkUnknown(child, func() any { return allTrue(bt.Block.Attributes) }, func(in value) *Node { return forBlock(in, bt.Block) }); ok {
 			if n.Action == NoOp && bothNull {

@@ -167,22 +167,23 @@ func (c *cursor) get(name string) (any, bool) {
 
 // explicitKeys are the keys of the before and after values.
 func (m *mapValue) explicitKeys() []string {
-	return unionKeys(m.before.o, m.after.o)
+	return m.nodes.unionKeys(m.before.o, m.after.o)
 }
 
 // allKeys also includes keys that only the unknown or sensitive mirrors
 // mention.
 func (m *mapValue) allKeys() []string {
-	return unionKeys(m.before.o, m.after.o, m.unknown.o, m.afterSensitive.o, m.beforeSensitive.o)
+	return m.nodes.unionKeys(m.before.o, m.after.o, m.unknown.o, m.afterSensitive.o, m.beforeSensitive.o)
 }
 
-// unionKeys merges the objects' names, sorted.
-func unionKeys(objects ...tofujson.Object) []string {
+// unionKeys merges the objects' names, sorted, in a slice from a when a
+// is not nil.
+func (a *Arena) unionKeys(objects ...tofujson.Object) []string {
 	n := 0
 	for _, o := range objects {
 		n = max(n, len(o))
 	}
-	keys := make([]string, 0, n)
+	keys := a.newStrings(n)
 	for _, o := range objects {
 		if len(keys) == 0 {
 			for _, m := range o {

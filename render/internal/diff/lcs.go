@@ -147,8 +147,7 @@ func lcs[T any](xs, ys []T, eq func(a, b T) bool) ([]T, bool) {
 	suffix := xs[len(xs)-k:]
 	xs, ys = xs[:len(xs)-k], ys[:len(ys)-k]
 	if len(xs)*len(ys) <= maxTableCells {
-		head := lcsTable(xs, ys, eq)
-		return append(head[:len(head):len(head)], suffix...), true
+		return append(lcsTable(xs, ys, eq, len(suffix)), suffix...), true
 	}
 	// Too large for the table: a common prefix is common too.
 	p := 0
@@ -160,7 +159,7 @@ func lcs[T any](xs, ys []T, eq func(a, b T) bool) ([]T, bool) {
 	var middle []T
 	aligned := true
 	if len(xs)*len(ys) <= maxTableCells {
-		middle = lcsTable(xs, ys, eq)
+		middle = lcsTable(xs, ys, eq, 0)
 	} else {
 		middle, aligned = myers(xs, ys, eq, min(maxEdits, maxAlignWork/(len(xs)+len(ys))))
 	}
@@ -237,9 +236,11 @@ func myersPath[T any](xs []T, trace [][]int, n, m int) []T {
 	return rev
 }
 
-func lcsTable[T any](xs, ys []T, eq func(a, b T) bool) []T {
+// lcsTable is the longest common subsequence of xs and ys, with room
+// after it for extra elements.
+func lcsTable[T any](xs, ys []T, eq func(a, b T) bool, extra int) []T {
 	if len(xs) == 0 || len(ys) == 0 {
-		return nil
+		return make([]T, 0, extra)
 	}
 	w := len(xs)
 	c := make([]int, len(xs)*len(ys))
@@ -267,7 +268,7 @@ func lcsTable[T any](xs, ys []T, eq func(a, b T) bool) []T {
 			}
 		}
 	}
-	out := make([]T, c[len(c)-1])
+	out := make([]T, c[len(c)-1], c[len(c)-1]+extra)
 	i := len(out) - 1
 	x, y := len(xs)-1, len(ys)-1
 	for x >= 0 && y >= 0 {

@@ -34,7 +34,7 @@ func TestLCSSuffixShortcutMatchesTable(t *testing.T) {
 	for range 20000 {
 		xs, ys := word(), word()
 		got, _ := lcs(xs, ys, eq)
-		want := lcsTable(xs, ys, eq)
+		want := lcsTable(xs, ys, eq, 0)
 		if !slices.Equal(got, want) {
 			t.Fatalf("lcs(%v, %v) = %v, the full table gives %v", xs, ys, got, want)
 		}
@@ -82,7 +82,7 @@ func TestMyersFindsALongestCommonSubsequence(t *testing.T) {
 	for range 20000 {
 		xs, ys := word(), word()
 		got, ok := myers(xs, ys, eq, len(xs)+len(ys))
-		want := lcsTable(xs, ys, eq)
+		want := lcsTable(xs, ys, eq, 0)
 		if !ok || len(got) != len(want) || !isSubsequence(got, xs) || !isSubsequence(got, ys) {
 			t.Fatalf("myers(%q, %q) = %q, %v; want a common subsequence of length %d", xs, ys, got, ok, len(want))
 		}

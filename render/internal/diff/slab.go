@@ -64,13 +64,32 @@ func (a *Arena) newLines(n int) []Line {
 	return a.lines.take(n)
 }
 
+// newStrings is an empty slice of strings with room for n, from a when it
+// is not nil.
+func (a *Arena) newStrings(n int) []string {
+	if a == nil {
+		return make([]string, 0, n)
+	}
+	return a.texts.take(n)
+}
+
+// newGroup is a BlockGroup holding g, from a when it is not nil.
+func (a *Arena) newGroup(g BlockGroup) *BlockGroup {
+	if a == nil {
+		return &g
+	}
+	p := &a.groups.take(1)[:1][0]
+	*p = g
+	return p
+}
+
 // splitLines is strings.Split(text, "\n"), its slice from a when a is not
 // nil.
 func (a *Arena) splitLines(text string) []string {
 	if a == nil {
 		return strings.Split(text, "\n")
 	}
-	out := a.texts.take(strings.Count(text, "\n") + 1)
+	out := a.newStrings(strings.Count(text, "\n") + 1)
 	for line := range strings.SplitSeq(text, "\n") {
 		out = append(out, line)
 	}
