@@ -452,10 +452,8 @@ func (r *reader) startOf(off int64) int64 {
 	defer f.Close()
 	buf := make([]byte, 64)
 	n, _ := f.ReadAt(buf, off)
-	for i := 0; i < n; i++ {
-		if c := buf[i]; c != ',' && c != ' ' && c != '\n' && c != '\r' && c != '\t' {
-			return off + int64(i)
-		}
+	if rest := bytes.TrimLeft(buf[:n], ", \n\r\t"); len(rest) > 0 {
+		return off + int64(n-len(rest))
 	}
 	return off
 }
@@ -483,9 +481,7 @@ var changeValues = map[string]func(*Change, *rawValues) (*[]byte, *any, *[]uint3
 	},
 }
 
-// noRawValues stands in for the raw values of a change that keeps none
-// (read eagerly, or only checked): changeValues takes its fields'
-// addresses, and nothing writes them.
+// noRawValues is where a change that keeps no raw values points: nothing writes it.
 var noRawValues rawValues
 
 func (r *reader) resourceChange(rc *ResourceChange) error {

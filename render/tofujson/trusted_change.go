@@ -36,20 +36,17 @@ func (t changeDecoder) change(c *Change) error {
 		return t.Literal("null")
 	}
 	return t.Members(func(key string) (err error) {
-		switch key {
+		switch key { // the five values of changeValues, then the rest
 		case "before":
 			c.Before, err = t.Before()
-			return err
 		case "after":
 			c.After, err = t.After(c.Before)
-			return err
-		}
-		if field := changeValues[key]; field != nil {
-			_, dst, _ := field(c, &noRawValues)
-			*dst, err = t.Value()
-			return err
-		}
-		switch key {
+		case "after_unknown":
+			c.AfterUnknown, err = t.Value()
+		case "before_sensitive":
+			c.BeforeSensitive, err = t.Value()
+		case "after_sensitive":
+			c.AfterSensitive, err = t.Value()
 		case "actions":
 			c.Actions, err = t.strings()
 		case "replace_paths":
