@@ -443,7 +443,7 @@ func (n *shapeNormalizer) word(v []byte, start, end int, digit bool) {
 	key := false
 	if n.keyLens&(1<<min(end-start, 63)) != 0 {
 		for _, k := range n.keys {
-			if len(k) == end-start && string(v[start:end]) == k {
+			if len(k) == end-start && v[start] == k[0] && string(v[start:end]) == k {
 				key = true
 				break
 			}
