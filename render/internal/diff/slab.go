@@ -3,7 +3,8 @@ package diff
 import "strings"
 
 // slab hands out slices of T from chunks it keeps across Reset, as the
-// Arena does Nodes: the fields, lines and keys of one tree at a time.
+// Arena does Nodes: the fields, groups, keys and lines of one tree at a
+// time.
 type slab[T any] struct {
 	chunks [][]T
 	chunk  int // the chunk being filled
