@@ -373,9 +373,18 @@ func (st *Stats) add(c ChangeSummary) {
 		}
 		st.riskyGroups.Add(riskyKey(c), c)
 	}
-	st.Total.Add = st.Counts[diff.Create] + st.Counts[diff.DeleteThenCreate] + st.Counts[diff.CreateThenDelete] + st.Counts[diff.ForgetThenCreate] + st.Counts[diff.CreateThenForget]
-	st.Total.Change = st.Counts[diff.Update]
-	st.Total.Destroy = st.Counts[diff.Delete] + st.Counts[diff.DeleteThenCreate] + st.Counts[diff.CreateThenDelete]
+	// The "Plan:" line's totals, as sums of Counts, one change at a time.
+	switch c.Action {
+	case diff.Create, diff.ForgetThenCreate, diff.CreateThenForget:
+		st.Total.Add++
+	case diff.DeleteThenCreate, diff.CreateThenDelete:
+		st.Total.Add++
+		st.Total.Destroy++
+	case diff.Update:
+		st.Total.Change++
+	case diff.Delete:
+		st.Total.Destroy++
+	}
 }
 
 // Counts are the numbers in OpenTofu's "Plan:" line.
