@@ -106,7 +106,7 @@ func appendValue(b []byte, v, unknown, sensitive any) []byte {
 // encoding/json writes a map. A decoded Object is sorted, each name once;
 // one made otherwise is sorted here as a map would hold it.
 func appendObject(b []byte, x tofujson.Object, unknown, sensitive any) []byte {
-	if !sortedUnique(x) {
+	if !x.IsSorted() {
 		x = tofujson.Sorted(slices.Clone(x))
 	}
 	var extra []string
@@ -116,7 +116,7 @@ func appendObject(b []byte, x tofujson.Object, unknown, sensitive any) []byte {
 				extra = append(extra, m.Name)
 			}
 		}
-		if !sortedUnique(u) {
+		if !u.IsSorted() {
 			slices.Sort(extra)
 			extra = slices.Compact(extra)
 		}
@@ -138,15 +138,6 @@ func appendObject(b []byte, x tofujson.Object, unknown, sensitive any) []byte {
 		extra = extra[1:]
 	}
 	return append(b, '}')
-}
-
-func sortedUnique(o tofujson.Object) bool {
-	for i := 1; i < len(o); i++ {
-		if o[i-1].Name >= o[i].Name {
-			return false
-		}
-	}
-	return true
 }
 
 // plain marks the bytes encoding/json writes as they are.

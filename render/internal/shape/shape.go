@@ -215,17 +215,24 @@ func (n *shapeNormalizer) write(v []byte, members []uint32) {
 // are dropped: the value is then read whole.
 func (n *shapeNormalizer) replaceKeys(v []byte, members []uint32) ([]byte, []uint32) {
 	for _, k := range n.keys {
-		if len(k) <= 1 || isDigits(k) || !bytes.Contains(v, []byte(k)) {
+		at := -1
+		if len(k) > 1 && !isDigits(k) {
+			at = bytes.Index(v, []byte(k))
+		}
+		if at < 0 {
 			continue
 		}
 		out := n.replaced[0][:0]
 		moved := members[:0:0]
 		next, removed := 0, 0
 		for rest := 0; ; {
-			at := bytes.Index(v[rest:], []byte(k))
+			if at < 0 { // the next occurrence; the first is known
+				if at = bytes.Index(v[rest:], []byte(k)); at >= 0 {
+					at += rest
+				}
+			}
 			end := len(v)
 			if at >= 0 {
-				at += rest
 				end = at
 			}
 			for ; next < len(members) && int(members[next]) < end; next++ {
@@ -241,7 +248,7 @@ func (n *shapeNormalizer) replaceKeys(v []byte, members []uint32) ([]byte, []uin
 			}
 			out = append(out, '#')
 			removed += len(k) - 1
-			rest = at + len(k)
+			rest, at = at+len(k), -1
 		}
 		if len(moved) != len(members) {
 			moved = nil

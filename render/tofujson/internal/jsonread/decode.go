@@ -40,40 +40,32 @@ func DecodeRaw(raw []byte) (any, error) {
 // decoder, quicker than jsontext token by token, decodes it, and what it
 // declines (surrogate pairs) goes the long way. Given unchecked text it
 // still ends, with DecodeRaw's error or a value (FuzzDecodeRaw).
-func DecodeChecked(raw []byte) (any, error) {
+func DecodeChecked(raw []byte) (any, error) { return decodeFast(raw, string(raw), true) }
+
+// DecodeString decodes the JSON value at the start of s (what follows it
+// is not read), with the same results as DecodeRaw. Checking the text is
+// quick, and the trusted decoder is quicker on checked text than jsontext
+// token by token; text after the value fails the check.
+func DecodeString(s string) (any, error) {
+	return decodeFast(unsafe.Slice(unsafe.StringData(s), len(s)), s, false) // raw only read
+}
+
+// decodeFast decodes raw, whose text src also is, with the trusted decoder
+// when raw is checked (or found to be one value); what that declines
+// (surrogate pairs, unchecked text) goes the long way.
+func decodeFast(raw []byte, src string, checked bool) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
 	if !DepthWithin(raw, MaxValueDepth) {
 		return nil, ErrTooDeep
 	}
-	src := string(raw)
-	if v, err := decodeTrusted(src); err == nil {
-		return v, nil
-	}
-	return decodeMemory(raw, src)
-}
-
-// DecodeString decodes the JSON value at the start of s (what follows it
-// is not read), with the same results as DecodeRaw.
-func DecodeString(s string) (any, error) {
-	if s == "" {
-		return nil, nil
-	}
-	// Checking the text is quick, and the trusted decoder is quicker on
-	// checked text than jsontext token by token. It declines what it does
-	// not decode itself (surrogate pairs), and text after the value fails
-	// the check: both go the long way.
-	raw := unsafe.Slice(unsafe.StringData(s), len(s)) // only read
-	if !DepthWithin(raw, MaxValueDepth) {
-		return nil, ErrTooDeep
-	}
-	if isOneValue(raw) {
-		if v, err := decodeTrusted(s); err == nil {
+	if checked || isOneValue(raw) {
+		if v, err := decodeTrusted(src); err == nil {
 			return v, nil
 		}
 	}
-	return decodeMemory(raw, s)
+	return decodeMemory(raw, src)
 }
 
 // isOneValue reports whether raw is one JSON value, with space around it

@@ -59,7 +59,7 @@ func newObject(members []Member) Object {
 // names (as a map would), and returns what is left. OpenTofu writes names
 // sorted, so decoding rarely needs to sort.
 func Sorted(o Object) Object {
-	if sortedUnique(o) {
+	if o.IsSorted() {
 		return o
 	}
 	slices.SortStableFunc(o, compareMembers)
@@ -73,7 +73,9 @@ func Sorted(o Object) Object {
 	return out
 }
 
-func sortedUnique(o Object) bool {
+// IsSorted reports whether o is as Sorted leaves it: its names in order,
+// each once.
+func (o Object) IsSorted() bool {
 	for i := 1; i < len(o); i++ {
 		if o[i-1].Name >= o[i].Name {
 			return false
