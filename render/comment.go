@@ -13,6 +13,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/internal/budget"
+	"github.com/planpr/planpr/render/internal/chunks"
 	"github.com/planpr/planpr/render/internal/diff"
 	"github.com/planpr/planpr/render/internal/shape"
 	"github.com/planpr/planpr/render/mask"
@@ -141,7 +142,7 @@ type planSection struct {
 	// alike ones (see groupChanges), the largest first; reps are the
 	// diffs of the groups' first members a shortened comment can show
 	// (see renderReps), in the order it would pick them.
-	changes []shownChange
+	changes chunks.List[shownChange]
 	groups  []*diffGroup
 	reps    []*diffGroup
 	// A shortened comment's choices: the groups whose diff it shows (see
@@ -443,7 +444,7 @@ func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue) func(*
 		c.ReplacePaths = nil // the warnings have them; not needed again
 		// Split here, beside the shaper, rather than after the read.
 		at := review.SplitAddress(c.Address)
-		s.changes = append(s.changes, shownChange{ChangeSummary: c, span: rc.Span, pattern: s.patterns.Add(at), indexes: at.Indexes})
+		shown := s.changes.Add(shownChange{ChangeSummary: c, span: rc.Span, pattern: s.patterns.Add(at), indexes: at.Indexes})
 		shapes.Add(rc, at.Keys())
 		if !s.fullRoom() {
 			return nil
@@ -455,7 +456,7 @@ func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue) func(*
 		if it == nil || err != nil {
 			return err
 		}
-		s.changes[len(s.changes)-1].item = it
+		shown.item = it
 		estimate := budget.Estimate(it.Text, c.Address)
 		for i := range s.budgets {
 			if b := &s.budgets[i]; b.fullRoom() && b.full.Add(it, estimate) {

@@ -79,9 +79,8 @@ func boolByte(b bool) byte {
 func (s *planSection) groupChanges(shapes []shape.Shape) {
 	var gs review.Groups
 	byGroup := map[*review.ChangeGroup]*diffGroup{}
-	for i := range s.changes {
-		c := &s.changes[i]
-		shape := shapes[i]
+	for i := range s.changes.Len() {
+		c, shape := s.changes.At(i), shapes[i]
 		at := s.splitOf(c)
 		key := changeKind(c.ChangeSummary) + "\x00" + c.Reason + "\x00" + string(binary.LittleEndian.AppendUint64(nil, shape.Loose))
 		cg, first := gs.AddSplit(key, c.ChangeSummary, &at)
@@ -94,7 +93,7 @@ func (s *planSection) groupChanges(shapes []shape.Shape) {
 		if shape.Strict == shapes[g.first].Strict {
 			g.alike++
 		}
-		s.changes[i].group = g
+		c.group = g
 	}
 	slices.SortStableFunc(s.groups, byRiskAndSize)
 	lead, rest := leadFirst(s.groups)
@@ -168,7 +167,7 @@ func (s *planSection) renderReps(o CommentOptions, m *mask.Masker, limit int) er
 		if fitting >= limit {
 			break
 		}
-		c := s.changes[g.first]
+		c := s.changes.At(g.first)
 		it := c.item
 		if it == nil {
 			rc, err := values.Decode(&tofujson.ResourceChange{Span: c.span})

@@ -27,8 +27,8 @@ type bucketKey struct {
 // makeBuckets puts each change, grouped already, in its bucket.
 func (s *planSection) makeBuckets() {
 	byKey := map[bucketKey]*listBucket{}
-	for i := range s.changes {
-		c := &s.changes[i]
+	for i := range s.changes.Len() {
+		c := s.changes.At(i)
 		k := bucketKey{c.Action, c.Moved, c.Importing, c.pattern}
 		b := byKey[k]
 		if b == nil {
@@ -47,7 +47,7 @@ func (s *planSection) bucketGroup(b *listBucket, skip func(*shownChange) bool) (
 	var gs review.Groups // one group: a bucket's changes share their kind and pattern
 	first := -1
 	for _, i := range b.changes {
-		if c := &s.changes[i]; skip == nil || !skip(c) {
+		if c := s.changes.At(i); skip == nil || !skip(c) {
 			at := s.splitOf(c)
 			gs.AddSplit("", c.ChangeSummary, &at)
 			if first < 0 {

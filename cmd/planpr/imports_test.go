@@ -24,7 +24,7 @@ func TestImportRules(t *testing.T) {
 		"flavor":                            {}, // the two tools' words and rules: a leaf everyone may ask
 		"render/tofujson/internal/jsonread": {}, // JSON mechanics: no plan, state or stream
 		"render/internal/shape":             {"render/tofujson", "render/internal/beside"},
-		"render/internal/beside":            {"render/tofujson"}, // a read's per-item work on a second goroutine
+		"render/internal/beside":            {"render/tofujson", "render/internal/chunks"}, // a read's per-item work on a second goroutine
 		"render/inputs":                     {"render/tofujson", "render/tofujson/uistream"},
 		"render/tofujson/internal/jsontest": {}, // the readers' tests' input files
 		"render/tofujson/uistream":          {"render/tofujson", "render/tofujson/internal/jsonread", "flavor"},
@@ -38,6 +38,7 @@ func TestImportRules(t *testing.T) {
 		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream", "render/internal/words"},
 		"render/internal/words":             {},                                                         // counts, plurals and agreement in messages
 		"render/internal/box":               {},                                                         // the warning box's layout
+		"render/internal/chunks":            {},                                                         // lists that grow without copying
 		"render/fingerprint":                {"render/tofujson", "render/md", "render/internal/beside"}, // what a plan will do, in one hash; differences quote addresses as code
 		"deploy/helm":                       {},                                                         // the Helm chart's tests (Helm's packages render it)
 		"bot/actionlog":                     {"render/mask", "render/md"},                               // safe printing in a workflow step
@@ -45,7 +46,7 @@ func TestImportRules(t *testing.T) {
 		"render/marker":                     {},                                                         // the hidden first line of planpr's comments
 		"render/internal/safe":              {"render/mask", "render/md"},                               // masked, then escaped: the one way values reach Markdown
 		"render/streamreport":               {"render/internal/safe", "render/internal/diff", "render/mask", "render/md", "render/review", "render/text", "render/tofujson", "render/tofujson/uistream", "lockdiff"},
-		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport", "render/internal/box", "render/marker", "render/fingerprint", "render/summary", "render/internal/later", "render/internal/budget", "render/internal/words"},
+		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport", "render/internal/box", "render/marker", "render/fingerprint", "render/summary", "render/internal/later", "render/internal/budget", "render/internal/words", "render/internal/chunks"},
 		"render/internal/budget":            {"render/mask", "render/md"},                                                                 // collapsed diffs masked once every secret is known
 		"render/internal/later":             {"render/tofujson", "render/mask", "render/internal/safe"},                                   // what only Terraform's plans hold
 		"render/summary":                    {"render/review", "render/mask", "render/text", "render/fingerprint", "render/streamreport"}, // the machine summary (--format json)
