@@ -497,6 +497,13 @@ func numberRuns(values []string) (runs [][2]int, width int, ok bool) {
 	}
 	slices.Sort(nums)
 	nums = slices.Compact(nums)
+	n := 0 // how many runs: sized once, as a group may have thousands
+	for i := range nums {
+		if i == 0 || nums[i] != nums[i-1]+1 {
+			n++
+		}
+	}
+	runs = make([][2]int, 0, n)
 	for i := 0; i < len(nums); {
 		j := i
 		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {

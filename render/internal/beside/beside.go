@@ -5,7 +5,10 @@
 // the goroutine reads it is an error, not a crash.
 package beside
 
-import "github.com/planpr/planpr/render/tofujson"
+import (
+	"github.com/planpr/planpr/render/internal/chunks"
+	"github.com/planpr/planpr/render/tofujson"
+)
 
 // A Worker does items with do, on its goroutine or on the one adding them.
 type Worker[T, R any] struct {
@@ -13,9 +16,9 @@ type Worker[T, R any] struct {
 	work   chan job[T]
 	done   chan struct{}
 	added  int
-	ours   []job[R] // done by the adding goroutine
-	theirs []job[R] // done by the worker's, read once it is done
-	err    error    // the worker goroutine's: a fault, or do's first error
+	ours   []job[R]            // done by the adding goroutine
+	theirs chunks.List[job[R]] // done by the worker's, read once it is done
+	err    error               // the worker goroutine's: a fault, or do's first error
 }
 
 // job is an item, or what was made of it, and its place among those added.
@@ -44,7 +47,7 @@ func (w *Worker[T, R]) run() {
 				doErr = err
 				continue
 			}
-			w.theirs = append(w.theirs, job[R]{j.i, r})
+			w.theirs.Add(job[R]{j.i, r})
 		}
 	})
 	for range w.work { // what is still queued after a fault
@@ -77,7 +80,11 @@ func (w *Worker[T, R]) Wait() ([]R, error) {
 	close(w.work)
 	<-w.done
 	out := make([]R, w.added)
-	for _, j := range append(w.ours, w.theirs...) {
+	for _, j := range w.ours {
+		out[j.i] = j.item
+	}
+	for i := range w.theirs.Len() {
+		j := w.theirs.At(i)
 		out[j.i] = j.item
 	}
 	return out, w.err

@@ -22,8 +22,8 @@ func TestInOrderFromBothGoroutines(t *testing.T) {
 	if err != nil || !slices.Equal(got, want) {
 		t.Fatalf("Wait = %v…, %v", got[:min(5, len(got))], err)
 	}
-	if len(w.ours) == 0 || len(w.theirs) == 0 {
-		t.Logf("done here %d, there %d: one goroutine did all", len(w.ours), len(w.theirs))
+	if len(w.ours) == 0 || w.theirs.Len() == 0 {
+		t.Logf("done here %d, there %d: one goroutine did all", len(w.ours), w.theirs.Len())
 	}
 }
 

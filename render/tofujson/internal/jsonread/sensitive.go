@@ -20,8 +20,11 @@ type MarkedValue struct {
 // mirrors: those whose mirror marks nothing are left out.
 func NewSensitiveWork(values ...MarkedValue) SensitiveWork {
 	var w SensitiveWork
-	for _, v := range values {
+	for i, v := range values {
 		if bytes.Contains(v.Mask, []byte("true")) {
+			if w.values == nil { // one allocation for this change's
+				w.values = make([]MarkedValue, 0, len(values)-i)
+			}
 			w.values = append(w.values, v)
 		}
 	}
