@@ -4,9 +4,11 @@ import "bytes"
 
 // SensitiveWork is the part of a lazily read change that holds sensitive
 // values: the raw values whose mirrors mark something. It can be run
-// apart from the read, for example on another goroutine.
+// apart from the read, for example on another goroutine. It holds them
+// itself rather than in a slice: one fewer allocation per change.
 type SensitiveWork struct {
-	values []MarkedValue
+	values [2]MarkedValue
+	n      int
 }
 
 // MarkedValue is a raw value, its sensitivity mirror and, when the reader
@@ -16,23 +18,22 @@ type MarkedValue struct {
 	Members     []uint32
 }
 
-// NewSensitiveWork is the work of raw values and their sensitivity
-// mirrors: those whose mirror marks nothing are left out.
-func NewSensitiveWork(values ...MarkedValue) SensitiveWork {
+// NewSensitiveWork is the work of a change's raw before and after values
+// and their sensitivity mirrors: those whose mirror marks nothing are
+// left out.
+func NewSensitiveWork(before, after MarkedValue) SensitiveWork {
 	var w SensitiveWork
-	for i, v := range values {
+	for _, v := range []MarkedValue{before, after} {
 		if bytes.Contains(v.Mask, []byte("true")) {
-			if w.values == nil { // one allocation for this change's
-				w.values = make([]MarkedValue, 0, len(values)-i)
-			}
-			w.values = append(w.values, v)
+			w.values[w.n] = v
+			w.n++
 		}
 	}
 	return w
 }
 
 // Empty reports whether there is nothing to scan.
-func (w SensitiveWork) Empty() bool { return len(w.values) == 0 }
+func (w SensitiveWork) Empty() bool { return w.n == 0 }
 
 // MaskCache remembers decoded sensitivity mirrors, which repeat across the
 // resources of a type.
@@ -40,7 +41,7 @@ type MaskCache map[string]any
 
 // Run calls add with every marked string; cache may be nil.
 func (w SensitiveWork) Run(cache MaskCache, add func(string, SecretKind)) error {
-	for _, v := range w.values {
+	for _, v := range w.values[:w.n] {
 		mask, ok := cache[string(v.Mask)]
 		if !ok {
 			var err error
