@@ -18,9 +18,10 @@ type Arena struct {
 	hiding bool
 	shown  func(attribute string) bool
 	differ Differ // whose rules the trees follow
-	// The nodes' fields, block groups, map keys and the lines of their
-	// strings, handed out and taken back with the nodes.
+	// The nodes' fields, list elements, block groups, map keys and the
+	// lines of their strings, handed out and taken back with the nodes.
 	fields slab[Field]
+	elems  slab[*Node]
 	lines  slab[Line]
 	texts  slab[string]
 	groups slab[BlockGroup]
@@ -86,6 +87,7 @@ func (a *Arena) Reset() {
 	}
 	a.block, a.used = 0, 0
 	a.fields.reset()
+	a.elems.reset()
 	a.lines.reset()
 	a.texts.reset()
 	a.groups.reset()

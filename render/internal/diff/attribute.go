@@ -84,7 +84,7 @@ func forType(v value, t cty.Type) *Node {
 		ets := t.TupleElementTypes()
 		s := v.asSlice()
 		action := v.iterationAction()
-		elems := make([]*Node, 0, len(ets))
+		elems := v.nodes.newNodes(len(ets))
 		for i, et := range ets {
 			e := forType(relevantOrNoOp(s.child(i, i)), et)
 			elems = append(elems, e)

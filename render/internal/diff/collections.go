@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"maps"
 	"slices"
 )
 
@@ -12,7 +11,12 @@ func objectChildren[T any](v value, attrs map[string]T, compute func(value, T, A
 	m := v.asMap()
 	action := v.iterationAction()
 	out := v.nodes.newFields(len(attrs))
-	for _, name := range slices.Sorted(maps.Keys(attrs)) {
+	names := v.nodes.newStrings(len(attrs))
+	for name := range attrs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
 		c := relevantOrNoOp(m.child(name))
 		c.beforeExplicit, c.afterExplicit = false, false
 		n := compute(c, attrs[name], action)
@@ -69,7 +73,7 @@ func lcsPaired(s sliceValue, shouldDiff func(a, b any) bool, compute func(value)
 	case s.before == nil && s.after != nil:
 		action = Create
 	}
-	var out []*Node
+	out := s.nodes.newNodes(len(s.before) + len(s.after))
 	aligned := walkSlice(s.before, s.after, equalJSON, shouldDiff, s.positional, func(bi, ai int) {
 		c := s.child(bi, ai)
 		// Every element of a relevant list is relevant.
@@ -107,7 +111,7 @@ func setElements(v value, compute func(value) *Node) ([]*Node, Action) {
 			}
 		}
 	}
-	out := make([]*Node, 0, len(s.before)+len(s.after))
+	out := v.nodes.newNodes(len(s.before) + len(s.after))
 	add := func(c value) {
 		c.relevant = Always()
 		n := compute(c)

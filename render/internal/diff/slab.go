@@ -56,6 +56,15 @@ func (a *Arena) newFields(n int) []Field {
 	return a.fields.take(n)
 }
 
+// newNodes is an empty slice of Nodes with room for n, from a when it is
+// not nil.
+func (a *Arena) newNodes(n int) []*Node {
+	if a == nil {
+		return make([]*Node, 0, n)
+	}
+	return a.elems.take(n)
+}
+
 // newLines is an empty slice of Lines with room for n, from a when it is
 // not nil.
 func (a *Arena) newLines(n int) []Line {
