@@ -18,13 +18,15 @@ type Arena struct {
 	hiding bool
 	shown  func(attribute string) bool
 	differ Differ // whose rules the trees follow
-	// The nodes' fields, list elements, block groups, map keys and the
-	// lines of their strings, handed out and taken back with the nodes.
+	// The nodes' fields, list elements, block groups (and their lists),
+	// map keys and the lines of their strings, handed out and taken back
+	// with the nodes.
 	fields slab[Field]
 	elems  slab[*Node]
 	lines  slab[Line]
 	texts  slab[string]
 	groups slab[BlockGroup]
+	nested slab[*BlockGroup]
 }
 
 // Follow makes the trees a builds follow f's rules (see Differ).
@@ -91,6 +93,7 @@ func (a *Arena) Reset() {
 	a.lines.reset()
 	a.texts.reset()
 	a.groups.reset()
+	a.nested.reset()
 }
 
 // new returns a Node holding n.

@@ -2,7 +2,6 @@ package diff
 
 import (
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/planpr/planpr/render/tofujson"
@@ -31,7 +30,7 @@ func forBlock(v value, b *tofujson.Block) *Node {
 		slices.SortFunc(attrs, compareFields)
 	}
 
-	var groups []*BlockGroup
+	groups := v.nodes.newGroupList(len(b.BlockTypes))
 	for name, bt := range b.BlockTypes {
 		child := relevantOrNoOp(m.child(name))
 		g := v.nodes.newGroup(BlockGroup{
@@ -47,7 +46,7 @@ func forBlock(v value, b *tofujson.Block) *Node {
 				continue
 			}
 			g.Mode = tofujson.NestingSingle
-			g.Items = []*Node{n}
+			g.Items = append(v.nodes.newNodes(1), n)
 			g.maskItems(v.nodes)
 			groups = append(groups, g)
 			continue
@@ -75,7 +74,7 @@ func forBlock(v value, b *tofujson.Block) *Node {
 		default: // single, group
 			n := elem(child)
 			g.Mode = tofujson.NestingSingle
-			g.Items, groupAction = []*Node{n}, n.Action
+			g.Items, groupAction = append(v.nodes.newNodes(1), n), n.Action
 		}
 		if groupAction == NoOp && bothNull {
 			continue
@@ -84,7 +83,7 @@ func forBlock(v value, b *tofujson.Block) *Node {
 		groups = append(groups, g)
 		action = fold(action, groupAction)
 	}
-	sort.Slice(groups, func(i, j int) bool { return groups[i].Name < groups[j].Name })
+	slices.SortFunc(groups, func(x, y *BlockGroup) int { return strings.Compare(x.Name, y.Name) })
 	return v.nodes.new(Node{Kind: Block, Children: attrs, Blocks: groups, Action: action, Replace: v.replace.Matches()})
 }
 

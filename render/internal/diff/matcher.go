@@ -19,6 +19,9 @@ type Matcher interface {
 // Paths matches the given attribute paths. With propagate, a path that
 // ends somewhere also matches everything below it.
 func Paths(paths [][]any, propagate bool) Matcher {
+	if len(paths) == 0 {
+		return noPaths
+	}
 	return &pathMatcher{paths: paths, propagate: propagate}
 }
 
@@ -65,20 +68,25 @@ func (p *pathMatcher) Index(i int) Matcher {
 	return p.child(func(step any) bool { n, ok := indexOf(step); return ok && n == i })
 }
 
+// child is the matcher one step down; with no path left, the shared
+// noPaths, as most steps of a diff match nothing.
 func (p *pathMatcher) child(match func(any) bool) Matcher {
-	c := &pathMatcher{propagate: p.propagate}
+	var paths [][]any
 	for _, path := range p.paths {
 		if len(path) == 0 {
 			if p.propagate {
-				c.paths = append(c.paths, path)
+				paths = append(paths, path)
 			}
 			continue
 		}
 		if match(path[0]) {
-			c.paths = append(c.paths, path[1:])
+			paths = append(paths, path[1:])
 		}
 	}
-	return c
+	if len(paths) == 0 {
+		return noPaths
+	}
+	return &pathMatcher{paths: paths, propagate: p.propagate}
 }
 
 // indexOf reads a path step as a list index. OpenTofu accepts numbers and

@@ -93,6 +93,15 @@ func (a *Arena) newGroup(g BlockGroup) *BlockGroup {
 	return p
 }
 
+// newGroupList is an empty slice of BlockGroups with room for n, from a
+// when it is not nil.
+func (a *Arena) newGroupList(n int) []*BlockGroup {
+	if a == nil {
+		return make([]*BlockGroup, 0, n)
+	}
+	return a.nested.take(n)
+}
+
 // splitLines is strings.Split(text, "\n"), its slice from a when a is not
 // nil.
 func (a *Arena) splitLines(text string) []string {
