@@ -54,8 +54,9 @@ func Objects(x any) any { return jsonread.Objects(x) }
 // AnyTrue reports whether a metadata mirror marks anything at all.
 func AnyTrue(mask any) bool { return jsonread.AnyTrue(mask) }
 
-// DecodeString decodes the JSON value at the start of s.
-func DecodeString(s string) (any, error) { return jsonread.DecodeString(s) }
+// JSONStrings decode the JSON value at the start of a string, into memory
+// they reuse until Free; a nil *JSONStrings keeps nothing (jsonread.StringDecoder).
+type JSONStrings = jsonread.StringDecoder
 
 // PathString writes an attribute path: a.b[0].c.
 func PathString(p []any) string { return jsonread.PathString(p) }

@@ -1,6 +1,10 @@
 package diff
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
 
 // slab hands out slices of T from chunks it keeps across Reset, as the
 // Arena does Nodes: the fields, groups, keys and lines of one tree at a
@@ -100,6 +104,15 @@ func (a *Arena) newGroupList(n int) []*BlockGroup {
 		return make([]*BlockGroup, 0, n)
 	}
 	return a.nested.take(n)
+}
+
+// jsonStrings decodes JSON strings into memory a reuses once Reset; nil
+// (each value in memory of its own) when a is nil.
+func (a *Arena) jsonStrings() *tofujson.JSONStrings {
+	if a == nil {
+		return nil
+	}
+	return &a.json
 }
 
 // splitLines is strings.Split(text, "\n"), its slice from a when a is not

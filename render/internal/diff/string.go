@@ -18,13 +18,13 @@ type evaluated struct {
 	null      bool
 }
 
-func evaluate(x any) evaluated {
+func evaluate(x any, nodes *Arena) evaluated {
 	s, ok := x.(string)
 	if !ok {
 		return evaluated{text: "null", null: true}
 	}
 	if strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[") {
-		if j, ok := decodeJSONText(s); ok {
+		if j, ok := decodeJSONText(s, nodes.jsonStrings()); ok {
 			return evaluated{text: s, json: j, isJSON: true}
 		}
 	}
@@ -36,21 +36,21 @@ func evaluate(x any) evaluated {
 
 // decodeJSONText decodes the JSON value a string starts with. Like
 // OpenTofu, one JSON value at the start is enough: trailing text after it
-// is ignored.
-func decodeJSONText(s string) (any, bool) {
+// is ignored. What dec decodes lives as long as the tree.
+func decodeJSONText(s string, dec *tofujson.JSONStrings) (any, bool) {
 	// jsontext is quick, and stricter than encoding/json (invalid UTF-8 and
 	// lone surrogates are errors): what it accepts, encoding/json decodes
 	// the same way.
-	j, err := tofujson.DecodeString(s)
+	j, err := dec.Decode(s)
 	switch {
 	case err == nil:
 		return j, true
 	case errors.Is(err, tofujson.ErrTooDeep):
 		return nil, false // shown as the string it is
 	}
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	if err := dec.Decode(&j); err != nil {
+	long := json.NewDecoder(strings.NewReader(s))
+	long.UseNumber()
+	if err := long.Decode(&j); err != nil {
 		return nil, false
 	}
 	return tofujson.Objects(j), true
@@ -64,7 +64,7 @@ func newString(before, after any, action Action, replace bool, nodes *Arena, pos
 	n := nodes.new(Node{Kind: String, Before: before, After: after, Action: action, Replace: replace, Str: plainString})
 	switch action {
 	case Create, NoOp:
-		ev := evaluate(after)
+		ev := evaluate(after, nodes)
 		switch {
 		case ev.isJSON && action == NoOp:
 			n.Str = jsonEncoded(ev.json, ev.json, action, nodes, positional)
@@ -74,7 +74,7 @@ func newString(before, after any, action Action, replace bool, nodes *Arena, pos
 			n.Str = heredoc(ev.text, nodes)
 		}
 	case Delete:
-		ev := evaluate(before)
+		ev := evaluate(before, nodes)
 		switch {
 		case ev.null:
 		case ev.isJSON:
@@ -83,7 +83,7 @@ func newString(before, after any, action Action, replace bool, nodes *Arena, pos
 			n.Str = heredoc(ev.text, nodes)
 		}
 	default:
-		eb, ea := evaluate(before), evaluate(after)
+		eb, ea := evaluate(before, nodes), evaluate(after, nodes)
 		switch {
 		case eb.isJSON && ea.isJSON:
 			n.Str = jsonEncoded(eb.json, ea.json, action, nodes, positional)

@@ -40,20 +40,49 @@ func DecodeRaw(raw []byte) (any, error) {
 // decoder, quicker than jsontext token by token, decodes it, and what it
 // declines (surrogate pairs) goes the long way. Given unchecked text it
 // still ends, with DecodeRaw's error or a value (FuzzDecodeRaw).
-func DecodeChecked(raw []byte) (any, error) { return decodeFast(raw, string(raw), true) }
+func DecodeChecked(raw []byte) (any, error) { return decodeFast(raw, string(raw), true, nil) }
 
 // DecodeString decodes the JSON value at the start of s (what follows it
 // is not read), with the same results as DecodeRaw. Checking the text is
 // quick, and the trusted decoder is quicker on checked text than jsontext
 // token by token; text after the value fails the check.
 func DecodeString(s string) (any, error) {
-	return decodeFast(unsafe.Slice(unsafe.StringData(s), len(s)), s, false) // raw only read
+	return decodeFast(unsafe.Slice(unsafe.StringData(s), len(s)), s, false, nil) // raw only read
+}
+
+// StringDecoder decodes JSON values at the start of strings, as DecodeString
+// does, into memory it reuses: what it decodes stays valid until Free
+// (and the strings it was decoded from as long). The zero StringDecoder is
+// ready; a nil *StringDecoder decodes each value into memory of its own.
+type StringDecoder struct {
+	t     Decoder
+	ready bool
+}
+
+// Decode is DecodeString, into the memory s reuses.
+func (s *StringDecoder) Decode(src string) (any, error) {
+	if s == nil {
+		return DecodeString(src)
+	}
+	if !s.ready {
+		s.t.ReuseMemory()
+		s.ready = true
+	}
+	return decodeFast(unsafe.Slice(unsafe.StringData(src), len(src)), src, false, &s.t)
+}
+
+// Free lets s decode into the memory of every value it decoded before.
+func (s *StringDecoder) Free() {
+	if s != nil && s.ready {
+		s.t.FreeMemory()
+	}
 }
 
 // decodeFast decodes raw, whose text src also is, with the trusted decoder
-// when raw is checked (or found to be one value); what that declines
-// (surrogate pairs, unchecked text) goes the long way.
-func decodeFast(raw []byte, src string, checked bool) (any, error) {
+// (t, or a pooled one when nil) when raw is checked (or found to be one
+// value); what that declines (surrogate pairs, unchecked text) goes the
+// long way.
+func decodeFast(raw []byte, src string, checked bool, t *Decoder) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
@@ -61,7 +90,7 @@ func decodeFast(raw []byte, src string, checked bool) (any, error) {
 		return nil, ErrTooDeep
 	}
 	if checked || isOneValue(raw) {
-		if v, err := decodeTrusted(src); err == nil {
+		if v, err := decodeTrusted(src, t); err == nil {
 			return v, nil
 		}
 	}
@@ -83,15 +112,20 @@ func isOneValue(raw []byte) bool {
 
 // decodeTrusted decodes src, one checked value, with a pooled trusted
 // decoder: ErrUnchecked for what it declines or for text after the value.
-func decodeTrusted(src string) (any, error) {
-	t := trustedDecoders.Get().(*Decoder)
+func decodeTrusted(src string, t *Decoder) (any, error) {
+	pooled := t == nil
+	if pooled {
+		t = trustedDecoders.Get().(*Decoder)
+	}
 	t.Reset(src)
 	v, err := t.Value()
 	if err == nil && t.pos < len(src) {
 		err = ErrUnchecked // more than one value
 	}
-	t.Reset("") // lets go of src and of the values' chunks
-	trustedDecoders.Put(t)
+	t.Reset("") // lets go of src and, unless reused, of the values' chunks
+	if pooled {
+		trustedDecoders.Put(t)
+	}
 	return v, err
 }
 

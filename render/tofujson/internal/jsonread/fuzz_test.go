@@ -14,6 +14,9 @@ import (
 
 // FuzzDecodeRaw checks that decoding from memory, which takes strings as
 // substrings of the input, gives exactly what the streaming decoder gives.
+// fuzzStrings is reused from one input to the next, as a worker's is.
+var fuzzStrings StringDecoder
+
 func FuzzDecodeRaw(f *testing.F) {
 	for _, seed := range []string{
 		`{"a":"b","c\n":"d\"e","n":-1.5e3,"l":[true,false,null,"x",{}],"u":"\u00e9\ud83d\ude00"}`,
@@ -48,6 +51,15 @@ func FuzzDecodeRaw(f *testing.F) {
 		want, werr = decodeMemory(data, string(data))
 		if (err == nil) != (werr == nil) || (err == nil && !reflect.DeepEqual(got, want)) {
 			t.Fatalf("DecodeString = %#v (%v), decoding token by token = %#v (%v)", got, err, want, werr)
+		}
+		// A StringDecoder reusing its memory decodes alike, twice over
+		// (the second time into the memory of the first).
+		for range 2 {
+			reused, rerr := fuzzStrings.Decode(string(data))
+			if (rerr == nil) != (err == nil) || (err == nil && !reflect.DeepEqual(reused, got)) {
+				t.Fatalf("StringDecoder.Decode = %#v (%v), DecodeString = %#v (%v)", reused, rerr, got, err)
+			}
+			fuzzStrings.Free()
 		}
 		// DecodeChecked, given what a reader checked (one value, nothing
 		// after it), decodes as DecodeRaw does; given anything else it ends.
