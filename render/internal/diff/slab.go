@@ -89,10 +89,12 @@ func (a *Arena) newStrings(n int) []string {
 
 // newGroup is a BlockGroup holding g, from a when it is not nil.
 func (a *Arena) newGroup(g BlockGroup) *BlockGroup {
+	var p *BlockGroup
 	if a == nil {
-		return &g
+		p = new(BlockGroup) // not &g: g would then be allocated every call
+	} else {
+		p = &a.groups.take(1)[:1][0]
 	}
-	p := &a.groups.take(1)[:1][0]
 	*p = g
 	return p
 }

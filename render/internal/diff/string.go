@@ -48,12 +48,13 @@ func decodeJSONText(s string, dec *tofujson.JSONStrings) (any, bool) {
 	case errors.Is(err, tofujson.ErrTooDeep):
 		return nil, false // shown as the string it is
 	}
+	var slow any // not j: decoding into it would allocate j every call
 	long := json.NewDecoder(strings.NewReader(s))
 	long.UseNumber()
-	if err := long.Decode(&j); err != nil {
+	if err := long.Decode(&slow); err != nil {
 		return nil, false
 	}
-	return tofujson.Objects(j), true
+	return tofujson.Objects(slow), true
 }
 
 // plainString is the StringDiff of every plain string; nothing changes it.
