@@ -1,8 +1,10 @@
 package jsonread
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -189,26 +191,15 @@ func (t *Decoder) name() (string, error) {
 // str reads a string; the next byte is its opening quote.
 func (t *Decoder) str() (string, error) {
 	start := t.pos + 1
-	// Most strings are short and plain: a loop beats IndexByte's setup.
-	for i := start; i < len(t.src) && i < start+32; i++ {
-		switch t.src[i] {
-		case '"':
-			t.pos = i + 1
-			return t.src[start:i], nil
-		case '\\':
-			return t.unescaped(start)
-		}
-	}
-	end := strings.IndexByte(t.src[start:], '"')
-	if end < 0 {
+	switch end := quoteOrSlash(t.src, start); {
+	case end >= len(t.src):
 		return "", ErrUnchecked
-	}
-	end += start
-	if strings.IndexByte(t.src[start:end], '\\') >= 0 {
+	case t.src[end] == '\\':
 		return t.unescaped(start)
+	default:
+		t.pos = end + 1
+		return t.src[start:end], nil
 	}
-	t.pos = end + 1
-	return t.src[start:end], nil
 }
 
 // unescaped decodes the string whose body starts at start, escapes and
@@ -225,31 +216,12 @@ func (t *Decoder) unescaped(start int) (string, error) {
 		}
 		b = make([]byte, 0, size)
 	}
-	// Copy the runs between escapes whole. In text (a newline a line)
-	// they are long, and IndexByte finds their ends: q caches the next
-	// quote, which ends the string unless an escape swallows it. In JSON
-	// text, escaped quotes come every few bytes, and looking at the bytes
-	// one by one is quicker.
-	q, dense := -1, start < len(src) && (src[start] == '{' || src[start] == '[')
+	// Copy the runs between escapes whole, found eight bytes at a time:
+	// in text a newline ends a line every few dozen bytes, and in JSON
+	// text escaped quotes come every few bytes; a call per run would
+	// cost more than the run.
 	for i := start; ; {
-		j := i
-		if dense {
-			for j < len(src) && src[j] != '\\' && src[j] != '"' {
-				j++
-			}
-		} else {
-			if q < j {
-				if q = strings.IndexByte(src[j:], '"'); q < 0 {
-					return "", ErrUnchecked
-				}
-				q += j
-			}
-			if e := strings.IndexByte(src[j:q], '\\'); e >= 0 {
-				j += e
-			} else {
-				j = q
-			}
-		}
+		j := quoteOrSlash(src, i)
 		if j >= len(src) {
 			return "", ErrUnchecked
 		}
@@ -292,6 +264,23 @@ func (t *Decoder) unescaped(start int) (string, error) {
 		}
 		i = j + n
 	}
+}
+
+// quoteOrSlash is the place of the first quote or backslash from s[i] on,
+// or len(s).
+func quoteOrSlash(s string, i int) int {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		quote, slash := x^(ones*'"'), x^(ones*'\\')
+		if m := ((quote-ones)&^quote | (slash-ones)&^slash) & tops; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for i < len(s) && s[i] != '"' && s[i] != '\\' {
+		i++
+	}
+	return i
 }
 
 // unescapedSize bounds the length of the string whose body starts at
