@@ -42,9 +42,14 @@ func (t *Buf) String() string { return string(t.b) }
 func (t *Buf) Reset()         { t.b = t.b[:0] }
 func (t *Buf) Truncate(n int) { t.b = t.b[:n] }
 
-// Grow makes room for n more bytes.
+// Grow makes room for n more bytes. It makes the room rather than append
+// it: append clears all of it, touching every page, where a large make
+// from memory the process has not used yet clears nothing, and a page is
+// touched only once text is written to it (a batch's room is a guess).
 func (t *Buf) Grow(n int) {
 	if cap(t.b)-len(t.b) < n {
-		t.b = append(t.b[:len(t.b):len(t.b)], make([]byte, n)...)[:len(t.b)]
+		b := make([]byte, len(t.b), len(t.b)+n)
+		copy(b, t.b)
+		t.b = b
 	}
 }
