@@ -3,6 +3,7 @@ package jsonread
 import (
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -70,6 +71,24 @@ func TestQuoteOrSlashIsFirstOne(t *testing.T) {
 			if got := quoteOrSlash(string(s), from); got != want {
 				t.Fatalf("quoteOrSlash(%q, %d) = %d, want %d", s, from, got, want)
 			}
+		}
+	}
+}
+
+// TestHex4ReadsWhatParseUintReads: four hex digits of either case are
+// their value; anything else among them is refused.
+func TestHex4ReadsWhatParseUintReads(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	alphabet := "0123456789abcdefABCDEFgG/:@`\x00\xff"
+	for range 200000 {
+		var b [4]byte
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		want, err := strconv.ParseUint(string(b[:]), 16, 32)
+		got, ok := hex4(string(b[:]))
+		if ok != (err == nil) || ok && uint64(got) != want {
+			t.Fatalf("hex4(%q) = %d, %v; ParseUint: %d, %v", b, got, ok, want, err)
 		}
 	}
 }

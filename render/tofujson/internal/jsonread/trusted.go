@@ -337,24 +337,31 @@ func appendEscape(b *[]byte, s string) (int, bool) {
 	return 2, true
 }
 
-// hex4 reads the four hex digits of a \u escape.
+// hex4 reads the four hex digits of a \u escape: one table lookup each.
 func hex4(s string) (rune, bool) {
-	var r rune
-	for i := range 4 {
-		h := s[i]
+	a, b, c, d := hexDigit[s[0]], hexDigit[s[1]], hexDigit[s[2]], hexDigit[s[3]]
+	if a|b|c|d > 0xf {
+		return 0, false
+	}
+	return rune(a)<<12 | rune(b)<<8 | rune(c)<<4 | rune(d), true
+}
+
+// hexDigit is each byte's value as a hex digit, 0xff when it is none.
+var hexDigit = func() (t [256]byte) {
+	for i := range t {
 		switch {
-		case h >= '0' && h <= '9':
-			r = r<<4 | rune(h-'0')
-		case h >= 'a' && h <= 'f':
-			r = r<<4 | rune(h-'a'+10)
-		case h >= 'A' && h <= 'F':
-			r = r<<4 | rune(h-'A'+10)
+		case i >= '0' && i <= '9':
+			t[i] = byte(i - '0')
+		case i >= 'a' && i <= 'f':
+			t[i] = byte(i - 'a' + 10)
+		case i >= 'A' && i <= 'F':
+			t[i] = byte(i - 'A' + 10)
 		default:
-			return 0, false
+			t[i] = 0xff
 		}
 	}
-	return r, true
-}
+	return t
+}()
 
 // skipNumber steps over a number, which checked text holds whole.
 func (t *Decoder) skipNumber() {
