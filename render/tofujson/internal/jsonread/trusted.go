@@ -73,7 +73,7 @@ func (t *Decoder) FreeMemory() {
 var ErrUnchecked = errors.New("not the JSON the first pass read")
 
 func (t *Decoder) space() {
-	for t.pos < len(t.src) {
+	for t.pos < len(t.src) && t.src[t.pos] <= ' ' { // mostly no space: one test
 		switch t.src[t.pos] {
 		case ' ', '\t', '\n', '\r':
 			t.pos++
