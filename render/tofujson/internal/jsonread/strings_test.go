@@ -53,26 +53,9 @@ func TestStringDecoderKeepsValuesUntilFree(t *testing.T) {
 // a string's end or next escape finds the first quote or backslash, never
 // one after it (a borrow from a lower byte must not mark a higher one).
 func TestQuoteOrSlashIsFirstOne(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	alphabet := []byte("aZ09 \"\\\x00\x01\x21\x5b\x5d\x5c\x22\x23\x7f\x80\xff#")
-	for range 20000 {
-		s := make([]byte, r.IntN(40))
-		for i := range s {
-			s[i] = 'a'
-			if r.IntN(6) == 0 {
-				s[i] = alphabet[r.IntN(len(alphabet))]
-			}
-		}
-		for from := 0; from <= len(s); from++ {
-			want := from
-			for want < len(s) && s[want] != '"' && s[want] != '\\' {
-				want++
-			}
-			if got := quoteOrSlash(string(s), from); got != want {
-				t.Fatalf("quoteOrSlash(%q, %d) = %d, want %d", s, from, got, want)
-			}
-		}
-	}
+	checkFindsFirst(t, rand.New(rand.NewPCG(5, 6)), "aZ09 \"\\\x00\x01\x21\x5b\x5d\x5c\x22\x23\x7f\x80\xff#",
+		func(b byte) bool { return b == '"' || b == '\\' }, "quoteOrSlash",
+		func(s []byte, i int) int { return quoteOrSlash(string(s), i) })
 }
 
 // TestHex4ReadsWhatParseUintReads: four hex digits of either case are
