@@ -51,40 +51,30 @@ func (s *slab[T]) reset() {
 	s.chunk, s.used = 0, 0
 }
 
-// newFields is an empty slice of Fields with room for n, from a when it
-// is not nil.
+// fromSlab is an empty slice with room for n, from the slab of a that
+// pick names when a is not nil.
+func fromSlab[T any](a *Arena, pick func(*Arena) *slab[T], n int) []T {
+	if a == nil {
+		return make([]T, 0, n)
+	}
+	return pick(a).take(n)
+}
+
+// The Arena's slabs, one per type of slice a tree holds (see fromSlab).
 func (a *Arena) newFields(n int) []Field {
-	if a == nil {
-		return make([]Field, 0, n)
-	}
-	return a.fields.take(n)
+	return fromSlab(a, func(a *Arena) *slab[Field] { return &a.fields }, n)
 }
-
-// newNodes is an empty slice of Nodes with room for n, from a when it is
-// not nil.
 func (a *Arena) newNodes(n int) []*Node {
-	if a == nil {
-		return make([]*Node, 0, n)
-	}
-	return a.elems.take(n)
+	return fromSlab(a, func(a *Arena) *slab[*Node] { return &a.elems }, n)
 }
-
-// newLines is an empty slice of Lines with room for n, from a when it is
-// not nil.
 func (a *Arena) newLines(n int) []Line {
-	if a == nil {
-		return make([]Line, 0, n)
-	}
-	return a.lines.take(n)
+	return fromSlab(a, func(a *Arena) *slab[Line] { return &a.lines }, n)
 }
-
-// newStrings is an empty slice of strings with room for n, from a when it
-// is not nil.
 func (a *Arena) newStrings(n int) []string {
-	if a == nil {
-		return make([]string, 0, n)
-	}
-	return a.texts.take(n)
+	return fromSlab(a, func(a *Arena) *slab[string] { return &a.texts }, n)
+}
+func (a *Arena) newGroupList(n int) []*BlockGroup {
+	return fromSlab(a, func(a *Arena) *slab[*BlockGroup] { return &a.nested }, n)
 }
 
 // newGroup is a BlockGroup holding g, from a when it is not nil.
@@ -97,15 +87,6 @@ func (a *Arena) newGroup(g BlockGroup) *BlockGroup {
 	}
 	*p = g
 	return p
-}
-
-// newGroupList is an empty slice of BlockGroups with room for n, from a
-// when it is not nil.
-func (a *Arena) newGroupList(n int) []*BlockGroup {
-	if a == nil {
-		return make([]*BlockGroup, 0, n)
-	}
-	return a.nested.take(n)
 }
 
 // jsonStrings decodes JSON strings into memory a reuses once Reset; nil

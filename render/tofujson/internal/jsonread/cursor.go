@@ -453,10 +453,17 @@ func plainEnd(s []byte, i int) int {
 // borrow runs only upwards from a zero byte), so the lowest mark is
 // exact; marks above it may not be.
 func special8(x uint64) uint64 {
-	const ones, tops = 0x0101010101010101, 0x8080808080808080
-	quote, slash := x^(ones*'"'), x^(ones*'\\')
-	return ((quote-ones)&^quote | (slash-ones)&^slash | (x-ones*' ')&^x | x) & tops
+	return (equal8(x, '"') | equal8(x, '\\') | (x-ones8*' ')&^x | x) & tops8
 }
+
+// equal8 marks the bytes of x equal to c with their top bit, the lowest
+// mark exact (see special8); marks are to be masked with tops8.
+func equal8(x uint64, c byte) uint64 {
+	v := x ^ ones8*uint64(c)
+	return (v - ones8) &^ v
+}
+
+const ones8, tops8 = 0x0101010101010101, 0x8080808080808080
 
 // escapeLen is the length of the escape sequence at the start of s, 0
 // when it is not valid: a \u escape of half a surrogate pair needs the

@@ -46,8 +46,11 @@ func DecodeChecked(raw []byte) (any, error) { return decodeFast(raw, string(raw)
 // is not read), with the same results as DecodeRaw. Checking the text is
 // quick, and the trusted decoder is quicker on checked text than jsontext
 // token by token; text after the value fails the check.
-func DecodeString(s string) (any, error) {
-	return decodeFast(unsafe.Slice(unsafe.StringData(s), len(s)), s, false, nil) // raw only read
+func DecodeString(s string) (any, error) { return decodeText(s, nil) }
+
+// decodeText is decodeFast of the text s holds, with t (see decodeFast).
+func decodeText(s string, t *Decoder) (any, error) {
+	return decodeFast(unsafe.Slice(unsafe.StringData(s), len(s)), s, false, t) // raw only read
 }
 
 // StringDecoder decodes JSON values at the start of strings, as DecodeString
@@ -62,13 +65,13 @@ type StringDecoder struct {
 // Decode is DecodeString, into the memory s reuses.
 func (s *StringDecoder) Decode(src string) (any, error) {
 	if s == nil {
-		return DecodeString(src)
+		return decodeText(src, nil)
 	}
 	if !s.ready {
 		s.t.ReuseMemory()
 		s.ready = true
 	}
-	return decodeFast(unsafe.Slice(unsafe.StringData(src), len(src)), src, false, &s.t)
+	return decodeText(src, &s.t)
 }
 
 // Free lets s decode into the memory of every value it decoded before.

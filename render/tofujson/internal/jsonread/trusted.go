@@ -269,11 +269,9 @@ func (t *Decoder) unescaped(start int) (string, error) {
 // quoteOrSlash is the place of the first quote or backslash from s[i] on,
 // or len(s).
 func quoteOrSlash(s string, i int) int {
-	const ones, tops = 0x0101010101010101, 0x8080808080808080
 	for ; i+8 <= len(s); i += 8 {
 		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
-		quote, slash := x^(ones*'"'), x^(ones*'\\')
-		if m := ((quote-ones)&^quote | (slash-ones)&^slash) & tops; m != 0 {
+		if m := (equal8(x, '"') | equal8(x, '\\')) & tops8; m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
