@@ -138,8 +138,14 @@ func hashWord(w []byte) uint64 {
 		w = w[8:]
 	}
 	var tail uint64
-	for i, c := range w {
-		tail |= uint64(c) << (8 * i)
+	if len(w) > 0 && cap(w) >= 8 {
+		// The word's bytes from one load: w usually has room after it
+		// in the value it was cut from, which is read, never kept.
+		tail = binary.LittleEndian.Uint64(w[:8]) & (1<<(8*len(w)) - 1)
+	} else {
+		for i, c := range w {
+			tail |= uint64(c) << (8 * i)
+		}
 	}
 	h = (h ^ tail ^ uint64(len(w))<<59) * fnvPrime
 	return h ^ h>>29

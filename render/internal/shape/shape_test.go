@@ -184,6 +184,7 @@ var fastPathSeeds = []string{
 func FuzzShapePaths(f *testing.F) {
 	for _, v := range fastPathSeeds {
 		f.Add(v)
+		f.Add(`{"pad":"` + strings.Repeat(" ", 55) + `","v":` + v + `}`) // longer, at another offset
 	}
 	f.Fuzz(func(t *testing.T, v string) {
 		if !jsontext.Value(v).IsValid() {
@@ -193,4 +194,23 @@ func FuzzShapePaths(f *testing.F) {
 			t.Errorf("%q:\nfast %s\neach %s", v, fast, each)
 		}
 	})
+}
+
+// TestFastPathAgreesAtAnyOffset: nextDigit reads eight bytes at a time
+// and the hash of a word loads its bytes at once; words, escapes and runs
+// of backslashes wherever they fall against those steps, in values longer
+// than the seeds, are found as writeEachWord finds them.
+func TestFastPathAgreesAtAnyOffset(t *testing.T) {
+	pieces := []string{
+		`web-17`, `\u0026\u0026a1`, `\\\\17`, `\\\"x1`, `\n17`, `ab\u00e9c2`, `#1`, `i-0abc12`,
+		`10.0.3.17`, `\u0026`, `\\`, strings.Repeat("a", 70) + "1", strings.Repeat("1", 130), `\u00261x`,
+	}
+	for _, p := range pieces {
+		for pad := 40; pad <= 140; pad++ {
+			v := `{"k":"` + strings.Repeat(" ", pad) + p + ` ` + p + `","n":17}`
+			if fast, each := normalized([]byte(v), []string{"17"}, false), normalized([]byte(v), []string{"17"}, true); fast != each {
+				t.Fatalf("%q at %d:\nfast %s\neach %s", p, pad, fast, each)
+			}
+		}
+	}
 }
