@@ -214,3 +214,21 @@ func TestFastPathAgreesAtAnyOffset(t *testing.T) {
 		}
 	}
 }
+
+// TestDigitsIn8MarksEachByte: every byte value, in every lane, beside
+// neighbours that could carry or borrow, is marked exactly when it is a
+// digit or #.
+func TestDigitsIn8MarksEachByte(t *testing.T) {
+	for b := range 256 {
+		for lane := range 8 {
+			for _, fill := range []byte{0x00, '/', '0', '9', ':', '#', 0x7f, 0x80, 0xff} {
+				x := uint64(fill) * 0x0101010101010101
+				x = x&^(0xff<<(8*lane)) | uint64(b)<<(8*lane)
+				got := digitsIn8(x)>>(8*lane+7)&1 == 1
+				if want := byteClass[b] == digitLike; got != want {
+					t.Fatalf("byte %#x in lane %d among %#x: marked %v", b, lane, fill, got)
+				}
+			}
+		}
+	}
+}
