@@ -42,19 +42,17 @@ func DecodeRaw(raw []byte) (any, error) {
 // still ends, with DecodeRaw's error or a value (FuzzDecodeRaw).
 func DecodeChecked(raw []byte) (any, error) { return decodeFast(raw, string(raw), true, nil) }
 
-// DecodeString decodes the JSON value at the start of s (what follows it
-// is not read), with the same results as DecodeRaw. Checking the text is
-// quick, and the trusted decoder is quicker on checked text than jsontext
-// token by token; text after the value fails the check.
-func DecodeString(s string) (any, error) { return decodeText(s, nil) }
-
-// decodeText is decodeFast of the text s holds, with t (see decodeFast).
+// decodeText decodes the JSON value at the start of s (what follows it is
+// not read), with the same results as DecodeRaw, with t (see decodeFast).
+// Checking the text is quick, and the trusted decoder is quicker on
+// checked text than jsontext token by token; text after the value fails
+// the check.
 func decodeText(s string, t *Decoder) (any, error) {
 	return decodeFast(unsafe.Slice(unsafe.StringData(s), len(s)), s, false, t) // raw only read
 }
 
-// StringDecoder decodes JSON values at the start of strings, as DecodeString
-// does, into memory it reuses: what it decodes stays valid until Free
+// StringDecoder decodes the JSON value at the start of each string it is
+// given (see decodeText), into memory it reuses: what it decodes stays valid until Free
 // (and the strings it was decoded from as long). The zero StringDecoder is
 // ready; a nil *StringDecoder decodes each value into memory of its own.
 type StringDecoder struct {
@@ -62,7 +60,8 @@ type StringDecoder struct {
 	ready bool
 }
 
-// Decode is DecodeString, into the memory s reuses.
+// Decode decodes the JSON value at the start of src, into the memory s
+// reuses.
 func (s *StringDecoder) Decode(src string) (any, error) {
 	if s == nil {
 		return decodeText(src, nil)
@@ -103,7 +102,7 @@ func decodeFast(raw []byte, src string, checked bool, t *Decoder) (any, error) {
 // isOneValue reports whether raw is one JSON value, with space around it
 // or not, as jsontext.Value.IsValid with duplicate names allowed does:
 // the cursor accepts what jsontext accepts (FuzzCursorAgrees), in one
-// tight pass (DecodeString of a policy: ~10% quicker than with jsontext).
+// tight pass (a policy decoded from a string: ~10% quicker than with jsontext).
 func isOneValue(raw []byte) bool {
 	c := Cursor{data: raw}
 	if _, err := c.ReadValue(); err != nil {

@@ -12,11 +12,11 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// FuzzDecodeRaw checks that decoding from memory, which takes strings as
-// substrings of the input, gives exactly what the streaming decoder gives.
 // fuzzStrings is reused from one input to the next, as a worker's is.
 var fuzzStrings StringDecoder
 
+// FuzzDecodeRaw checks that decoding from memory, which takes strings as
+// substrings of the input, gives exactly what the streaming decoder gives.
 func FuzzDecodeRaw(f *testing.F) {
 	for _, seed := range []string{
 		`{"a":"b","c\n":"d\"e","n":-1.5e3,"l":[true,false,null,"x",{}],"u":"\u00e9\ud83d\ude00"}`,

@@ -7,6 +7,11 @@ import (
 	"testing"
 )
 
+// DecodeString decodes the JSON value at the start of s into memory of its
+// own: what a nil StringDecoder does, and what the tests hold the reusing
+// one, and the other decoders, to.
+func DecodeString(s string) (any, error) { return decodeText(s, nil) }
+
 // TestStringDecoderKeepsValuesUntilFree: values a StringDecoder decodes
 // into memory it reuses stay as DecodeString decodes them until Free, and
 // it decodes alike after it; a nil one decodes as DecodeString does.
