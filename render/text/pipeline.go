@@ -46,6 +46,7 @@ type textPipeline struct {
 	heldLen int
 	free    []*Buf        // written out, for workers to fill again
 	out     *bufio.Writer // set once the header is written
+	writing bool          // some goroutine is writing held texts to out
 	err     error
 	stopped bool
 
@@ -112,7 +113,7 @@ func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, confi
 		}
 		first = p.next
 		for p.ready() && (early || p.readDone) && p.next < len(p.spans) && p.next-first < batchSize && p.next < p.emitted+p.maxAhead &&
-			(p.out != nil || p.heldLen < heldTextLimit) {
+			p.heldLen < heldTextLimit {
 			p.next++
 		}
 		if p.next > first {
@@ -170,8 +171,10 @@ type textBatch struct {
 	text     *Buf
 }
 
-// finish records a worker's batch, or the error that stopped it, and sends
-// out whatever is now in order.
+// finish records a worker's batch, or the error that stopped it, and
+// hands whatever is now in order to the output. Workers never write: the
+// writer (writeTo) does, without the lock, so that they go on rendering
+// while it writes.
 func (p *textPipeline) finish(batch textBatch, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -186,18 +189,14 @@ func (p *textPipeline) finish(batch textBatch, err error) {
 	for {
 		b, ok := p.done[p.emitted]
 		if !ok {
-			return
+			break
 		}
 		delete(p.done, p.emitted)
 		p.emitted += b.n
-		if p.out != nil {
-			p.out.Write(b.text.Bytes())
-			p.recycle(b.text)
-		} else {
-			p.held = append(p.held, b.text)
-			p.heldLen += b.text.Len()
-		}
+		p.held = append(p.held, b.text)
+		p.heldLen += b.text.Len()
 	}
+	p.drain()
 }
 
 // recycle keeps a written buffer for a later batch, unless enough are
@@ -220,15 +219,40 @@ func (p *textPipeline) writeTo(w *bufio.Writer) error {
 		p.mu.Unlock()
 		return errors.New("render: the prepared plan was closed before it was written")
 	}
-	for _, b := range p.held {
-		w.Write(b.Bytes())
-		p.recycle(b)
-	}
-	p.held, p.heldLen, p.out = nil, 0, w
+	p.out = w
+	p.drain()
 	p.mu.Unlock()
-	p.cond.Broadcast()
 	p.wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	return p.err
+}
+
+// drain writes the held texts out, once the header is written, unless
+// another goroutine is writing them: that one writes what is added
+// meanwhile too. It writes without the lock (p.mu, held on entry and on
+// return), so that the workers go on rendering and handing over text;
+// what waits and what is being written count together against
+// heldTextLimit.
+func (p *textPipeline) drain() {
+	for p.out != nil && !p.writing && len(p.held) > 0 && p.err == nil && !p.stopped {
+		p.writing = true
+		writing := p.held
+		p.held = nil
+		p.mu.Unlock()
+		written := 0
+		for _, b := range writing {
+			p.out.Write(b.Bytes())
+			written += b.Len()
+		}
+		p.mu.Lock()
+		p.writing = false
+		p.heldLen -= written
+		for _, b := range writing {
+			p.recycle(b)
+		}
+		p.cond.Broadcast()
+	}
 }
 
 // failed returns the first error a worker met so far.

@@ -134,3 +134,47 @@ func TestPlanTextBadLaterInputPrintsNothing(t *testing.T) {
 		t.Errorf("printed %d bytes before failing", out.Len())
 	}
 }
+
+// lockCheckingWriter fails a test when the pipeline's lock stays held while
+// text is written: the workers would wait for the output instead of
+// rendering.
+type lockCheckingWriter struct {
+	t    *testing.T
+	pipe *textPipeline
+	out  bytes.Buffer
+}
+
+func (w *lockCheckingWriter) Write(b []byte) (int, error) {
+	// A worker may hold the lock for a moment to take or hand over work;
+	// only a lock held as long as the write is the writer's own.
+	deadline := time.Now().Add(time.Second)
+	for !w.pipe.mu.TryLock() {
+		if time.Now().After(deadline) {
+			w.t.Error("text is written with the pipeline locked: the workers wait for the output")
+			return w.out.Write(b)
+		}
+		runtime.Gosched()
+	}
+	w.pipe.mu.Unlock()
+	return w.out.Write(b)
+}
+
+func TestPlanTextIsWrittenWithoutTheLock(t *testing.T) {
+	path := manyChangesPlan(t, 400)
+	for _, limit := range []int{1, 4 << 10, 1 << 30} {
+		saved := heldTextLimit
+		heldTextLimit = limit
+		pt, err := PreparePlanText(path, review.PlanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := &lockCheckingWriter{t: t, pipe: pt.pipe}
+		if err := pt.Write(w); err != nil {
+			t.Fatal(err)
+		}
+		heldTextLimit = saved
+		if got := w.out.String(); got != planTextOf(t, path) {
+			t.Fatalf("held text limit %d: the text differs from PlanText's", limit)
+		}
+	}
+}
