@@ -3,6 +3,7 @@ package text
 import (
 	"bufio"
 	"errors"
+	"io"
 	"runtime"
 	"sync"
 
@@ -44,9 +45,9 @@ type textPipeline struct {
 	emitted int               // how many changes' texts went out in order
 	held    []*Buf            // texts in order, waiting for the output
 	heldLen int
-	free    []*Buf        // written out, for workers to fill again
-	out     *bufio.Writer // set once the header is written
-	writing bool          // some goroutine is writing held texts to out
+	free    []*Buf    // written out, for workers to fill again
+	out     io.Writer // set once the header is written
+	writing bool      // some goroutine is writing held texts to out
 	err     error
 	stopped bool
 
@@ -211,15 +212,20 @@ func (p *textPipeline) recycle(b *Buf) {
 // maxRecycled is the largest buffer kept for reuse.
 const maxRecycled = 1 << 20
 
-// writeTo streams every change's text to w after what is held, and
-// returns once all are written.
-func (p *textPipeline) writeTo(w *bufio.Writer) error {
+// writeTo streams every change's text after what is held, and returns
+// once all are written. What w holds is written first; the texts, some
+// tens of KB each, then go straight to raw, w's own writer, rather than
+// through w's buffer.
+func (p *textPipeline) writeTo(w *bufio.Writer, raw io.Writer) error {
+	if err := w.Flush(); err != nil {
+		return err
+	}
 	p.mu.Lock()
 	if p.stopped {
 		p.mu.Unlock()
 		return errors.New("render: the prepared plan was closed before it was written")
 	}
-	p.out = w
+	p.out = raw
 	p.drain()
 	p.mu.Unlock()
 	p.wg.Wait()
@@ -241,11 +247,17 @@ func (p *textPipeline) drain() {
 		p.held = nil
 		p.mu.Unlock()
 		written := 0
+		var err error
 		for _, b := range writing {
-			p.out.Write(b.Bytes())
+			if err == nil {
+				_, err = p.out.Write(b.Bytes())
+			}
 			written += b.Len()
 		}
 		p.mu.Lock()
+		if err != nil && p.err == nil {
+			p.err = err // the workers stop: nothing more can be written
+		}
 		p.writing = false
 		p.heldLen -= written
 		for _, b := range writing {

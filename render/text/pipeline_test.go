@@ -2,6 +2,7 @@ package text
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -175,6 +176,37 @@ func TestPlanTextIsWrittenWithoutTheLock(t *testing.T) {
 		heldTextLimit = saved
 		if got := w.out.String(); got != planTextOf(t, path) {
 			t.Fatalf("held text limit %d: the text differs from PlanText's", limit)
+		}
+	}
+}
+
+// failingWriter takes limit bytes, then fails every write.
+type failingWriter struct{ limit int }
+
+var errDiskFull = errors.New("no space left on device")
+
+func (w *failingWriter) Write(b []byte) (int, error) {
+	if len(b) > w.limit {
+		n := w.limit
+		w.limit = 0
+		return n, errDiskFull
+	}
+	w.limit -= len(b)
+	return len(b), nil
+}
+
+// The resources' texts bypass the bufio.Writer the header goes through: a
+// write that fails is still the error Write returns, and the workers stop.
+func TestPlanTextReportsAFailedWrite(t *testing.T) {
+	path := manyChangesPlan(t, 400)
+	size := len(planTextOf(t, path))
+	for _, limit := range []int{100, size / 2, size - 10} {
+		pt, err := PreparePlanText(path, review.PlanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pt.Write(&failingWriter{limit: limit}); !errors.Is(err, errDiskFull) {
+			t.Errorf("output full after %d bytes: Write = %v, want %v", limit, err, errDiskFull)
 		}
 	}
 }

@@ -82,7 +82,7 @@ func PreparePlanText(path string, o review.PlanOptions) (*PreparedPlan, error) {
 func (pt *PreparedPlan) Write(w io.Writer) error {
 	defer pt.Close()
 	bw := bufio.NewWriterSize(w, 1<<16)
-	if err := planText(bw, pt.o, pt.scan, pt.pipe); err != nil {
+	if err := planText(bw, w, pt.o, pt.scan, pt.pipe); err != nil {
 		return err
 	}
 	return bw.Flush()
@@ -94,7 +94,9 @@ func (pt *PreparedPlan) Close() {
 	pt.pipe.stop()
 }
 
-func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *textPipeline) error {
+// planText writes the plan to w, and the resources' texts, which come in
+// large pieces, straight to raw, which w writes to.
+func planText(w *bufio.Writer, raw io.Writer, o review.PlanOptions, scan *review.Scan, pipe *textPipeline) error {
 	var err error
 	p := scan.Plan
 	config := pipe.config
@@ -160,7 +162,7 @@ func planText(w *bufio.Writer, o review.PlanOptions, scan *review.Scan, pipe *te
 		} else {
 			w.WriteString(m.actions)
 		}
-		if err := pipe.writeTo(w); err != nil {
+		if err := pipe.writeTo(w, raw); err != nil {
 			return err
 		}
 		w.WriteString(planLine(total, o.Flavor, actionCount))
