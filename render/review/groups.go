@@ -337,7 +337,7 @@ func (m *Members) indexAt(i int, last bool) string {
 	var few []string
 	many := false
 	for _, idx := range m.Indexes {
-		if i < len(idx) && !many && !slices.Contains(few, idx[i]) {
+		if i < len(idx) && !many && !oneOf(few, idx[i]) {
 			few = append(few, idx[i])
 			many = len(few) > 8
 		}
@@ -357,14 +357,25 @@ func (m *Members) indexAt(i int, last bool) string {
 			}
 		}
 	}
-	runs, width, numbers := numberRuns(values)
-	if numbers && len(runs) <= 8 {
+	runs, width, numbers := numberRuns(values, 8)
+	if numbers {
 		return writeRuns(runs, width)
 	}
 	if keys := strings.Join(few, ","); !numbers && !many && len(keys) <= 80 {
 		return keys // a few for_each keys: named, not hidden behind *
 	}
 	return "*" // too scattered to read in one pattern
+}
+
+// oneOf reports whether v is one of few. Indexes are short and mostly
+// differ in their first byte: it is compared before the whole string.
+func oneOf(few []string, v string) bool {
+	for _, f := range few {
+		if len(f) == len(v) && (v == "" || f[0] == v[0]) && f == v {
+			return true
+		}
+	}
+	return false
 }
 
 // Exact names every member: one pattern for each combination of the
@@ -380,26 +391,30 @@ func (m *Members) Exact() []string {
 		return []string{m.Parts[0]}
 	}
 	last := len(m.Parts) - 2
-	var order []string
-	lasts := map[string][]string{}
-	prefixes := map[string][]string{}
+	// The members by their indexes before the last, in order of
+	// appearance: one lookup a member.
+	type prefixed struct{ prefix, lasts []string }
+	var groups []prefixed
+	at := map[string]int{}
 	for _, idx := range m.Indexes {
 		if len(idx) <= last {
 			continue
 		}
 		key := strings.Join(idx[:last], "\x00")
-		if _, ok := lasts[key]; !ok {
-			order = append(order, key)
-			prefixes[key] = idx[:last]
+		k, ok := at[key]
+		if !ok {
+			k = len(groups)
+			at[key] = k
+			groups = append(groups, prefixed{prefix: idx[:last]})
 		}
-		lasts[key] = append(lasts[key], idx[last])
+		groups[k].lasts = append(groups[k].lasts, idx[last])
 	}
-	out := make([]string, 0, len(order))
-	for _, key := range order {
-		values := lasts[key]
+	out := make([]string, 0, len(groups))
+	for _, g := range groups {
+		values := g.lasts
 		out = append(out, m.pattern(func(i int, isLast bool) string {
 			if !isLast {
-				return prefixes[key][i]
+				return g.prefix[i]
 			}
 			if r, ok := ranges(values); ok {
 				return r
@@ -465,7 +480,7 @@ func (m *Members) NamedWithin(room int, code func(string) string) string {
 // ranges writes numbers as comma-separated runs, 0..3,7,9..10; ok is false
 // when some value is not a number.
 func ranges(values []string) (string, bool) {
-	runs, width, ok := numberRuns(values)
+	runs, width, ok := numberRuns(values, 0)
 	if !ok {
 		return "", false
 	}
@@ -475,17 +490,22 @@ func ranges(values []string) (string, bool) {
 // numberRuns are values, all numbers, as runs of consecutive numbers in
 // order (the first and last of each), and the width they are written in
 // when they keep leading zeros (0 when they do not); ok is false when
-// some value is no number.
-func numberRuns(values []string) (runs [][2]int, width int, ok bool) {
+// some value is no number, or when there are more than limit runs (limit
+// 0: no limit), which are then not made. A group may have thousands of
+// members, named each time a shortened comment is measured: values
+// already in order, as a plan lists instances, are not sorted again.
+func numberRuns(values []string, limit int) (runs [][2]int, width int, ok bool) {
 	nums := make([]int, 0, len(values))
+	sorted := true
 	for _, v := range values {
-		n, err := strconv.Atoi(v)
-		if err != nil || !isDigits(v) {
+		n, isNumber := parseDigits(v)
+		if !isNumber {
 			return nil, 0, false
 		}
 		if len(v) > 1 && v[0] == '0' {
 			width = len(v) // numbers written with leading zeros (junk_0042) keep them
 		}
+		sorted = sorted && (len(nums) == 0 || nums[len(nums)-1] <= n)
 		nums = append(nums, n)
 	}
 	if width > 0 {
@@ -495,13 +515,18 @@ func numberRuns(values []string) (runs [][2]int, width int, ok bool) {
 			}
 		}
 	}
-	slices.Sort(nums)
+	if !sorted {
+		slices.Sort(nums)
+	}
 	nums = slices.Compact(nums)
-	n := 0 // how many runs: sized once, as a group may have thousands
+	n := 0 // how many runs: sized once
 	for i := range nums {
 		if i == 0 || nums[i] != nums[i-1]+1 {
 			n++
 		}
+	}
+	if limit > 0 && n > limit {
+		return nil, 0, false
 	}
 	runs = make([][2]int, 0, n)
 	for i := 0; i < len(nums); {
@@ -515,25 +540,51 @@ func numberRuns(values []string) (runs [][2]int, width int, ok bool) {
 	return runs, width, true
 }
 
+// parseDigits reads v, digits only, as strconv.Atoi does: a sign, an empty
+// string or a number past int's range is no number.
+func parseDigits(v string) (int, bool) {
+	if len(v) == 0 || len(v) > 18 {
+		n, err := strconv.Atoi(v) // 18 digits cannot overflow; more may
+		return n, err == nil && isDigits(v)
+	}
+	n := 0
+	for i := range len(v) {
+		d := v[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		n = n*10 + int(d)
+	}
+	return n, true
+}
+
+// decimalDigits is how many digits n >= 0 is written with.
+func decimalDigits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
+
 // writeRuns writes runs as ranges writes them.
 func writeRuns(runs [][2]int, width int) string {
-	var b strings.Builder
-	itoa := func(n int) {
-		d := strconv.Itoa(n)
-		for range width - len(d) {
-			b.WriteByte('0')
+	b := make([]byte, 0, len(runs)*(2*max(width, 4)+3))
+	num := func(n int) { // n >= 0: a run of digits
+		for d := decimalDigits(n); d < width; d++ {
+			b = append(b, '0')
 		}
-		b.WriteString(d)
+		b = strconv.AppendInt(b, int64(n), 10)
 	}
 	for i, r := range runs {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		itoa(r[0])
+		num(r[0])
 		if r[1] != r[0] {
-			b.WriteString("..")
-			itoa(r[1])
+			b = append(b, '.', '.')
+			num(r[1])
 		}
 	}
-	return b.String()
+	return string(b)
 }
