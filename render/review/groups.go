@@ -291,10 +291,45 @@ func indexEnd(s string, i int) int {
 // differ otherwise. One member is its address.
 func (m *Members) Address() string {
 	if m.address == nil {
-		a := m.pattern(func(i int, last bool) string { return m.indexAt(i, last) })
+		seen := m.indexValues()
+		a := m.pattern(func(i int, last bool) string { return m.indexAt(seen[i], last) })
 		m.address = &a
 	}
 	return *m.address
+}
+
+// seenValues are what the members hold at one index: its values, each
+// once, in order of appearance, as long as they are few (more than eight
+// are only ever written as ranges of numbers), and at the last index every
+// member's value, repeats and all, which numberRuns makes ranges of.
+type seenValues struct {
+	few  []string
+	many bool
+	all  []string
+}
+
+// indexValues reads every member's indexes once, for all of them: the
+// members' index slices lie apart in memory, and a group may have
+// thousands.
+func (m *Members) indexValues() []seenValues {
+	seen := make([]seenValues, max(len(m.Parts)-1, 0))
+	if len(seen) == 0 {
+		return seen
+	}
+	last := &seen[len(seen)-1]
+	last.all = make([]string, 0, len(m.Indexes))
+	for _, idx := range m.Indexes {
+		for i, v := range idx[:min(len(idx), len(seen))] {
+			if s := &seen[i]; !s.many && !oneOf(s.few, v) {
+				s.few = append(s.few, v)
+				s.many = len(s.few) > 8
+			}
+		}
+		if len(idx) >= len(seen) {
+			last.all = append(last.all, idx[len(seen)-1])
+		}
+	}
+	return seen
 }
 
 // pattern writes Parts with index i written as index(i, i is the last):
@@ -328,20 +363,10 @@ func isDigits(s string) bool {
 // Complete reports whether every member's indexes are known.
 func (m *Members) Complete() bool { return m.Count == len(m.Indexes) }
 
-// indexAt names index i of the members: the shared value, ranges of
-// numbers (for the last index), or *.
-func (m *Members) indexAt(i int, last bool) string {
-	// The values, each once, in order of appearance, as long as they are
-	// few: more than eight are only ever written as ranges of numbers,
-	// which numberRuns makes of every member's value, repeats and all.
-	var few []string
-	many := false
-	for _, idx := range m.Indexes {
-		if i < len(idx) && !many && !oneOf(few, idx[i]) {
-			few = append(few, idx[i])
-			many = len(few) > 8
-		}
-	}
+// indexAt names an index of the members from the values seen there: the
+// shared value, ranges of numbers (for the last index), or *.
+func (m *Members) indexAt(seen seenValues, last bool) string {
+	few, many := seen.few, seen.many
 	if len(few) == 1 && m.Complete() {
 		return few[0]
 	}
@@ -350,12 +375,7 @@ func (m *Members) indexAt(i int, last bool) string {
 	}
 	values := few
 	if many {
-		values = make([]string, 0, len(m.Indexes))
-		for _, idx := range m.Indexes {
-			if i < len(idx) {
-				values = append(values, idx[i])
-			}
-		}
+		values = seen.all
 	}
 	runs, width, numbers := numberRuns(values, 8)
 	if numbers {
