@@ -44,9 +44,8 @@ func referenceRuns(values []string, limit int) ([][2]int, int, bool) {
 	return runs, width, true
 }
 
-// numberRuns skips sorting values already in order and stops counting runs
-// past its limit; whatever the order, it gives what sorting everything
-// gives.
+// numberRuns skips sorting values already in order and makes no runs past
+// its limit; whatever the order, it gives what sorting everything gives.
 func TestNumberRunsAsSortingEverything(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	odd := []string{"", "+1", "-1", "1a", "٣", "9223372036854775807", "9223372036854775808", "0123456789012345678", "007", "7"}

@@ -173,9 +173,8 @@ type textBatch struct {
 }
 
 // finish records a worker's batch, or the error that stopped it, and
-// hands whatever is now in order to the output. Workers never write: the
-// writer (writeTo) does, without the lock, so that they go on rendering
-// while it writes.
+// hands whatever is now in order to the output (see drain: this worker
+// writes it, or the goroutine already writing does).
 func (p *textPipeline) finish(batch textBatch, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
