@@ -578,23 +578,16 @@ func parseDigits(v string) (int, bool) {
 	return n, true
 }
 
-// decimalDigits is how many digits n >= 0 is written with.
-func decimalDigits(n int) int {
-	d := 1
-	for ; n >= 10; n /= 10 {
-		d++
-	}
-	return d
-}
-
 // writeRuns writes runs as ranges writes them.
 func writeRuns(runs [][2]int, width int) string {
 	b := make([]byte, 0, len(runs)*(2*max(width, 4)+3))
-	num := func(n int) { // n >= 0: a run of digits
-		for d := decimalDigits(n); d < width; d++ {
+	num := func(n int) {
+		var digits [20]byte
+		d := strconv.AppendInt(digits[:0], int64(n), 10)
+		for range width - len(d) {
 			b = append(b, '0')
 		}
-		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, d...)
 	}
 	for i, r := range runs {
 		if i > 0 {

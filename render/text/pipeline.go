@@ -14,8 +14,9 @@ import (
 )
 
 // heldTextLimit bounds the text a pipeline renders ahead of its output:
-// while the first pass is still reading, finished resources wait in
-// memory, and the workers pause once this much is waiting.
+// finished resources wait in memory while the first pass is still reading
+// (and while the output takes what came before), and the workers pause
+// once this much is waiting or being written.
 var heldTextLimit = 16 << 20 // a variable so that tests can make it tiny
 
 // textPipeline renders a plan's shown resource changes on every core while
