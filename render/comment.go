@@ -384,8 +384,8 @@ func newSection(ctx context.Context, p CommentPlan, o CommentOptions, sizes []Co
 		s.budgets[i].full.Limit = size.MaxSize
 	}
 	o.PlanOptions = o.ForInput(p.Path)
-	shapes := shape.NewQueue()
-	var shaped []shape.Shape
+	shapes := shape.NewQueue[shapeBucket]()
+	var shaped []shape.Placed
 	waited := false
 	wait := func() (err error) { shaped, err = shapes.Wait(); waited = true; return err }
 	// The changes' raw values are borrowed from the plan's memory: the
@@ -435,7 +435,7 @@ func (s *planSection) renderOutputs(o CommentOptions) chan renderedOutputs {
 // renderChange notes each shown change (its shape worked out beside the
 // read, by shapes) and renders its diff while every diff still fits some
 // size. The values of the others are never decoded here.
-func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue) func(*tofujson.ResourceChange, review.ChangeSummary) error {
+func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue[shapeBucket]) func(*tofujson.ResourceChange, review.ChangeSummary) error {
 	config := (*review.ConfigIndex)(nil)
 	return func(rc *tofujson.ResourceChange, c review.ChangeSummary) error {
 		if !c.Shown() {
@@ -445,7 +445,7 @@ func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue) func(*
 		// Split here, beside the shaper, rather than after the read.
 		at := review.SplitAddress(c.Address)
 		shown := s.changes.Add(shownChange{ChangeSummary: c, span: rc.Span, pattern: s.patterns.Add(at), indexes: at.Indexes})
-		shapes.Add(rc, at.Keys())
+		shapes.Add(rc, at.Keys(), shapeBucket{shown.pattern, changeKind(c), c.Reason})
 		if !s.fullRoom() {
 			return nil
 		}

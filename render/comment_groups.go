@@ -21,11 +21,13 @@ import (
 // diff for all of them.
 type diffGroup struct {
 	*review.ChangeGroup
-	first  int          // the first member, in planSection.changes
-	rep    *budget.Item // its diff, once rendered
-	alike  int          // members strictly alike the first, the first included
-	lines  nameCache    // alikeLine's, once made
-	bucket *listBucket  // where its members are listed when not picked
+	first int          // the first member, in planSection.changes
+	rep   *budget.Item // its diff, once rendered
+	// strictlyAlike says that every member is strictly alike the first: the
+	// same apart from what its keys name.
+	strictlyAlike bool
+	lines         nameCache   // alikeLine's, once made
+	bucket        *listBucket // where its members are listed when not picked
 }
 
 // nameCache keeps what names a group, exactly ([1]) and in one pattern
@@ -57,6 +59,14 @@ type shownChange struct {
 	indexes []string
 }
 
+// shapeBucket is what groupChanges groups by besides the shape: changes
+// in different buckets are never in one group, so their shapes are never
+// compared.
+type shapeBucket struct {
+	pattern      int32 // in planSection.patterns
+	kind, reason string
+}
+
 // changeKind tells apart what the comment counts apart: the actions, and
 // moves and imports among changes with no action.
 func changeKind(c review.ChangeSummary) string {
@@ -76,7 +86,14 @@ func boolByte(b bool) byte {
 // budget on them: the largest group of each kind first (riskiest kind
 // first), so that each kind has a diff; then the rest, the riskiest and
 // largest first.
-func (s *planSection) groupChanges(shapes []shape.Shape) {
+//
+// The shapes were worked out in the same buckets (see shapeBucket): a
+// change that follows the one before it in its bucket is in its group,
+// and the group's members are all strictly alike when each member that
+// follows is strictly alike the one it follows and each member hashed
+// whole is strictly alike the first (hashed whole too, as it follows no
+// member of its group).
+func (s *planSection) groupChanges(shapes []shape.Placed) {
 	var gs review.Groups
 	byGroup := map[*review.ChangeGroup]*diffGroup{}
 	for i := range s.changes.Len() {
@@ -85,13 +102,15 @@ func (s *planSection) groupChanges(shapes []shape.Shape) {
 		key := changeKind(c.ChangeSummary) + "\x00" + c.Reason + "\x00" + string(binary.LittleEndian.AppendUint64(nil, shape.Loose))
 		cg, first := gs.AddSplit(key, c.ChangeSummary, &at)
 		g := byGroup[cg]
-		if first {
-			g = &diffGroup{ChangeGroup: cg, first: i}
+		switch {
+		case first:
+			g = &diffGroup{ChangeGroup: cg, first: i, strictlyAlike: true}
 			byGroup[cg] = g
 			s.groups = append(s.groups, g)
-		}
-		if shape.Strict == shapes[g.first].Strict {
-			g.alike++
+		case shape.Follows:
+			g.strictlyAlike = g.strictlyAlike && shape.Strictly
+		default:
+			g.strictlyAlike = g.strictlyAlike && shape.Strict == shapes[g.first].Strict
 		}
 		c.group = g
 	}
@@ -242,7 +261,7 @@ func alikeMembers(g *diffGroup) *review.Members {
 // alikeHead and alikeTail are what an alike line says around the names.
 func alikeHead(g *diffGroup) string {
 	apart := "their keys"
-	if g.alike < g.Count {
+	if !g.strictlyAlike {
 		apart = "their keys and words with digits (ids, addresses, versions)"
 	}
 	return fmt.Sprintf("<sub>↳ and %d more like this, the same apart from %s: ", g.Count-1, apart)

@@ -2,18 +2,18 @@ package shape
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/planpr/planpr/render/tofujson"
 )
 
 // A queue gives each change the shape Of gives it, in the order added,
-// whichever goroutine worked it out: 500 changes added at once outrun
-// the queue's goroutine, and the reader shapes some itself.
+// whichever goroutine worked it out, or says it follows the change before
+// it in its bucket as Of would: 500 changes added at once outrun the
+// queue's goroutine, and the reader shapes some itself.
 func TestQueueShapesInOrder(t *testing.T) {
 	keys := func(address string) []string { return []string{address[len("web[") : len(address)-1]} }
-	q := NewQueue()
+	q := NewQueue[int]()
 	var want []Shape
 	var pairs [][2]string
 	for i := range 500 {
@@ -22,16 +22,29 @@ func TestQueueShapesInOrder(t *testing.T) {
 	for i, c := range readChanges(t, pairs...) {
 		rc := &tofujson.ResourceChange{Address: fmt.Sprintf("web[%d]", i), Change: c}
 		want = append(want, Of(&rc.Change, keys(rc.Address)))
-		q.Add(rc, keys(rc.Address))
+		q.Add(rc, keys(rc.Address), i%3) // alike sizes, one bucket
 	}
 	got, err := q.Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(got, want) {
-		t.Fatal("the queue's shapes differ from Of's")
+	follows := 0
+	for i, g := range got {
+		switch {
+		case g.Loose != want[i].Loose:
+			t.Fatalf("change %d: Loose %x, Of's %x", i, g.Loose, want[i].Loose)
+		case g.Follows && g.Strictly != (want[i].Strict == want[i-3].Strict):
+			t.Fatalf("change %d follows change %d strictly: %v, Of's shapes say otherwise", i, i-3, g.Strictly)
+		case !g.Follows && g.Strict != want[i].Strict:
+			t.Fatalf("change %d: Strict %x, Of's %x", i, g.Strict, want[i].Strict)
+		case g.Follows:
+			follows++
+		}
 	}
-	if got[0] != got[3] || got[0] == got[1] { // alike by size, apart from the key
-		t.Errorf("web[0] and web[3] should be alike, web[0] and web[1] not: %v", got[:4])
+	if follows != 497 {
+		t.Errorf("%d changes follow the one before them in their bucket, want 497", follows)
+	}
+	if !got[3].Strictly || got[0].Strict == got[1].Strict { // alike by size, apart from the key
+		t.Errorf("web[3] should be strictly alike web[0], web[1] not: %v", got[:4])
 	}
 }

@@ -1,0 +1,211 @@
+package shape
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"slices"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// Follows reports whether change c is alike change p at the loose
+// strength (their Loose shapes are equal), and if so whether strictly too,
+// by comparing their texts rather than hashing each: the changes of one
+// resource that come one after the other in a plan differ in a few words
+// (fleet[7] and fleet[8] in their names and addresses), and comparing
+// stops at those words only, where hashing stops at every word holding a
+// digit. It answers false where it cannot tell so cheaply — a change
+// with a value before and after (which of its attributes change in those
+// words is part of its shape), an escape next to a differing word,
+// for_each keys, a decoded change — and Of then decides. ck and pk are
+// c's and p's instance keys.
+func Follows(c, p *tofujson.Change, ck, pk []string) (alike, strictly bool) {
+	cv, pv := c.RawValues(), p.RawValues()
+	if cv == nil || pv == nil || !countKeys(ck) || !countKeys(pk) || !wordless(cv[0]) && !wordless(cv[1]) {
+		return false, false
+	}
+	m := matcher{ck: ck, pk: pk}
+	for i := range cv {
+		if !m.values(cv[i], pv[i]) {
+			return false, false
+		}
+	}
+	return true, m.strictly(cv, pv)
+}
+
+// countKeys reports whether keys are count indexes (or none): for_each
+// keys change what the loose strength replaces (see replaceKeys) and are
+// left to Of.
+func countKeys(keys []string) bool {
+	for _, k := range keys {
+		if !isDigits(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// A matcher compares two changes' values, a pair at a time, noting the
+// words that differ (see Follows).
+type matcher struct {
+	ck, pk []string
+	// notStrict: a pair of differing words is not a key of each change.
+	notStrict bool
+	// keysApart count the differing words that are a key of one change
+	// only (c's, p's): the strict strength replaces those wherever they
+	// are, so every such word must be one of them.
+	keysApart [2]int
+}
+
+// values reports whether a and b are alike at the loose strength: equal
+// but for words holding digits, differing word for word. Each stretch of
+// equal bytes normalizes alike in both (words are runs of word bytes, so
+// a word is decided by its own bytes and the bytes around it); where the
+// bytes differ, the word there must hold a digit in both.
+func (m *matcher) values(a, b []byte) bool {
+	i, j := 0, 0
+	for {
+		k := commonPrefix(a[i:], b[j:])
+		lo := i
+		i, j = i+k, j+k
+		if i == len(a) && j == len(b) {
+			return true
+		}
+		sa, ea, okA := digitWordAt(a, i, lo)
+		sb, eb, okB := digitWordAt(b, j, j-(i-lo))
+		if !okA || !okB || i-sa != j-sb {
+			return false
+		}
+		m.differ(a[sa:ea], b[sb:eb])
+		i, j = ea, eb
+	}
+}
+
+// digitWordAt is the word of v that holds p or ends at it, when Of's
+// loose strength replaces it whole: it holds a digit and is no escape's
+// (no backslash before it). lo is where the bytes equal in both values
+// began: a word ending there was compared already.
+func digitWordAt(v []byte, p, lo int) (start, end int, ok bool) {
+	start, end = p, p
+	for start > lo && byteClass[v[start-1]] != other {
+		start--
+	}
+	for end < len(v) && byteClass[v[end]] != other {
+		end++
+	}
+	if start == end || start > 0 && v[start-1] == '\\' || !holdsDigit(v[start:end]) {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
+// differ notes a pair of differing words: strictly alike, both are their
+// change's keys.
+func (m *matcher) differ(c, p []byte) {
+	if m.notStrict {
+		return // decided
+	}
+	inC, inP := isKeyIn(c, m.ck), isKeyIn(p, m.pk)
+	if !inC || !inP {
+		m.notStrict = true
+		return
+	}
+	if !isKeyIn(c, m.pk) {
+		m.keysApart[0]++
+	}
+	if !isKeyIn(p, m.ck) {
+		m.keysApart[1]++
+	}
+}
+
+// strictly reports whether the values, alike at the loose strength, are
+// strictly alike: every differing word is a key of its change, and the
+// words that are a key of one change only (which the strict strength
+// replaces in that change alone) are all among them.
+func (m *matcher) strictly(cv, pv [][]byte) bool {
+	if m.notStrict {
+		return false
+	}
+	for side, of := range [2]struct {
+		values     [][]byte
+		keys, skip []string
+	}{{cv, m.ck, m.pk}, {pv, m.pk, m.ck}} {
+		n := 0
+		for _, k := range of.keys {
+			if k == "" || slices.Contains(of.skip, k) || slices.Contains(of.keys[:slices.Index(of.keys, k)], k) {
+				continue // a key of both, or counted already
+			}
+			for _, v := range of.values {
+				n += keyWords(v, []byte(k))
+			}
+		}
+		if n != m.keysApart[side] {
+			return false
+		}
+	}
+	return true
+}
+
+func isKeyIn(w []byte, keys []string) bool {
+	for _, k := range keys {
+		if string(w) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// keyWords counts the places where k is a word of v as Of finds words:
+// a whole run of word bytes, or what follows an escape at its start (the
+// 100 of \n100 or \u0026100).
+func keyWords(v, k []byte) int {
+	n := 0
+	for i := 0; ; i++ {
+		at := bytes.Index(v[i:], k)
+		if at < 0 {
+			return n
+		}
+		i += at
+		end := i + len(k)
+		if end < len(v) && byteClass[v[end]] != other {
+			continue
+		}
+		start := i
+		for start > 0 && byteClass[v[start-1]] != other {
+			start--
+		}
+		if start < i && escaped(v, start) {
+			start = min(escapeEnd(v, start), end)
+		}
+		if start == i {
+			n++
+		}
+	}
+}
+
+// commonPrefix is how many bytes a and b begin with alike, 32 and then
+// eight at a time.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	a, b = a[:n], b[:n]
+	i := 0
+	for ; i+32 <= n; i += 32 {
+		x, y := a[i:i+32], b[i:i+32]
+		// ^ and | bind alike in Go: each pair is bracketed.
+		if (binary.LittleEndian.Uint64(x)^binary.LittleEndian.Uint64(y))|
+			(binary.LittleEndian.Uint64(x[8:])^binary.LittleEndian.Uint64(y[8:]))|
+			(binary.LittleEndian.Uint64(x[16:])^binary.LittleEndian.Uint64(y[16:]))|
+			(binary.LittleEndian.Uint64(x[24:])^binary.LittleEndian.Uint64(y[24:])) != 0 {
+			break
+		}
+	}
+	for ; i+8 <= n; i += 8 {
+		if x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:]); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
+	}
+	for ; i < n && a[i] == b[i]; i++ {
+	}
+	return i
+}
