@@ -131,10 +131,24 @@ func TestCompareHashesAndRegistries(t *testing.T) {
 	}
 }
 
+// TestMaxSeverity: a file's highest severity, and how many of its
+// findings are alerts (what a comment's title counts).
 func TestMaxSeverity(t *testing.T) {
 	fd := Compare("lock.hcl", lockFile(t, aws+" 5.1.0 h1:a= zh:1"), lockFile(t, aws+" 5.1.0 h1:b= zh:2"))
 	if fd.MaxSeverity() != Alert {
 		t.Errorf("max severity %s", fd.MaxSeverity())
+	}
+	alerts := 0
+	for _, f := range fd.AllFindings() {
+		if f.Severity == Alert {
+			alerts++
+		}
+	}
+	if alerts == 0 || fd.Alerts() != alerts {
+		t.Errorf("Alerts() = %d, want the %d alert findings", fd.Alerts(), alerts)
+	}
+	if same := Compare("lock.hcl", lockFile(t, aws+" 5.1.0 h1:a= zh:1"), lockFile(t, aws+" 5.1.0 h1:a= zh:1")); same.Alerts() != 0 {
+		t.Errorf("an unchanged file has %d alerts", same.Alerts())
 	}
 }
 

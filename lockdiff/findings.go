@@ -289,6 +289,17 @@ func (fd *FileDiff) MaxSeverity() Severity {
 	return max
 }
 
+// Alerts counts the file's findings of severity alert or above.
+func (fd *FileDiff) Alerts() int {
+	n := 0
+	for _, f := range fd.AllFindings() {
+		if f.Severity.Rank() >= Alert.Rank() {
+			n++
+		}
+	}
+	return n
+}
+
 // AllFindings lists the file's findings, then each provider's.
 func (fd *FileDiff) AllFindings() []Finding {
 	fs := append([]Finding(nil), fd.Findings...)

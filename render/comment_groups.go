@@ -21,13 +21,11 @@ import (
 // diff for all of them.
 type diffGroup struct {
 	*review.ChangeGroup
-	first int          // the first member, in planSection.changes
-	rep   *budget.Item // its diff, once rendered
-	// strictlyAlike says that every member is strictly alike the first: the
-	// same apart from what its keys name.
-	strictlyAlike bool
-	lines         nameCache   // alikeLine's, once made
-	bucket        *listBucket // where its members are listed when not picked
+	first         int          // the first member, in planSection.changes
+	rep           *budget.Item // its diff, once rendered
+	strictlyAlike bool         // every member is the same as the first apart from what its keys name
+	lines         nameCache    // alikeLine's, once made
+	bucket        *listBucket  // where its members are listed when not picked
 }
 
 // nameCache keeps what names a group, exactly ([1]) and in one pattern
@@ -60,8 +58,7 @@ type shownChange struct {
 }
 
 // shapeBucket is what groupChanges groups by besides the shape: changes
-// in different buckets are never in one group, so their shapes are never
-// compared.
+// in different buckets are never compared.
 type shapeBucket struct {
 	pattern      int32 // in planSection.patterns
 	kind, reason string
@@ -87,12 +84,9 @@ func boolByte(b bool) byte {
 // first), so that each kind has a diff; then the rest, the riskiest and
 // largest first.
 //
-// The shapes were worked out in the same buckets (see shapeBucket): a
-// change that follows the one before it in its bucket is in its group,
-// and the group's members are all strictly alike when each member that
-// follows is strictly alike the one it follows and each member hashed
-// whole is strictly alike the first (hashed whole too, as it follows no
-// member of its group).
+// A change that follows the previous one of its shapeBucket is in its
+// group; all are strictly alike the first (hashed, following no member)
+// when each follows strictly or hashes as the first does.
 func (s *planSection) groupChanges(shapes []shape.Placed) {
 	var gs review.Groups
 	byGroup := map[*review.ChangeGroup]*diffGroup{}

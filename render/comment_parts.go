@@ -107,7 +107,6 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 	return fmt.Sprintf("## %s %s: %s", icon, safeText(m, t), text)
 }
 
-// countsText is the plan's counts in OpenTofu's words.
 // outcomeText is a failed comment's title: what failed, then the counts
 // where they mean something (a plan that failed plans nothing).
 func outcomeText(sections []*planSection, c review.Counts) string {
@@ -136,6 +135,7 @@ func sectionText(s *planSection) string {
 	return countsText(s.Total, s.hasChanges())
 }
 
+// countsText is the plan's counts in OpenTofu's words.
 func countsText(c review.Counts, changes bool) string {
 	if !changes {
 		return "no changes"
@@ -495,20 +495,11 @@ func limitText(max int) string {
 func lockAlertCount(files []*lockdiff.FileDiff) int {
 	n := 0
 	for _, fd := range files {
-		for _, f := range fd.AllFindings() {
-			if f.Severity.Rank() >= lockdiff.Alert.Rank() {
-				n++
-			}
-		}
+		n += fd.Alerts()
 	}
 	return n
 }
 
 func lockWarnings(files []*lockdiff.FileDiff) bool {
-	for _, fd := range files {
-		if fd.MaxSeverity().Rank() >= lockdiff.Warning.Rank() {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(files, func(fd *lockdiff.FileDiff) bool { return fd.MaxSeverity().Rank() >= lockdiff.Warning.Rank() })
 }

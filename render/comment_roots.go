@@ -43,13 +43,8 @@ func rootLockAlerts(s *planSection, locks []*lockdiff.FileDiff) int {
 	}
 	n := 0
 	for _, fd := range locks {
-		if path.Dir(fd.Path) != path.Clean(s.Root) {
-			continue
-		}
-		for _, f := range fd.AllFindings() {
-			if f.Severity.Rank() >= lockdiff.Alert.Rank() {
-				n++
-			}
+		if path.Dir(fd.Path) == path.Clean(s.Root) {
+			n += fd.Alerts()
 		}
 	}
 	return n

@@ -193,13 +193,7 @@ func Summary(fd *lockdiff.FileDiff) string {
 	if len(parts) == 0 {
 		parts = append(parts, "no provider changes")
 	}
-	alerts := 0
-	for _, f := range fd.AllFindings() {
-		if f.Severity.Rank() >= lockdiff.Alert.Rank() {
-			alerts++
-		}
-	}
-	if alerts > 0 { // what needs a look first
+	if alerts := fd.Alerts(); alerts > 0 { // what needs a look first
 		parts = append([]string{plural(alerts, "alert", "alerts")}, parts...)
 	}
 	return strings.Join(parts, ", ")
