@@ -2,41 +2,71 @@ package shape
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
-// BenchmarkShapePlan shapes every change of the plan PLANPR_BENCH_PLAN
-// names (go run ./testdata/genplan makes one), as the comment does but
-// on one goroutine: bytes/s are those of the changes' values.
-func BenchmarkShapePlan(b *testing.B) {
+// planChanges reads every change of the plan PLANPR_BENCH_PLAN names (go
+// run ./testdata/genplan makes one) as the comment does, with its keys
+// and a bucket (address pattern and actions); size is the bytes of their
+// values.
+func planChanges(b *testing.B) (changes []tofujson.Change, keys [][]string, buckets []string, size int) {
 	path := os.Getenv("PLANPR_BENCH_PLAN")
 	if path == "" {
 		b.Skip("PLANPR_BENCH_PLAN names no plan")
 	}
-	var changes []tofujson.Change
-	var keys [][]string
-	size := 0
 	_, err := tofujson.ReadPlan(path, tofujson.ReadOptions{Lazy: true, Borrow: true}, func(section string, rc *tofujson.ResourceChange) error {
 		if section == tofujson.SectionChanges {
 			for _, v := range rc.Change.RawValues() {
 				size += len(v)
 			}
 			rc.Change.KeepValues() // with the members' places, as the comment reads them
+			at := review.SplitAddress(rc.Address)
 			changes = append(changes, rc.Change)
-			keys = append(keys, review.SplitAddress(rc.Address).Keys())
+			keys = append(keys, at.Keys())
+			buckets = append(buckets, at.Pattern+" "+strings.Join(rc.Change.Actions, ","))
 		}
 		return nil
 	})
 	if err != nil {
 		b.Fatal(err)
 	}
+	return changes, keys, buckets, size
+}
+
+// BenchmarkShapePlan hashes every change of a plan with Of, on one
+// goroutine: bytes/s are those of the changes' values.
+func BenchmarkShapePlan(b *testing.B) {
+	changes, keys, _, size := planChanges(b)
 	b.SetBytes(int64(size))
 	for b.Loop() {
 		for i := range changes {
 			Of(&changes[i], keys[i])
+		}
+	}
+}
+
+// BenchmarkPlacePlan places every change of a plan as a Queue does, on
+// one goroutine: compared with the one before it in its bucket, hashed
+// when that cannot tell.
+func BenchmarkPlacePlan(b *testing.B) {
+	changes, keys, buckets, size := planChanges(b)
+	items := make([]queued, len(changes))
+	last := map[string]int{}
+	for i := range changes {
+		items[i] = queued{change: changes[i], keys: keys[i]}
+		if j, ok := last[buckets[i]]; ok {
+			items[i].prev = &previous{int32(j), changes[j], keys[j]}
+		}
+		last[buckets[i]] = i
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, q := range items {
+			place(q)
 		}
 	}
 }
