@@ -15,19 +15,26 @@ import (
 // resource that come one after the other in a plan differ in a few words
 // (fleet[7] and fleet[8] in their names and addresses), and comparing
 // stops at those words only, where hashing stops at every word holding a
-// digit. It answers false where it cannot tell so cheaply — a change
-// with a value before and after (which of its attributes change in those
-// words is part of its shape), an escape next to a differing word,
-// for_each keys, a decoded change — and Of then decides. ck and pk are
-// c's and p's instance keys.
+// digit. A change with a value before and after must also change the
+// same attributes in those words (see sameChanged). It answers false
+// where it cannot tell so cheaply — an escape next to a differing word,
+// for_each keys, members whose places are not known, a decoded change —
+// and Of then decides. ck and pk are c's and p's instance keys.
 func Follows(c, p *tofujson.Change, ck, pk []string) (alike, strictly bool) {
 	cv, pv := c.RawValues(), p.RawValues()
-	if cv == nil || pv == nil || !countKeys(ck) || !countKeys(pk) || !wordless(cv[0]) && !wordless(cv[1]) {
+	if cv == nil || pv == nil || !countKeys(ck) || !countKeys(pk) {
 		return false, false
 	}
 	m := matcher{ck: ck, pk: pk}
 	for i := range cv {
 		if !m.values(cv[i], pv[i]) {
+			return false, false
+		}
+	}
+	if !wordless(cv[0]) && !wordless(cv[1]) {
+		cb, ca := c.MemberOffsets()
+		pb, pa := p.MemberOffsets()
+		if !sameChanged(attributeValues{cv[0], cv[1], cb, ca}, attributeValues{pv[0], pv[1], pb, pa}) {
 			return false, false
 		}
 	}

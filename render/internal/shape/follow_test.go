@@ -1,6 +1,7 @@
 package shape
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -54,17 +55,61 @@ func TestFollowsCases(t *testing.T) {
 		}
 		agreesWithOf(t, tc.what, &changes[0], &changes[1], tc.ck, tc.pk)
 	}
-	updates := readChanges(t, [2]string{`{"name":"web-1","size":2}`, `{"name":"web-1","size":4}`}, [2]string{`{"name":"web-2","size":3}`, `{"name":"web-2","size":3}`})
-	if alike, _ := Follows(&updates[0], &updates[1], []string{"1"}, []string{"2"}); alike {
-		t.Errorf("an update, whose shape says which attributes change, should be left to Of")
+	script := func(i int, edited bool) string {
+		var lines []string
+		for k := range 12 {
+			line := fmt.Sprintf("step %d of instance %d", k, i)
+			if edited && k == 3 {
+				line = "changed"
+			}
+			lines = append(lines, line)
+		}
+		return fmt.Sprintf(`{"name":"web-%d","script":"%s","size":`, i, strings.Join(lines, `\n`))
+	}
+	for _, tc := range []struct {
+		what            string
+		c, p            [2]string
+		alike, strictly bool
+	}{
+		{"the same attribute changed the same way", [2]string{`{"name":"web-1","size":5}`, `{"name":"web-1","size":6}`}, [2]string{`{"name":"web-2","size":5}`, `{"name":"web-2","size":6}`}, true, true},
+		{"the same attribute changed in other numbers", [2]string{`{"name":"web-1","size":2}`, `{"name":"web-1","size":4}`}, [2]string{`{"name":"web-2","size":3}`, `{"name":"web-2","size":5}`}, true, false},
+		{"changed in one, not the other", [2]string{`{"name":"web-1","size":2}`, `{"name":"web-1","size":4}`}, [2]string{`{"name":"web-2","size":3}`, `{"name":"web-2","size":3}`}, false, false},
+		{"a script naming its instance, edited alike", [2]string{script(1, false) + "2}", script(1, true) + "4}"}, [2]string{script(2, false) + "2}", script(2, true) + "4}"}, true, false},
+		{"a script edited in one only", [2]string{script(1, false) + "2}", script(1, true) + "4}"}, [2]string{script(2, false) + "2}", script(2, false) + "4}"}, false, false},
+		{"members out of order (left to Of)", [2]string{`{"size":2,"name":"web-1"}`, `{"size":4,"name":"web-1"}`}, [2]string{`{"size":2,"name":"web-2"}`, `{"size":4,"name":"web-2"}`}, false, false},
+	} {
+		changes := readChanges(t, tc.c, tc.p)
+		alike, strictly := Follows(&changes[0], &changes[1], []string{"1"}, []string{"2"})
+		if alike != tc.alike || strictly != tc.strictly {
+			t.Errorf("%s: alike %v strictly %v, want %v %v", tc.what, alike, strictly, tc.alike, tc.strictly)
+		}
+		agreesWithOf(t, tc.what, &changes[0], &changes[1], []string{"1"}, []string{"2"})
+	}
+}
+
+// TestSameWordsAsOf: two members' words compared from where they first
+// differ are the same exactly when Of hashes them alike, wherever the
+// difference falls against words and escapes.
+func TestSameWordsAsOf(t *testing.T) {
+	pieces := []string{`web-17`, `\u0026\u0026a1`, `\\\\17`, `\n17`, `ab\u00e9c2`, `10.0.3.17`, `x`, `\u00261x`, `7`, `ab12cd`, `ab12ce`}
+	for _, x := range pieces {
+		for _, y := range pieces {
+			for pad := range 20 {
+				a := `"k":"` + strings.Repeat("a1 ", pad) + x + ` z9"`
+				b := `"k":"` + strings.Repeat("a1 ", pad) + y + ` z9"`
+				if got, want := sameWords([]byte(a), []byte(b)), attributeWords([]byte(a)) == attributeWords([]byte(b)); got != want {
+					t.Fatalf("%s and %s: same %v, Of's hashes %v", a, b, got, want)
+				}
+			}
+		}
 	}
 }
 
 // TestFollowsAsOfInGeneratedPlans: in plans of thousands of changes,
 // each change and the one before it of the same resource and action —
 // as the comment compares them — are alike to Follows only where Of's
-// shapes are alike, and Follows finds most alike creations and destroys
-// of resources with a count (for_each keys are left to Of).
+// shapes are alike, and Follows finds most alike changes of resources
+// with a count (for_each keys are left to Of).
 func TestFollowsAsOfInGeneratedPlans(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates plans")
@@ -97,7 +142,7 @@ func TestFollowsAsOfInGeneratedPlans(t *testing.T) {
 			bucket := review.SplitAddress(c.address).Pattern + strings.Join(c.c.Actions, ",")
 			j, ok := last[bucket]
 			last[bucket] = i
-			if !ok || !wordless(c.c.RawValues()[0]) && !wordless(c.c.RawValues()[1]) {
+			if !ok {
 				continue
 			}
 			p := &changes[j]
@@ -108,9 +153,9 @@ func TestFollowsAsOfInGeneratedPlans(t *testing.T) {
 				followed++
 			}
 		}
-		t.Logf("%v: %d of %d counted creations and destroys alike the one before them found so", args, followed, ofAlike)
+		t.Logf("%v: %d of %d counted changes alike the one before them found so", args, followed, ofAlike)
 		if followed < ofAlike*9/10 {
-			t.Errorf("%v: Follows found %d of the %d counted creations and destroys alike the one before them", args, followed, ofAlike)
+			t.Errorf("%v: Follows found %d of the %d counted changes alike the one before them", args, followed, ofAlike)
 		}
 	}
 }
@@ -152,4 +197,34 @@ func TestCommonPrefixAtEachByte(t *testing.T) {
 			}
 		}
 	}
+}
+
+// attributeWords is the hash of the words Of replaces in one member's
+// text, as shapeNormalizer.attribute adds them up.
+func attributeWords(text []byte) uint64 {
+	var n shapeNormalizer
+	n.setKeys(nil)
+	n.strictWords, n.perAttribute = fnvOffset, true
+	n.writeDigitWords(text, []uint32{0})
+	if len(n.attrs[0]) == 0 {
+		return fnvOffset
+	}
+	return n.attrs[0][0].words
+}
+
+// FuzzFollowsUpdates: whatever two updates' values before and after,
+// Follows says alike only where Of's shapes are.
+func FuzzFollowsUpdates(f *testing.F) {
+	f.Add(`{"name":"web-1","size":2}`, `{"name":"web-1","size":4}`, `{"name":"web-2","size":3}`, `{"name":"web-2","size":3}`)
+	f.Add(`{"a":"x1 y\n2","b":"ab12cd"}`, `{"a":"x1 y\n3","b":"ab12ce"}`, `{"a":"x2 y\n2","b":"ab12cd"}`, `{"a":"x2 y\n3","b":"ab12ce"}`)
+	f.Add(`{"s":"step 1 of 1\u0026\u0026 a1"}`, `{"s":"changed\u0026\u0026 a1"}`, `{"s":"step 1 of 2\u0026\u0026 a1"}`, `{"s":"changed\u0026\u0026 a2"}`)
+	f.Fuzz(func(t *testing.T, cb, ca, pb, pa string) {
+		for _, v := range []string{cb, ca, pb, pa} {
+			if !jsontext.Value(v).IsValid() || !strings.HasPrefix(v, "{") {
+				return // values of resources, checked by the reader
+			}
+		}
+		changes := readChanges(t, [2]string{cb, ca}, [2]string{pb, pa})
+		agreesWithOf(t, cb+" -> "+ca+" after "+pb+" -> "+pa, &changes[0], &changes[1], []string{"1"}, []string{"2"})
+	})
 }

@@ -297,26 +297,9 @@ func (n *shapeNormalizer) writeDigitWords(v []byte, members []uint32) {
 		if i = nextDigit(v, i); i >= len(v) {
 			break
 		}
-		if i >= 2 && v[i-1] == 'u' && v[i-2] == '\\' && escaped(v, i-1) {
-			// The hex digits of \u0026, the commonest stop: a word
-			// right after them holding a digit is found from there.
-			i = min(i+4, len(v))
+		start, end, found := wordAt(v, i)
+		if i = end; !found {
 			continue
-		}
-		start, end := i, i+1
-		for start > 0 && byteClass[v[start-1]] != other {
-			start--
-		}
-		for end < len(v) && byteClass[v[end]] != other {
-			end++
-		}
-		i = end
-		if escaped(v, start) {
-			// The word begins with an escape's letter (the n of \n) or
-			// is its hex digits (\u0026): the word, if any, is after it.
-			if start = min(escapeEnd(v, start), end); !holdsDigit(v[start:end]) {
-				continue
-			}
 		}
 		for member+1 < len(members) && int(members[member+1]) <= start {
 			member++
@@ -336,6 +319,30 @@ func (n *shapeNormalizer) writeDigitWords(v []byte, members []uint32) {
 		}
 	}
 	n.loose, n.done, n.strictWords = loose, done, strict
+}
+
+// wordAt is the word holding v[i], a digit, when it is one the loose
+// strength replaces, and where to look for the next digit.
+func wordAt(v []byte, i int) (start, end int, found bool) {
+	if i >= 2 && v[i-1] == 'u' && v[i-2] == '\\' && escaped(v, i-1) {
+		// The hex digits of \u0026, the commonest stop: a word right
+		// after them holding a digit is found from there.
+		return i, min(i+4, len(v)), false
+	}
+	start, end = i, i+1
+	for start > 0 && byteClass[v[start-1]] != other {
+		start--
+	}
+	for end < len(v) && byteClass[v[end]] != other {
+		end++
+	}
+	if escaped(v, start) {
+		// The word begins with an escape's letter (the n of \n) or is
+		// its hex digits (\u0026): the word, if any, is after it.
+		start = min(escapeEnd(v, start), end)
+		return start, end, holdsDigit(v[start:end])
+	}
+	return start, end, true
 }
 
 // nextDigit is the place of the first digit or # in v from i on, or
