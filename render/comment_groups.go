@@ -17,8 +17,8 @@ import (
 
 // A diffGroup is the changes of one resource with one action whose diffs
 // are alike apart from what follows from their instance keys (see
-// tofujson.Change.Shape): a shortened comment shows the first member's
-// diff for all of them.
+// shape.Of): a shortened comment shows the first member's diff for all
+// of them.
 type diffGroup struct {
 	*review.ChangeGroup
 	first         int          // the first member, in planSection.changes
