@@ -25,8 +25,8 @@ func agreesWithOf(t *testing.T, what string, c, p *tofujson.Change, ck, pk []str
 	return alike
 }
 
-// TestFollowsCases: pairs of creations, what Follows answers, and that
-// Of's shapes agree whenever it answers alike.
+// TestFollowsCases: pairs of creations and of updates, what Follows
+// answers, and that Of's shapes agree whenever it answers alike.
 func TestFollowsCases(t *testing.T) {
 	for _, tc := range []struct {
 		what            string
