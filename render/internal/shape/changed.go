@@ -92,12 +92,11 @@ func sameNames(a, b []memberSpan) bool {
 // no word or escape is under way (a byte outside words, no backslash),
 // and compared one by one, until two differ.
 func sameWords(a, b []byte) bool {
-	from := commonPrefix(a, b)
-	if from == len(a) && from == len(b) {
+	same := commonPrefix(a, b)
+	if same == len(a) && same == len(b) {
 		return true
 	}
-	for from = max(from-1, 0); from > 0 && !(byteClass[a[from]] == other && a[from] != '\\' && a[from-1] != '\\'); from-- {
-	}
+	from := quietBefore(a, same)
 	i, j := from, from
 	for {
 		var sa, ea, sb, eb int
@@ -110,6 +109,18 @@ func sameWords(a, b []byte) bool {
 			return false
 		}
 	}
+}
+
+// quietBefore is the last place before end (or 0) where reading words
+// can start afresh: a byte outside words, with no backslash on it or
+// before it.
+func quietBefore(v []byte, end int) int {
+	for i := end - 1; i > 0; i-- {
+		if byteClass[v[i]] == other && v[i] != '\\' && v[i-1] != '\\' {
+			return i
+		}
+	}
+	return 0
 }
 
 // nextWord is the next word from i on that the loose strength replaces,

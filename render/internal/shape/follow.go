@@ -154,6 +154,7 @@ func (m *matcher) strictly(cv, pv [][]byte) bool {
 	return true
 }
 
+// isKeyIn reports whether w is one of keys.
 func isKeyIn(w []byte, keys []string) bool {
 	for _, k := range keys {
 		if string(w) == k {

@@ -307,7 +307,7 @@ func (n *shapeNormalizer) writeDigitWords(v []byte, members []uint32) {
 		}
 		w := v[start:end]
 		word := hashWord(w)
-		if n.keyLens&(1<<min(len(w), 63)) != 0 && n.isKey(w) {
+		if n.isKey(w) {
 			strict = addWord(strict, keyWord)
 		} else {
 			strict = addWord(strict, word)
@@ -481,7 +481,7 @@ func (n *shapeNormalizer) punctuation(at *position, v []byte, i int) {
 // word replaces v[start:end], a word inside a string, where it is a key
 // (both) or holds a digit (loose).
 func (n *shapeNormalizer) word(v []byte, start, end int, digit bool) {
-	key := n.keyLens&(1<<min(end-start, 63)) != 0 && n.isKey(v[start:end])
+	key := n.isKey(v[start:end])
 	if !digit && !key {
 		return
 	}
@@ -499,14 +499,10 @@ func (n *shapeNormalizer) word(v []byte, start, end int, digit bool) {
 	}
 }
 
-// isKey reports whether w is one of the instance's keys.
+// isKey reports whether w is one of the instance's keys: most words are
+// ruled out by their length alone.
 func (n *shapeNormalizer) isKey(w []byte) bool {
-	for _, k := range n.keys {
-		if len(k) == len(w) && w[0] == k[0] && string(w) == k {
-			return true
-		}
-	}
-	return false
+	return n.keyLens&(1<<min(len(w), 63)) != 0 && isKeyIn(w, n.keys)
 }
 
 // attribute adds a replaced word's hash to the words of the top-level
