@@ -246,16 +246,17 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		n, err := s.finish(o, masker)
-		if err != nil {
-			return nil, err
-		}
+		s.finishDiffs(masker)
 		before := masker.Count
 		if err := s.renderReps(o, masker, largest); err != nil {
 			return nil, err
 		}
 		s.diffMasks += masker.Count - before
-		marked += n
+		outside, err := s.finishOutputs(masker) // rendered meanwhile
+		if err != nil {
+			return nil, err
+		}
+		marked += outside
 		facts.Counts.Include(s.Total)
 		facts.Replace += s.Replaced()
 		if f := s.Failure(); f != review.NoFailure {
@@ -414,7 +415,7 @@ type renderedOutputs struct {
 // renderOutputs renders the plan's outputs and drift on a goroutine of
 // their own, once its read is done: they depend on nothing else, and the
 // comment has work to do meanwhile (grouping, the groups' diffs). A
-// section with no plan has neither (finish reads nothing then).
+// section with no plan has neither (finishOutputs reads nothing then).
 func (s *planSection) renderOutputs(o CommentOptions) chan renderedOutputs {
 	if s.Path == "" {
 		return nil
@@ -498,17 +499,9 @@ func (s *planSection) hasChanges() bool {
 	return s.Shown > 0 || s.outputs != "" || s.Total.Any()
 }
 
-// finish takes what the first pass could not render — outputs, drift
-// (which needs the relevant attributes from the end of the plan; see
-// renderOutputs), checks, streams — and masks everything with the secrets
-// of the whole plan. It returns how many values the plan itself had marked
-// sensitive in what it rendered.
-func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error) {
-	marked := 0
-	block := func(text string) string {
-		marked += strings.Count(text, mask.Masked)
-		return masker.Mask(text)
-	}
+// finishDiffs masks the diffs the first pass rendered, and the streams,
+// with the secrets of the whole plan.
+func (s *planSection) finishDiffs(masker *mask.Masker) {
 	before := masker.Count
 	for i := range s.budgets {
 		s.budgets[i].masked = s.budgets[i].full.Finish(masker)
@@ -521,8 +514,20 @@ func (s *planSection) finish(o CommentOptions, masker *mask.Masker) (int, error)
 		s.streamWarn = append(s.streamWarn, streamreport.Warnings(st, masker)...)
 		s.streamsUnnamed = s.streamsUnnamed || !streamreport.AllNamed(st.Planned)
 	}
+}
+
+// finishOutputs takes what the first pass could not render — outputs and
+// drift (which need the relevant attributes from the end of the plan;
+// see renderOutputs), checks — and masks it. It returns how many values
+// the plan itself had marked sensitive there.
+func (s *planSection) finishOutputs(masker *mask.Masker) (int, error) {
 	if s.Path == "" {
-		return marked, nil
+		return 0, nil
+	}
+	marked := 0
+	block := func(text string) string {
+		marked += strings.Count(text, mask.Masked)
+		return masker.Mask(text)
 	}
 	rendered := <-s.rendering
 	if rendered.err != nil {
