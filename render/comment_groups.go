@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -88,23 +87,28 @@ func boolByte(b bool) byte {
 // group; all are strictly alike the first (hashed, following no member)
 // when each follows strictly or hashes as the first does.
 func (s *planSection) groupChanges(shapes []shape.Placed) {
-	var gs review.Groups
-	byGroup := map[*review.ChangeGroup]*diffGroup{}
+	type key struct {
+		bucketKey
+		reason string
+		loose  uint64
+	}
+	byKey := map[key]*diffGroup{}
 	for i := range s.changes.Len() {
 		c, shape := s.changes.At(i), shapes[i]
-		at := s.splitOf(c)
-		key := changeKind(c.ChangeSummary) + "\x00" + c.Reason + "\x00" + string(binary.LittleEndian.AppendUint64(nil, shape.Loose))
-		cg, first := gs.AddSplit(key, c.ChangeSummary, &at)
-		g := byGroup[cg]
-		switch {
-		case first:
-			g = &diffGroup{ChangeGroup: cg, first: i, strictlyAlike: true}
-			byGroup[cg] = g
+		k := key{bucketKey{c.Action, c.Moved, c.Importing, c.pattern}, c.Reason, shape.Loose}
+		g := byKey[k]
+		if g == nil {
+			at := s.splitOf(c)
+			g = &diffGroup{ChangeGroup: review.NewGroup(c.ChangeSummary, &at), first: i, strictlyAlike: true}
+			byKey[k] = g
 			s.groups = append(s.groups, g)
-		case shape.Follows:
-			g.strictlyAlike = g.strictlyAlike && shape.Strictly
-		default:
-			g.strictlyAlike = g.strictlyAlike && shape.Strict == shapes[g.first].Strict
+		} else {
+			g.Add(c.indexes)
+			strictly := shape.Strictly
+			if !shape.Follows {
+				strictly = shape.Strict == shapes[g.first].Strict
+			}
+			g.strictlyAlike = g.strictlyAlike && strictly
 		}
 		c.group = g
 	}

@@ -117,23 +117,30 @@ func (ps *Patterns) Split(id int32, indexes []string) SplitAt {
 
 // AddSplit is Add of c, whose address a is, split.
 func (gs *Groups) AddSplit(key string, c ChangeSummary, a *SplitAt) (*ChangeGroup, bool) {
-	parts, idx, bare := a.Parts, a.Indexes, a.Bare
 	key = a.Pattern + "\x00" + key
 	g := gs.byKey[key]
-	first := g == nil
-	if first {
+	if g == nil {
 		if gs.Limit > 0 && len(gs.List) == gs.Limit {
 			return nil, false
 		}
 		if gs.byKey == nil {
 			gs.byKey = map[string]*ChangeGroup{}
 		}
-		g = &ChangeGroup{Example: c, Members: Members{Parts: parts, Bare: bare}}
+		g = NewGroup(c, a)
 		gs.byKey[key] = g
 		gs.List = append(gs.List, g)
+		return g, true
 	}
-	g.Add(idx)
-	return g, first
+	g.Add(a.Indexes)
+	return g, false
+}
+
+// NewGroup starts a group whose first member is c, its address split at
+// a: for a caller that knows which changes go together.
+func NewGroup(c ChangeSummary, a *SplitAt) *ChangeGroup {
+	g := &ChangeGroup{Example: c, Members: Members{Parts: a.Parts, Bare: a.Bare}}
+	g.Add(a.Indexes)
+	return g
 }
 
 // Add counts a member with these indexes.
