@@ -186,10 +186,33 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 		values = NewSpanValues(path)
 		defer values.Close()
 	}
+	// The drift is rendered after the read (see Scan.Drift); its values,
+	// kept apart, are decoded beside the read once the changes begin.
+	var driftDecoded chan error
+	decodeDrift := func() {
+		if driftDecoded != nil || len(s.Drift) == 0 {
+			return
+		}
+		driftDecoded = make(chan error, 1)
+		go func(drift []tofujson.ResourceChange) {
+			var first error
+			for i := range drift {
+				if err := drift[i].Change.Decode(); err != nil && first == nil {
+					first = err
+				}
+			}
+			driftDecoded <- first
+		}(s.Drift)
+	}
 	// Whoever was handed raw values is done with them before the read
 	// returns: they may be the plan's memory.
 	var secretsErr error
 	ropts.Finish = func() error {
+		if driftDecoded != nil {
+			if err := <-driftDecoded; err != nil {
+				return err
+			}
+		}
 		if masker != nil {
 			close(secrets)
 			secretsErr = <-secretsDone
@@ -223,6 +246,7 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 			s.Drift = append(s.Drift, *rc)
 			return nil
 		}
+		decodeDrift()
 		action, _ := tofujson.ParseActions(rc.Change.Actions)
 		sum := ChangeSummary{Action: action, Moved: rc.Moved(), Importing: rc.Importing(), Mode: rc.Mode,
 			Address: rc.Address, PreviousAddress: rc.PreviousAddress, Reason: rc.ActionReason, ReplacePaths: rc.Change.ReplacePaths}
