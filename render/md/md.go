@@ -40,12 +40,14 @@ func longestBacktickRun(s string) int {
 // Code is untrusted text as inline code: a backtick run longer than any
 // inside it, padded when the text starts or ends with a backtick.
 func Code(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' {
-			return ' '
-		}
-		return r
-	}, Visible(s))
+	if s = Visible(s); strings.ContainsAny(s, "\n\r") {
+		s = strings.Map(func(r rune) rune {
+			if r == '\n' || r == '\r' {
+				return ' '
+			}
+			return r
+		}, s)
+	}
 	ticks := strings.Repeat("`", longestBacktickRun(s)+1)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") {
 		s = " " + s + " "
@@ -69,7 +71,7 @@ func HTMLCode(s string) string {
 // overrides, zero-width and other invisible characters. Newlines and tabs
 // stay. Logs use it too.
 func Visible(s string) string {
-	if strings.IndexFunc(s, Invisible) < 0 {
+	if plainASCII(s) || strings.IndexFunc(s, Invisible) < 0 {
 		return s
 	}
 	var b strings.Builder
@@ -81,6 +83,18 @@ func Visible(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// plainASCII reports whether s is printable ASCII, tabs and newlines
+// only, in which Invisible finds nothing: most text is, and is passed over
+// a byte at a time rather than decoded rune by rune.
+func plainASCII(s string) bool {
+	for i := range len(s) {
+		if c := s[i]; c < ' ' && c != '\n' && c != '\t' || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // Invisible reports characters that show nothing or move text: controls,

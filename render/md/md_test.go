@@ -46,3 +46,16 @@ func TestCollapseBlankLines(t *testing.T) {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
 }
+
+// The ASCII fast path of Visible must find exactly what Invisible finds.
+func TestPlainASCIIAgreesWithInvisible(t *testing.T) {
+	for r := rune(0); r < 0x80; r++ {
+		s := "a" + string(r) + "b"
+		if got, want := plainASCII(s), strings.IndexFunc(s, Invisible) < 0; got != want {
+			t.Errorf("plainASCII(%q) = %v, Invisible finds nothing: %v", s, got, want)
+		}
+	}
+	if plainASCII("caf\u00e9") {
+		t.Error("plainASCII passes non-ASCII text on")
+	}
+}
