@@ -2,8 +2,9 @@ package lockdiff
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/planpr/planpr/internal/lazyre"
 )
 
 // Provider registry hosts.
@@ -24,8 +25,8 @@ func (a Address) String() string { return a.Host + "/" + a.Namespace + "/" + a.T
 func (a Address) Short() string { return a.Namespace + "/" + a.Type }
 
 var (
-	namePart = regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z-]{0,62}[0-9A-Za-z])?$`)
-	hostPart = regexp.MustCompile(`^[0-9A-Za-z.-]+(?::[0-9]+)?$`)
+	namePart = lazyre.New(`^[0-9A-Za-z](?:[0-9A-Za-z-]{0,62}[0-9A-Za-z])?$`)
+	hostPart = lazyre.New(`^[0-9A-Za-z.-]+(?::[0-9]+)?$`)
 )
 
 // ParseAddress parses a source address as written in configuration:
@@ -44,14 +45,14 @@ func ParseAddress(s, defaultHost string) (Address, error) {
 	default:
 		return Address{}, fmt.Errorf("%q is not a provider source address: want HOST/NAMESPACE/TYPE", s)
 	}
-	if !hostPart.MatchString(a.Host) {
+	if !hostPart().MatchString(a.Host) {
 		return Address{}, fmt.Errorf("%q has an invalid registry host %q", s, a.Host)
 	}
 	if a.Namespace == "-" {
 		return Address{}, fmt.Errorf("%q is a legacy address (namespace \"-\") from Terraform 0.12; it cannot be locked", s)
 	}
 	for _, p := range []string{a.Namespace, a.Type} {
-		if !namePart.MatchString(p) {
+		if !namePart().MatchString(p) {
 			return Address{}, fmt.Errorf("%q has an invalid part %q: letters, digits and dashes only", s, p)
 		}
 	}
@@ -65,4 +66,4 @@ func (a Address) canonical() Address {
 
 // ValidHost reports whether s is a registry host as a provider address
 // names one: a host name, with a port if it has one.
-func ValidHost(s string) bool { return hostPart.MatchString(s) }
+func ValidHost(s string) bool { return hostPart().MatchString(s) }

@@ -2,7 +2,8 @@ package lockdiff
 
 import (
 	"fmt"
-	"regexp"
+
+	"github.com/planpr/planpr/internal/lazyre"
 )
 
 // changesURL links what changed upstream between an upgrade's (or a
@@ -16,8 +17,8 @@ func changesURL(d *ProviderDiff) string {
 		return ""
 	}
 	a := d.Address
-	if a.Host != HostOpenTofu && a.Host != HostTerraform || !repoPart.MatchString(a.Namespace) || !repoPart.MatchString(a.Type) ||
-		!versionPart.MatchString(d.Before.RawVersion) || !versionPart.MatchString(d.After.RawVersion) {
+	if a.Host != HostOpenTofu && a.Host != HostTerraform || !repoPart().MatchString(a.Namespace) || !repoPart().MatchString(a.Type) ||
+		!versionPart().MatchString(d.Before.RawVersion) || !versionPart().MatchString(d.After.RawVersion) {
 		return ""
 	}
 	older, newer := d.Before.RawVersion, d.After.RawVersion
@@ -28,6 +29,6 @@ func changesURL(d *ProviderDiff) string {
 }
 
 var (
-	repoPart    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
-	versionPart = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$`)
+	repoPart    = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+	versionPart = lazyre.New(`^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$`)
 )

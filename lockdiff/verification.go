@@ -2,8 +2,9 @@ package lockdiff
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/planpr/planpr/internal/lazyre"
 )
 
 // Verification is what the provider's registry says of the hashes a lock
@@ -35,7 +36,7 @@ var DefaultPlatforms = []string{"linux_amd64", "darwin_arm64", "windows_amd64"}
 func ParsePlatforms(s string) ([]string, error) {
 	var out []string
 	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' || r == '\r' }) {
-		if !platformPattern.MatchString(p) {
+		if !platformPattern().MatchString(p) {
 			return nil, fmt.Errorf("platform %q: want OS_ARCH, such as linux_amd64", p)
 		}
 		out = append(out, p)
@@ -43,4 +44,4 @@ func ParsePlatforms(s string) ([]string, error) {
 	return out, nil
 }
 
-var platformPattern = regexp.MustCompile(`^[a-z0-9]+_[a-z0-9]+$`)
+var platformPattern = lazyre.New(`^[a-z0-9]+_[a-z0-9]+$`)

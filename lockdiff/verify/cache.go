@@ -5,10 +5,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"time"
 
+	"github.com/planpr/planpr/internal/lazyre"
 	"github.com/planpr/planpr/lockdiff"
 )
 
@@ -53,9 +53,9 @@ func private(mode os.FileMode, dir bool) bool {
 	return mode.Perm()&0o077 == 0
 }
 
-var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+var unsafeChars = lazyre.New(`[^A-Za-z0-9._-]`)
 
-func safePath(s string) string { return unsafeChars.ReplaceAllString(s, "_") }
+func safePath(s string) string { return unsafeChars().ReplaceAllString(s, "_") }
 
 func (c *answerCache) path(a lockdiff.Address, version string) string {
 	return filepath.Join(c.dir, safePath(a.Host), safePath(a.Namespace), safePath(a.Type), safePath(version)+".json")

@@ -9,13 +9,13 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/ProtonMail/go-crypto/openpgp"
 	pgperrors "github.com/ProtonMail/go-crypto/openpgp/errors"
+	"github.com/planpr/planpr/internal/lazyre"
 	"github.com/planpr/planpr/lockdiff"
 )
 
@@ -189,7 +189,7 @@ func (r *verifyRun) ask(ctx context.Context, a lockdiff.Address, version string)
 	return raw, nil
 }
 
-var sumsLine = regexp.MustCompile(`^([0-9a-f]{64})\s+\*?(\S+)$`)
+var sumsLine = lazyre.New(`^([0-9a-f]{64})\s+\*?(\S+)$`)
 
 // prove checks the checksums' signature with the keys the registry lists
 // and keeps what it proves.
@@ -222,7 +222,7 @@ func prove(raw *rawRelease) *answer {
 		a.KeyOwner = id.Name
 	}
 	for _, line := range strings.Split(string(raw.shasums), "\n") {
-		if m := sumsLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+		if m := sumsLine().FindStringSubmatch(strings.TrimSpace(line)); m != nil {
 			a.Sums[m[1]] = m[2]
 		}
 	}

@@ -1,6 +1,8 @@
 package text
 
 import (
+	"sync"
+
 	"github.com/planpr/planpr/flavor"
 	"github.com/planpr/planpr/render/internal/diff"
 )
@@ -64,7 +66,13 @@ func say(f flavor.Flavor) *messages {
 	return m
 }
 
-var saying = [...]*messages{flavor.Unknown: say(flavor.Unknown), flavor.OpenTofu: say(flavor.OpenTofu), flavor.Terraform: say(flavor.Terraform)}
+// saying holds each flavor's messages, wrapped when first asked for
+// rather than when planpr starts (every run would pay for all three).
+var saying = [...]func() *messages{
+	flavor.Unknown:   sync.OnceValue(func() *messages { return say(flavor.Unknown) }),
+	flavor.OpenTofu:  sync.OnceValue(func() *messages { return say(flavor.OpenTofu) }),
+	flavor.Terraform: sync.OnceValue(func() *messages { return say(flavor.Terraform) }),
+}
 
 // words are the messages in f's words.
-func words(f flavor.Flavor) *messages { return saying[f] }
+func words(f flavor.Flavor) *messages { return saying[f]() }
