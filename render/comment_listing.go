@@ -66,6 +66,7 @@ func (s *planSection) bucketGroup(b *listBucket, skip func(*shownChange) bool) (
 		case g == nil:
 			at := s.splitOf(c)
 			g, first = review.NewGroup(c.ChangeSummary, &at), i
+			g.Grow(len(b.changes) - 1)
 		default:
 			g.Add(c.indexes)
 		}

@@ -34,6 +34,7 @@ func assemble(sections []*planSection, o CommentOptions, res *CommentResult, lev
 func assembleOnce(sections []*planSection, o CommentOptions, res *CommentResult, level Level, warnCap int, m *mask.Masker) string {
 	res.Masked = res.maskedAt(sections, level)
 	var b strings.Builder
+	b.Grow(o.MaxSize + o.MaxSize/8) // measured many times over: grown once, not doubled each time
 	b.WriteString(o.Marker.String() + "\n")
 	heading := title(sections, o, res, m)
 	res.Heading = strings.TrimPrefix(heading, "## ")

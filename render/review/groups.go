@@ -143,6 +143,11 @@ func NewGroup(c ChangeSummary, a *SplitAt) *ChangeGroup {
 	return g
 }
 
+// Grow makes room for n more members.
+func (m *Members) Grow(n int) {
+	m.Indexes = slices.Grow(m.Indexes, max(0, min(n, maxGroupMembers-len(m.Indexes))))
+}
+
 // Add counts a member with these indexes.
 func (m *Members) Add(indexes []string) {
 	m.address = nil
@@ -307,8 +312,9 @@ func (m *Members) Address() string {
 
 // seenValues are what the members hold at one index: its values, each
 // once, in order of appearance, as long as they are few (more than eight
-// are only ever written as ranges of numbers), and at the last index every
-// member's value, repeats and all, which numberRuns makes ranges of.
+// are only ever written as ranges of numbers), and at the last index, when
+// they are many, every member's value, repeats and all, which numberRuns
+// makes ranges of.
 type seenValues struct {
 	few  []string
 	many bool
@@ -323,8 +329,6 @@ func (m *Members) indexValues() []seenValues {
 	if len(seen) == 0 {
 		return seen
 	}
-	last := &seen[len(seen)-1]
-	last.all = make([]string, 0, len(m.Indexes))
 	for _, idx := range m.Indexes {
 		for i, v := range idx[:min(len(idx), len(seen))] {
 			if s := &seen[i]; !s.many && !oneOf(s.few, v) {
@@ -332,8 +336,13 @@ func (m *Members) indexValues() []seenValues {
 				s.many = len(s.few) > 8
 			}
 		}
-		if len(idx) >= len(seen) {
-			last.all = append(last.all, idx[len(seen)-1])
+	}
+	if last := &seen[len(seen)-1]; last.many { // only then are they all needed
+		last.all = make([]string, 0, len(m.Indexes))
+		for _, idx := range m.Indexes {
+			if len(idx) >= len(seen) {
+				last.all = append(last.all, idx[len(seen)-1])
+			}
 		}
 	}
 	return seen
