@@ -59,7 +59,7 @@ func BenchmarkPlacePlan(b *testing.B) {
 	for i := range changes {
 		items[i] = queued{change: changes[i], keys: keys[i]}
 		if j, ok := last[buckets[i]]; ok {
-			items[i].prev = &previous{int32(j), changes[j], keys[j]}
+			items[i].prev, items[i].hasPrev = previous{int32(j), changes[j], keys[j]}, true
 		}
 		last[buckets[i]] = i
 	}

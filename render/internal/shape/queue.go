@@ -34,9 +34,10 @@ type previous struct {
 }
 
 type queued struct {
-	change tofujson.Change // values raw: a copy owns them
-	keys   []string
-	prev   *previous // the bucket's change before it, or nil
+	change  tofujson.Change // values raw: a copy owns them
+	keys    []string
+	prev    previous // the bucket's change before it, when hasPrev
+	hasPrev bool     // (by value: a pointer would cost an allocation a change)
 }
 
 // NewQueue starts a queue.
@@ -45,7 +46,7 @@ func NewQueue[B comparable]() *Queue[B] {
 }
 
 func place(q queued) (Placed, error) {
-	if q.prev != nil {
+	if q.hasPrev {
 		if alike, strictly := Follows(&q.change, &q.prev.change, q.keys, q.prev.keys); alike {
 			return Placed{Follows: true, Strictly: strictly}, nil
 		}
@@ -60,7 +61,7 @@ func (q *Queue[B]) Add(rc *tofujson.ResourceChange, keys []string, bucket B) {
 	item := queued{change: rc.Change, keys: keys}
 	i := int32(len(q.prevs))
 	if p, ok := q.last[bucket]; ok {
-		item.prev = &p
+		item.prev, item.hasPrev = p, true
 		q.prevs = append(q.prevs, p.i)
 	} else {
 		q.prevs = append(q.prevs, -1)
