@@ -124,9 +124,7 @@ type diffBudget struct {
 }
 
 // fullRoom reports whether the budget can still take every diff.
-func (b *diffBudget) fullRoom() bool {
-	return b.full.Limit > 0 && !b.full.Overflow
-}
+func (b *diffBudget) fullRoom() bool { return b.full.Limit > 0 && !b.full.Overflow }
 
 // b is the budget of the comment being assembled.
 func (s *planSection) b() *diffBudget { return &s.budgets[s.cur] }
@@ -252,11 +250,9 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 			return nil, err
 		}
 		s.diffMasks += masker.Count - before
-		outside, err := s.finishOutputs(masker) // rendered meanwhile
-		if err != nil {
+		if err := s.finishOutputs(masker, &marked); err != nil { // rendered meanwhile
 			return nil, err
 		}
-		marked += outside
 		facts.Counts.Include(s.Total)
 		facts.Replace += s.Replaced()
 		if f := s.Failure(); f != review.NoFailure {
@@ -516,22 +512,19 @@ func (s *planSection) finishDiffs(masker *mask.Masker) {
 	}
 }
 
-// finishOutputs takes what the first pass could not render — outputs and
-// drift (which need the relevant attributes from the end of the plan;
-// see renderOutputs), checks — and masks it. It returns how many values
-// the plan itself had marked sensitive there.
-func (s *planSection) finishOutputs(masker *mask.Masker) (int, error) {
+// finishOutputs masks the outputs, drift (see renderOutputs) and checks,
+// counting in marked the values the plan had marked sensitive there.
+func (s *planSection) finishOutputs(masker *mask.Masker, marked *int) error {
 	if s.Path == "" {
-		return 0, nil
+		return nil
 	}
-	marked := 0
 	block := func(text string) string {
-		marked += strings.Count(text, mask.Masked)
+		*marked += strings.Count(text, mask.Masked)
 		return masker.Mask(text)
 	}
 	rendered := <-s.rendering
 	if rendered.err != nil {
-		return 0, rendered.err
+		return rendered.err
 	}
 	if s.outputs = rendered.outputs; s.outputs != "" {
 		s.outputs = block(s.outputs)
@@ -545,7 +538,7 @@ func (s *planSection) finishOutputs(masker *mask.Masker) (int, error) {
 	for _, c := range checks[:min(len(checks), maxWarningsOfAKind)] {
 		s.failed = append(s.failed, c.String())
 	}
-	return marked, nil
+	return nil
 }
 
 // summaryLine is the one-line description of a resource change, its

@@ -104,11 +104,7 @@ func (s *planSection) groupChanges(shapes []shape.Placed) {
 			s.groups = append(s.groups, g)
 		} else {
 			g.Add(c.indexes)
-			strictly := shape.Strictly
-			if !shape.Follows {
-				strictly = shape.Strict == shapes[g.first].Strict
-			}
-			g.strictlyAlike = g.strictlyAlike && strictly
+			g.strictlyAlike = g.strictlyAlike && (shape.Follows && shape.Strictly || !shape.Follows && shape.Strict == shapes[g.first].Strict)
 		}
 		c.group = g
 	}

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/binary"
 	"slices"
 
 	"github.com/planpr/planpr/render/internal/diff"
@@ -17,18 +16,6 @@ type listBucket struct {
 	changes []int               // in planSection.changes
 	all     *review.ChangeGroup // every change of the bucket, once grouped
 	names   *nameCache
-	// rest is the bucket's changes but those of some picked groups,
-	// grouped, by which groups (see restKey): picking tries the same
-	// few sets of picks again and again, and the listing is measured
-	// after each.
-	rest map[string]bucketRest
-}
-
-// bucketRest is a bucket's changes that no picked diff stands for.
-type bucketRest struct {
-	g     *review.ChangeGroup // nil when none is left
-	first int
-	names *nameCache
 }
 
 type bucketKey struct {
@@ -74,39 +61,6 @@ func (s *planSection) bucketGroup(b *listBucket, skip func(*shownChange) bool) (
 	return g, first
 }
 
-// bucketRest groups the changes of b whose group is not shown, once for
-// each set of shown groups.
-func (s *planSection) bucketRest(b *listBucket, shown map[*diffGroup]bool) bucketRest {
-	key := restKey(b, s.picked)
-	if r, ok := b.rest[key]; ok {
-		return r
-	}
-	g, first := s.bucketGroup(b, func(c *shownChange) bool { return shown[c.group] })
-	r := bucketRest{g, first, &nameCache{}}
-	if b.rest == nil {
-		b.rest = map[string]bucketRest{}
-	}
-	b.rest[key] = r
-	return r
-}
-
-// restKey names the groups of picked in b: their first members, in
-// order.
-func restKey(b *listBucket, picked []*diffGroup) string {
-	var firsts []int
-	for _, g := range picked {
-		if g.bucket == b {
-			firsts = append(firsts, g.first)
-		}
-	}
-	slices.Sort(firsts)
-	key := make([]byte, 0, 4*len(firsts))
-	for _, f := range firsts {
-		key = binary.LittleEndian.AppendUint32(key, uint32(f))
-	}
-	return string(key)
-}
-
 // listing groups the changes no picked diff stands for, riskiest first,
 // the largest groups first (in order of appearance among equals): what
 // destroys named exactly (unless the budget made it coarse), the rest
@@ -124,8 +78,8 @@ func (s *planSection) listing() []*listedGroup {
 	var in []listed
 	for _, b := range s.buckets {
 		if dirty[b] {
-			if r := s.bucketRest(b, shown); r.g != nil {
-				in = append(in, listed{&listedGroup{ChangeGroup: r.g, names: r.names}, r.first})
+			if g, first := s.bucketGroup(b, func(c *shownChange) bool { return shown[c.group] }); g != nil {
+				in = append(in, listed{&listedGroup{ChangeGroup: g, names: &nameCache{}}, first})
 			}
 			continue
 		}
