@@ -2,9 +2,9 @@ package lockdiff
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
-
-	"github.com/planpr/planpr/internal/lazyre"
+	"sync"
 )
 
 // Provider registry hosts.
@@ -25,8 +25,8 @@ func (a Address) String() string { return a.Host + "/" + a.Namespace + "/" + a.T
 func (a Address) Short() string { return a.Namespace + "/" + a.Type }
 
 var (
-	namePart = lazyre.New(`^[0-9A-Za-z](?:[0-9A-Za-z-]{0,62}[0-9A-Za-z])?$`)
-	hostPart = lazyre.New(`^[0-9A-Za-z.-]+(?::[0-9]+)?$`)
+	namePart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9A-Za-z](?:[0-9A-Za-z-]{0,62}[0-9A-Za-z])?$`) })
+	hostPart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9A-Za-z.-]+(?::[0-9]+)?$`) })
 )
 
 // ParseAddress parses a source address as written in configuration:

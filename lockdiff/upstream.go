@@ -2,8 +2,8 @@ package lockdiff
 
 import (
 	"fmt"
-
-	"github.com/planpr/planpr/internal/lazyre"
+	"regexp"
+	"sync"
 )
 
 // changesURL links what changed upstream between an upgrade's (or a
@@ -29,6 +29,6 @@ func changesURL(d *ProviderDiff) string {
 }
 
 var (
-	repoPart    = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
-	versionPart = lazyre.New(`^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$`)
+	repoPart    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`) })
+	versionPart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$`) })
 )

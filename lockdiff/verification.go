@@ -2,9 +2,9 @@ package lockdiff
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
-
-	"github.com/planpr/planpr/internal/lazyre"
+	"sync"
 )
 
 // Verification is what the provider's registry says of the hashes a lock
@@ -44,4 +44,4 @@ func ParsePlatforms(s string) ([]string, error) {
 	return out, nil
 }
 
-var platformPattern = lazyre.New(`^[a-z0-9]+_[a-z0-9]+$`)
+var platformPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+_[a-z0-9]+$`) })

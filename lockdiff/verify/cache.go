@@ -5,10 +5,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"sync"
 	"time"
 
-	"github.com/planpr/planpr/internal/lazyre"
 	"github.com/planpr/planpr/lockdiff"
 )
 
@@ -53,7 +54,7 @@ func private(mode os.FileMode, dir bool) bool {
 	return mode.Perm()&0o077 == 0
 }
 
-var unsafeChars = lazyre.New(`[^A-Za-z0-9._-]`)
+var unsafeChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]`) })
 
 func safePath(s string) string { return unsafeChars().ReplaceAllString(s, "_") }
 

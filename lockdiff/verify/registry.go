@@ -9,13 +9,14 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ProtonMail/go-crypto/openpgp"
 	pgperrors "github.com/ProtonMail/go-crypto/openpgp/errors"
-	"github.com/planpr/planpr/internal/lazyre"
 	"github.com/planpr/planpr/lockdiff"
 )
 
@@ -189,7 +190,7 @@ func (r *verifyRun) ask(ctx context.Context, a lockdiff.Address, version string)
 	return raw, nil
 }
 
-var sumsLine = lazyre.New(`^([0-9a-f]{64})\s+\*?(\S+)$`)
+var sumsLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9a-f]{64})\s+\*?(\S+)$`) })
 
 // prove checks the checksums' signature with the keys the registry lists
 // and keeps what it proves.
