@@ -442,7 +442,7 @@ func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue[shapeBu
 		// Split here, beside the shaper, rather than after the read.
 		at := review.SplitAddress(c.Address)
 		shown := s.changes.Add(shownChange{ChangeSummary: c, span: rc.Span, pattern: s.patterns.Add(at), indexes: at.Indexes})
-		shapes.Add(rc, at.Keys(), shapeBucket{shown.pattern, changeKind(c), c.Reason})
+		shapes.Add(rc, at.Keys(), shapeBucket{shown.listKey(), c.Reason})
 		if !s.fullRoom() {
 			return nil
 		}

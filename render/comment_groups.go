@@ -59,8 +59,8 @@ type shownChange struct {
 // shapeBucket is what groupChanges groups by besides the shape: changes
 // in different buckets are never compared.
 type shapeBucket struct {
-	pattern      int32 // in planSection.patterns
-	kind, reason string
+	bucketKey // where a shortened comment lists the change
+	reason    string
 }
 
 // changeKind tells apart what the comment counts apart: the actions, and
@@ -88,14 +88,13 @@ func boolByte(b bool) byte {
 // when each follows strictly or hashes as the first does.
 func (s *planSection) groupChanges(shapes []shape.Placed) {
 	type key struct {
-		bucketKey
-		reason string
-		loose  uint64
+		shapeBucket
+		loose uint64
 	}
 	byKey := map[key]*diffGroup{}
 	for i := range s.changes.Len() {
 		c, shape := s.changes.At(i), shapes[i]
-		k := key{bucketKey{c.Action, c.Moved, c.Importing, c.pattern}, c.Reason, shape.Loose}
+		k := key{shapeBucket{c.listKey(), c.Reason}, shape.Loose}
 		g := byKey[k]
 		if g == nil {
 			at := s.splitOf(c)

@@ -24,12 +24,16 @@ type bucketKey struct {
 	pattern          int32
 }
 
+func (c *shownChange) listKey() bucketKey {
+	return bucketKey{c.Action, c.Moved, c.Importing, c.pattern}
+}
+
 // makeBuckets puts each change, grouped already, in its bucket.
 func (s *planSection) makeBuckets() {
 	byKey := map[bucketKey]*listBucket{}
 	for i := range s.changes.Len() {
 		c := s.changes.At(i)
-		k := bucketKey{c.Action, c.Moved, c.Importing, c.pattern}
+		k := c.listKey()
 		b := byKey[k]
 		if b == nil {
 			b = &listBucket{}
@@ -41,9 +45,8 @@ func (s *planSection) makeBuckets() {
 	}
 }
 
-// bucketGroup groups the bucket's changes that skip leaves in, and says
-// which came first (nil when it leaves none): they share their kind and
-// pattern, so they are one group.
+// bucketGroup groups the bucket's changes that skip leaves in (one group:
+// one kind, one pattern), and says which came first (nil when none is).
 func (s *planSection) bucketGroup(b *listBucket, skip func(*shownChange) bool) (*review.ChangeGroup, int) {
 	var g *review.ChangeGroup
 	first := -1

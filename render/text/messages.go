@@ -68,11 +68,12 @@ func say(f flavor.Flavor) *messages {
 
 // saying holds each flavor's messages, wrapped when first asked for
 // rather than when planpr starts (every run would pay for all three).
-var saying = [...]func() *messages{
-	flavor.Unknown:   sync.OnceValue(func() *messages { return say(flavor.Unknown) }),
-	flavor.OpenTofu:  sync.OnceValue(func() *messages { return say(flavor.OpenTofu) }),
-	flavor.Terraform: sync.OnceValue(func() *messages { return say(flavor.Terraform) }),
-}
+var saying = func() (s [flavor.Terraform + 1]func() *messages) {
+	for f := range s {
+		s[f] = sync.OnceValue(func() *messages { return say(flavor.Flavor(f)) })
+	}
+	return s
+}()
 
 // words are the messages in f's words.
 func words(f flavor.Flavor) *messages { return saying[f]() }

@@ -94,13 +94,7 @@ func (m *matcher) values(a, b []byte) bool {
 // (no backslash before it). lo is where the bytes equal in both values
 // began: a word ending there was compared already.
 func digitWordAt(v []byte, p, lo int) (start, end int, ok bool) {
-	start, end = p, p
-	for start > lo && byteClass[v[start-1]] != other {
-		start--
-	}
-	for end < len(v) && byteClass[v[end]] != other {
-		end++
-	}
+	start, end = wordStart(v, p, lo), wordEnd(v, p)
 	if start == end || start > 0 && v[start-1] == '\\' || !holdsDigit(v[start:end]) {
 		return 0, 0, false
 	}
@@ -176,13 +170,10 @@ func keyWords(v, k []byte) int {
 		}
 		i += at
 		end := i + len(k)
-		if end < len(v) && byteClass[v[end]] != other {
+		if wordEnd(v, end) != end {
 			continue
 		}
-		start := i
-		for start > 0 && byteClass[v[start-1]] != other {
-			start--
-		}
+		start := wordStart(v, i, 0)
 		if start < i && escaped(v, start) {
 			start = min(escapeEnd(v, start), end)
 		}

@@ -329,13 +329,7 @@ func wordAt(v []byte, i int) (start, end int, found bool) {
 		// after them holding a digit is found from there.
 		return i, min(i+4, len(v)), false
 	}
-	start, end = i, i+1
-	for start > 0 && byteClass[v[start-1]] != other {
-		start--
-	}
-	for end < len(v) && byteClass[v[end]] != other {
-		end++
-	}
+	start, end = wordStart(v, i, 0), wordEnd(v, i+1)
 	if escaped(v, start) {
 		// The word begins with an escape's letter (the n of \n) or is
 		// its hex digits (\u0026): the word, if any, is after it.
@@ -343,6 +337,23 @@ func wordAt(v []byte, i int) (start, end int, found bool) {
 		return start, end, holdsDigit(v[start:end])
 	}
 	return start, end, true
+}
+
+// wordStart is where the run of word bytes ending at i begins, lo at the
+// earliest.
+func wordStart(v []byte, i, lo int) int {
+	for i > lo && byteClass[v[i-1]] != other {
+		i--
+	}
+	return i
+}
+
+// wordEnd is where the run of word bytes from i on ends.
+func wordEnd(v []byte, i int) int {
+	for i < len(v) && byteClass[v[i]] != other {
+		i++
+	}
+	return i
 }
 
 // nextDigit is the place of the first digit or # in v from i on, or
