@@ -10,8 +10,10 @@ import (
 // A plan is read fastest from memory: jsontext then parses it in place,
 // instead of copying it piece by piece into a buffer of its own. Where the
 // platform can map the file (see mapFile), ReadPlan does so. The pass
-// gives back the pages it has read as it goes (dropMapped), so the plan
-// never counts whole against the process's memory.
+// gives back the pages it has read as it goes (drop), so the plan never
+// counts whole against the process's memory; the giving back, and the
+// unmapping at the end, happen on a goroutine of their own (see
+// jsonread.Drop), not on the reading one.
 
 // droppedEvery is how far the pass reads before it gives pages back.
 const droppedEvery = 4 << 20
