@@ -16,14 +16,24 @@ import (
 // (fleet[7] and fleet[8] in their names and addresses), and comparing
 // stops at those words only, where hashing stops at every word holding a
 // digit. A change with a value before and after must also change the
-// same attributes in those words (see sameChanged). It answers false
-// where it cannot tell so cheaply — an escape next to a differing word,
-// for_each keys, members whose places are not known, a decoded change —
-// and Of then decides. ck and pk are c's and p's instance keys.
+// same attributes in those words (see sameChanged). For_each keys are
+// replaced first, as Of replaces them (see follow_keys.go). It answers
+// false where it cannot tell so cheaply — an escape next to a differing
+// word, keys of one letter, members whose places are not known, a decoded
+// change — and Of then decides. ck and pk are c's and p's instance keys.
 func Follows(c, p *tofujson.Change, ck, pk []string) (alike, strictly bool) {
 	cv, pv := c.RawValues(), p.RawValues()
-	if cv == nil || pv == nil || !countKeys(ck) || !countKeys(pk) {
+	if cv == nil || pv == nil || shortKey(ck) || shortKey(pk) {
 		return false, false
+	}
+	cb, ca := c.MemberOffsets()
+	pb, pa := p.MemberOffsets()
+	if replacesKeys(ck) || replacesKeys(pk) {
+		k := keyings.Get().(*keying)
+		defer keyings.Put(k)
+		k.reset(cv, pv)
+		cv, cb, ca, ck = k.replace(0, cv, cb, ca, ck)
+		pv, pb, pa, pk = k.replace(1, pv, pb, pa, pk)
 	}
 	m := matcher{ck: ck, pk: pk}
 	for i := range cv {
@@ -32,25 +42,11 @@ func Follows(c, p *tofujson.Change, ck, pk []string) (alike, strictly bool) {
 		}
 	}
 	if !wordless(cv[0]) && !wordless(cv[1]) {
-		cb, ca := c.MemberOffsets()
-		pb, pa := p.MemberOffsets()
 		if !sameChanged(attributeValues{cv[0], cv[1], cb, ca}, attributeValues{pv[0], pv[1], pb, pa}) {
 			return false, false
 		}
 	}
 	return true, m.strictly(cv, pv)
-}
-
-// countKeys reports whether keys are count indexes (or none): for_each
-// keys change what the loose strength replaces (see replaceKeys) and are
-// left to Of.
-func countKeys(keys []string) bool {
-	for _, k := range keys {
-		if !isDigits(k) {
-			return false
-		}
-	}
-	return true
 }
 
 // A matcher compares two changes' values, a pair at a time, noting the

@@ -216,11 +216,17 @@ func (n *shapeNormalizer) write(v []byte, members []uint32) {
 	n.loose = append(n.loose, v[n.done:]...)
 }
 
+// replaceKeys is replaceKeys with the instance's keys and buffers.
+func (n *shapeNormalizer) replaceKeys(v []byte, members []uint32) ([]byte, []uint32) {
+	return replaceKeys(v, members, n.keys, &n.replaced)
+}
+
 // replaceKeys replaces each for_each key of several characters wherever
 // it appears in v, and moves members along. Members a key's text covers
-// are dropped: the value is then read whole.
-func (n *shapeNormalizer) replaceKeys(v []byte, members []uint32) ([]byte, []uint32) {
-	for _, k := range n.keys {
+// are dropped: the value is then read whole. The text is v when no key
+// appears in it, else one of bufs, which it writes in turn.
+func replaceKeys(v []byte, members []uint32, keys []string, bufs *[2][]byte) ([]byte, []uint32) {
+	for _, k := range keys {
 		at := -1
 		if len(k) > 1 && !isDigits(k) {
 			at = bytes.Index(v, []byte(k))
@@ -228,7 +234,7 @@ func (n *shapeNormalizer) replaceKeys(v []byte, members []uint32) ([]byte, []uin
 		if at < 0 {
 			continue
 		}
-		out := n.replaced[0][:0]
+		out := bufs[0][:0]
 		moved := members[:0:0]
 		next, removed := 0, 0
 		for rest := 0; ; {
@@ -259,7 +265,7 @@ func (n *shapeNormalizer) replaceKeys(v []byte, members []uint32) ([]byte, []uin
 		if len(moved) != len(members) {
 			moved = nil
 		}
-		n.replaced[0], n.replaced[1] = n.replaced[1], out
+		bufs[0], bufs[1] = bufs[1], out
 		v, members = out, moved
 	}
 	return v, members
