@@ -229,7 +229,7 @@ func replaceKeys(v []byte, members []uint32, keys []string, bufs *[2][]byte) ([]
 	for _, k := range keys {
 		at := -1
 		if len(k) > 1 && !isDigits(k) {
-			at = bytes.Index(v, []byte(k))
+			at = indexKey(v, k)
 		}
 		if at < 0 {
 			continue
@@ -239,7 +239,7 @@ func replaceKeys(v []byte, members []uint32, keys []string, bufs *[2][]byte) ([]
 		next, removed := 0, 0
 		for rest := 0; ; {
 			if at < 0 { // the next occurrence; the first is known
-				if at = bytes.Index(v[rest:], []byte(k)); at >= 0 {
+				if at = indexKey(v[rest:], k); at >= 0 {
 					at += rest
 				}
 			}
