@@ -691,7 +691,9 @@ func versionAbove(v string, limit float64) bool {
 // checkDepth refuses raw, read at offset start of the file, when it nests
 // too deep.
 func (r *reader) checkDepth(raw []byte, start int64) error {
-	if jsonread.DepthWithin(raw, MaxValueDepth) {
+	if c, ok := r.dec.(*jsonread.Cursor); ok && c.Nested() <= MaxValueDepth {
+		return nil // the cursor counted as it checked
+	} else if !ok && jsonread.DepthWithin(raw, MaxValueDepth) {
 		return nil
 	}
 	return errorAt(r.path, start, ErrTooDeep.Error())

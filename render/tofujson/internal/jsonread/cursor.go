@@ -45,6 +45,8 @@ type Cursor struct {
 	// its members' names begin (see ReadValueIndexed).
 	members   []uint32
 	recording bool
+	// nested is how deep the last value read nests (see Nested).
+	nested int
 }
 
 // frame is an object or array the cursor is in.
@@ -246,6 +248,11 @@ func (c *Cursor) ReadValueIndexed(members []uint32) (jsontext.Value, []uint32, e
 	return v, members, nil
 }
 
+// Nested is how many objects and arrays deep the last value ReadValue
+// read nests (0 for a string, number, true, false or null; 1 for [] and
+// [1]): what DepthWithin works out from its text.
+func (c *Cursor) Nested() int { return c.nested }
+
 // SkipValue reads the next value and lets it go.
 func (c *Cursor) SkipValue() error {
 	_, err := c.ReadValue()
@@ -294,7 +301,8 @@ func (c *Cursor) value(i, depth int) int {
 	s := c.data
 	start := i
 	kinds := c.kinds[:0]
-	defer func() { c.kinds = kinds[:0] }()
+	nested := 0
+	defer func() { c.kinds, c.nested = kinds[:0], nested }()
 	for {
 		// a value
 		if i >= len(s) {
@@ -309,6 +317,7 @@ func (c *Cursor) value(i, depth int) int {
 			if len(kinds) >= depth {
 				return -i - 1
 			}
+			nested = max(nested, len(kinds)+1)
 			i = skipSpace(s, i+1)
 			if i < len(s) && s[i] == b+2 { // '}' is '{'+2, ']' is '['+2
 				i++

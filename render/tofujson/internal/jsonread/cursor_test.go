@@ -191,3 +191,65 @@ func checkFindsFirst(t *testing.T, r *rand.Rand, alphabet string, stops func(byt
 		}
 	}
 }
+
+// nesting is how deep a valid value's objects and arrays nest, counted
+// as DepthWithin counts them.
+func nesting(v []byte) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// TestNestedCountsAsDepthWithin: after each value it reads, the cursor
+// says how deep it nests, empty objects and arrays and brackets inside
+// strings included, and agrees with DepthWithin at its limit.
+func TestNestedCountsAsDepthWithin(t *testing.T) {
+	for _, v := range append(cursorSeeds, `[[[]]]`, `{"a":[{},{"b":[[]]}],"c":"[[[["}`, `[{"a":"\"[["},[]]`, `"x"`, `[]`) {
+		c := NewCursor([]byte(v))
+		got, err := c.ReadValue()
+		if err != nil {
+			continue
+		}
+		if c.Nested() != nesting(got) {
+			t.Errorf("%s: nested %d, want %d", got, c.Nested(), nesting(got))
+		}
+		for _, limit := range []int{c.Nested() - 1, c.Nested()} {
+			if limit < 0 {
+				continue
+			}
+			if (c.Nested() <= limit) != DepthWithin(got, limit) {
+				t.Errorf("%s at limit %d: Nested %d, DepthWithin %v", got, limit, c.Nested(), DepthWithin(got, limit))
+			}
+		}
+	}
+}
+
+// FuzzNested: Nested is the nesting DepthWithin counts, for any value.
+func FuzzNested(f *testing.F) {
+	for _, s := range cursorSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		c := NewCursor([]byte(v))
+		got, err := c.ReadValue()
+		if err != nil {
+			return
+		}
+		if n := c.Nested(); n != nesting(got) || !DepthWithin(got, n) || n > 0 && DepthWithin(got, n-1) {
+			t.Errorf("%q: nested %d, counted %d", got, n, nesting(got))
+		}
+	})
+}
