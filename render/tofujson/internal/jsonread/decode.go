@@ -397,6 +397,7 @@ func MarkedStringsIndexed(raw []byte, members []uint32, sensitive any, add func(
 	var t Decoder
 	t.Reset(unsafe.String(unsafe.SliceData(raw), len(raw)))
 	var found []foundSecret
+	next, last := 0, "" // the mirror's first member not passed; the last name in order
 	for _, at := range members {
 		if int64(at) >= int64(len(raw)) {
 			return MarkedStrings(raw, sensitive, add)
@@ -404,7 +405,21 @@ func MarkedStringsIndexed(raw []byte, members []uint32, sensitive any, add func(
 		t.pos = int(at)
 		name, err := t.name()
 		if err == nil {
-			if mark := m.Value(name); AnyTrue(mark) {
+			// The tools write members sorted, as the mirror keeps them:
+			// its members are passed in step, not searched for each name.
+			var mark any
+			if name < last { // out of order: the mirror is searched
+				mark = m.Value(name)
+			} else {
+				for next < len(m) && m[next].Name < name {
+					next++
+				}
+				if next < len(m) && m[next].Name == name {
+					mark = m[next].Value
+				}
+				last = name
+			}
+			if AnyTrue(mark) {
 				err = t.marked(mark, &found)
 			}
 		}

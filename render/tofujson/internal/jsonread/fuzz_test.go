@@ -84,6 +84,7 @@ func FuzzMarkedStrings(f *testing.F) {
 	f.Add([]byte(`{"n":12,"p":7}`), []byte(`{"p":true}`))
 	f.Add([]byte(` { "a" : "x" ,"b\u0022":{"c": "\"d\""} , "p":["q", {"r":"s"}]}`), []byte(`{"b\"":{"c":true},"p":[true,{"r":true}]}`))
 	f.Add([]byte(`{"a":"x","a":"y","b":{"a":"z"}}`), []byte(`{"a":true}`))
+	f.Add([]byte(`{"c":"x","a":"y","b":"z","d":"w"}`), []byte(`{"a":true,"b":true,"c":true,"d":true}`))
 	f.Fuzz(func(t *testing.T, raw, maskJSON []byte) {
 		mask, err := DecodeRaw(maskJSON)
 		if err != nil {
