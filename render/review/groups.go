@@ -1,6 +1,7 @@
 package review
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -160,11 +161,28 @@ func (m *Members) Add(indexes []string) {
 // riskyKey is what the warnings of destroyed and replaced changes in one
 // group share: the action and why.
 func riskyKey(c ChangeSummary) string {
-	kind := "replace"
+	var b strings.Builder
 	if c.Action == diff.Delete {
-		kind = "delete"
+		b.WriteString("delete\x00")
+	} else {
+		b.WriteString("replace\x00")
 	}
-	return fmt.Sprintf("%s\x00%s\x00%v", kind, c.Reason, c.ReplacePaths)
+	b.WriteString(c.Reason)
+	for _, path := range c.ReplacePaths {
+		b.WriteString("\x00")
+		for _, step := range path {
+			switch s := step.(type) {
+			case string:
+				b.WriteString(strconv.Quote(s))
+			case json.Number:
+				b.WriteString(s.String())
+			default:
+				fmt.Fprintf(&b, "%T:%v", s, s)
+			}
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
 }
 
 // SplitIndexes splits an address around its instance indexes:
