@@ -12,7 +12,8 @@ import (
 
 // A Worker does items with do, on its goroutine or on the one adding them.
 type Worker[T, R any] struct {
-	do     func(T) (R, error)
+	do     func(T) (R, error) // on the worker's goroutine
+	here   func(T) (R, error) // on the adding one
 	work   chan job[T]
 	done   chan struct{}
 	added  int
@@ -28,8 +29,13 @@ type job[T any] struct {
 }
 
 // Start starts a worker.
-func Start[T, R any](do func(T) (R, error)) *Worker[T, R] {
-	w := &Worker[T, R]{do: do, work: make(chan job[T], 64), done: make(chan struct{})}
+func Start[T, R any](do func(T) (R, error)) *Worker[T, R] { return StartHere(do, do) }
+
+// StartHere starts a worker that does items with do on its goroutine and
+// with here on the adding one: do may keep what it made of one item for
+// the next, which here, on another goroutine, must not touch.
+func StartHere[T, R any](do, here func(T) (R, error)) *Worker[T, R] {
+	w := &Worker[T, R]{do: do, here: here, work: make(chan job[T], 64), done: make(chan struct{})}
 	go w.run()
 	return w
 }
@@ -68,7 +74,7 @@ func (w *Worker[T, R]) Add(item T) error {
 		return nil
 	default:
 	}
-	r, err := w.do(item)
+	r, err := w.here(item)
 	w.ours = append(w.ours, job[R]{i, r})
 	return err
 }

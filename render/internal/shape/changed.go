@@ -3,15 +3,7 @@ package shape
 import (
 	"bytes"
 	"slices"
-	"sync"
 )
-
-// attributeValues are a change's before and after values, with where
-// their members begin.
-type attributeValues struct {
-	before, after               []byte
-	beforeMembers, afterMembers []uint32
-}
 
 // sameChanged reports whether two changes, if alike at the loose
 // strength, change the same top-level attributes in the words the loose
@@ -22,18 +14,11 @@ type attributeValues struct {
 // for the rest the words are compared from where the values first differ.
 // False too when the members' places are not known or their names are
 // not in order (changed pairs the attributes as they come).
-func sameChanged(c, p attributeValues) bool {
-	s := spanLists.Get().(*[4][]memberSpan)
-	defer spanLists.Put(s)
-	var ok [4]bool
-	for i, v := range [4]struct {
-		text    []byte
-		members []uint32
-	}{{c.before, c.beforeMembers}, {c.after, c.afterMembers}, {p.before, p.beforeMembers}, {p.after, p.afterMembers}} {
-		s[i], ok[i] = memberSpans(s[i][:0], v.text, v.members)
-	}
-	cb, ca, pb, pa := s[0], s[1], s[2], s[3]
-	if ok != [4]bool{true, true, true, true} || !sameNames(cb, pb) || !sameNames(ca, pa) {
+func sameChanged(c, p *compared) bool {
+	cs, cok := c.memberSpans()
+	ps, pok := p.memberSpans()
+	cb, ca, pb, pa := cs[0], cs[1], ps[0], ps[1]
+	if cok != [2]bool{true, true} || pok != [2]bool{true, true} || !sameNames(cb, pb) || !sameNames(ca, pa) {
 		return false
 	}
 	for i, j := 0, 0; i < len(cb) && j < len(ca); {
@@ -59,9 +44,6 @@ func sameChanged(c, p attributeValues) bool {
 // A memberSpan is one top-level member of an object's text: its name and
 // its text from the name's opening quote to the comma or brace after it.
 type memberSpan struct{ name, text []byte }
-
-// spanLists keep sameChanged's lists from one change to the next.
-var spanLists = sync.Pool{New: func() any { return new([4][]memberSpan) }}
 
 // memberSpans appends to spans v's members, split where they begin;
 // false when members do not fit v or their names are not in order.

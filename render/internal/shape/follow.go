@@ -22,31 +22,27 @@ import (
 // word, keys of one letter, members whose places are not known, a decoded
 // change — and Of then decides. ck and pk are c's and p's instance keys.
 func Follows(c, p *tofujson.Change, ck, pk []string) (alike, strictly bool) {
-	cv, pv := c.RawValues(), p.RawValues()
-	if cv == nil || pv == nil || shortKey(ck) || shortKey(pk) {
+	cd, pd := compareds.Get().(*compared), compareds.Get().(*compared)
+	defer compareds.Put(cd)
+	defer compareds.Put(pd)
+	if !cd.of(c, ck) || !pd.of(p, pk) {
 		return false, false
 	}
-	cb, ca := c.MemberOffsets()
-	pb, pa := p.MemberOffsets()
-	if replacesKeys(ck) || replacesKeys(pk) {
-		k := keyings.Get().(*keying)
-		defer keyings.Put(k)
-		k.reset(cv, pv)
-		cv, cb, ca, ck = k.replace(0, cv, cb, ca, ck)
-		pv, pb, pa, pk = k.replace(1, pv, pb, pa, pk)
-	}
-	m := matcher{ck: ck, pk: pk}
-	for i := range cv {
-		if !m.values(cv[i], pv[i]) {
+	return follows(cd, pd)
+}
+
+// follows is Follows of two changes as compared reads them.
+func follows(c, p *compared) (alike, strictly bool) {
+	m := matcher{ck: c.keys, pk: p.keys}
+	for i := range c.values {
+		if !m.values(c.values[i], p.values[i]) {
 			return false, false
 		}
 	}
-	if !wordless(cv[0]) && !wordless(cv[1]) {
-		if !sameChanged(attributeValues{cv[0], cv[1], cb, ca}, attributeValues{pv[0], pv[1], pb, pa}) {
-			return false, false
-		}
+	if !wordless(c.values[0]) && !wordless(c.values[1]) && !sameChanged(c, p) {
+		return false, false
 	}
-	return true, m.strictly(cv, pv)
+	return true, m.strictly(c.values, p.values)
 }
 
 // A matcher compares two changes' values, a pair at a time, noting the

@@ -1,6 +1,10 @@
 package shape
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
 
 // Follows compares changes with for_each keys as Of reads them: with
 // each key of several characters replaced wherever it appears (see
@@ -30,68 +34,91 @@ func shortKey(keys []string) bool {
 	return false
 }
 
-// keying holds two changes' values with their keys replaced, and the
-// keys Of can still meet as words, while Follows compares them.
-type keying struct {
-	text   []byte // the replaced values, one after another
-	bufs   [2][]byte
-	values [2][5][]byte
-	keys   [2][]string
+// compared is what Follows reads of one change: its values with its
+// for_each keys replaced (see replaceKeys), where the members of before
+// and after then begin, the keys Of can still meet as words, and, once
+// asked, the members split (see memberSpans). A Queue keeps a change's
+// for the change after it.
+type compared struct {
+	values        [][]byte
+	before, after []uint32
+	keys          []string
+	spans         [2][]memberSpan
+	spansOK       [2]bool
+	spansMade     bool
+	// Memory, kept from one change to the next.
+	vals  [5][]byte
+	text  []byte // the replaced values, one after another
+	bufs  [2][]byte
+	words []string
 }
 
-var keyings = sync.Pool{New: func() any { return &keying{} }}
-
-// reset makes room for the values of both changes: replacing only
-// shortens them, so the texts kept never move.
-func (k *keying) reset(cv, pv [][]byte) {
+// of reads c, whose instance keys are keys; false when Follows cannot
+// compare it (values decoded, or a key of one letter).
+func (d *compared) of(c *tofujson.Change, keys []string) bool {
+	vs := c.RawValues()
+	if vs == nil || shortKey(keys) {
+		return false
+	}
+	d.values, d.keys, d.spansMade = vs, keys, false
+	d.before, d.after = c.MemberOffsets()
+	if !replacesKeys(keys) {
+		return true
+	}
 	n := 0
-	for _, vs := range [2][][]byte{cv, pv} {
-		for _, v := range vs {
-			n += len(v)
-		}
+	for _, v := range vs {
+		n += len(v)
 	}
-	if cap(k.text) < n {
-		k.text = make([]byte, 0, n)
+	if cap(d.text) < n { // replacing only shortens: the texts kept never move
+		d.text = make([]byte, 0, n)
 	}
-	k.text = k.text[:0]
-}
-
-// replace is side's values (0: the change, 1: the one before it) with
-// keys replaced as Of replaces them, where the members of before and
-// after then begin (nil where a key covers one), and the keys that can
-// still be words Of looks at.
-func (k *keying) replace(side int, vs [][]byte, before, after []uint32, keys []string) ([][]byte, []uint32, []uint32, []string) {
-	out := k.values[side][:0]
+	d.text = d.text[:0]
+	out := d.vals[:0]
 	for i, v := range vs {
 		var members []uint32
 		switch i {
 		case 0:
-			members = before
+			members = d.before
 		case 1:
-			members = after
+			members = d.after
 		}
-		r, moved := replaceKeys(v, members, keys, &k.bufs)
+		r, moved := replaceKeys(v, members, keys, &d.bufs)
 		if len(r) != len(v) { // replaced: a key is two bytes or more, its mark one
-			start := len(k.text)
-			k.text = append(k.text, r...)
-			r = k.text[start:len(k.text):len(k.text)]
+			start := len(d.text)
+			d.text = append(d.text, r...)
+			r = d.text[start:len(d.text):len(d.text)]
 		}
 		switch i {
 		case 0:
-			before = moved
+			d.before = moved
 		case 1:
-			after = moved
+			d.after = moved
 		}
 		out = append(out, r)
 	}
-	words := k.keys[side][:0]
+	d.values = out
+	d.words = d.words[:0]
 	for _, key := range keys {
 		// Of finds only words holding a digit (or the # of a key
 		// replaced): a key without one is never a word it looks at.
 		if holdsDigit([]byte(key)) {
-			words = append(words, key)
+			d.words = append(d.words, key)
 		}
 	}
-	k.keys[side] = words
-	return out, before, after, words
+	d.keys = d.words
+	return true
 }
+
+// memberSpans are the members of before (0) and after (1), split, and
+// whether they could be (see memberSpans).
+func (d *compared) memberSpans() ([2][]memberSpan, [2]bool) {
+	if !d.spansMade {
+		d.spans[0], d.spansOK[0] = memberSpans(d.spans[0][:0], d.values[0], d.before)
+		d.spans[1], d.spansOK[1] = memberSpans(d.spans[1][:0], d.values[1], d.after)
+		d.spansMade = true
+	}
+	return d.spans, d.spansOK
+}
+
+// compareds keep Follows' memory from one call to the next.
+var compareds = sync.Pool{New: func() any { return new(compared) }}

@@ -49,15 +49,15 @@ func BenchmarkShapePlan(b *testing.B) {
 	}
 }
 
-// BenchmarkPlacePlan places every change of a plan as a Queue does, on
-// one goroutine: compared with the one before it in its bucket, hashed
-// when that cannot tell.
+// BenchmarkPlacePlan places every change of a plan as a Queue's worker
+// does, on one goroutine: compared with the one before it in its bucket
+// (read when it was placed), hashed when that cannot tell.
 func BenchmarkPlacePlan(b *testing.B) {
 	changes, keys, buckets, size := planChanges(b)
 	items := make([]queued, len(changes))
 	last := map[string]int{}
 	for i := range changes {
-		items[i] = queued{change: changes[i], keys: keys[i]}
+		items[i] = queued{i: int32(i), change: changes[i], keys: keys[i]}
 		if j, ok := last[buckets[i]]; ok {
 			items[i].prev, items[i].hasPrev = previous{int32(j), changes[j], keys[j]}, true
 		}
@@ -65,8 +65,9 @@ func BenchmarkPlacePlan(b *testing.B) {
 	}
 	b.SetBytes(int64(size))
 	for b.Loop() {
+		pl := &placer{kept: map[int32]*compared{}}
 		for _, q := range items {
-			place(q)
+			pl.place(q)
 		}
 	}
 }

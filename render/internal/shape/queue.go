@@ -34,6 +34,7 @@ type previous struct {
 }
 
 type queued struct {
+	i       int32           // its place among the changes added
 	change  tofujson.Change // values raw: a copy owns them
 	keys    []string
 	prev    previous // the bucket's change before it, when hasPrev
@@ -42,24 +43,75 @@ type queued struct {
 
 // NewQueue starts a queue.
 func NewQueue[B comparable]() *Queue[B] {
-	return &Queue[B]{w: beside.Start(place), last: map[B]previous{}}
+	w := &placer{kept: map[int32]*compared{}}
+	return &Queue[B]{w: beside.StartHere(w.place, (&placer{}).place), last: map[B]previous{}}
 }
 
-func place(q queued) (Placed, error) {
-	if q.hasPrev {
-		if alike, strictly := Follows(&q.change, &q.prev.change, q.keys, q.prev.keys); alike {
-			return Placed{Follows: true, Strictly: strictly}, nil
+// A placer places changes one at a time. The worker's keeps what it read
+// of each change (see compared) for the next change of its bucket, which
+// is compared with it: each change is read once, not twice.
+type placer struct {
+	kept map[int32]*compared // by the change's place; nil: nothing kept
+	free []*compared
+}
+
+// maxKept bounds what a placer keeps: one change per bucket that is
+// under way, most plans a few dozen.
+const maxKept = 1024
+
+func (pl *placer) place(q queued) (Placed, error) {
+	c := pl.get()
+	alike, strictly, read := false, false, c.of(&q.change, q.keys)
+	if read && q.hasPrev {
+		p, kept := pl.kept[q.prev.i]
+		if kept {
+			delete(pl.kept, q.prev.i)
+		} else if p = pl.get(); !p.of(&q.prev.change, q.prev.keys) {
+			pl.put(p)
+			p = nil
+		}
+		if p != nil {
+			alike, strictly = follows(c, p)
+			pl.put(p)
 		}
 	}
+	if read && pl.kept != nil && len(pl.kept) < maxKept {
+		pl.kept[q.i] = c
+	} else {
+		pl.put(c)
+	}
+	if alike {
+		return Placed{Follows: true, Strictly: strictly}, nil
+	}
 	return Placed{Shape: Of(&q.change, q.keys)}, nil
+}
+
+func (pl *placer) get() *compared {
+	if pl.kept == nil {
+		return compareds.Get().(*compared)
+	}
+	if n := len(pl.free); n > 0 {
+		c := pl.free[n-1]
+		pl.free = pl.free[:n-1]
+		return c
+	}
+	return new(compared)
+}
+
+func (pl *placer) put(c *compared) {
+	if pl.kept == nil {
+		compareds.Put(c)
+		return
+	}
+	pl.free = append(pl.free, c)
 }
 
 // Add shapes a change whose instance keys are keys (see Of), in bucket,
 // or queues it; neither its raw values nor keys may change until Wait
 // returns.
 func (q *Queue[B]) Add(rc *tofujson.ResourceChange, keys []string, bucket B) {
-	item := queued{change: rc.Change, keys: keys}
 	i := int32(len(q.prevs))
+	item := queued{i: i, change: rc.Change, keys: keys}
 	if p, ok := q.last[bucket]; ok {
 		item.prev, item.hasPrev = p, true
 		q.prevs = append(q.prevs, p.i)

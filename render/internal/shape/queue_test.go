@@ -48,3 +48,43 @@ func TestQueueShapesInOrder(t *testing.T) {
 		t.Errorf("web[3] should be strictly alike web[0], web[1] not: %v", got[:4])
 	}
 }
+
+// A queue's worker compares each change with what it read of the change
+// before it in its bucket: with for_each keys replaced, and updates'
+// members split, it answers as Of's shapes do, and finds the alike.
+func TestQueueComparesWithWhatItKept(t *testing.T) {
+	var pairs [][2]string
+	var keys [][]string
+	for i := range 400 {
+		k := fmt.Sprintf("eu-%d", i)
+		before := fmt.Sprintf(`{"name":"web-%s","size":%d,"tags":{"zone":"%s"}}`, k, 2+i%2, k)
+		after := fmt.Sprintf(`{"name":"web-%s","size":%d,"tags":{"zone":"%s"}}`, k, 4+i%2, k)
+		pairs = append(pairs, [2]string{before, after})
+		keys = append(keys, []string{k})
+	}
+	q := NewQueue[int]()
+	var want []Shape
+	for i, c := range readChanges(t, pairs...) {
+		rc := &tofujson.ResourceChange{Address: fmt.Sprintf(`web["%s"]`, keys[i][0]), Change: c}
+		want = append(want, Of(&rc.Change, keys[i]))
+		q.Add(rc, keys[i], i%2)
+	}
+	got, err := q.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	follows := 0
+	for i, g := range got {
+		switch {
+		case g.Loose != want[i].Loose:
+			t.Fatalf("change %d: Loose %x, Of's %x", i, g.Loose, want[i].Loose)
+		case g.Follows && g.Strictly != (want[i].Strict == want[i-2].Strict):
+			t.Fatalf("change %d follows change %d strictly: %v, Of's shapes say otherwise", i, i-2, g.Strictly)
+		case g.Follows:
+			follows++
+		}
+	}
+	if follows != 398 {
+		t.Errorf("%d changes follow the one before them in their bucket, want 398", follows)
+	}
+}
