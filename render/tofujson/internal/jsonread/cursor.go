@@ -488,6 +488,14 @@ func escapeLen(s []byte) int {
 		if len(s) < 6 {
 			return 0
 		}
+		if s[2] == '0' && s[3] == '0' {
+			// \u00XX, how the tools escape &, < and >: never half of a
+			// surrogate pair.
+			if hexDigit[s[4]]|hexDigit[s[5]] > 0xf {
+				return 0
+			}
+			return 6
+		}
 		v1, ok := hex4(unsafe.String(&s[2], 4))
 		if !ok {
 			return 0
