@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -243,48 +244,54 @@ func lcsTable[T any](xs, ys []T, eq func(a, b T) bool, extra int) []T {
 		return make([]T, 0, extra)
 	}
 	w := len(xs)
-	c := make([]int, len(xs)*len(ys))
-	eqs := make([]bool, len(xs)*len(ys))
+	cells := lcsCells.Get().(*[]int32)
+	defer lcsCells.Put(cells)
+	if cap(*cells) < len(xs)*len(ys) {
+		*cells = make([]int32, len(xs)*len(ys))
+	}
+	// Each cell is the length so far, times two, plus one where the
+	// elements are equal: every cell is written before it is read.
+	c := (*cells)[:len(xs)*len(ys)]
 	for y := range ys {
 		for x := range xs {
-			var left, up, diag int
+			var left, up, diag int32
 			if x > 0 {
-				left = c[w*y+x-1]
+				left = c[w*y+x-1] >> 1
 			}
 			if y > 0 {
-				up = c[w*(y-1)+x]
+				up = c[w*(y-1)+x] >> 1
 			}
 			if x > 0 && y > 0 {
-				diag = c[w*(y-1)+x-1]
+				diag = c[w*(y-1)+x-1] >> 1
 			}
 			switch {
 			case eq(xs[x], ys[y]):
-				eqs[w*y+x] = true
-				c[w*y+x] = diag + 1
+				c[w*y+x] = (diag+1)<<1 | 1
 			case left > up:
-				c[w*y+x] = left
+				c[w*y+x] = left << 1
 			default:
-				c[w*y+x] = up
+				c[w*y+x] = up << 1
 			}
 		}
 	}
-	out := make([]T, c[len(c)-1], c[len(c)-1]+extra)
+	n := int(c[len(c)-1] >> 1)
+	out := make([]T, n, n+extra)
 	i := len(out) - 1
 	x, y := len(xs)-1, len(ys)-1
 	for x >= 0 && y >= 0 {
-		if eqs[w*y+x] {
+		if c[w*y+x]&1 != 0 {
 			out[i] = xs[x]
 			i--
 			x--
 			y--
 			continue
 		}
-		var left, up int
+		var left, up int32
 		if x > 0 {
-			left = c[w*y+x-1]
+			left = c[w*y+x-1] >> 1
 		}
 		if y > 0 {
-			up = c[w*(y-1)+x]
+			up = c[w*(y-1)+x] >> 1
 		}
 		if left > up {
 			x--
@@ -294,6 +301,10 @@ func lcsTable[T any](xs, ys []T, eq func(a, b T) bool, extra int) []T {
 	}
 	return out
 }
+
+// lcsCells keep lcsTable's table from one call to the next (a table is
+// at most maxTableCells).
+var lcsCells = sync.Pool{New: func() any { return new([]int32) }}
 
 // shouldDiffMultiline reports whether two list elements are strings, one
 // of them spanning lines, that share at least one line: such a pair is

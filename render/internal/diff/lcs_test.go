@@ -140,3 +140,64 @@ func TestH4ListDiffFallsBack(t *testing.T) {
 		t.Fatalf("%d elements, want every one removed and added", len(n.Elements))
 	}
 }
+
+// lcsPlain is the table lcsTable fills, written plainly: its lengths and
+// its equal pairs apart.
+func lcsPlain[T any](xs, ys []T, eq func(a, b T) bool) []T {
+	if len(xs) == 0 || len(ys) == 0 {
+		return []T{}
+	}
+	n, m := len(xs), len(ys)
+	c := make([][]int, m+1)
+	for y := range c {
+		c[y] = make([]int, n+1)
+	}
+	for y := 1; y <= m; y++ {
+		for x := 1; x <= n; x++ {
+			switch {
+			case eq(xs[x-1], ys[y-1]):
+				c[y][x] = c[y-1][x-1] + 1
+			default:
+				c[y][x] = max(c[y][x-1], c[y-1][x])
+			}
+		}
+	}
+	var out []T
+	for x, y := n, m; x > 0 && y > 0; {
+		switch {
+		case eq(xs[x-1], ys[y-1]):
+			out = append(out, xs[x-1])
+			x, y = x-1, y-1
+		case c[y][x-1] > c[y-1][x]:
+			x--
+		default:
+			y--
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// The table, its lengths and equal pairs in one cell, chooses what the
+// plain table chooses, ties included, whichever tables came before it.
+func TestLCSTableIsThePlainTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	type elem struct {
+		letter rune
+		at     int
+	}
+	eq := func(a, b elem) bool { return a.letter == b.letter }
+	word := func() []elem {
+		s := make([]elem, r.IntN(30))
+		for i := range s {
+			s[i] = elem{rune('a' + r.IntN(4)), i}
+		}
+		return s
+	}
+	for range 20000 {
+		xs, ys := word(), word()
+		if got, want := lcsTable(xs, ys, eq, 0), lcsPlain(xs, ys, eq); !slices.Equal(got, want) {
+			t.Fatalf("lcsTable(%v, %v) = %v, the plain table gives %v", xs, ys, got, want)
+		}
+	}
+}
