@@ -140,17 +140,16 @@ const (
 func lcs[T any](xs, ys []T, eq func(a, b T) bool) ([]T, bool) {
 	// The walk back starts at the last elements and takes every equal pair
 	// it meets, so a common suffix always ends the result, and the table
-	// for what precedes it does not depend on it: only the rest needs one.
+	// for what precedes it does not depend on it. A common prefix then
+	// begins the result: whichever elements the full table pairs there, it
+	// pairs all of the prefix, in order, and walkSlice compares elements
+	// only with eq. Only the middle needs a table.
 	k := 0
 	for k < len(xs) && k < len(ys) && eq(xs[len(xs)-1-k], ys[len(ys)-1-k]) {
 		k++
 	}
 	suffix := xs[len(xs)-k:]
 	xs, ys = xs[:len(xs)-k], ys[:len(ys)-k]
-	if len(xs)*len(ys) <= maxTableCells {
-		return append(lcsTable(xs, ys, eq, len(suffix)), suffix...), true
-	}
-	// Too large for the table: a common prefix is common too.
 	p := 0
 	for p < len(xs) && p < len(ys) && eq(xs[p], ys[p]) {
 		p++
