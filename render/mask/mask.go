@@ -47,8 +47,8 @@ type Masker struct {
 	// and bit 0 when longer lists lengths of 64 bytes or more, longest
 	// first once sorted. short holds the shorter patterns by length.
 	long    map[string]struct{}
-	lengths map[string]uint64
-	longer  map[string][]int
+	lengths map[uint64]uint64 // by prefix8
+	longer  map[uint64][]int
 	short   [indexLen]map[string]struct{}
 	numbers map[string]struct{}
 	keys    map[string]struct{} // a marked map's keys, for attribute paths
@@ -67,7 +67,7 @@ const indexLen = 8
 
 // NewMasker returns a masker with no known secrets.
 func NewMasker() *Masker {
-	m := &Masker{long: map[string]struct{}{}, lengths: map[string]uint64{}, longer: map[string][]int{}, numbers: map[string]struct{}{}, keys: map[string]struct{}{}}
+	m := &Masker{long: map[string]struct{}{}, lengths: map[uint64]uint64{}, longer: map[uint64][]int{}, numbers: map[string]struct{}{}, keys: map[string]struct{}{}}
 	for i := range m.short {
 		m.short[i] = map[string]struct{}{}
 	}
@@ -174,7 +174,7 @@ func (m *Masker) add(p string) {
 		if n := len(m.long); addTo(m.long, p) == n {
 			return
 		}
-		if k := p[:indexLen]; len(p) < 64 {
+		if k := prefix8(p); len(p) < 64 {
 			m.lengths[k] |= 1 << len(p)
 		} else {
 			m.lengths[k] |= hasLonger
@@ -370,6 +370,15 @@ func (m *Masker) match(s string, prev byte) int {
 	return 0
 }
 
+// prefix8 is the first indexLen (8) bytes of s as a number, Masker's
+// lengths' key: a map keyed by numbers neither hashes nor compares
+// strings.
+func prefix8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
 // hasLonger is the bit of Masker.lengths saying that Masker.longer has
 // lengths too: no pattern is empty.
 const hasLonger = 1
@@ -377,7 +386,7 @@ const hasLonger = 1
 // matchLong is the length of the longest pattern of indexLen bytes or
 // more at the start of s, or 0.
 func (m *Masker) matchLong(s string) int {
-	k := s[:indexLen]
+	k := prefix8(s)
 	lengths := m.lengths[k]
 	if lengths&hasLonger != 0 {
 		for _, l := range m.longer[k] {
