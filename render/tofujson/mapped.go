@@ -5,15 +5,13 @@ import (
 	"os"
 
 	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
+	"github.com/planpr/planpr/render/tofujson/internal/mapping"
 )
 
-// A plan is read fastest from memory: jsontext then parses it in place,
-// instead of copying it piece by piece into a buffer of its own. Where the
-// platform can map the file (see mapFile), ReadPlan does so. The pass
-// gives back the pages it has read as it goes (drop), so the plan never
-// counts whole against the process's memory; the giving back, and the
-// unmapping at the end, happen on a goroutine of their own (see
-// jsonread.Drop), not on the reading one.
+// A plan is read fastest from memory, parsed in place. Where the platform
+// can map the file (mapping.Map), ReadPlan does, and gives the pages back
+// as the pass goes (drop; mapping does it on a goroutine of its own), so
+// the plan never counts whole against the process's memory.
 
 // droppedEvery is how far the pass reads before it gives pages back.
 const droppedEvery = 4 << 20
@@ -67,10 +65,10 @@ func readCursor(path string, m []byte, opts ReadOptions, visit Visitor) (*Plan, 
 }
 
 // Guard runs f, which reads a mapped plan, making a fault ErrFileChanged
-// rather than a crash (see jsonread.Guard).
+// rather than a crash (see mapping.Guard).
 var (
-	Guard          = jsonread.Guard
-	ErrFileChanged = jsonread.ErrFileChanged
+	Guard          = mapping.Guard
+	ErrFileChanged = mapping.ErrFileChanged
 )
 
 // drop gives back the pages of the mapped file before off, every so often.
@@ -80,6 +78,6 @@ func (r *reader) drop(off int64) {
 		return
 	}
 	end := off &^ (int64(os.Getpagesize()) - 1)
-	jsonread.Drop(r.mapped[r.dropped:end])
+	mapping.Drop(r.mapped[r.dropped:end])
 	r.dropped = end
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
+	"github.com/planpr/planpr/render/tofujson/internal/mapping"
 )
 
 // A mapped plan and a streamed one read alike, plan and changes.
@@ -31,8 +31,8 @@ func TestReadPlanMappedOrStreamed(t *testing.T) {
 			}
 			defer f.Close()
 			var p *Plan
-			if m, ok := jsonread.Map(f); mapped && ok {
-				defer jsonread.Unmap(m)
+			if m, ok := mapping.Map(f); mapped && ok {
+				defer mapping.Unmap(m)
 				p, err = readMapped(path, m, ReadOptions{}, visit)
 			} else {
 				p, err = readPlan(path, bufio.NewReader(f), ReadOptions{}, visit)
@@ -59,11 +59,11 @@ func TestReadPlanMappedFileCutShort(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	m, ok := jsonread.Map(f)
+	m, ok := mapping.Map(f)
 	if !ok {
 		t.Skip("no mapped files here")
 	}
-	defer jsonread.Unmap(m)
+	defer mapping.Unmap(m)
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}

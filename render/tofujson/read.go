@@ -19,6 +19,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
+	"github.com/planpr/planpr/render/tofujson/internal/mapping"
 )
 
 // Section names of the two streamed arrays.
@@ -71,8 +72,8 @@ func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 	}
 	defer f.Close()
 	if osf, ok := osFile(f); ok {
-		if m, ok := jsonread.Map(osf); ok {
-			defer jsonread.Unmap(m)
+		if m, ok := mapping.Map(osf); ok {
+			defer mapping.Unmap(m)
 			p, err := readMapped(path, m, opts, visit)
 			return finish(path, opts, p, err)
 		}
@@ -688,12 +689,9 @@ func versionAbove(v string, limit float64) bool {
 	return err == nil && f > limit
 }
 
-// checkDepth refuses raw, read at offset start of the file, when it nests
-// too deep.
+// checkDepth refuses raw, read at offset start, when it nests too deep.
 func (r *reader) checkDepth(raw []byte, start int64) error {
-	if c, ok := r.dec.(*jsonread.Cursor); ok && c.Nested() <= MaxValueDepth {
-		return nil // the cursor counted as it checked
-	} else if !ok && jsonread.DepthWithin(raw, MaxValueDepth) {
+	if jsonread.DepthWithinRead(r.dec, raw, MaxValueDepth) {
 		return nil
 	}
 	return errorAt(r.path, start, ErrTooDeep.Error())

@@ -45,3 +45,12 @@ func DepthWithin(raw []byte, limit int) bool {
 	}
 	return true
 }
+
+// DepthWithinRead is DepthWithin of raw, the value dec has just read: a
+// Cursor counted its nesting as it checked it (see Cursor.Nested).
+func DepthWithinRead(dec Tokens, raw []byte, limit int) bool {
+	if c, ok := dec.(*Cursor); ok {
+		return c.Nested() <= limit
+	}
+	return DepthWithin(raw, limit)
+}

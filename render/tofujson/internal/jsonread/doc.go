@@ -6,6 +6,6 @@
 // text a checking pass has already read (no validation, strings taken in
 // place, an update's after sharing what its before writes the same); the
 // sensitive strings a mirror marks; the depth limit; memory reuse (slabs,
-// boxes) and mapped files. It knows no plan, state or stream, and imports
-// nothing from the project.
+// boxes). It knows no plan, state or stream, and imports nothing from the
+// project (a mapped file is package mapping's).
 package jsonread

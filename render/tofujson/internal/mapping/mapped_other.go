@@ -1,6 +1,6 @@
 //go:build !linux
 
-package jsonread
+package mapping
 
 import "os"
 

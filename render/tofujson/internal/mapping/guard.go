@@ -1,4 +1,4 @@
-package jsonread
+package mapping
 
 import (
 	"errors"
