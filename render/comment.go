@@ -438,9 +438,8 @@ func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue[shapeBu
 		if !c.Shown() {
 			return nil
 		}
-		c.ReplacePaths = nil // the warnings have them; not needed again
-		// Split here, beside the shaper, rather than after the read.
-		at := review.SplitAddress(c.Address)
+		at := c.Split()                 // the read's, made beside the shaper
+		c.ReplacePaths, c.At = nil, nil // the warnings have them; not needed again
 		shown := s.changes.Add(shownChange{ChangeSummary: c, span: rc.Span, pattern: s.patterns.Add(at), indexes: at.Indexes})
 		shapes.Add(rc, at.Keys(), shapeBucket{shown.listKey(), c.Reason})
 		if !s.fullRoom() {

@@ -93,6 +93,17 @@ type ChangeSummary struct {
 	PreviousAddress string
 	Reason          string
 	ReplacePaths    [][]any
+	// At is the address split (see SplitAddress), when the read has
+	// split it (a shown change's, for its reader too).
+	At *SplitAt
+}
+
+// Split is the address split: the read's (At), or made now.
+func (s ChangeSummary) Split() SplitAt {
+	if s.At != nil {
+		return *s.At
+	}
+	return SplitAddress(s.Address)
 }
 
 // Shown reports whether OpenTofu prints this change among the planned
@@ -250,10 +261,14 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 		action, _ := tofujson.ParseActions(rc.Change.Actions)
 		sum := ChangeSummary{Action: action, Moved: rc.Moved(), Importing: rc.Importing(), Mode: rc.Mode,
 			Address: rc.Address, PreviousAddress: rc.PreviousAddress, Reason: rc.ActionReason, ReplacePaths: rc.Change.ReplacePaths}
-		s.Stats.add(sum)
 		if keepAll {
 			s.Changes = append(s.Changes, sum)
 		}
+		if sum.Shown() {
+			at := SplitAddress(sum.Address)
+			sum.At = &at
+		}
+		s.Stats.add(sum)
 		if o.Schemas != nil { // a plan the schemas do not cover is an error
 			if _, err := o.SchemaFor(rc, nil); err != nil {
 				return err
@@ -395,7 +410,8 @@ func (st *Stats) add(c ChangeSummary) {
 		if st.riskyGroups.Limit == 0 {
 			st.riskyGroups.Limit = maxRiskyGroups
 		}
-		st.riskyGroups.Add(riskyKey(c), c)
+		at := c.Split()
+		st.riskyGroups.AddSplit(riskyKey(c), c, &at)
 	}
 	// The "Plan:" line's totals, as sums of Counts, one change at a time.
 	switch c.Action {
