@@ -55,17 +55,21 @@ func BenchmarkShapePlan(b *testing.B) {
 func BenchmarkPlacePlan(b *testing.B) {
 	changes, keys, buckets, size := planChanges(b)
 	items := make([]queued, len(changes))
-	last := map[string]int{}
+	last, ids := map[string]int{}, map[string]int32{}
 	for i := range changes {
-		items[i] = queued{i: int32(i), change: changes[i], keys: keys[i]}
+		if _, ok := ids[buckets[i]]; !ok {
+			ids[buckets[i]] = int32(len(ids))
+		}
+		id := ids[buckets[i]]
+		items[i] = queued{i: int32(i), bucket: id, change: changes[i], keys: keys[i]}
 		if j, ok := last[buckets[i]]; ok {
-			items[i].prev, items[i].hasPrev = previous{int32(j), changes[j], keys[j]}, true
+			items[i].prev, items[i].hasPrev = previous{int32(j), id, changes[j], keys[j]}, true
 		}
 		last[buckets[i]] = i
 	}
 	b.SetBytes(int64(size))
 	for b.Loop() {
-		pl := &placer{kept: map[int32]*compared{}}
+		pl := &placer{kept: map[int32]keptRead{}}
 		for _, q := range items {
 			pl.place(q)
 		}

@@ -28,55 +28,69 @@ type Placed struct {
 
 // previous is the last change added to a bucket, and its place.
 type previous struct {
-	i      int32
-	change tofujson.Change
-	keys   []string
+	i, bucket int32 // bucket: its bucket's number
+	change    tofujson.Change
+	keys      []string
 }
 
 type queued struct {
-	i       int32           // its place among the changes added
-	change  tofujson.Change // values raw: a copy owns them
-	keys    []string
-	prev    previous // the bucket's change before it, when hasPrev
-	hasPrev bool     // (by value: a pointer would cost an allocation a change)
+	i, bucket int32           // its place among the changes added; its bucket's number
+	change    tofujson.Change // values raw: a copy owns them
+	keys      []string
+	prev      previous // the bucket's change before it, when hasPrev
+	hasPrev   bool     // (by value: a pointer would cost an allocation a change)
 }
 
 // NewQueue starts a queue.
 func NewQueue[B comparable]() *Queue[B] {
-	w := &placer{kept: map[int32]*compared{}}
+	w := &placer{kept: map[int32]keptRead{}}
 	return &Queue[B]{w: beside.StartHere(w.place, (&placer{}).place), last: map[B]previous{}}
 }
 
 // A placer places changes one at a time. The worker's keeps what it read
-// of each change (see compared) for the next change of its bucket, which
-// is compared with it: each change is read once, not twice.
+// of each bucket's last change (see compared) for the next change of the
+// bucket, which is compared with it: each change is read once, not twice.
 type placer struct {
-	kept map[int32]*compared // by the change's place; nil: nothing kept
+	kept map[int32]keptRead // by bucket; nil: nothing kept
 	free []*compared
 }
 
-// maxKept bounds what a placer keeps: one change per bucket that is
-// under way, most plans a few dozen.
-const maxKept = 1024
+// keptRead is what a placer read of a bucket's last change, the i-th.
+type keptRead struct {
+	i    int32
+	read *compared
+}
+
+// maxKept bounds what a placer keeps: one change per bucket, most plans
+// a few dozen.
+const maxKept = 256
 
 func (pl *placer) place(q queued) (Placed, error) {
 	c := pl.get()
 	alike, strictly, read := false, false, c.of(&q.change, q.keys)
+	kept, ok := pl.kept[q.bucket]
+	if ok && (!q.hasPrev || kept.i != q.prev.i) {
+		pl.put(kept.read) // the change after it was placed on the other goroutine
+		kept, ok = keptRead{}, false
+	}
 	if read && q.hasPrev {
-		p, kept := pl.kept[q.prev.i]
-		if kept {
-			delete(pl.kept, q.prev.i)
-		} else if p = pl.get(); !p.of(&q.prev.change, q.prev.keys) {
-			pl.put(p)
-			p = nil
+		p := kept.read
+		if !ok {
+			if p = pl.get(); !p.of(&q.prev.change, q.prev.keys) {
+				pl.put(p)
+				p = nil
+			}
 		}
 		if p != nil {
 			alike, strictly = follows(c, p)
 			pl.put(p)
 		}
+	} else if ok {
+		pl.put(kept.read)
 	}
+	delete(pl.kept, q.bucket)
 	if read && pl.kept != nil && len(pl.kept) < maxKept {
-		pl.kept[q.i] = c
+		pl.kept[q.bucket] = keptRead{q.i, c}
 	} else {
 		pl.put(c)
 	}
@@ -112,13 +126,16 @@ func (pl *placer) put(c *compared) {
 func (q *Queue[B]) Add(rc *tofujson.ResourceChange, keys []string, bucket B) {
 	i := int32(len(q.prevs))
 	item := queued{i: i, change: rc.Change, keys: keys}
-	if p, ok := q.last[bucket]; ok {
+	p, ok := q.last[bucket]
+	if ok {
 		item.prev, item.hasPrev = p, true
 		q.prevs = append(q.prevs, p.i)
 	} else {
+		p.bucket = int32(len(q.last))
 		q.prevs = append(q.prevs, -1)
 	}
-	q.last[bucket] = previous{i, rc.Change, keys}
+	item.bucket = p.bucket
+	q.last[bucket] = previous{i, p.bucket, rc.Change, keys}
 	q.w.Add(item) // shaping fails on no change
 }
 
