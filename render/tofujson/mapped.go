@@ -10,8 +10,8 @@ import (
 
 // A plan is read fastest from memory, parsed in place. Where the platform
 // can map the file (mapping.Map), ReadPlan does, and gives the pages back
-// as the pass goes (drop; mapping does it on a goroutine of its own), so
-// the plan never counts whole against the process's memory.
+// as the pass goes (drop), so the plan never counts whole against the
+// process's memory.
 
 // droppedEvery is how far the pass reads before it gives pages back.
 const droppedEvery = 4 << 20
