@@ -13,29 +13,35 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
+// lettered is a list element compared by its letter that keeps its place,
+// so that a result picking another of two equal elements is caught.
+type lettered struct {
+	letter rune
+	at     int
+}
+
+func sameLetter(a, b lettered) bool { return a.letter == b.letter }
+
+// letteredWords makes random lists of fewer than longest elements over the first
+// letters of the alphabet: few letters make ties common.
+func letteredWords(r *rand.Rand, longest, letters int) func() []lettered {
+	return func() []lettered {
+		s := make([]lettered, r.IntN(longest))
+		for i := range s {
+			s[i] = lettered{rune('a' + r.IntN(letters)), i}
+		}
+		return s
+	}
+}
+
 // The shortcuts for a common suffix and a common prefix must choose what
 // the full table chooses, ties included (small alphabets make ties
 // common): the same elements of the suffix and the middle, and elements
 // equal to the prefix's where the table pairs the prefix otherwise —
 // walkSlice compares the result's elements only with eq.
 func TestLCSShortcutsMatchTable(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	// Elements compare by letter but keep their position, so a result that
-	// picks a different one of two equal elements outside the prefix is
-	// caught.
-	type elem struct {
-		letter rune
-		at     int
-	}
-	eq := func(a, b elem) bool { return a.letter == b.letter }
-	word := func() []elem {
-		s := make([]elem, r.IntN(9))
-		for i := range s {
-			s[i] = elem{rune('a' + r.IntN(3)), i}
-		}
-		return s
-	}
-	letters := func(s []elem) string {
+	word := letteredWords(rand.New(rand.NewPCG(1, 2)), 9, 3)
+	letters := func(s []lettered) string {
 		var b []rune
 		for _, e := range s {
 			b = append(b, e.letter)
@@ -44,10 +50,10 @@ func TestLCSShortcutsMatchTable(t *testing.T) {
 	}
 	for range 20000 {
 		xs, ys := word(), word()
-		got, _ := lcs(xs, ys, eq)
-		want := lcsTable(xs, ys, eq, 0)
+		got, _ := lcs(xs, ys, sameLetter)
+		want := lcsTable(xs, ys, sameLetter, 0)
 		p := 0
-		for p < len(xs) && p < len(ys) && eq(xs[p], ys[p]) {
+		for p < len(xs) && p < len(ys) && sameLetter(xs[p], ys[p]) {
 			p++
 		}
 		p = min(p, len(got), len(want))
@@ -197,22 +203,10 @@ func lcsPlain[T any](xs, ys []T, eq func(a, b T) bool) []T {
 // The table, its lengths and equal pairs in one cell, chooses what the
 // plain table chooses, ties included, whichever tables came before it.
 func TestLCSTableIsThePlainTable(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	type elem struct {
-		letter rune
-		at     int
-	}
-	eq := func(a, b elem) bool { return a.letter == b.letter }
-	word := func() []elem {
-		s := make([]elem, r.IntN(30))
-		for i := range s {
-			s[i] = elem{rune('a' + r.IntN(4)), i}
-		}
-		return s
-	}
+	word := letteredWords(rand.New(rand.NewPCG(5, 6)), 30, 4)
 	for range 20000 {
 		xs, ys := word(), word()
-		if got, want := lcsTable(xs, ys, eq, 0), lcsPlain(xs, ys, eq); !slices.Equal(got, want) {
+		if got, want := lcsTable(xs, ys, sameLetter, 0), lcsPlain(xs, ys, sameLetter); !slices.Equal(got, want) {
 			t.Fatalf("lcsTable(%v, %v) = %v, the plain table gives %v", xs, ys, got, want)
 		}
 	}

@@ -24,20 +24,10 @@ func TestQueueShapesInOrder(t *testing.T) {
 		want = append(want, Of(&rc.Change, keys(rc.Address)))
 		q.Add(rc, keys(rc.Address), i%3) // alike sizes, one bucket
 	}
-	got, err := q.Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := placedAsOf(t, q, want, 3)
 	follows := 0
-	for i, g := range got {
-		switch {
-		case g.Loose != want[i].Loose:
-			t.Fatalf("change %d: Loose %x, Of's %x", i, g.Loose, want[i].Loose)
-		case g.Follows && g.Strictly != (want[i].Strict == want[i-3].Strict):
-			t.Fatalf("change %d follows change %d strictly: %v, Of's shapes say otherwise", i, i-3, g.Strictly)
-		case !g.Follows && g.Strict != want[i].Strict:
-			t.Fatalf("change %d: Strict %x, Of's %x", i, g.Strict, want[i].Strict)
-		case g.Follows:
+	for _, g := range got {
+		if g.Follows {
 			follows++
 		}
 	}
@@ -69,22 +59,34 @@ func TestQueueComparesWithWhatItKept(t *testing.T) {
 		want = append(want, Of(&rc.Change, keys[i]))
 		q.Add(rc, keys[i], i%2)
 	}
-	got, err := q.Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
 	follows := 0
-	for i, g := range got {
-		switch {
-		case g.Loose != want[i].Loose:
-			t.Fatalf("change %d: Loose %x, Of's %x", i, g.Loose, want[i].Loose)
-		case g.Follows && g.Strictly != (want[i].Strict == want[i-2].Strict):
-			t.Fatalf("change %d follows change %d strictly: %v, Of's shapes say otherwise", i, i-2, g.Strictly)
-		case g.Follows:
+	for _, g := range placedAsOf(t, q, want, 2) {
+		if g.Follows {
 			follows++
 		}
 	}
 	if follows != 398 {
 		t.Errorf("%d changes follow the one before them in their bucket, want 398", follows)
 	}
+}
+
+// placedAsOf waits for q's shapes and fails t where one differs from Of's
+// (want), a change that follows the one back places before it included.
+func placedAsOf(t *testing.T, q *Queue[int], want []Shape, back int) []Placed {
+	t.Helper()
+	got, err := q.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range got {
+		switch {
+		case g.Loose != want[i].Loose:
+			t.Fatalf("change %d: Loose %x, Of's %x", i, g.Loose, want[i].Loose)
+		case g.Follows && g.Strictly != (want[i].Strict == want[i-back].Strict):
+			t.Fatalf("change %d follows change %d strictly: %v, Of's shapes say otherwise", i, i-back, g.Strictly)
+		case !g.Follows && g.Strict != want[i].Strict:
+			t.Fatalf("change %d: Strict %x, Of's %x", i, g.Strict, want[i].Strict)
+		}
+	}
+	return got
 }
