@@ -157,6 +157,10 @@ type ScanOptions struct {
 	// raw values to other goroutines waits for them there.
 	Borrow bool
 	Finish func() error
+	// Beside visits the changes (Masker's work, the counts, Each) on a
+	// goroutine of their own, in order, while the read goes on: Each then
+	// runs there, and Finish follows the last.
+	Beside bool
 }
 
 // ReadPlan is the first pass over a plan: it counts and lists the changes
@@ -218,7 +222,13 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 	// Whoever was handed raw values is done with them before the read
 	// returns: they may be the plan's memory.
 	var secretsErr error
+	var changes *changePipe // the changes, visited beside the read (Beside)
 	ropts.Finish = func() error {
+		if changes != nil {
+			if err := changes.close(); err != nil {
+				return err
+			}
+		}
 		if driftDecoded != nil {
 			if err := <-driftDecoded; err != nil {
 				return err
@@ -235,29 +245,12 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 		}
 		return secretsErr
 	}
-	seen := 0
-	p, err := tofujson.ReadPlan(path, ropts, func(section string, rc *tofujson.ResourceChange) error {
-		if seen++; so.Done != nil && seen%64 == 0 {
-			select {
-			case <-so.Done:
-				return so.Err()
-			default:
-			}
-		}
+	visitChange := func(rc *tofujson.ResourceChange) error {
 		if masker != nil {
 			if w := rc.Change.SensitiveWork(); !w.Empty() {
 				secrets <- w
 			}
 		}
-		if section == tofujson.SectionDrift {
-			// Drift is shown first but needs relevant_attributes, which
-			// come last: keep the entries (their values still raw JSON).
-			s.HasDrift = true
-			rc.Change.KeepValues()
-			s.Drift = append(s.Drift, *rc)
-			return nil
-		}
-		decodeDrift()
 		action, _ := tofujson.ParseActions(rc.Change.Actions)
 		sum := ChangeSummary{Action: action, Moved: rc.Moved(), Importing: rc.Importing(), Mode: rc.Mode,
 			Address: rc.Address, PreviousAddress: rc.PreviousAddress, Reason: rc.ActionReason, ReplacePaths: rc.Change.ReplacePaths}
@@ -300,6 +293,37 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 			return each(rc, sum)
 		}
 		return nil
+	}
+	if so.Beside {
+		changes = startChangePipe(path, visitChange)
+	}
+	seen := 0
+	p, err := tofujson.ReadPlan(path, ropts, func(section string, rc *tofujson.ResourceChange) error {
+		if seen++; so.Done != nil && seen%64 == 0 {
+			select {
+			case <-so.Done:
+				return so.Err()
+			default:
+			}
+		}
+		if section == tofujson.SectionDrift {
+			if masker != nil {
+				if w := rc.Change.SensitiveWork(); !w.Empty() {
+					secrets <- w
+				}
+			}
+			// Drift is shown first but needs relevant_attributes, which
+			// come last: keep the entries (their values still raw JSON).
+			s.HasDrift = true
+			rc.Change.KeepValues()
+			s.Drift = append(s.Drift, *rc)
+			return nil
+		}
+		decodeDrift()
+		if changes != nil {
+			return changes.add(rc)
+		}
+		return visitChange(rc)
 	})
 	if err != nil {
 		return nil, err

@@ -27,9 +27,9 @@ func (e *InputError) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
-// errorAt builds an InputError for a byte offset into the named file,
+// ErrorAt builds an InputError for a byte offset into the named file,
 // turning the offset into a line and column by reading the file again.
-func errorAt(path string, offset int64, msg string) *InputError {
+func ErrorAt(path string, offset int64, msg string) *InputError {
 	line, col := lineCol(path, offset)
 	return &InputError{File: path, Line: line, Column: col, Msg: msg}
 }
@@ -130,5 +130,5 @@ func ReadFile(path string) ([]byte, error) {
 // silently replace the first (a second "resource_changes" read as "no
 // changes").
 func duplicateMember(path string, offset int64, key, what string) error {
-	return errorAt(path, offset-int64(len(key))-2, fmt.Sprintf("%q appears twice in %s: the file is not what `tofu show -json` writes (two documents merged?)", key, what))
+	return ErrorAt(path, offset-int64(len(key))-2, fmt.Sprintf("%q appears twice in %s: the file is not what `tofu show -json` writes (two documents merged?)", key, what))
 }

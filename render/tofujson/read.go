@@ -177,18 +177,18 @@ func (r *reader) fail(err error) error {
 	var notJSON *jsonread.ErrNotJSON
 	switch {
 	case errors.As(err, &notJSON):
-		return errorAt(r.path, notJSON.Offset, "invalid JSON")
+		return ErrorAt(r.path, notJSON.Offset, "invalid JSON")
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		off := r.dec.InputOffset()
 		if fi, serr := os.Stat(r.path); serr == nil {
 			off = fi.Size()
 		}
-		return errorAt(r.path, off, "truncated JSON: the file ends in the middle of the document")
+		return ErrorAt(r.path, off, "truncated JSON: the file ends in the middle of the document")
 	case errors.As(err, &syn):
 		msg := syn.Err.Error()
-		return errorAt(r.path, syn.ByteOffset, "invalid JSON: "+msg)
+		return ErrorAt(r.path, syn.ByteOffset, "invalid JSON: "+msg)
 	}
-	return errorAt(r.path, r.dec.InputOffset(), err.Error())
+	return ErrorAt(r.path, r.dec.InputOffset(), err.Error())
 }
 
 // expect reads a delimiter.
@@ -198,7 +198,7 @@ func (r *reader) expect(kind jsontext.Kind, what string) error {
 		return err
 	}
 	if tok.Kind() != kind {
-		return errorAt(r.path, r.dec.InputOffset()-1, fmt.Sprintf("%s: got %s, want %s", what, jsonread.KindName(tok.Kind()), jsonread.KindName(kind)))
+		return ErrorAt(r.path, r.dec.InputOffset()-1, fmt.Sprintf("%s: got %s, want %s", what, jsonread.KindName(tok.Kind()), jsonread.KindName(kind)))
 	}
 	return nil
 }
@@ -266,9 +266,9 @@ func (r *reader) small(dst any, what string) error {
 	if err := d.Decode(dst); err != nil {
 		var typ *json.UnmarshalTypeError
 		if errors.As(err, &typ) {
-			return errorAt(r.path, start+typ.Offset, fmt.Sprintf("invalid JSON for %s: got %s, want %s", cmp.Or(typ.Field, what), typ.Value, typ.Type))
+			return ErrorAt(r.path, start+typ.Offset, fmt.Sprintf("invalid JSON for %s: got %s, want %s", cmp.Or(typ.Field, what), typ.Value, typ.Type))
 		}
-		return errorAt(r.path, start, fmt.Sprintf("invalid %s: %v", what, err))
+		return ErrorAt(r.path, start, fmt.Sprintf("invalid %s: %v", what, err))
 	}
 	jsonread.ObjectsIn(reflect.ValueOf(dst))
 	return nil
@@ -311,10 +311,10 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 			}
 			s, ok := v.(string)
 			if !ok {
-				return errorAt(r.path, keyOffset, fmt.Sprintf("format_version must be a string, got %v", v))
+				return ErrorAt(r.path, keyOffset, fmt.Sprintf("format_version must be a string, got %v", v))
 			}
 			if err := checkPlanVersion(s); err != nil {
-				return errorAt(r.path, keyOffset+1, err.Error())
+				return ErrorAt(r.path, keyOffset+1, err.Error())
 			}
 			p.FormatVersion = s
 		case "terraform_version":
@@ -327,7 +327,7 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 			}
 			for name, oc := range p.OutputChanges {
 				if _, aerr := ParseActions(oc.Actions); aerr != nil {
-					return errorAt(r.path, keyOffset, fmt.Sprintf("output %q: %v", name, aerr))
+					return ErrorAt(r.path, keyOffset, fmt.Sprintf("output %q: %v", name, aerr))
 				}
 			}
 		case "relevant_attributes":
@@ -342,7 +342,7 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 			if err = r.small(&p.DeferredChanges, key); err == nil {
 				for _, d := range p.DeferredChanges {
 					if _, aerr := ParseActions(d.ResourceChange.Change.Actions); aerr != nil {
-						return errorAt(r.path, keyOffset, fmt.Sprintf("deferred change %q: %v", d.ResourceChange.Address, aerr))
+						return ErrorAt(r.path, keyOffset, fmt.Sprintf("deferred change %q: %v", d.ResourceChange.Address, aerr))
 					}
 				}
 			}
@@ -388,7 +388,7 @@ func (r *reader) trailing(what string) error {
 	if strings.HasPrefix(line, "::") || strings.HasPrefix(line, "[command]") {
 		msg += " (GitHub Actions log lines from the setup-terraform/setup-opentofu wrapper: set `terraform_wrapper: false` / `tofu_wrapper: false`)"
 	}
-	return errorAt(r.path, off, msg)
+	return ErrorAt(r.path, off, msg)
 }
 
 // lineAt reads the rest of the line at a byte offset of the file.
@@ -426,7 +426,7 @@ func (r *reader) changes(section string, visit Visitor) error {
 		}
 		rc.Span = Span{Start: start, End: r.dec.InputOffset()}
 		if _, err := ParseActions(rc.Change.Actions); err != nil {
-			return errorAt(r.path, r.startOf(start), fmt.Sprintf("%s %s: %v", section, rc.Address, err))
+			return ErrorAt(r.path, r.startOf(start), fmt.Sprintf("%s %s: %v", section, rc.Address, err))
 		}
 		if !r.opts.Lazy && !r.skipValues {
 			if err := rc.Change.Decode(); err != nil {
@@ -531,12 +531,12 @@ func (r *reader) paths(dst *[][]any) error {
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return errorAt(r.path, start, "replace_paths must be an array of paths")
+		return ErrorAt(r.path, start, "replace_paths must be an array of paths")
 	}
 	for _, p := range list {
 		path, ok := p.([]any)
 		if !ok {
-			return errorAt(r.path, start, "replace_paths must be an array of paths")
+			return ErrorAt(r.path, start, "replace_paths must be an array of paths")
 		}
 		*dst = append(*dst, path)
 	}
@@ -548,7 +548,7 @@ func (r *reader) str(what string) (string, error) {
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		var syn *jsontext.SyntacticError
 		if !errors.As(err, &syn) {
-			return "", errorAt(r.path, r.dec.InputOffset(), fmt.Sprintf("invalid JSON for %s: %v", what, err))
+			return "", ErrorAt(r.path, r.dec.InputOffset(), fmt.Sprintf("invalid JSON for %s: %v", what, err))
 		}
 	}
 	return s, err
@@ -694,5 +694,5 @@ func (r *reader) checkDepth(raw []byte, start int64) error {
 	if jsonread.DepthWithinRead(r.dec, raw, MaxValueDepth) {
 		return nil
 	}
-	return errorAt(r.path, start, ErrTooDeep.Error())
+	return ErrorAt(r.path, start, ErrTooDeep.Error())
 }

@@ -80,7 +80,7 @@ func SplitPlans(path string) (found []PlanPart, release func(), err error) {
 	dec := jsontext.NewDecoder(bufio.NewReaderSize(io.NewSectionReader(f, 0, 1<<62), 1<<18), jsontext.AllowDuplicateNames(true))
 	docs, err := jsonread.Documents(dec, f)
 	if notObject := (*jsonread.ErrNotObject)(nil); errors.As(err, &notObject) {
-		return nil, release, errorAt(path, notObject.Offset, fmt.Sprintf("document %d is not a JSON object: each document of a file of several plans is a plan", notObject.Index+1))
+		return nil, release, ErrorAt(path, notObject.Offset, fmt.Sprintf("document %d is not a JSON object: each document of a file of several plans is a plan", notObject.Index+1))
 	} else if err != nil {
 		return nil, release, (&reader{path: path, dec: dec}).fail(err)
 	}

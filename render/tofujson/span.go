@@ -82,7 +82,7 @@ func (cr *ChangeReader) bytes(off int64, n int) ([]byte, error) {
 func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 	n := int(span.End - span.Start)
 	if n <= 0 {
-		return errorAt(cr.path, span.Start, "no resource change here")
+		return ErrorAt(cr.path, span.Start, "no resource change here")
 	}
 	buf, err := cr.bytes(span.Start, n)
 	if err != nil {
@@ -117,7 +117,7 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 	*rc = ResourceChange{}
 	if err := r.resourceChange(rc); err != nil {
 		// The first pass checked these bytes: the file changed under us.
-		return errorAt(cr.path, span.Start+int64(lead), fmt.Sprintf("the resource change no longer reads as it did (was the file changed while planpr read it?): %v", err))
+		return ErrorAt(cr.path, span.Start+int64(lead), fmt.Sprintf("the resource change no longer reads as it did (was the file changed while planpr read it?): %v", err))
 	}
 	cr.own(rc)
 	rc.Span = span

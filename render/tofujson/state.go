@@ -141,7 +141,7 @@ func (r *reader) state(visit *StateVisitor) (*State, error) {
 		case "format_version":
 			if s.FormatVersion, err = r.str(key); err == nil {
 				if verr := checkPlanVersion(s.FormatVersion); verr != nil {
-					return errorAt(r.path, keyOffset+1, strings.Replace(verr.Error(), "plan format_version", "state format_version", 1))
+					return ErrorAt(r.path, keyOffset+1, strings.Replace(verr.Error(), "plan format_version", "state format_version", 1))
 				}
 			}
 		case "terraform_version":
