@@ -120,8 +120,8 @@ func readBothWays(t *testing.T, path string, data []byte) (cursor, streamed [2]p
 			c := *rc
 			c.Change.KeepValues()
 			if r := c.Change.raw; r != nil {
-				checkIndex(t, r.before, r.beforeIndex)
-				checkIndex(t, r.after, r.afterIndex)
+				checkIndex(t, r.values[0], r.beforeIndex)
+				checkIndex(t, r.values[1], r.afterIndex)
 				r.beforeIndex, r.afterIndex = nil, nil // only the cursor keeps them
 			}
 			changes = append(changes, c)

@@ -147,7 +147,7 @@ func (p *Plan) SensitiveVariables() map[string]any {
 }
 
 type rawValues struct {
-	before, after, afterUnknown, beforeSensitive, afterSensitive []byte
+	values [5][]byte // before, after, after_unknown, before_sensitive, after_sensitive
 	// Where before's and after's members begin, when the reader kept it:
 	// finding what is sensitive jumps to the marked ones (MarkedStringsIndexed).
 	beforeIndex, afterIndex []uint32
@@ -155,10 +155,10 @@ type rawValues struct {
 
 // RawValues are a lazily read change's values as the plan wrote them —
 // before, after, after_unknown, before_sensitive, after_sensitive — or
-// nil for a change decoded when read.
+// nil for a change decoded when read. The slice is the change's: read it.
 func (c *Change) RawValues() [][]byte {
 	if r := c.raw; r != nil {
-		return [][]byte{r.before, r.after, r.afterUnknown, r.beforeSensitive, r.afterSensitive}
+		return r.values[:]
 	}
 	return nil
 }
@@ -176,9 +176,11 @@ func (c *Change) MemberOffsets() (before, after []uint32) {
 // borrowed from the plan's memory (ReadOptions.Borrow) outlive the read.
 func (c *Change) KeepValues() {
 	if r := c.raw; r != nil {
-		c.raw = &rawValues{before: bytes.Clone(r.before), after: bytes.Clone(r.after), afterUnknown: bytes.Clone(r.afterUnknown),
-			beforeSensitive: bytes.Clone(r.beforeSensitive), afterSensitive: bytes.Clone(r.afterSensitive),
-			beforeIndex: r.beforeIndex, afterIndex: r.afterIndex}
+		kept := *r
+		for i, v := range r.values {
+			kept.values[i] = bytes.Clone(v)
+		}
+		c.raw = &kept
 	}
 }
 
@@ -189,15 +191,24 @@ func (c *Change) Decode() error {
 		return nil
 	}
 	c.decoded = true
-	raw := c.RawValues()
-	for i, dst := range []*any{&c.Before, &c.After, &c.AfterUnknown, &c.BeforeSensitive, &c.AfterSensitive} {
-		v, err := jsonread.DecodeChecked(raw[i])
+	for i, raw := range c.raw.values {
+		v, err := jsonread.DecodeChecked(raw)
 		if err != nil {
 			return err
 		}
-		*dst = v
+		*c.value(i) = v
 	}
 	return nil
+}
+
+// value is where a change's i-th value is decoded (see changeValues).
+func (c *Change) value(i int) *any {
+	return [...]*any{&c.Before, &c.After, &c.AfterUnknown, &c.BeforeSensitive, &c.AfterSensitive}[i]
+}
+
+// index is where the places of the i-th value's members are kept, or nil.
+func (r *rawValues) index(i int) *[]uint32 {
+	return [...]*[]uint32{&r.beforeIndex, &r.afterIndex, nil, nil, nil}[i]
 }
 
 // Sensitive calls add with every string the change marks sensitive, before
@@ -225,8 +236,8 @@ func (c *Change) SensitiveWork() SensitiveWork {
 		return SensitiveWork{}
 	}
 	r := c.raw
-	return jsonread.NewSensitiveWork(jsonread.MarkedValue{Value: r.before, Mask: r.beforeSensitive, Members: r.beforeIndex},
-		jsonread.MarkedValue{Value: r.after, Mask: r.afterSensitive, Members: r.afterIndex})
+	return jsonread.NewSensitiveWork(jsonread.MarkedValue{Value: r.values[0], Mask: r.values[3], Members: r.beforeIndex},
+		jsonread.MarkedValue{Value: r.values[1], Mask: r.values[4], Members: r.afterIndex})
 }
 
 // CollectMarked calls add with every string of value that the sensitivity

@@ -468,19 +468,8 @@ var resourceChangeStrings = map[string]func(*ResourceChange) *string{
 	"action_reason": func(rc *ResourceChange) *string { return &rc.ActionReason },
 }
 
-// changeValues are the five values of a change: where a lazy read keeps
-// the raw JSON, and where an eager one decodes it.
-var changeValues = map[string]func(*Change, *rawValues) (*[]byte, *any, *[]uint32){
-	"before":        func(c *Change, r *rawValues) (*[]byte, *any, *[]uint32) { return &r.before, &c.Before, &r.beforeIndex },
-	"after":         func(c *Change, r *rawValues) (*[]byte, *any, *[]uint32) { return &r.after, &c.After, &r.afterIndex },
-	"after_unknown": func(c *Change, r *rawValues) (*[]byte, *any, *[]uint32) { return &r.afterUnknown, &c.AfterUnknown, nil },
-	"before_sensitive": func(c *Change, r *rawValues) (*[]byte, *any, *[]uint32) {
-		return &r.beforeSensitive, &c.BeforeSensitive, nil
-	},
-	"after_sensitive": func(c *Change, r *rawValues) (*[]byte, *any, *[]uint32) {
-		return &r.afterSensitive, &c.AfterSensitive, nil
-	},
-}
+// changeValues are the places of a change's five values, by name.
+var changeValues = map[string]int{"before": 0, "after": 1, "after_unknown": 2, "before_sensitive": 3, "after_sensitive": 4}
 
 // noRawValues is where a change that keeps no raw values points: nothing writes it.
 var noRawValues rawValues
@@ -565,8 +554,8 @@ func (r *reader) change(c *Change) error {
 		c.raw = raw
 	}
 	return r.members("a change", func(key string) (err error) {
-		if field := changeValues[key]; field != nil {
-			rawDst, dst, index := field(c, raw)
+		if i, ok := changeValues[key]; ok {
+			rawDst, dst, index := &raw.values[i], c.value(i), raw.index(i)
 			start := r.dec.InputOffset()
 			switch {
 			case r.skipValues:
