@@ -94,7 +94,7 @@ type ChangeSummary struct {
 	Reason          string
 	ReplacePaths    [][]any
 	// At is the address split (see SplitAddress), when the read has
-	// split it (a shown change's, for its reader too).
+	// split it (a destroyed or replaced change's, for the warnings).
 	At *SplitAt
 }
 
@@ -245,19 +245,24 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 		}
 		return secretsErr
 	}
-	visitChange := func(rc *tofujson.ResourceChange) error {
+	// handOn gives a change's sensitive values to the goroutine finding
+	// the secrets in them.
+	handOn := func(rc *tofujson.ResourceChange) {
 		if masker != nil {
 			if w := rc.Change.SensitiveWork(); !w.Empty() {
 				secrets <- w
 			}
 		}
+	}
+	visitChange := func(rc *tofujson.ResourceChange) error {
+		handOn(rc)
 		action, _ := tofujson.ParseActions(rc.Change.Actions)
 		sum := ChangeSummary{Action: action, Moved: rc.Moved(), Importing: rc.Importing(), Mode: rc.Mode,
 			Address: rc.Address, PreviousAddress: rc.PreviousAddress, Reason: rc.ActionReason, ReplacePaths: rc.Change.ReplacePaths}
 		if keepAll {
 			s.Changes = append(s.Changes, sum)
 		}
-		if sum.Shown() {
+		if sum.Shown() && IsRisky(action) { // split for the warnings' groups, and kept for Each
 			at := SplitAddress(sum.Address)
 			sum.At = &at
 		}
@@ -307,11 +312,7 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 			}
 		}
 		if section == tofujson.SectionDrift {
-			if masker != nil {
-				if w := rc.Change.SensitiveWork(); !w.Empty() {
-					secrets <- w
-				}
-			}
+			handOn(rc)
 			// Drift is shown first but needs relevant_attributes, which
 			// come last: keep the entries (their values still raw JSON).
 			s.HasDrift = true

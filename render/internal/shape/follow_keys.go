@@ -74,29 +74,18 @@ func (d *compared) of(c *tofujson.Change, keys []string) bool {
 	}
 	d.text = d.text[:0]
 	out := d.vals[:0]
+	members := [5][]uint32{d.before, d.after} // before's and after's only
 	for i, v := range vs {
-		var members []uint32
-		switch i {
-		case 0:
-			members = d.before
-		case 1:
-			members = d.after
-		}
-		r, moved := replaceKeys(v, members, keys, &d.bufs)
+		r, moved := replaceKeys(v, members[i], keys, &d.bufs)
 		if len(r) != len(v) { // replaced: a key is two bytes or more, its mark one
 			start := len(d.text)
 			d.text = append(d.text, r...)
 			r = d.text[start:len(d.text):len(d.text)]
 		}
-		switch i {
-		case 0:
-			d.before = moved
-		case 1:
-			d.after = moved
-		}
+		members[i] = moved
 		out = append(out, r)
 	}
-	d.values = out
+	d.values, d.before, d.after = out, members[0], members[1]
 	d.words = d.words[:0]
 	for _, key := range keys {
 		// Of finds only words holding a digit (or the # of a key

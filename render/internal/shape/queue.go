@@ -67,28 +67,12 @@ const maxKept = 256
 
 func (pl *placer) place(q queued) (Placed, error) {
 	c := pl.get()
-	alike, strictly, read := false, false, c.of(&q.change, q.keys)
-	kept, ok := pl.kept[q.bucket]
-	if ok && (!q.hasPrev || kept.i != q.prev.i) {
-		pl.put(kept.read) // the change after it was placed on the other goroutine
-		kept, ok = keptRead{}, false
+	read := c.of(&q.change, q.keys)
+	alike, strictly := false, false
+	if p := pl.previous(q, read); p != nil {
+		alike, strictly = follows(c, p)
+		pl.put(p)
 	}
-	if read && q.hasPrev {
-		p := kept.read
-		if !ok {
-			if p = pl.get(); !p.of(&q.prev.change, q.prev.keys) {
-				pl.put(p)
-				p = nil
-			}
-		}
-		if p != nil {
-			alike, strictly = follows(c, p)
-			pl.put(p)
-		}
-	} else if ok {
-		pl.put(kept.read)
-	}
-	delete(pl.kept, q.bucket)
 	if read && pl.kept != nil && len(pl.kept) < maxKept {
 		pl.kept[q.bucket] = keptRead{q.i, c}
 	} else {
@@ -98,6 +82,29 @@ func (pl *placer) place(q queued) (Placed, error) {
 		return Placed{Follows: true, Strictly: strictly}, nil
 	}
 	return Placed{Shape: Of(&q.change, q.keys)}, nil
+}
+
+// previous is what was read of q's previous change, for comparing q with
+// (wanted): kept, when it was the last of the bucket placed here, else
+// read now; nil when there is none or it cannot be compared.
+func (pl *placer) previous(q queued, wanted bool) *compared {
+	kept, ok := pl.kept[q.bucket]
+	delete(pl.kept, q.bucket)
+	switch {
+	case ok && wanted && q.hasPrev && kept.i == q.prev.i:
+		return kept.read
+	case ok: // the change after it was placed on the other goroutine
+		pl.put(kept.read)
+	}
+	if !wanted || !q.hasPrev {
+		return nil
+	}
+	p := pl.get()
+	if !p.of(&q.prev.change, q.prev.keys) {
+		pl.put(p)
+		return nil
+	}
+	return p
 }
 
 func (pl *placer) get() *compared {
