@@ -2,11 +2,9 @@ package jsonread
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -439,40 +437,6 @@ func stringEnd(s []byte, i int) int {
 		}
 	}
 }
-
-// plainEnd is the place of the first byte from s[i] on that is not
-// plain, or len(s): eight bytes at a time, the first special one found
-// from the mask of special8.
-func plainEnd(s []byte, i int) int {
-	for ; i+8 <= len(s); i += 8 {
-		if m := special8(binary.LittleEndian.Uint64(s[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for i < len(s) && plain[s[i]] {
-		i++
-	}
-	return i
-}
-
-// special8 marks the bytes of x that are not plain — a quote, a
-// backslash, a control character or a byte of 0x80 or more — with their
-// top bit. Each test is the "has a zero byte" one: (v - 0x01…) &^ v has
-// the top bit of v's lowest zero byte set, and of no byte below it (a
-// borrow runs only upwards from a zero byte), so the lowest mark is
-// exact; marks above it may not be.
-func special8(x uint64) uint64 {
-	return (equal8(x, '"') | equal8(x, '\\') | (x-ones8*' ')&^x | x) & tops8
-}
-
-// equal8 marks the bytes of x equal to c with their top bit, the lowest
-// mark exact (see special8); marks are to be masked with tops8.
-func equal8(x uint64, c byte) uint64 {
-	v := x ^ ones8*uint64(c)
-	return (v - ones8) &^ v
-}
-
-const ones8, tops8 = 0x0101010101010101, 0x8080808080808080
 
 // escapeLen is the length of the escape sequence at the start of s, 0
 // when it is not valid: a \u escape of half a surrogate pair needs the

@@ -1,10 +1,8 @@
 package jsonread
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -264,21 +262,6 @@ func (t *Decoder) unescaped(start int) (string, error) {
 		}
 		i = j + n
 	}
-}
-
-// quoteOrSlash is the place of the first quote or backslash from s[i] on,
-// or len(s).
-func quoteOrSlash(s string, i int) int {
-	for ; i+8 <= len(s); i += 8 {
-		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
-		if m := (equal8(x, '"') | equal8(x, '\\')) & tops8; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for i < len(s) && s[i] != '"' && s[i] != '\\' {
-		i++
-	}
-	return i
 }
 
 // unescapedSize bounds the length of the string whose body starts at
