@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -176,27 +177,30 @@ func keyWords(v, k []byte) int {
 }
 
 // commonPrefix is how many bytes a and b begin with alike, 32 and then
-// eight at a time.
+// eight at a time. Each word is one load, its bound the loop's condition.
 func commonPrefix(a, b []byte) int {
 	n := min(len(a), len(b))
-	a, b = a[:n], b[:n]
+	pa, pb := unsafe.SliceData(a), unsafe.SliceData(b)
 	i := 0
-	for ; i+32 <= n; i += 32 {
-		x, y := a[i:i+32], b[i:i+32]
+	for ; uint(i)+32 <= uint(n); i += 32 {
 		// ^ and | bind alike in Go: each pair is bracketed.
-		if (binary.LittleEndian.Uint64(x)^binary.LittleEndian.Uint64(y))|
-			(binary.LittleEndian.Uint64(x[8:])^binary.LittleEndian.Uint64(y[8:]))|
-			(binary.LittleEndian.Uint64(x[16:])^binary.LittleEndian.Uint64(y[16:]))|
-			(binary.LittleEndian.Uint64(x[24:])^binary.LittleEndian.Uint64(y[24:])) != 0 {
+		if (word(pa, i)^word(pb, i))|(word(pa, i+8)^word(pb, i+8))|
+			(word(pa, i+16)^word(pb, i+16))|(word(pa, i+24)^word(pb, i+24)) != 0 {
 			break
 		}
 	}
-	for ; i+8 <= n; i += 8 {
-		if x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:]); x != 0 {
+	for ; uint(i)+8 <= uint(n); i += 8 {
+		if x := word(pa, i) ^ word(pb, i); x != 0 {
 			return i + bits.TrailingZeros64(x)/8
 		}
 	}
 	for ; i < n && a[i] == b[i]; i++ {
 	}
 	return i
+}
+
+// word is the little-endian word of the eight bytes from p[i] on, which
+// the caller has checked are there.
+func word(p *byte, i int) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(p), i))[:])
 }
