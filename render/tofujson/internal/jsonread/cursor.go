@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -413,14 +414,37 @@ var plain = func() (t [256]bool) {
 // returns the offset past its closing quote, or -(where it goes wrong)-1.
 // Runs of plain bytes are stepped over eight at a time.
 func stringEnd(s []byte, i int) int {
+	p := unsafe.SliceData(s)
 	for {
+		// plainEnd's steps, here rather than called: a string is a few
+		// of them, between escapes one or two.
+		for uint(i)+8 <= uint(len(s)) {
+			if m := special8(eight(p, i)); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				goto special
+			}
+			i += 8
+		}
 		if i = plainEnd(s, i); i >= len(s) {
 			return -i - 1
 		}
+	special:
 		switch b := s[i]; {
 		case b == '"':
 			return i + 1
 		case b == '\\':
+			// The escapes the tools write — \n, \", \\ and \u00XX for &, <
+			// and > — without a call.
+			if e := s[i+1:]; len(e) >= 5 {
+				if shortEscape[e[0]] {
+					i += 2
+					continue
+				}
+				if e[0] == 'u' && e[1] == '0' && e[2] == '0' && hexDigit[e[3]]|hexDigit[e[4]] <= 0xf {
+					i += 6
+					continue
+				}
+			}
 			n := escapeLen(s[i:])
 			if n == 0 {
 				return -i - 1
@@ -437,6 +461,9 @@ func stringEnd(s []byte, i int) int {
 		}
 	}
 }
+
+// shortEscape marks the letters of the escapes two bytes long.
+var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 // escapeLen is the length of the escape sequence at the start of s, 0
 // when it is not valid: a \u escape of half a surrogate pair needs the
