@@ -435,12 +435,13 @@ func stringEnd(s []byte, i int) int {
 		case b == '\\':
 			// The escapes the tools write — \n, \", \\ and \u00XX for &, <
 			// and > — without a call.
-			if e := s[i+1:]; len(e) >= 5 {
-				if shortEscape[e[0]] {
+			if uint(i)+8 <= uint(len(s)) {
+				w := eight(p, i) // the backslash, then the escape's bytes
+				if shortEscape[byte(w>>8)] {
 					i += 2
 					continue
 				}
-				if e[0] == 'u' && e[1] == '0' && e[2] == '0' && hexDigit[e[3]]|hexDigit[e[4]] <= 0xf {
+				if w>>8&0xffffff == 'u'|'0'<<8|'0'<<16 && hexDigit[byte(w>>32)]|hexDigit[byte(w>>40)] <= 0xf {
 					i += 6
 					continue
 				}
