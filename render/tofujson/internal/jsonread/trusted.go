@@ -1,8 +1,10 @@
 package jsonread
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -218,12 +220,30 @@ func (t *Decoder) unescaped(start int) (string, error) {
 	// in text a newline ends a line every few dozen bytes, and in JSON
 	// text escaped quotes come every few bytes; a call per run would
 	// cost more than the run.
+	p := unsafe.StringData(src)
 	for i := start; ; {
-		j := quoteOrSlash(src, i)
-		if j >= len(src) {
-			return "", ErrUnchecked
+		// The run up to the next quote or backslash is copied a word at a
+		// time as it is searched, while b has room for a whole word (the
+		// word's bytes past the run are written over next); a call to
+		// copy each run would cost more than most runs.
+		j, n, d := -1, len(b), unsafe.SliceData(b)
+		for uint(i)+8 <= uint(len(src)) && n+8 <= cap(b) {
+			x := eight(p, i)
+			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(unsafe.Pointer(d), n))[:], x)
+			if m := (equal8(x, '"') | equal8(x, '\\')) & tops8; m != 0 {
+				k := bits.TrailingZeros64(m) / 8
+				n, j = n+k, i+k
+				break
+			}
+			n, i = n+8, i+8
 		}
-		b = append(b, src[i:j]...)
+		b = b[:n]
+		if j < 0 {
+			if j = quoteOrSlash(src, i); j >= len(src) {
+				return "", ErrUnchecked
+			}
+			b = append(b, src[i:j]...)
+		}
 		if src[j] == '"' {
 			t.pos = j + 1
 			if t.slab != nil {
