@@ -6,9 +6,10 @@ import (
 	"io"
 	"math"
 	"math/bits"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/planpr/planpr/render/tofujson/internal/jsonbytes"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -401,31 +402,22 @@ func member(s []byte, i int) int {
 	return skipSpace(s, i+1)
 }
 
-// plain marks the bytes a string holds as they are: not a quote, a
-// backslash, a control character or part of a multi-byte character.
-var plain = func() (t [256]bool) {
-	for b := range 256 {
-		t[b] = b >= ' ' && b < utf8.RuneSelf && b != '"' && b != '\\'
-	}
-	return t
-}()
-
 // stringEnd checks a string whose first byte after the quote is s[i] and
 // returns the offset past its closing quote, or -(where it goes wrong)-1.
 // Runs of plain bytes are stepped over eight at a time.
 func stringEnd(s []byte, i int) int {
 	p := unsafe.SliceData(s)
 	for {
-		// plainEnd's steps, here rather than called: a string is a few
+		// PlainEnd's steps, here rather than called: a string is a few
 		// of them, between escapes one or two.
 		for uint(i)+8 <= uint(len(s)) {
-			if m := special8(eight(p, i)); m != 0 {
+			if m := jsonbytes.Special8(jsonbytes.Word(p, i)); m != 0 {
 				i += bits.TrailingZeros64(m) / 8
 				goto special
 			}
 			i += 8
 		}
-		if i = plainEnd(s, i); i >= len(s) {
+		if i = jsonbytes.PlainEnd(s, i); i >= len(s) {
 			return -i - 1
 		}
 	special:
@@ -436,17 +428,17 @@ func stringEnd(s []byte, i int) int {
 			// The escapes the tools write — \n, \", \\ and \u00XX for &, <
 			// and > — without a call.
 			if uint(i)+8 <= uint(len(s)) {
-				w := eight(p, i) // the backslash, then the escape's bytes
-				if shortEscape[byte(w>>8)] {
+				w := jsonbytes.Word(p, i) // the backslash, then the escape's bytes
+				if jsonbytes.ShortEscape[byte(w>>8)] {
 					i += 2
 					continue
 				}
-				if w>>8&0xffffff == 'u'|'0'<<8|'0'<<16 && hexDigit[byte(w>>32)]|hexDigit[byte(w>>40)] <= 0xf {
+				if w>>8&0xffffff == 'u'|'0'<<8|'0'<<16 && jsonbytes.HexDigit[byte(w>>32)]|jsonbytes.HexDigit[byte(w>>40)] <= 0xf {
 					i += 6
 					continue
 				}
 			}
-			n := escapeLen(s[i:])
+			n := jsonbytes.EscapeLen(s[i:])
 			if n == 0 {
 				return -i - 1
 			}
@@ -461,50 +453,6 @@ func stringEnd(s []byte, i int) int {
 			i += n
 		}
 	}
-}
-
-// shortEscape marks the letters of the escapes two bytes long.
-var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
-
-// escapeLen is the length of the escape sequence at the start of s, 0
-// when it is not valid: a \u escape of half a surrogate pair needs the
-// other half after it.
-func escapeLen(s []byte) int {
-	if len(s) < 2 {
-		return 0
-	}
-	switch s[1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2
-	case 'u':
-		if len(s) < 6 {
-			return 0
-		}
-		if s[2] == '0' && s[3] == '0' {
-			// \u00XX, how the tools escape &, < and >: never half of a
-			// surrogate pair.
-			if hexDigit[s[4]]|hexDigit[s[5]] > 0xf {
-				return 0
-			}
-			return 6
-		}
-		v1, ok := hex4(unsafe.String(&s[2], 4))
-		if !ok {
-			return 0
-		}
-		if !utf16.IsSurrogate(v1) {
-			return 6
-		}
-		if len(s) < 12 || s[6] != '\\' || s[7] != 'u' {
-			return 0
-		}
-		v2, ok := hex4(unsafe.String(&s[8], 4))
-		if !ok || utf16.DecodeRune(v1, v2) == utf8.RuneError {
-			return 0
-		}
-		return 12
-	}
-	return 0
 }
 
 // numberEnd checks the number at s[i] and returns the offset past it, or

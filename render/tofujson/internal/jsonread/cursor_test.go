@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -157,40 +156,6 @@ func BenchmarkCursorValue(b *testing.B) {
 			}
 		}
 	})
-}
-
-// TestPlainEndIsFirstSpecialByte holds the eight-bytes-at-a-time search
-// to a byte by byte one, on text dense with quotes, backslashes, control
-// bytes and bytes of 0x80 or more, next to and after one another (where
-// the search's marks above the first may be wrong).
-func TestPlainEndIsFirstSpecialByte(t *testing.T) {
-	checkFindsFirst(t, rand.New(rand.NewPCG(3, 4)), "aZ09 \"\\\x00\x01\x1f\x20\x21\x7f\x80\xc3\xff#",
-		func(b byte) bool { return !plain[b] }, "plainEnd", plainEnd)
-}
-
-// checkFindsFirst holds search, from each place of random short texts
-// (mostly 'a', every sixth byte from alphabet), to finding the first byte
-// that stops is, as a byte by byte search would.
-func checkFindsFirst(t *testing.T, r *rand.Rand, alphabet string, stops func(byte) bool, name string, search func([]byte, int) int) {
-	t.Helper()
-	for range 20000 {
-		s := make([]byte, r.IntN(40))
-		for i := range s {
-			s[i] = 'a'
-			if r.IntN(6) == 0 {
-				s[i] = alphabet[r.IntN(len(alphabet))]
-			}
-		}
-		for from := 0; from <= len(s); from++ {
-			want := from
-			for want < len(s) && !stops(s[want]) {
-				want++
-			}
-			if got := search(s, from); got != want {
-				t.Fatalf("%s(%q, %d) = %d, want %d", name, s, from, got, want)
-			}
-		}
-	}
 }
 
 // nesting is how deep a valid value's objects and arrays nest, counted

@@ -1,9 +1,7 @@
 package jsonread
 
 import (
-	"math/rand/v2"
 	"reflect"
-	"strconv"
 	"testing"
 )
 
@@ -52,31 +50,4 @@ func TestStringDecoderKeepsValuesUntilFree(t *testing.T) {
 		t.Fatalf("nil StringDecoder: %#v, %v", v, err)
 	}
 	none.Free()
-}
-
-// TestQuoteOrSlashIsFirstOne: the trusted decoder's eight-byte search for
-// a string's end or next escape finds the first quote or backslash, never
-// one after it (a borrow from a lower byte must not mark a higher one).
-func TestQuoteOrSlashIsFirstOne(t *testing.T) {
-	checkFindsFirst(t, rand.New(rand.NewPCG(5, 6)), "aZ09 \"\\\x00\x01\x21\x5b\x5d\x5c\x22\x23\x7f\x80\xff#",
-		func(b byte) bool { return b == '"' || b == '\\' }, "quoteOrSlash",
-		func(s []byte, i int) int { return quoteOrSlash(string(s), i) })
-}
-
-// TestHex4ReadsWhatParseUintReads: four hex digits of either case are
-// their value; anything else among them is refused.
-func TestHex4ReadsWhatParseUintReads(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	alphabet := "0123456789abcdefABCDEFgG/:@`\x00\xff"
-	for range 200000 {
-		var b [4]byte
-		for i := range b {
-			b[i] = alphabet[r.IntN(len(alphabet))]
-		}
-		want, err := strconv.ParseUint(string(b[:]), 16, 32)
-		got, ok := hex4(string(b[:]))
-		if ok != (err == nil) || ok && uint64(got) != want {
-			t.Fatalf("hex4(%q) = %d, %v; ParseUint: %d, %v", b, got, ok, want, err)
-		}
-	}
 }

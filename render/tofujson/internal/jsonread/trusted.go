@@ -10,6 +10,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/planpr/planpr/render/tofujson/internal/jsonbytes"
 )
 
 // Decoder decodes JSON that jsontext has already checked: the first pass
@@ -191,7 +193,7 @@ func (t *Decoder) name() (string, error) {
 // str reads a string; the next byte is its opening quote.
 func (t *Decoder) str() (string, error) {
 	start := t.pos + 1
-	switch end := quoteOrSlash(t.src, start); {
+	switch end := jsonbytes.QuoteOrSlash(t.src, start); {
 	case end >= len(t.src):
 		return "", ErrUnchecked
 	case t.src[end] == '\\':
@@ -228,9 +230,9 @@ func (t *Decoder) unescaped(start int) (string, error) {
 		// copy each run would cost more than most runs.
 		j, n, d := -1, len(b), unsafe.SliceData(b)
 		for uint(i)+8 <= uint(len(src)) && n+8 <= cap(b) {
-			x := eight(p, i)
+			x := jsonbytes.Word(p, i)
 			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(unsafe.Pointer(d), n))[:], x)
-			if m := (equal8(x, '"') | equal8(x, '\\')) & tops8; m != 0 {
+			if m := (jsonbytes.Equal8(x, '"') | jsonbytes.Equal8(x, '\\')) & jsonbytes.Tops8; m != 0 {
 				k := bits.TrailingZeros64(m) / 8
 				n, j = n+k, i+k
 				break
@@ -239,7 +241,7 @@ func (t *Decoder) unescaped(start int) (string, error) {
 		}
 		b = b[:n]
 		if j < 0 {
-			if j = quoteOrSlash(src, i); j >= len(src) {
+			if j = jsonbytes.QuoteOrSlash(src, i); j >= len(src) {
 				return "", ErrUnchecked
 			}
 			b = append(b, src[i:j]...)
@@ -268,7 +270,7 @@ func (t *Decoder) unescaped(start int) (string, error) {
 			case 'u':
 				// encoding/json writes &, < and > as \u0026, \u003c, \u003e.
 				if j+6 <= len(src) {
-					if r, ok := hex4(src[j+2 : j+6]); ok && r < utf8.RuneSelf {
+					if r, ok := jsonbytes.Hex4(src[j+2 : j+6]); ok && r < utf8.RuneSelf {
 						b = append(b, byte(r))
 						i = j + 6
 						continue
@@ -326,7 +328,7 @@ func appendEscape(b *[]byte, s string) (int, bool) {
 		if len(s) < 6 {
 			return 0, false
 		}
-		r, ok := hex4(s[2:6])
+		r, ok := jsonbytes.Hex4(s[2:6])
 		if !ok || utf16.IsSurrogate(r) {
 			return 0, false
 		}
@@ -337,32 +339,6 @@ func appendEscape(b *[]byte, s string) (int, bool) {
 	}
 	return 2, true
 }
-
-// hex4 reads the four hex digits of a \u escape: one table lookup each.
-func hex4(s string) (rune, bool) {
-	a, b, c, d := hexDigit[s[0]], hexDigit[s[1]], hexDigit[s[2]], hexDigit[s[3]]
-	if a|b|c|d > 0xf {
-		return 0, false
-	}
-	return rune(a)<<12 | rune(b)<<8 | rune(c)<<4 | rune(d), true
-}
-
-// hexDigit is each byte's value as a hex digit, 0xff when it is none.
-var hexDigit = func() (t [256]byte) {
-	for i := range t {
-		switch {
-		case i >= '0' && i <= '9':
-			t[i] = byte(i - '0')
-		case i >= 'a' && i <= 'f':
-			t[i] = byte(i - 'a' + 10)
-		case i >= 'A' && i <= 'F':
-			t[i] = byte(i - 'A' + 10)
-		default:
-			t[i] = 0xff
-		}
-	}
-	return t
-}()
 
 // skipNumber steps over a number, which checked text holds whole.
 func (t *Decoder) skipNumber() {

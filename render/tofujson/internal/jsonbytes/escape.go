@@ -1,0 +1,77 @@
+package jsonbytes
+
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// ShortEscape marks the letters of the escapes two bytes long.
+var ShortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+
+// EscapeLen is the length of the escape sequence at the start of s, 0
+// when it is not valid: a \u escape of half a surrogate pair needs the
+// other half after it.
+func EscapeLen(s []byte) int {
+	if len(s) < 2 {
+		return 0
+	}
+	switch s[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if len(s) < 6 {
+			return 0
+		}
+		if s[2] == '0' && s[3] == '0' {
+			// \u00XX, how the tools escape &, < and >: never half of a
+			// surrogate pair.
+			if HexDigit[s[4]]|HexDigit[s[5]] > 0xf {
+				return 0
+			}
+			return 6
+		}
+		v1, ok := Hex4(unsafe.String(&s[2], 4))
+		if !ok {
+			return 0
+		}
+		if !utf16.IsSurrogate(v1) {
+			return 6
+		}
+		if len(s) < 12 || s[6] != '\\' || s[7] != 'u' {
+			return 0
+		}
+		v2, ok := Hex4(unsafe.String(&s[8], 4))
+		if !ok || utf16.DecodeRune(v1, v2) == utf8.RuneError {
+			return 0
+		}
+		return 12
+	}
+	return 0
+}
+
+// Hex4 reads the four hex digits of a \u escape: one table lookup each.
+func Hex4(s string) (rune, bool) {
+	a, b, c, d := HexDigit[s[0]], HexDigit[s[1]], HexDigit[s[2]], HexDigit[s[3]]
+	if a|b|c|d > 0xf {
+		return 0, false
+	}
+	return rune(a)<<12 | rune(b)<<8 | rune(c)<<4 | rune(d), true
+}
+
+// HexDigit is each byte's value as a hex digit, 0xff when it is none.
+var HexDigit = func() (t [256]byte) {
+	for i := range t {
+		switch {
+		case i >= '0' && i <= '9':
+			t[i] = byte(i - '0')
+		case i >= 'a' && i <= 'f':
+			t[i] = byte(i - 'a' + 10)
+		case i >= 'A' && i <= 'F':
+			t[i] = byte(i - 'A' + 10)
+		default:
+			t[i] = 0xff
+		}
+	}
+	return t
+}()
