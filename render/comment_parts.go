@@ -46,7 +46,7 @@ func assembleOnce(sections []*planSection, o CommentOptions, res *CommentResult,
 	}
 	b.WriteString(countsTable(sections, o, m))
 	if len(sections) == 1 && len(o.Missing) == 0 {
-		b.WriteString(sections[0].body(level, m))
+		sections[0].writeBody(&b, level, m)
 	} else {
 		b.WriteString(rootSections(sections, level, m))
 	}
@@ -313,9 +313,10 @@ func (s *planSection) movesAndImports() string {
 	return b.String()
 }
 
-// body is a plan's resource diffs, drift and outputs at a level.
-func (s *planSection) body(level Level, m *mask.Masker) string {
-	var b strings.Builder
+// writeBody writes a plan's resource diffs, drift and outputs at a
+// level to the comment being assembled (not to a builder of its own: a
+// comment is assembled many times over while it is fitted to its budget).
+func (s *planSection) writeBody(b *strings.Builder, level Level, m *mask.Masker) {
 	switch level {
 	case LevelFull:
 		b.WriteString(s.b().full.String())
@@ -329,18 +330,18 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 			}
 		}
 		if n := listedCount(s.listed); n > 0 {
-			fmt.Fprintf(&b, "<details><summary>%s without a diff shown</summary>\n\n", words.Count(n, "change"))
+			fmt.Fprintf(b, "<details><summary>%s without a diff shown</summary>\n\n", words.Count(n, "change"))
 			for _, g := range s.listed {
 				b.WriteString(g.line(m))
 			}
 			if hidden := hiddenCount(s.listed); hidden > 0 {
-				fmt.Fprintf(&b, "- … and %s, all in %s\n", words.Count(hidden, "more change"), s.fullText)
+				fmt.Fprintf(b, "- … and %s, all in %s\n", words.Count(hidden, "more change"), s.fullText)
 			}
 			b.WriteString("\n</details>\n\n")
 		}
 	}
 	if len(s.drift) > 0 {
-		fmt.Fprintf(&b, "#### Changed outside %s (%d)\n\n", s.Scan.Flavor.Product(), len(s.drift))
+		fmt.Fprintf(b, "#### Changed outside %s (%d)\n\n", s.Scan.Flavor.Product(), len(s.drift))
 		if level == LevelFull {
 			for _, e := range s.drift {
 				b.WriteString(md.Details(safeHTML(m, e.Address)+" changed outside "+s.Scan.Flavor.Product(), md.DiffBlock(e.Text)))
@@ -363,7 +364,6 @@ func (s *planSection) body(level Level, m *mask.Masker) string {
 	} else {
 		b.WriteString(s.streamCompact)
 	}
-	return b.String()
 }
 
 // driftList names the resources changed outside the tool, grouped as

@@ -155,7 +155,7 @@ func rootSections(sections []*planSection, level Level, m *mask.Masker) string {
 			open = " open"
 		}
 		fmt.Fprintf(&b, "<details%s><summary><b>%s</b> — %s</summary>\n\n", open, safeHTML(m, s.Name), sectionText(s))
-		b.WriteString(s.body(level, m))
+		s.writeBody(&b, level, m)
 		b.WriteString("\n</details>\n\n")
 	}
 	if len(unchanged) > 0 {
