@@ -218,10 +218,6 @@ func (t *Decoder) unescaped(start int) (string, error) {
 		}
 		b = make([]byte, 0, size)
 	}
-	// Copy the runs between escapes whole, found eight bytes at a time:
-	// in text a newline ends a line every few dozen bytes, and in JSON
-	// text escaped quotes come every few bytes; a call per run would
-	// cost more than the run.
 	p := unsafe.StringData(src)
 	for i := start; ; {
 		// The run up to the next quote or backslash is copied a word at a
