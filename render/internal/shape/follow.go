@@ -72,9 +72,14 @@ func (m *matcher) values(a, b []byte) bool {
 		if i == len(a) && j == len(b) {
 			return true
 		}
-		sa, ea, okA := digitWordAt(a, i, lo)
-		sb, eb, okB := digitWordAt(b, j, j-(i-lo))
-		if !okA || !okB || i-sa != j-sb {
+		sa, ea, ok := digitWordAt(a, i, lo)
+		if !ok {
+			return false
+		}
+		// b's bytes before j are a's before i, back to lo: its word starts
+		// as far back (and after no backslash). Only its end can differ.
+		sb, eb := j-(i-sa), wordEnd(b, j)
+		if sb == eb || !holdsDigit(b[sb:eb]) {
 			return false
 		}
 		if !m.notStrict { // else decided: spare the call, made for each word
