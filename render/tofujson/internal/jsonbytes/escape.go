@@ -6,8 +6,20 @@ import (
 	"unsafe"
 )
 
-// ShortEscape marks the letters of the escapes two bytes long.
-var ShortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+// shortLen is 2 for the letter of an escape two bytes long, else 0.
+var shortLen = [256]uint8{'"': 2, '\\': 2, '/': 2, 'b': 2, 'f': 2, 'n': 2, 'r': 2, 't': 2}
+
+// CommonEscape is EscapeLen of the escape whose backslash is the first
+// byte of w (eight bytes, see Word), when it is one the tools write
+// often — two bytes long, or \u00XX for &, < and > — and 0 for any
+// other, which EscapeLen reads. Small enough to be inlined where strings
+// are checked, it spares most escapes a call.
+func CommonEscape(w uint64) int {
+	if w>>8&0xffffff == 'u'|'0'<<8|'0'<<16 && HexDigit[byte(w>>32)]|HexDigit[byte(w>>40)] <= 0xf {
+		return 6
+	}
+	return int(shortLen[byte(w>>8)])
+}
 
 // EscapeLen is the length of the escape sequence at the start of s, 0
 // when it is not valid: a \u escape of half a surrogate pair needs the
@@ -16,38 +28,27 @@ func EscapeLen(s []byte) int {
 	if len(s) < 2 {
 		return 0
 	}
-	switch s[1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2
-	case 'u':
-		if len(s) < 6 {
-			return 0
-		}
-		if s[2] == '0' && s[3] == '0' {
-			// \u00XX, how the tools escape &, < and >: never half of a
-			// surrogate pair.
-			if HexDigit[s[4]]|HexDigit[s[5]] > 0xf {
-				return 0
-			}
-			return 6
-		}
-		v1, ok := Hex4(unsafe.String(&s[2], 4))
-		if !ok {
-			return 0
-		}
-		if !utf16.IsSurrogate(v1) {
-			return 6
-		}
-		if len(s) < 12 || s[6] != '\\' || s[7] != 'u' {
-			return 0
-		}
-		v2, ok := Hex4(unsafe.String(&s[8], 4))
-		if !ok || utf16.DecodeRune(v1, v2) == utf8.RuneError {
-			return 0
-		}
-		return 12
+	if n := shortLen[s[1]]; n != 0 {
+		return int(n)
 	}
-	return 0
+	if s[1] != 'u' || len(s) < 6 {
+		return 0
+	}
+	v1, ok := Hex4(unsafe.String(&s[2], 4))
+	if !ok {
+		return 0
+	}
+	if !utf16.IsSurrogate(v1) {
+		return 6
+	}
+	if len(s) < 12 || s[6] != '\\' || s[7] != 'u' {
+		return 0
+	}
+	v2, ok := Hex4(unsafe.String(&s[8], 4))
+	if !ok || utf16.DecodeRune(v1, v2) == utf8.RuneError {
+		return 0
+	}
+	return 12
 }
 
 // Hex4 reads the four hex digits of a \u escape: one table lookup each.

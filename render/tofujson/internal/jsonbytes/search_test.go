@@ -66,3 +66,31 @@ func checkFindsFirst(t *testing.T, r *rand.Rand, alphabet string, stops func(byt
 		}
 	}
 }
+
+// TestCommonEscapeIsEscapeLen: read from a word, an escape the tools
+// write often has the length EscapeLen gives it, and any other is left
+// to EscapeLen (0).
+func TestCommonEscapeIsEscapeLen(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	alphabet := "\"\\/bfnrtuxU0123456789aAfFgG\x00\xff"
+	for range 200000 {
+		var b [8]byte
+		b[0] = '\\'
+		for i := 1; i < len(b); i++ {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+			if i >= 2 && i <= 3 && r.IntN(2) == 0 {
+				b[i] = '0' // \u00XX often
+			}
+		}
+		if r.IntN(2) == 0 {
+			b[1] = 'u'
+		}
+		got, want := CommonEscape(Word(&b[0], 0)), EscapeLen(b[:])
+		if got != 0 && got != want {
+			t.Fatalf("CommonEscape(%q) = %d, EscapeLen %d", b, got, want)
+		}
+		if want == 2 && got != 2 || want == 6 && b[2] == '0' && b[3] == '0' && got != 6 {
+			t.Fatalf("CommonEscape(%q) = %d, EscapeLen %d: a common escape missed", b, got, want)
+		}
+	}
+}

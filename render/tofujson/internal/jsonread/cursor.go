@@ -425,16 +425,9 @@ func stringEnd(s []byte, i int) int {
 		case b == '"':
 			return i + 1
 		case b == '\\':
-			// The escapes the tools write — \n, \", \\ and \u00XX for &, <
-			// and > — without a call.
 			if uint(i)+8 <= uint(len(s)) {
-				w := jsonbytes.Word(p, i) // the backslash, then the escape's bytes
-				if jsonbytes.ShortEscape[byte(w>>8)] {
-					i += 2
-					continue
-				}
-				if w>>8&0xffffff == 'u'|'0'<<8|'0'<<16 && jsonbytes.HexDigit[byte(w>>32)]|jsonbytes.HexDigit[byte(w>>40)] <= 0xf {
-					i += 6
+				if n := jsonbytes.CommonEscape(jsonbytes.Word(p, i)); n > 0 {
+					i += n
 					continue
 				}
 			}
