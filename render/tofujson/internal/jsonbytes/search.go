@@ -44,8 +44,7 @@ func PlainEnd(s []byte, i int) int {
 func QuoteOrSlash(s string, i int) int {
 	p := unsafe.StringData(s)
 	for ; uint(i)+8 <= uint(len(s)); i += 8 {
-		x := Word(p, i)
-		if m := (Equal8(x, '"') | Equal8(x, '\\')) & Tops8; m != 0 {
+		if m := QuoteOrSlash8(Word(p, i)); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
@@ -54,6 +53,10 @@ func QuoteOrSlash(s string, i int) int {
 	}
 	return i
 }
+
+// QuoteOrSlash8 marks the quotes and backslashes of x with their top
+// bit, the lowest mark exact (see Special8).
+func QuoteOrSlash8(x uint64) uint64 { return (equal8(x, '"') | equal8(x, '\\')) & tops8 }
 
 // Word is the little-endian word of the eight bytes from p[i] on, which
 // the caller has checked are there.
@@ -70,16 +73,16 @@ func Word(p *byte, i int) uint64 {
 // quote into 0x20 and leaves the control characters below 0x20 (a space
 // becomes 0x22), so one test below 0x21 marks both.
 func Special8(x uint64) uint64 {
-	v := x ^ Ones8*0x02
-	return ((v-Ones8*0x21)&^v | Equal8(x, '\\') | x) & Tops8
+	v := x ^ ones8*0x02
+	return ((v-ones8*0x21)&^v | equal8(x, '\\') | x) & tops8
 }
 
-// Equal8 marks the bytes of x equal to c with their top bit, the lowest
-// mark exact (see Special8); marks are to be masked with Tops8.
-func Equal8(x uint64, c byte) uint64 {
-	v := x ^ Ones8*uint64(c)
-	return (v - Ones8) &^ v
+// equal8 marks the bytes of x equal to c with their top bit, the lowest
+// mark exact (see Special8); marks are to be masked with tops8.
+func equal8(x uint64, c byte) uint64 {
+	v := x ^ ones8*uint64(c)
+	return (v - ones8) &^ v
 }
 
-// Ones8 has a one in each byte, Tops8 each byte's top bit.
-const Ones8, Tops8 = 0x0101010101010101, 0x8080808080808080
+// ones8 has a one in each byte, tops8 each byte's top bit.
+const ones8, tops8 = 0x0101010101010101, 0x8080808080808080

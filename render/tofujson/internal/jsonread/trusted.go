@@ -228,7 +228,7 @@ func (t *Decoder) unescaped(start int) (string, error) {
 		for uint(i)+8 <= uint(len(src)) && n+8 <= cap(b) {
 			x := jsonbytes.Word(p, i)
 			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(unsafe.Pointer(d), n))[:], x)
-			if m := (jsonbytes.Equal8(x, '"') | jsonbytes.Equal8(x, '\\')) & jsonbytes.Tops8; m != 0 {
+			if m := jsonbytes.QuoteOrSlash8(x); m != 0 {
 				k := bits.TrailingZeros64(m) / 8
 				n, j = n+k, i+k
 				break
