@@ -78,7 +78,7 @@ type deliveryWorker struct {
 func (w *deliveryWorker) Timeout(*river.Job[deliveryArgs]) time.Duration { return w.s.cfg.JobTimeout }
 
 // Work hands a delivery to the Handler, unless a newer delivery of the same
-// pull request waits or runs (that one does the work, for the newest
+// pull request waits, runs or is done (that one does the work, for the newest
 // head); deliveries of one pull request run one at a time here. A panic
 // cancels the job (trying it again would panic again); an error retries
 // it with backoff, or after the Retry-After it carries; a shutdown puts it
@@ -147,14 +147,19 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs])
 	return nil
 }
 
-// waitingOrRunning are the states of a job not yet done.
-var waitingOrRunning = []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
-	rivertype.JobStateScheduled, rivertype.JobStateRunning}
+// supersedingStates are the states of a newer delivery that make an older
+// one step aside: waiting, running, or done. Done counts: an older job
+// retried, or one that waited for the key while the newer one ran, must
+// not run after it (River may mark the newer one completed before the
+// older one takes the key).
+var supersedingStates = []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
+	rivertype.JobStateScheduled, rivertype.JobStateRunning, rivertype.JobStateCompleted}
 
-// newerDelivery is the id of a delivery of key newer than job id that is
-// not done yet, or 0.
+// newerDelivery is the id of a delivery of key newer than job id that
+// waits, runs or is done, or 0.
 func (s *Server) newerDelivery(ctx context.Context, key string, id int64) (int64, error) {
-	res, err := s.client.JobList(ctx, river.NewJobListParams().Kinds(deliveryArgs{}.Kind()).States(waitingOrRunning...).
+	res, err := s.client.JobList(ctx, river.NewJobListParams().Kinds(deliveryArgs{}.Kind()).States(supersedingStates...).
+		Where("id > @older_job", river.NamedArgs{"older_job": id}). // done jobs are kept for a day: read only the newer ones
 		Where("metadata ->> 'key' = @key", river.NamedArgs{"key": key}).OrderBy(river.JobListOrderByID, river.SortOrderDesc).First(1))
 	if err != nil {
 		return 0, err

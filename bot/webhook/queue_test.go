@@ -85,6 +85,28 @@ func TestQueueCoalescesAPullRequest(t *testing.T) {
 	})
 }
 
+// TestQueueOlderRetryStepsAsideForADoneNewer: a delivery whose first
+// attempt failed, and whose pull request's newer delivery is done before
+// its retry, steps aside: it never runs after the newer one.
+func TestQueueOlderRetryStepsAsideForADoneNewer(t *testing.T) {
+	forEachStore(t, func(t *testing.T, store func() StoreConfig) {
+		a := newTestIntake(t, Config{Workers: 2, Store: store(), RetryBase: 700 * time.Millisecond})
+		if err := a.srv.Start(); err != nil {
+			t.Fatal(err)
+		}
+		a.send(t, "o-1", `{"key":"o/r#2","id":"older","fail":1}`)
+		waitUntil(t, func() bool { return strings.Contains(metricsText(t, a), `result="failed"} 1`) })
+		a.send(t, "o-2", `{"key":"o/r#2","id":"newer"}`)
+		waitUntil(t, func() bool { return strings.Contains(metricsText(t, a), `planpr_queue_jobs{state="completed"} 2`) })
+		a.h.mu.Lock()
+		defer a.h.mu.Unlock()
+		if len(a.h.done) != 1 || a.h.done[0]["id"] != "newer" {
+			t.Errorf("runs %v: want the newer delivery's alone", a.h.done)
+		}
+		mustContain(t, metricsText(t, a), `result="superseded"} 1`)
+	})
+}
+
 // TestQueueRetriesThenKeepsFailures: a job failing twice is done on its
 // third attempt; one failing always is discarded after MaxAttempts and
 // listed as failed.
