@@ -199,8 +199,7 @@ func newRelease(t *testing.T, api *githubtest.Server) *release {
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	// A transport of its own: httptest.Server.Close closes the idle
 	// connections of http.DefaultTransport, and another subtest's server
-	// closing could cut a connection this proxy was about to use (a comment
-	// POST then failed with "unexpected EOF").
+	// closing could cut a connection this proxy was about to use.
 	transport := &http.Transport{}
 	proxy.Transport = transport
 	t.Cleanup(transport.CloseIdleConnections)
@@ -216,6 +215,19 @@ func newRelease(t *testing.T, api *githubtest.Server) *release {
  {"name": "latest", "commit": {"sha": "`+strings.Repeat("a", 40)+`", "url": "u"}}]`)
 		case strings.HasPrefix(r.URL.Path, "/api/"):
 			r.URL.Path = strings.TrimPrefix(r.URL.Path, "/api")
+			// The request's body is read whole first. Streamed, the
+			// transport reads it once more after its declared length,
+			// to check there is no more; when the answer's headers have
+			// been written by then, the server has closed the body, that
+			// read fails and the transport drops the connection with
+			// the answer half sent (golang/go#40747): a comment POST
+			// then ended in "unexpected EOF".
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 			proxy.ServeHTTP(w, r)
 		default:
 			b, ok := rel.files[r.URL.Path]
