@@ -6,8 +6,11 @@
 package gh
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strings"
 	"time"
 )
@@ -82,3 +85,17 @@ var ErrReadOnly = errors.New("the token cannot write to this repository (Resourc
 // ErrTooLong means a comment body was refused before sending: GitHub
 // rejects bodies over 65,536 characters.
 var ErrTooLong = errors.New("comment body is over GitHub's 65,536-character limit")
+
+// AnswerLost reports whether err means a request's answer never came
+// whole — the connection dropped, or was cut in the middle of the answer —
+// so that GitHub may or may not have done it. A write that failed so is
+// looked for before it is made again. GitHub's refusals (a status) and an
+// ended context are not lost answers.
+func AnswerLost(err error) bool {
+	var se *StatusError
+	if err == nil || errors.As(err, &se) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var ne net.Error // *url.Error and *net.OpError among them
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &ne)
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -211,5 +213,23 @@ func TestRetryWaitEndsWithTheContext(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the retry wait outlived its context")
+	}
+}
+
+func TestAnswerLost(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		lost bool
+	}{
+		{nil, false},
+		{fmt.Errorf("creating the comment: %w", io.ErrUnexpectedEOF), true},
+		{&url.Error{Op: "Post", URL: "https://api.github.com/x", Err: errors.New("read: connection reset by peer")}, true},
+		{&StatusError{What: "creating the comment", Status: 502}, false},
+		{&url.Error{Op: "Post", URL: "https://api.github.com/x", Err: context.Canceled}, false},
+		{fmt.Errorf("creating the comment: %w", ErrReadOnly), false},
+	} {
+		if got := AnswerLost(tc.err); got != tc.lost {
+			t.Errorf("AnswerLost(%v) = %v", tc.err, got)
+		}
 	}
 }

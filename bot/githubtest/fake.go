@@ -6,7 +6,7 @@
 // behaves like GitHub where planpr depends on it: pagination with Link
 // headers, 422 for comment bodies over 65,536 characters, 401 without a
 // token, 403 for read-only tokens, and injectable faults (5xx, 429 and
-// secondary rate limits with Retry-After).
+// secondary rate limits with Retry-After, answers cut mid-way).
 package githubtest
 
 import (
@@ -102,6 +102,11 @@ type Fault struct {
 	Status     int
 	RetryAfter string // seconds
 	Message    string
+	// Cut does the request and cuts its answer after the headers, as a
+	// dropped connection does: the client cannot know whether it was
+	// done. With Status too, the request is not done and the cut answer
+	// has that status.
+	Cut bool
 }
 
 // New starts a fake GitHub. Token "t-write" may write, "t-read" only read,
@@ -272,6 +277,7 @@ type status struct {
 	code int
 	body any
 	hdr  map[string]string
+	cut  bool // the answer stops after its headers (see Fault.Cut)
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
@@ -296,6 +302,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	for k, v := range st.hdr {
 		w.Header().Set(k, v)
 	}
+	if st.cut {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Content-Length", "4096")
+		w.WriteHeader(st.code)
+		w.Write([]byte(`{"id":`))
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler) // the connection is closed, the answer half sent
+	}
 	if raw, ok := st.body.([]byte); ok {
 		w.WriteHeader(st.code)
 		w.Write(raw)
@@ -317,6 +331,11 @@ func (s *Server) route(r *http.Request, path string) status {
 	for i, f := range s.faults {
 		if strings.HasPrefix(call, f.Match) {
 			s.faults = append(s.faults[:i], s.faults[i+1:]...)
+			if f.Cut && f.Status == 0 {
+				st := s.answer(r, path)
+				st.cut = true
+				return st
+			}
 			st := msg(f.Status, f.Message)
 			if st.body.(map[string]string)["message"] == "" {
 				st = msg(f.Status, http.StatusText(f.Status))
@@ -324,12 +343,18 @@ func (s *Server) route(r *http.Request, path string) status {
 			if f.RetryAfter != "" {
 				st.hdr = map[string]string{"Retry-After": f.RetryAfter}
 			}
+			st.cut = f.Cut
 			return st
 		}
 	}
 	if s.failEvery > 0 && s.requests%s.failEvery == 0 {
 		return msg(http.StatusBadGateway, "Server Error")
 	}
+	return s.answer(r, path)
+}
+
+// answer is GitHub's answer to one request, faults aside; s.mu is held.
+func (s *Server) answer(r *http.Request, path string) status {
 	// Artifact downloads are fetched without a token, like GitHub's
 	// pre-signed URLs.
 	if strings.HasPrefix(path, "/download/") {

@@ -137,6 +137,9 @@ func upsertOnce(ctx context.Context, api Comments, repo gh.Repo, pr int, author 
 // up in it is not guaranteed; that there is exactly one comment is.)
 func createAndConverge(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker, body, action string) (*UpsertResult, error) {
 	created, err := api.CreateComment(ctx, repo, pr, body)
+	if gh.AnswerLost(err) {
+		created, err = createdOrCreate(ctx, api, repo, pr, author, marker, body, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -150,6 +153,22 @@ func createAndConverge(ctx context.Context, api Comments, repo gh.Repo, pr int, 
 		}
 	}
 	return converge(ctx, api, repo, pr, author, marker, body, action, created)
+}
+
+// createdOrCreate follows a create whose answer was lost: the comment may
+// have been made. One of planpr's with the key and this very body is it;
+// else it is posted again, once.
+func createdOrCreate(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker, body string, lost error) (*gh.Comment, error) {
+	mine, err := sameKey(ctx, api, repo, pr, author, marker.Key)
+	if err != nil {
+		return nil, fmt.Errorf("%w; looking for the comment then: %w", lost, err)
+	}
+	for i := len(mine) - 1; i >= 0; i-- {
+		if mine[i].Body == body {
+			return mine[i], nil
+		}
+	}
+	return api.CreateComment(ctx, repo, pr, body)
 }
 
 // convergeTries bounds how often a run looks again after losing a race.
