@@ -82,7 +82,8 @@ func checkWord(conclusion string) string {
 }
 
 // UpsertCheck keeps one check run of c.Name on the commit: the one there
-// is updated in place, else one is created. Its summary is CheckHead and
+// is updated in place, else one is created (a create whose answer was
+// lost is looked for first). Its summary is CheckHead and
 // the comment, never over GitHub's limit; its annotations the first
 // gh.MaxAnnotations.
 func UpsertCheck(ctx context.Context, api Checks, repo gh.Repo, c Check) (*gh.CheckRun, error) {
@@ -98,16 +99,22 @@ func UpsertCheck(ctx context.Context, api Checks, repo gh.Repo, c Check) (*gh.Ch
 			Title: cut(a.Title, 255), Message: cut(a.Message, 64*1024-1)})
 	}
 	spec := gh.CheckSpec{Name: c.Name, SHA: c.SHA, Conclusion: c.Verdict.Conclusion, DetailsURL: c.DetailsURL, ExternalID: c.Facts.String(), Output: out}
-	runs, err := api.CheckRuns(ctx, repo, c.SHA, c.Name)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range runs {
-		if r.Name == c.Name {
-			return api.UpdateCheckRun(ctx, repo, r.ID, spec)
+	for looked := 0; ; looked++ {
+		runs, err := api.CheckRuns(ctx, repo, c.SHA, c.Name)
+		if err != nil {
+			return nil, err
 		}
+		for _, r := range runs {
+			if r.Name == c.Name {
+				return api.UpdateCheckRun(ctx, repo, r.ID, spec)
+			}
+		}
+		run, err := api.CreateCheckRun(ctx, repo, spec)
+		if looked == 0 && gh.AnswerLost(err) {
+			continue // it may have been made: look again, then update it or make it once more
+		}
+		return run, err
 	}
-	return api.CreateCheckRun(ctx, repo, spec)
 }
 
 // Rejudge judges planpr's check runs on a commit again with a new

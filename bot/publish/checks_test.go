@@ -3,6 +3,7 @@ package publish
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/bot/githubtest"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
@@ -60,5 +62,31 @@ func TestCheckSummaryAtScale(t *testing.T) {
 	if !strings.Contains(c.Summary, "50 problems are marked on their lines in the Files tab; 70 more are in the comment.") ||
 		!strings.Contains(c.Summary, "**❌ Fails**") || !strings.Contains(c.Summary, "<!-- planpr:v1 key=big") {
 		t.Errorf("summary head:\n%s", c.Summary[:min(len(c.Summary), 1500)])
+	}
+}
+
+// A check run whose answer is lost is looked for, then made again only
+// when it is not there: one check run either way.
+func TestUpsertCheckAfterALostAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		fault githubtest.Fault
+	}{
+		{"made", githubtest.Fault{Cut: true}},
+		{"not made", githubtest.Fault{Cut: true, Status: 201}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake, api, _ := newFake(t, "t-write")
+			tc.fault.Match = fmt.Sprintf("POST /repos/%s/check-runs", repo)
+			fake.Inject(tc.fault)
+			verdict := report.Judge(&render.CommentResult{}, nil, nil, report.Approval{})
+			run, err := UpsertCheck(t.Context(), api, repo, Check{Name: "planpr / lost", SHA: "abc", Verdict: verdict, Title: "lost", Summary: "s"})
+			if err != nil || run == nil || run.Name != "planpr / lost" {
+				t.Fatalf("%+v %v", run, err)
+			}
+			if got := fake.CheckRuns("abc"); len(got) != 1 {
+				t.Errorf("%d check runs\n%s", len(got), strings.Join(fake.Log(), "\n"))
+			}
+		})
 	}
 }
