@@ -68,25 +68,14 @@ func TestCheckSummaryAtScale(t *testing.T) {
 // A check run whose answer is lost is looked for, then made again only
 // when it is not there: one check run either way.
 func TestUpsertCheckAfterALostAnswer(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		fault githubtest.Fault
-	}{
-		{"made", githubtest.Fault{Cut: true}},
-		{"not made", githubtest.Fault{Cut: true, Status: 201}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			fake, api, _ := newFake(t, "t-write")
-			tc.fault.Match = fmt.Sprintf("POST /repos/%s/check-runs", repo)
-			fake.Inject(tc.fault)
-			verdict := report.Judge(&render.CommentResult{}, nil, nil, report.Approval{})
-			run, err := UpsertCheck(t.Context(), api, repo, Check{Name: "planpr / lost", SHA: "abc", Verdict: verdict, Title: "lost", Summary: "s"})
-			if err != nil || run == nil || run.Name != "planpr / lost" {
-				t.Fatalf("%+v %v", run, err)
-			}
-			if got := fake.CheckRuns("abc"); len(got) != 1 {
-				t.Errorf("%d check runs\n%s", len(got), strings.Join(fake.Log(), "\n"))
-			}
-		})
-	}
+	forEachLostAnswer(t, fmt.Sprintf("POST /repos/%s/check-runs", repo), func(t *testing.T, fake *githubtest.Server, api *gh.Client) {
+		verdict := report.Judge(&render.CommentResult{}, nil, nil, report.Approval{})
+		run, err := UpsertCheck(t.Context(), api, repo, Check{Name: "planpr / lost", SHA: "abc", Verdict: verdict, Title: "lost", Summary: "s"})
+		if err != nil || run == nil || run.Name != "planpr / lost" {
+			t.Fatalf("%+v %v", run, err)
+		}
+		if got := fake.CheckRuns("abc"); len(got) != 1 {
+			t.Errorf("%d check runs\n%s", len(got), strings.Join(fake.Log(), "\n"))
+		}
+	})
 }

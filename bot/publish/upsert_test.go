@@ -184,25 +184,14 @@ func TestUpsertLosingARaceIsNoFailure(t *testing.T) {
 // or before — is looked for, then posted again only when it is not there:
 // the run ends well, with one comment.
 func TestUpsertAfterALostAnswer(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		fault githubtest.Fault
-	}{
-		{"made", githubtest.Fault{Cut: true}},
-		{"not made", githubtest.Fault{Cut: true, Status: 201}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			fake, c, _ := newFake(t, "t-write")
-			tc.fault.Match = fmt.Sprintf("POST /repos/%s/issues/7/comments", repo)
-			fake.Inject(tc.fault)
-			m := render.Marker{Key: "lost", At: 1}
-			res, err := Upsert(t.Context(), c, repo, 7, gh.ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
-			if err != nil || res.Action != "created" || res.Comment == nil || res.Comment.Body != bodyFor(m, "one") {
-				t.Fatalf("%+v %v", res, err)
-			}
-			if n, _ := countKey(fake, 7, "lost"); n != 1 {
-				t.Errorf("%d comments\n%s", n, strings.Join(fake.Log(), "\n"))
-			}
-		})
-	}
+	forEachLostAnswer(t, fmt.Sprintf("POST /repos/%s/issues/7/comments", repo), func(t *testing.T, fake *githubtest.Server, c *gh.Client) {
+		m := render.Marker{Key: "lost", At: 1}
+		res, err := Upsert(t.Context(), c, repo, 7, gh.ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
+		if err != nil || res.Action != "created" || res.Comment == nil || res.Comment.Body != bodyFor(m, "one") {
+			t.Fatalf("%+v %v", res, err)
+		}
+		if n, _ := countKey(fake, 7, "lost"); n != 1 {
+			t.Errorf("%d comments\n%s", n, strings.Join(fake.Log(), "\n"))
+		}
+	})
 }
