@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -37,18 +38,34 @@ func runHealth(args []string, stdout, stderr io.Writer) error {
 			url = u.String()
 		}
 	}
+	shown := redactedURL(url)
 	client := &http.Client{Timeout: 5 * time.Second}
 	resp, err := client.Get(url)
 	if err != nil {
-		return fmt.Errorf("not healthy: %w", err)
+		// The client's error quotes the URL; say it without its password.
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			return fmt.Errorf("not healthy: %s: %w", shown, ue.Err)
+		}
+		return fmt.Errorf("not healthy: %s: %w", shown, err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("not healthy: %s answered %d %s", url, resp.StatusCode, strings.TrimSpace(string(body)))
+		return fmt.Errorf("not healthy: %s answered %d %s", shown, resp.StatusCode, strings.TrimSpace(string(body)))
 	}
-	fmt.Fprintf(stdout, "healthy: %s\n", url)
+	fmt.Fprintf(stdout, "healthy: %s\n", shown)
 	return nil
+}
+
+// redactedURL is a URL to print: its password, if any, replaced by
+// "xxxxx"; text that is no URL is said to be one, not echoed.
+func redactedURL(raw string) string {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return "(a URL that cannot be parsed)"
+	}
+	return u.Redacted()
 }
 
 // healthURL is /healthz on loopback at the port serve listens on.
