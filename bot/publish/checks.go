@@ -75,8 +75,6 @@ func checkWord(conclusion string) string {
 	switch conclusion {
 	case "failure":
 		return "❌ Fails"
-	case "neutral":
-		return "➖ Cannot tell"
 	}
 	return "✅ Passes"
 }

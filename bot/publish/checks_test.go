@@ -79,3 +79,34 @@ func TestUpsertCheckAfterALostAnswer(t *testing.T) {
 		}
 	})
 }
+
+// TestApprovalWhoseAuthorCannotBeReadFailsTheGate: when the labeller's
+// access cannot be read (a bot's 404, a 5xx past the retries) the check
+// fails saying so; it is never neutral, which branch protection passes.
+func TestApprovalWhoseAuthorCannotBeReadFailsTheGate(t *testing.T) {
+	t.Parallel()
+	const permission = "GET /repos/octo/infra/collaborators/deploy-bot/permission"
+	for name, faults := range map[string][]githubtest.Fault{
+		"a bot's 404":          {{Match: permission, Status: 404, Message: "Not Found"}},
+		"5xx past the retries": {{Match: permission, Status: 502}, {Match: permission, Status: 502}, {Match: permission, Status: 502}, {Match: permission, Status: 502}, {Match: permission, Status: 502}, {Match: permission, Status: 502}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fake, api, _ := newFake(t, "t-write")
+			fake.Label(7, report.LabelDestroyApproved, "deploy-bot")
+			fake.Inject(faults...)
+			approval := ReadApproval(t.Context(), api, repo, 7, []string{report.LabelDestroyApproved})
+			if !approval.Unknown {
+				t.Fatalf("approval %+v, want unknown", approval)
+			}
+			verdict := report.JudgeFacts(report.Facts{Destroys: 1}, report.FailOn{report.FailDestroy}, approval)
+			if _, err := UpsertCheck(t.Context(), api, repo, Check{Name: "planpr", SHA: "abc", Verdict: verdict, Title: "t", Summary: "s"}); err != nil {
+				t.Fatal(err)
+			}
+			runs := fake.CheckRuns("abc")
+			if len(runs) != 1 || runs[0].Conclusion != "failure" || !strings.Contains(runs[0].Summary, "could not read who added it") {
+				t.Fatalf("check runs %+v, want one failure saying planpr could not read the approval", runs)
+			}
+		})
+	}
+}

@@ -65,7 +65,7 @@ type Approval struct {
 
 // Verdict is a check's conclusion and why, in words.
 type Verdict struct {
-	Conclusion string   `json:"conclusion"` // success, failure or neutral
+	Conclusion string   `json:"conclusion"` // success or failure
 	Why        []string `json:"why"`
 	ApprovedBy string   `json:"approved_by,omitempty"`
 }
@@ -108,11 +108,12 @@ func Judge(res *render.CommentResult, locks []*lockdiff.FileDiff, failOn FailOn,
 
 // JudgeFacts is the check's verdict: failure for each condition of
 // fail-on the facts meet (destroys and replacements unless approved),
-// neutral when planpr could not tell (the approval's author's access
-// could not be read), success otherwise.
+// failure too when planpr could not tell (the approval's author's access
+// could not be read: a gate that cannot tell never passes, and GitHub's
+// branch protection takes neutral as passing), success otherwise.
 func JudgeFacts(f Facts, failOn FailOn, approval Approval) Verdict {
 	on := func(c string) bool { return slices.Contains(failOn, c) }
-	var failed, unsure, approved []string
+	var failed, approved []string
 	if on(FailErrored) && f.Errored {
 		failed = append(failed, "the run failed (errored is in fail-on)")
 	}
@@ -136,8 +137,9 @@ func JudgeFacts(f Facts, failOn FailOn, approval Approval) Verdict {
 			approved = append(approved, r+", approved by @"+approval.By+" with the "+LabelDestroyApproved+" label")
 		}
 	case approval.Unknown:
-		unsure = append(unsure, risky...)
-		unsure = append(unsure, "the "+LabelDestroyApproved+" label is there, but planpr could not read whether its author may write to the repository")
+		for _, r := range risky {
+			failed = append(failed, r+"; the "+LabelDestroyApproved+" label is there, but planpr could not read who added it or whether they may write to the repository, so it does not approve (run the check again, or remove and add the label)")
+		}
 	case approval.Refused != "":
 		for _, r := range risky {
 			failed = append(failed, r+"; the "+LabelDestroyApproved+" label was added by @"+approval.Refused+", who cannot write to the repository, so it does not approve")
@@ -151,8 +153,6 @@ func JudgeFacts(f Facts, failOn FailOn, approval Approval) Verdict {
 	switch {
 	case len(failed) > 0:
 		v.Conclusion, v.Why = "failure", failed
-	case len(unsure) > 0:
-		v.Conclusion, v.Why = "neutral", unsure
 	default:
 		v.Why = approved
 		if len(v.Why) == 0 {

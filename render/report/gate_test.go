@@ -44,7 +44,7 @@ func TestJudge(t *testing.T) {
 		{"drift", &render.CommentResult{Drift: 2}, nil, "drift", Approval{}, "failure", "2 resources changed outside the tool"},
 		{"approved by a writer", destroys, nil, "destroy,replace", Approval{By: "octocat"}, "success", "approved by @octocat"},
 		{"labelled by a reader", destroys, nil, "destroy", Approval{Refused: "mallory"}, "failure", "added by @mallory, who cannot write"},
-		{"access unknown", destroys, nil, "destroy", Approval{Unknown: true}, "neutral", "could not read"},
+		{"access unknown fails: a gate that cannot tell never passes", destroys, nil, "destroy", Approval{Unknown: true}, "failure", "could not read who added it"},
 		{"approval does not excuse errors", &render.CommentResult{Errored: true, Counts: review.Counts{Destroy: 1}}, nil, "errored,destroy", Approval{By: "octocat"}, "failure", "approved by @octocat"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
