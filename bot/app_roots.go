@@ -3,6 +3,7 @@ package bot
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -28,9 +29,22 @@ type packedRoot struct {
 	run      gh.Run
 }
 
+// badArtifact is an artifact that cannot be unpacked (not a zip, unsafe,
+// over a limit): named and skipped, never retried, while the rest are
+// commented.
+type badArtifact struct{ err error }
+
+func (e *badArtifact) Error() string { return e.err.Error() }
+func (e *badArtifact) Unwrap() error { return e.err }
+
 // unpackArtifact downloads an artifact and unpacks it into a new
-// directory under parent.
-func unpackArtifact(ctx context.Context, api Artifacts, repo gh.Repo, a gh.Artifact, parent string) (string, error) {
+// directory under parent, within the job's budget. A download that fails
+// is an error to retry; an artifact that cannot be unpacked, or one past
+// the budget, a *badArtifact.
+func unpackArtifact(ctx context.Context, api Artifacts, repo gh.Repo, a gh.Artifact, parent string, budget *artifact.Budget) (string, error) {
+	if err := budget.Take(); err != nil {
+		return "", &badArtifact{err}
+	}
 	url, err := api.ArtifactURL(ctx, repo, a.ID)
 	if err != nil {
 		return "", err
@@ -43,7 +57,11 @@ func unpackArtifact(ctx context.Context, api Artifacts, repo gh.Repo, a gh.Artif
 	if err != nil {
 		return "", err
 	}
-	return dir, artifact.Unpack(zipData, dir)
+	if err := artifact.Unpack(zipData, dir, budget); err != nil {
+		os.RemoveAll(dir)
+		return "", &badArtifact{err}
+	}
+	return dir, nil
 }
 
 // packedRoots are the roots an unpacked artifact holds in the pack layout:
@@ -78,7 +96,7 @@ func packedRoots(dir string, run gh.Run) ([]*packedRoot, error) {
 // a root an earlier comment had and no run of this commit brings is shown
 // as not planned at this commit. It reports false, doing nothing, when the
 // run's artifacts are not packed (one comment per artifact, as before).
-func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, arts []unpackedArtifact, tmp string, log *slog.Logger) (bool, error) {
+func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, arts []unpackedArtifact, tmp string, budget *artifact.Budget, log *slog.Logger) (bool, error) {
 	ev0 := ev.WorkflowRun
 	this := gh.Run{ID: ev0.ID, HeadSHA: ev0.HeadSHA, HTMLURL: ev0.HTMLURL}
 	byRoot := map[string]*packedRoot{}
@@ -96,12 +114,22 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 		}
 		return nil
 	}
+	seen := map[string]bool{} // artifact names: a root's newest run only
+	for _, a := range arts {
+		seen[a.Name] = true
+	}
 	visit := func(run gh.Run, arts []gh.Artifact) error {
 		for _, a := range arts {
-			if !strings.HasPrefix(a.Name, "planpr") || a.Expired || !keyPattern().MatchString(a.Name) {
+			if !strings.HasPrefix(a.Name, "planpr") || a.Expired || !keyPattern().MatchString(a.Name) || seen[a.Name] {
 				continue
 			}
-			dir, err := unpackArtifact(ctx, api, repo, a, tmp)
+			seen[a.Name] = true
+			dir, err := unpackArtifact(ctx, api, repo, a, tmp, budget)
+			var bad *badArtifact
+			if errors.As(err, &bad) {
+				log.Warn("artifact skipped", "artifact", boundedName(a.Name), "run", run.ID, "error", boundedName(err.Error()))
+				continue
+			}
 			if err != nil {
 				return fmt.Errorf("artifact %s: %w", a.Name, err)
 			}
@@ -123,9 +151,14 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 	if err != nil {
 		return false, err
 	}
-	for _, r := range runs {
+	looked := 0
+	for _, r := range runs { // newest first
 		if r.ID == ev0.ID || r.Status != "completed" || r.HeadSHA != ev0.HeadSHA {
 			continue
+		}
+		if looked++; looked > artifact.JobRuns {
+			log.Warn("more completed runs of the commit than one job looks at: the older ones are left out", "runs", artifact.JobRuns)
+			break
 		}
 		others, err := api.ListArtifacts(ctx, repo, r.ID)
 		if err != nil {

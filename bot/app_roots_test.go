@@ -128,3 +128,50 @@ func TestAppAppliedComment(t *testing.T) {
 	})
 	a.stop(t)
 }
+
+// TestAppArtifactFanOutIsBoundedAndABadArtifactIsSkipped: a commit whose
+// many completed runs each carry planpr artifacts (with files planpr does
+// not read, and one broken zip) gets its comment: the broken one
+// is named in the log and skipped, only the newest artifact of each name
+// and at most artifact.JobRuns other runs are downloaded.
+func TestAppArtifactFanOutIsBoundedAndABadArtifactIsSkipped(t *testing.T) {
+	a := newTestApp(t, 1)
+	a.start(t)
+	const head = "3484a3fb816e0859fd6e1cea078d76385ff50625"
+	a.fake.AddPR(githubtest.PR{Number: 2, BaseSHA: baseSHA, HeadSHA: head, HeadRef: "b", HeadOwner: "Codertocat"})
+	started := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	broken := []byte("PK\x03\x04 and then nothing a zip holds")
+	junk := strings.Repeat("j", 256<<10)
+	for i := range 30 { // older runs: one broken, the rest a root each with junk beside it
+		id := int64(100 + i)
+		a.fake.AddRun(githubtest.Run{ID: id, Name: "plan-old", HeadSHA: head, Status: "completed", Conclusion: "success", StartedAt: started.Add(time.Duration(i) * time.Second)})
+		zip := githubtest.Zip(map[string]string{"r/plan.json": createPlan, "r/planpr.json": `{"root": "envs/old"}`, "r/junk.bin": junk})
+		if i == 29 {
+			zip = broken
+		}
+		a.fake.AddArtifact(id, githubtest.Artifact{ID: id, Name: "planpr-old", Zip: zip})
+	}
+	a.fake.AddRun(githubtest.Run{ID: 289782451, Name: "plan", HeadSHA: head, Status: "completed", Conclusion: "success", StartedAt: started.Add(time.Hour)})
+	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-0", Zip: packed(map[string]string{"envs/prod": destroyPlan})})
+
+	body := payload(t, "workflow_run-completed.with-pull-requests.json", nil)
+	a.deliver(t, "workflow_run", "w-1", body, githubtest.Sign(testSecret, body))
+	waitFor(t, "the comment of envs/prod", func() bool {
+		cs := a.fake.Comments(2)
+		return len(cs) == 1 && strings.Contains(cs[0].Body, "`aws_s3_bucket.logs` will be **destroyed**")
+	})
+	downloads := 0
+	for _, l := range a.fake.Log() {
+		if strings.HasPrefix(l, "GET /download/") {
+			downloads++
+		}
+	}
+	// This run's artifact, and the newest planpr-old only (the broken one).
+	if downloads != 2 {
+		t.Errorf("%d artifacts downloaded, want 2 (the run's own and the newest of planpr-old)", downloads)
+	}
+	a.stop(t)
+	if !strings.Contains(a.logs.String(), "artifact skipped") {
+		t.Errorf("the broken artifact is not named in the log:\n%s", a.logs.String())
+	}
+}

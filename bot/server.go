@@ -22,6 +22,7 @@ import (
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
 
+	"github.com/planpr/planpr/bot/artifact"
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/bot/webhook"
@@ -410,6 +411,7 @@ func (s *Server) commentRun(ctx context.Context, api GitHub, repo gh.Repo, ev *E
 	}
 	defer os.RemoveAll(tmp)
 	var unpacked []unpackedArtifact // each downloaded once, whichever way it is commented
+	budget := artifact.NewJobBudget()
 	for _, a := range arts {
 		if !strings.HasPrefix(a.Name, "planpr") || a.Expired {
 			continue
@@ -418,14 +420,19 @@ func (s *Server) commentRun(ctx context.Context, api GitHub, repo gh.Repo, ev *E
 			log.Warn("artifact name is not a usable key: skipped", "artifact", boundedName(a.Name))
 			continue
 		}
-		dir, err := unpackArtifact(ctx, api, repo, a, tmp)
+		dir, err := unpackArtifact(ctx, api, repo, a, tmp, budget)
+		var bad *badArtifact
+		if errors.As(err, &bad) {
+			log.Warn("artifact skipped: it cannot be read", "artifact", boundedName(a.Name), "error", boundedName(err.Error()))
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("artifact %s: %w", a.Name, err)
 		}
 		unpacked = append(unpacked, unpackedArtifact{a, dir})
 	}
 	// Packed roots (a matrix's pack): one comment for the pull request.
-	if done, err := s.commentRoots(ctx, api, repo, ev, unpacked, tmp, log); err != nil || done {
+	if done, err := s.commentRoots(ctx, api, repo, ev, unpacked, tmp, budget, log); err != nil || done {
 		return err
 	}
 	for _, u := range unpacked {

@@ -27,6 +27,45 @@ const (
 	MaxTotal = 500 << 20 // uncompressed, all files
 )
 
+// Limits on one job of the App, over every artifact it downloads: a
+// commit's runs may each carry planpr artifacts, and a fork decides how
+// many and how large.
+const (
+	JobArtifacts = 20        // artifacts downloaded
+	JobRuns      = 10        // other completed runs of a commit looked at
+	JobBytes     = 500 << 20 // unpacked, all artifacts
+)
+
+// Budget is what one job may still unpack. A nil *Budget is MaxTotal per
+// artifact alone.
+type Budget struct {
+	Artifacts int   // downloads left
+	Bytes     int64 // unpacked bytes left
+}
+
+// NewJobBudget is the budget of one job: JobArtifacts and JobBytes.
+func NewJobBudget() *Budget { return &Budget{Artifacts: JobArtifacts, Bytes: JobBytes} }
+
+// Take counts one more artifact; an error when none are left.
+func (b *Budget) Take() error {
+	if b == nil {
+		return nil
+	}
+	if b.Artifacts <= 0 {
+		return fmt.Errorf("more than %d artifacts in one job: the rest are not downloaded", JobArtifacts)
+	}
+	b.Artifacts--
+	return nil
+}
+
+// Read reports whether an artifact's file is one planpr reads: plan
+// JSON, UI streams (.jsonl, .log), schemas and the pack's planpr.json.
+// Nothing else is written to disk.
+func Read(name string) bool {
+	base := path.Base(name)
+	return strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".log")
+}
+
 // Download fetches an artifact's zip from its pre-signed URL,
 // without our token (it must not leak to the storage host).
 func Download(ctx context.Context, url string) ([]byte, error) {
@@ -55,9 +94,10 @@ func Download(ctx context.Context, url string) ([]byte, error) {
 	return b, nil
 }
 
-// Unpack extracts a zip into dir, refusing paths that leave it, links, and
-// anything over the size and count limits.
-func Unpack(zipData []byte, dir string) error {
+// Unpack extracts the files planpr reads (see Read) of a zip into dir,
+// refusing paths that leave it, links, and anything over the size and
+// count limits or what budget has left (nil: MaxTotal alone).
+func Unpack(zipData []byte, dir string, budget *Budget) error {
 	if err := checkZipDirectory(zipData); err != nil {
 		return err
 	}
@@ -81,6 +121,13 @@ func Unpack(zipData []byte, dir string) error {
 		if !mode.IsRegular() {
 			return fmt.Errorf("the artifact has a link or special file %q", f.Name)
 		}
+		if !Read(name) {
+			continue
+		}
+		limit := int64(MaxTotal)
+		if budget != nil {
+			limit = min(limit, budget.Bytes+total)
+		}
 		target := filepath.Join(dir, filepath.FromSlash(name))
 		if !strings.HasPrefix(target, filepath.Clean(dir)+string(filepath.Separator)) {
 			return fmt.Errorf("the artifact has an unsafe path %q", f.Name)
@@ -98,7 +145,7 @@ func Unpack(zipData []byte, dir string) error {
 			return err
 		}
 		// Count what is really written, not what the header claims.
-		n, err := io.Copy(out, io.LimitReader(rc, MaxTotal-total+1))
+		n, err := io.Copy(out, io.LimitReader(rc, limit-total+1))
 		rc.Close()
 		out.Close()
 		if err != nil {
@@ -108,6 +155,12 @@ func Unpack(zipData []byte, dir string) error {
 		if total > MaxTotal {
 			return fmt.Errorf("the artifact unpacks to more than %d MB", MaxTotal>>20)
 		}
+		if total > limit {
+			return fmt.Errorf("the job's artifacts unpack to more than %d MB", JobBytes>>20)
+		}
+	}
+	if budget != nil {
+		budget.Bytes -= total
 	}
 	return nil
 }
@@ -136,7 +189,7 @@ func checkZipDirectory(data []byte) error {
 	offset := uint64(binary.LittleEndian.Uint32(eocd[16:]))
 	if loc := int(endPos) - 20; loc >= 0 && bytes.Equal(data[loc:loc+4], []byte("PK\x06\x07")) {
 		off := binary.LittleEndian.Uint64(data[loc+8:])
-		if off <= uint64(len(data))-56 && bytes.Equal(data[off:off+4], []byte("PK\x06\x06")) {
+		if len(data) >= 56 && off <= uint64(len(data))-56 && bytes.Equal(data[off:off+4], []byte("PK\x06\x06")) {
 			size = binary.LittleEndian.Uint64(data[off+40:])
 			offset = binary.LittleEndian.Uint64(data[off+48:])
 			endPos = off

@@ -10,7 +10,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,15 +26,15 @@ func TestUnpackRefusesUnsafeArchives(t *testing.T) {
 		"absolute":  {"/etc/passwd": "x"},
 		"windows":   {`..\..\x`: "x"},
 	} {
-		if err := Unpack(githubtest.Zip(files), t.TempDir()); err == nil || !strings.Contains(err.Error(), "unsafe path") {
+		if err := Unpack(githubtest.Zip(files), t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "unsafe path") {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if err := Unpack([]byte("not a zip"), t.TempDir()); err == nil {
+	if err := Unpack([]byte("not a zip"), t.TempDir(), nil); err == nil {
 		t.Error("accepted a non-zip")
 	}
 	dir := t.TempDir()
-	if err := Unpack(githubtest.Zip(map[string]string{"a/b/plan.json": "{}"}), dir); err != nil {
+	if err := Unpack(githubtest.Zip(map[string]string{"a/b/plan.json": "{}"}), dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(dir + "/a/b/plan.json"); err != nil {
@@ -56,7 +58,7 @@ func TestL3ZipDirectoryCheckedFirst(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&m)
 	before := m.TotalAlloc
-	err := Unpack(buf.Bytes(), t.TempDir())
+	err := Unpack(buf.Bytes(), t.TempDir(), nil)
 	runtime.ReadMemStats(&m)
 	if err == nil || !strings.Contains(err.Error(), "more than 1000 files") {
 		t.Fatalf("err = %v", err)
@@ -65,7 +67,7 @@ func TestL3ZipDirectoryCheckedFirst(t *testing.T) {
 		t.Errorf("refusing the artifact allocated %d KB", used>>10)
 	}
 	// An ordinary artifact still unpacks.
-	if err := Unpack(githubtest.Zip(map[string]string{"plan.json": "{}"}), t.TempDir()); err != nil {
+	if err := Unpack(githubtest.Zip(map[string]string{"plan.json": "{}"}), t.TempDir(), nil); err != nil {
 		t.Error(err)
 	}
 }
@@ -100,7 +102,7 @@ func TestA6ZipEntryCountLies(t *testing.T) {
 			runtime.GC()
 			runtime.ReadMemStats(&m)
 			before := m.TotalAlloc
-			err := Unpack(data, t.TempDir())
+			err := Unpack(data, t.TempDir(), nil)
 			runtime.ReadMemStats(&m)
 			if err == nil || !strings.Contains(err.Error(), "more than 1000 files") {
 				t.Fatalf("err = %v", err)
@@ -149,5 +151,86 @@ func TestDownloadErrorsKeepTheirClass(t *testing.T) {
 	var ne net.Error
 	if !errors.As(err, &ne) {
 		t.Errorf("connection refused: %v is not a net.Error", err)
+	}
+}
+
+// zip48 is a 48-byte file with a zip64 end locator before the end record,
+// whose offset points past the data: the directory check read beyond it.
+func zip48() []byte {
+	data := make([]byte, 48)
+	copy(data[6:], "PK\x06\x07")
+	data[14] = 46 // the zip64 end record's offset: 2 bytes before the end
+	copy(data[26:], "PK\x05\x06")
+	return data
+}
+
+// TestShortZip64ArtifactIsAnErrorNotAPanic: a 48-byte zip whose zip64
+// locator points past its end is no panic (the directory check's length
+// underflowed, and every later delivery of the commit failed on it again).
+func TestShortZip64ArtifactIsAnErrorNotAPanic(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_ = Unpack(zip48(), dir, nil) // an empty zip to archive/zip: nothing written
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("wrote %d files", len(entries))
+	}
+	for n := range 60 { // every short length with a locator and an end record
+		data := make([]byte, n)
+		if n >= 42 {
+			copy(data[n-42:], "PK\x06\x07")
+			data[n-34] = byte(n - 2)
+			copy(data[n-22:], "PK\x05\x06")
+		}
+		_ = checkZipDirectory(data)
+	}
+}
+
+// TestUnpackWritesOnlyWhatPlanprReads: plans, streams, schemas and the
+// pack's manifest are written; anything else in the zip is not.
+func TestUnpackWritesOnlyWhatPlanprReads(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	zipData := githubtest.Zip(map[string]string{"prod/plan.json": "{}", "prod/plan.jsonl": "x", "apply.log": "y", "prod/planpr.json": "{}",
+		"big.bin": strings.Repeat("z", 1<<20), "prod/.terraform/providers/p": "binary", "notes.txt": "hi"})
+	if err := Unpack(zipData, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	slices.Sort(got)
+	if want := []string{"apply.log", "prod/plan.json", "prod/plan.jsonl", "prod/planpr.json"}; !slices.Equal(got, want) {
+		t.Errorf("written %q, want %q", got, want)
+	}
+}
+
+// TestJobBudgetBoundsEveryArtifactTogether: one job unpacks at most
+// JobBytes over all its artifacts and downloads at most JobArtifacts.
+func TestJobBudgetBoundsEveryArtifactTogether(t *testing.T) {
+	t.Parallel()
+	b := &Budget{Artifacts: 2, Bytes: 3 << 20}
+	one := githubtest.Zip(map[string]string{"plan.json": strings.Repeat("x", 2<<20)})
+	if err := b.Take(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Unpack(one, t.TempDir(), b); err != nil {
+		t.Fatalf("the first artifact: %v", err)
+	}
+	if b.Bytes != 1<<20 {
+		t.Errorf("%d bytes left, want 1 MB", b.Bytes)
+	}
+	if err := b.Take(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Unpack(one, t.TempDir(), b); err == nil || !strings.Contains(err.Error(), "the job's artifacts unpack to more than") {
+		t.Errorf("the second artifact over the budget: %v", err)
+	}
+	if err := b.Take(); err == nil || !strings.Contains(err.Error(), "artifacts in one job") {
+		t.Errorf("a third download: %v", err)
 	}
 }
