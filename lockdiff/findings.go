@@ -122,12 +122,21 @@ func providerFindings(d *ProviderDiff, platforms []string) []Finding {
 	return fs
 }
 
+// UnverifiedAddition is what an added hash's alert says until the
+// registry has vouched for it (lockdiff/verify then makes it info).
+const UnverifiedAddition = "Nothing verified them: OpenTofu accepts a package that matches any hash the lock lists, so an added hash is all a swapped package needs. Check them against the registry (`planpr lockdiff --verify on`, the Action's `verify: true`), or run `tofu providers lock` from a trusted machine and compare."
+
+// HashesAddedKinds are the findings of hashes added to an unchanged
+// version: alerts until verified.
+var HashesAddedKinds = []string{"zh-filled", "zh-added", "h1-added"}
+
 // sameVersionHashFindings explains hash changes on an unchanged version,
 // where `tofu init` only ever adds hashes: anything else was done by hand
 // or by a re-published package. Every hash change is named: a hash of one
 // scheme removed while another of that scheme is added is a replacement,
 // an alert with the next step; removals alone are notices; additions are
-// told.
+// alerts until something verifies them (OpenTofu accepts a package
+// matching any listed hash, so an added hash is the swap itself).
 func sameVersionHashFindings(d *ProviderDiff) []Finding {
 	var fs []Finding
 	add := func(kind string, sev Severity, format string, args ...any) {
@@ -147,12 +156,12 @@ func sameVersionHashFindings(d *ProviderDiff) []Finding {
 		case len(removed) > 0:
 			removedOnly = append(removedOnly, fmt.Sprintf("%s removed (%s)", hashCount(len(removed), scheme), NameHashes(removed)))
 		case len(added) > 0 && scheme == "zh" && len(before) == 0:
-			add("zh-filled", Info, "`zh:` hashes of %s were filled in (%d added: %s) for the same version. (%s.)", d.Address, len(added), NameHashes(added), aboutZH)
+			add("zh-filled", Alert, "`zh:` hashes of %s were filled in (%d added: %s) for the same version. %s (%s.)", d.Address, len(added), NameHashes(added), UnverifiedAddition, aboutZH)
 		case len(added) > 0 && scheme == "zh":
-			add("zh-added", Info, "%s added to %s for the same version (%s). (%s.)", hashCount(len(added), "zh"), d.Address, NameHashes(added), aboutZH)
+			add("zh-added", Alert, "%s added to %s for the same version (%s). %s (%s.)", hashCount(len(added), "zh"), d.Address, NameHashes(added), UnverifiedAddition, aboutZH)
 		case len(added) > 0:
-			add("h1-added", Info, "%s added to %s (%s): new platforms, or the move from `zh:`-only locks to `h1:`. (%s.)",
-				hashCount(len(added), "h1"), name, NameHashes(added), aboutH1)
+			add("h1-added", Alert, "%s added to %s (%s): new platforms, or the move from `zh:`-only locks to `h1:`. %s (%s.)",
+				hashCount(len(added), "h1"), name, NameHashes(added), UnverifiedAddition, aboutH1)
 		}
 	}
 	if len(replaced) > 0 {

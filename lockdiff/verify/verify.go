@@ -152,6 +152,9 @@ func (v *Verifier) Verify(ctx context.Context, files []*lockdiff.FileDiff) {
 				unchecked[ver.Reason] = append(unchecked[ver.Reason], fmt.Sprintf("%s %s", d.Address.Short(), d.After.RawVersion))
 				continue
 			}
+			if ver.Status == "verified" {
+				vouched(d)
+			}
 			sev := lockdiff.Info
 			switch ver.Status {
 			case "alert":
@@ -170,6 +173,17 @@ func (v *Verifier) Verify(ctx context.Context, files []*lockdiff.FileDiff) {
 			names := unchecked[reason]
 			fd.Findings = append(fd.Findings, lockdiff.Finding{Kind: "verify-unchecked", Severity: lockdiff.Warning, Message: fmt.Sprintf(
 				"Not checked against the registry (%s): %s; %s.", strings.Join(names, ", "), reason, sayNotChecked(len(names)))})
+		}
+	}
+}
+
+// vouched makes the alerts of hashes added to an unchanged version info:
+// the registry vouched for every hash of the lock.
+func vouched(d *lockdiff.ProviderDiff) {
+	for i, f := range d.Findings {
+		if f.Severity == lockdiff.Alert && slices.Contains(lockdiff.HashesAddedKinds, f.Kind) {
+			d.Findings[i].Severity = lockdiff.Info
+			d.Findings[i].Message = strings.Replace(f.Message, lockdiff.UnverifiedAddition, "The registry vouches for every hash of this lock (verified below).", 1)
 		}
 	}
 }

@@ -383,3 +383,41 @@ func TestUncheckedSaidOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestHashAddedToAnUnchangedVersionIsAnAlertUntilVerified: without
+// verification a hash added to a version the lock already had is an
+// alert (OpenTofu accepts a package matching any listed hash); once the
+// registry vouches for every hash of the lock, it is info.
+func TestHashAddedToAnUnchangedVersionIsAnAlertUntilVerified(t *testing.T) {
+	reg := newTestRegistry(t, false)
+	host := "registry.opentofu.org"
+	before := fmt.Sprintf("provider %q {\n  version = \"6.0.0\"\n  hashes = [%q]\n}\n", host+"/hashicorp/aws", reg.zh["linux_amd64"])
+	after := fmt.Sprintf("provider %q {\n  version = \"6.0.0\"\n  hashes = [%q, %q]\n}\n", host+"/hashicorp/aws", reg.zh["linux_amd64"], reg.zh["darwin_arm64"])
+	severity := func(fd *lockdiff.FileDiff) lockdiff.Severity {
+		for _, f := range fd.Providers[0].Findings {
+			if f.Kind == "zh-added" {
+				return f.Severity
+			}
+		}
+		t.Fatalf("no zh-added finding: %+v", fd.Providers[0].Findings)
+		return lockdiff.Info
+	}
+	fd, diags := lockdiff.ComparePair(lockdiff.Pair{Path: ".terraform.lock.hcl", Before: []byte(before), After: []byte(after)})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if got := severity(fd); got != lockdiff.Alert {
+		t.Errorf("unverified: %v, want alert", got)
+	}
+	(&Verifier{Registries: map[string]string{host: reg.URL + "/v1/providers/"}}).Verify(t.Context(), []*lockdiff.FileDiff{fd})
+	if got := severity(fd); got != lockdiff.Info || fd.Providers[0].Verification.Status != "verified" {
+		t.Errorf("verified: %v (%s), want info", got, fd.Providers[0].Verification.Status)
+	}
+	// A registry that does not answer verifies nothing: the alert stays.
+	fd, _ = lockdiff.ComparePair(lockdiff.Pair{Path: ".terraform.lock.hcl", Before: []byte(before), After: []byte(after)})
+	reg.set(func() { reg.notFound = true })
+	(&Verifier{Registries: map[string]string{host: reg.URL + "/v1/providers/"}}).Verify(t.Context(), []*lockdiff.FileDiff{fd})
+	if got := severity(fd); got != lockdiff.Alert {
+		t.Errorf("unchecked: %v, want alert", got)
+	}
+}
