@@ -181,6 +181,9 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := p.canGate(env.Getenv("GITHUB_EVENT_NAME")); err != nil {
+		return err
+	}
 	for _, w := range p.warnings {
 		log.Command("warning", w)
 	}
@@ -220,12 +223,21 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		// Nothing to say is not a green comment: name what was missing.
 		return fmt.Errorf("nothing to report: the plan input (%q) matched no plan or stream, and the pull request changes no lock file; point plan at the `tofu show -json` output, or ui-log at the `tofu plan -json` stream", p.in.Plan)
 	}
-	fp, err := planFingerprint(p.plans)
+	fp, err := planFingerprint(p.plans, fingerprint.Options{})
 	if err != nil {
 		return err
 	}
-	if done, err := p.afterMerge(ctx, env, log, api, fp); done || err != nil {
+	keyed := "" // with the review's secret: sensitive values count, and the review is authenticated
+	if len(p.in.ReviewSecret) > 0 {
+		if keyed, err = planFingerprint(p.plans, fingerprint.Options{Key: p.in.ReviewSecret}); err != nil {
+			return err
+		}
+	}
+	if done, err := p.afterMerge(ctx, env, log, api, fp, keyed); done || err != nil {
 		return err
+	}
+	if keyed != "" && p.pr != 0 && p.marker.SHA != "" {
+		p.marker.Review = p.review(p.pr, p.marker.SHA, keyed).MAC()
 	}
 	opts := p.commentOptions(env)
 	opts.Fingerprint = fp
@@ -669,12 +681,13 @@ func NameByManifests(plans []render.CommentPlan) error {
 	return nil
 }
 
-// planFingerprint is what the plans will do (package fingerprint), as the
+// planFingerprint is what the plans will do (package fingerprint), keyed
+// or not (see fingerprint.Options), as the
 // comment's marker keeps it for the apply to be checked against.
-func planFingerprint(plans []render.CommentPlan) (string, error) {
+func planFingerprint(plans []render.CommentPlan, opts fingerprint.Options) (string, error) {
 	var roots []fingerprint.Root
 	for _, p := range plans {
 		roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
 	}
-	return fingerprint.OfRoots(roots)
+	return fingerprint.OfRoots(roots, opts)
 }

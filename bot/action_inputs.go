@@ -34,6 +34,7 @@ type actionInputs struct {
 	Pack                 string           // a directory to write the artifact layout into, instead of commenting
 	Reviewed             bool             // after a merge: the plan must be the one reviewed
 	ReviewedPlan         string           // the reviewed plan JSON, to say what differs
+	ReviewSecret         []byte           // shared by the review and the apply: authenticates the review
 	FailOn               report.FailOn    // what makes the check fail
 }
 
@@ -89,6 +90,10 @@ func readActionInputs(env ActionEnv) (*actionInputs, error) {
 		problems = append(problems, fmt.Sprintf("input reviewed %q: want required or off", r))
 	}
 	in.ReviewedPlan = env.input("reviewed-plan")
+	in.ReviewSecret = []byte(env.input("review-secret"))
+	if in.Reviewed && len(in.ReviewSecret) == 0 {
+		problems = append(problems, "input reviewed: required needs review-secret (`review-secret: ${{ secrets.PLANPR_REVIEW_SECRET }}`, given to the review run too): without it a review cannot be told from a comment anyone with pull-requests: write could post")
+	}
 	in.FailOn, err = report.ParseFailOn(env.input("fail-on"))
 	bad(inputError(err))
 	in.Platforms, err = lockdiff.ParsePlatforms(env.input("platforms"))

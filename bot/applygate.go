@@ -3,9 +3,11 @@ package bot
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/planpr/planpr/bot/gh"
@@ -20,14 +22,40 @@ import (
 // applyOperation finds a UI stream of an apply.
 var applyOperation = lazyre.New(`"operation"\s*:\s*"apply"`)
 
+// gateEvents are the events reviewed: required can gate: a run on the
+// base branch after a merge.
+var gateEvents = []string{"push", "workflow_dispatch"}
+
+// canGate refuses reviewed: required on an event it cannot gate (a pull
+// request's, a workflow_run): a gate that cannot tell fails, before
+// anything is read or posted.
+func (p *actionPlan) canGate(event string) error {
+	if !p.in.Reviewed {
+		return nil
+	}
+	if slices.Contains(gateEvents, event) || event == "" && p.ev.PullRequest == nil && p.ev.WorkflowRun == nil {
+		return nil
+	}
+	return fmt.Errorf("reviewed: required gates an apply after a merge, on %s; this run is a %q event, which it cannot gate: nothing was checked and nothing is posted (run the apply job on push to the base branch, and keep reviewed off in the review job)",
+		strings.Join(gateEvents, " or "), event)
+}
+
+// review is what a review of the plans at head on pull request pr is
+// bound to (see fingerprint.Review).
+func (p *actionPlan) review(pr int, head, keyed string) fingerprint.Review {
+	return fingerprint.Review{Repo: p.repo.String(), PR: pr, Key: render.MarkerField(p.marker.Key), Head: head, Keyed: keyed, Secret: p.in.ReviewSecret}
+}
+
 // afterMerge is a run on the base branch (push, workflow_dispatch): it
 // answers to the pull request whose merge made the commit. With reviewed:
-// required it checks the plan about to be applied against the fingerprint
-// that pull request's review recorded, and fails before the apply when
-// they differ (done: nothing else is posted); given an apply's stream, the
-// run's comment is that pull request's "applied" comment. It reports
-// whether the run is done.
-func (p *actionPlan) afterMerge(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, fp string) (bool, error) {
+// required it checks the plan about to be applied against that pull
+// request's review (see gate): done, whatever it finds. Given an apply's
+// stream, the run's comment is that pull request's "applied" comment. It
+// reports whether the run is done.
+func (p *actionPlan) afterMerge(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, fp, keyed string) (bool, error) {
+	if p.in.Reviewed {
+		return true, p.gate(ctx, env, log, api, fp, keyed)
+	}
 	if p.ev.PullRequest != nil || p.ev.WorkflowRun != nil || p.pr != 0 {
 		return false, nil
 	}
@@ -39,16 +67,38 @@ func (p *actionPlan) afterMerge(ctx context.Context, env ActionEnv, log *ActionL
 	if err != nil {
 		return false, err
 	}
-	if !p.in.Reviewed {
-		if pr != 0 && p.applying() {
-			p.pr, p.marker.SHA = pr, sha
-			p.marker.Key += "/applied"
-			p.title = report.Title(strings.TrimSuffix(p.marker.Key, "/applied")) + " · applied"
-		}
-		return false, nil
+	if pr != 0 && p.applying() {
+		p.pr, p.marker.SHA = pr, sha
+		p.marker.Key += "/applied"
+		p.title = report.Title(strings.TrimSuffix(p.marker.Key, "/applied")) + " · applied"
+	}
+	return false, nil
+}
+
+// gate is reviewed: required. The review that counts is the comment
+// planpr keeps for the key on the merged pull request (the oldest of its
+// author's with the key's marker), made at the pull request's head, whose
+// record (rv=) authenticates — with the review secret — this plan's keyed
+// fingerprint for that repository, pull request, key and head. Anything
+// else fails the step before the apply: no review, a review of another
+// commit, a record without the secret, edited or copied, or a plan that
+// differs; the pull request is told what differs. It never posts or edits
+// a review.
+func (p *actionPlan) gate(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, fp, keyed string) error {
+	sha := env.Getenv("GITHUB_SHA")
+	if sha == "" {
+		return errors.New("reviewed: required, but GITHUB_SHA is not set: the commit about to be applied is unknown")
+	}
+	pr, err := api.MergedPullRequest(ctx, p.repo, sha)
+	if err != nil {
+		return err
 	}
 	if pr == 0 {
-		return true, fmt.Errorf("reviewed: required, but no pull request's merge made commit %s: nothing was reviewed", shortSHA(sha))
+		return fmt.Errorf("reviewed: required, but no pull request's merge made commit %s: nothing was reviewed", shortSHA(sha))
+	}
+	merged, err := api.PullRequest(ctx, p.repo, pr)
+	if err != nil {
+		return err
 	}
 	author := cmp.Or(p.in.CommentAuthor, gh.ActionsBot)
 	if login, err := api.Login(ctx); err == nil && login != "" && p.in.CommentAuthor == "" {
@@ -56,31 +106,43 @@ func (p *actionPlan) afterMerge(ctx context.Context, env ActionEnv, log *ActionL
 	}
 	comments, err := api.ListComments(ctx, p.repo, pr)
 	if err != nil {
-		return true, err
+		return err
 	}
-	reviewed := ""
-	for _, c := range comments {
-		if m, ok := render.ParseMarker(c.Body); ok && c.User == author && m.Key == render.MarkerField(p.marker.Key) && m.Fingerprint != "" {
-			reviewed = m.Fingerprint
+	key := render.MarkerField(p.marker.Key)
+	var kept *render.Marker
+	for _, c := range comments { // oldest first: the one planpr keeps for the key
+		if m, ok := render.ParseMarker(c.Body); ok && c.User == author && m.Key == key {
+			kept = &m
+			break
 		}
 	}
+	want := p.review(pr, merged.HeadSHA, keyed)
 	switch {
-	case reviewed == "":
-		return true, fmt.Errorf("reviewed: required, but pull request #%d has no review by planpr of %q with a plan fingerprint: the plan about to be applied was not reviewed", pr, p.marker.Key)
-	case fp == reviewed:
-		log.Command("notice", fmt.Sprintf("planpr: the plan is the one reviewed on #%d (plan %s)", pr, fingerprint.Short(fp)))
-		return true, nil
+	case kept == nil:
+		return fmt.Errorf("reviewed: required, but pull request #%d has no review by planpr of %q: the plan about to be applied was not reviewed", pr, p.marker.Key)
+	case kept.SHA != merged.HeadSHA:
+		return fmt.Errorf("reviewed: required, but the review of %q on #%d is of commit %s, not of the head that was merged (%s): the merged head's plan was not reviewed", p.marker.Key, pr, shortSHA(kept.SHA), shortSHA(merged.HeadSHA))
+	case kept.Review == "":
+		return fmt.Errorf("reviewed: required, but the review of %q on #%d carries no authenticated record: it was made without review-secret (give the review run the same secret and run it again)", p.marker.Key, pr)
+	case want.Verify(kept.Review):
+		log.Command("notice", fmt.Sprintf("planpr: the plan is the one reviewed on #%d at %s (plan %s)", pr, shortSHA(merged.HeadSHA), fingerprint.Short(fp)))
+		return nil
 	}
 	var b strings.Builder
 	gate := render.Marker{Key: p.marker.Key + "/apply-gate", SHA: sha}
 	fmt.Fprintf(&b, "%s\n## ❌ %s: the plan to apply is not the one reviewed\n\n", gate, md.Text(p.title))
-	fmt.Fprintf(&b, "Reviewed on #%d as plan `%s`; the plan of commit `%s` is `%s`. The apply was stopped.\n\n", pr, fingerprint.Short(reviewed), shortSHA(sha), fingerprint.Short(fp))
+	fmt.Fprintf(&b, "Reviewed on #%d at commit `%s` as plan `%s`; the plan of commit `%s` is `%s`. The apply was stopped.\n\n",
+		pr, shortSHA(merged.HeadSHA), md.Text(fingerprint.Short(kept.Fingerprint)), shortSHA(sha), fingerprint.Short(fp))
+	if kept.Fingerprint == fp {
+		b.WriteString("The plans agree on everything but sensitive values, or the review's record was altered: either way, what is applied is not what was reviewed.\n\n")
+	}
 	if p.in.ReviewedPlan != "" && len(p.plans) == 1 && p.plans[0].Path != "" {
-		r, errR := fingerprint.Read(p.in.ReviewedPlan)
-		c, errC := fingerprint.Read(p.plans[0].Path)
+		opts := fingerprint.Options{Key: p.in.ReviewSecret}
+		r, errR := fingerprint.Read(p.in.ReviewedPlan, opts)
+		c, errC := fingerprint.Read(p.plans[0].Path, opts)
 		if errR == nil && errC == nil {
 			for _, d := range fingerprint.Compare(r, c) {
-				b.WriteString("- " + d.Message + "\n")
+				b.WriteString("- " + md.Message(d.Message) + "\n") // addresses and keys are untrusted text
 			}
 		}
 	} else {
@@ -91,7 +153,7 @@ func (p *actionPlan) afterMerge(ctx context.Context, env ActionEnv, log *ActionL
 	if _, err := publish.Upsert(ctx, api, p.repo, pr, author, gate, body, publish.ModeUpdate); err != nil { // a run again edits it
 		log.Command("warning", "planpr: could not tell the pull request: "+err.Error())
 	}
-	return true, fmt.Errorf("the plan to apply (%s) is not the one reviewed on #%d (%s): see the job summary", fingerprint.Short(fp), pr, fingerprint.Short(reviewed))
+	return fmt.Errorf("the plan to apply (%s) is not the one reviewed on #%d (%s): see the job summary", fingerprint.Short(fp), pr, md.Text(fingerprint.Short(kept.Fingerprint)))
 }
 
 // applying reports whether the run's streams are an apply's.

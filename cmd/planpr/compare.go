@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
+	"github.com/planpr/planpr/bot/actionlog"
 	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/md"
 )
@@ -20,6 +22,10 @@ type exitStatus struct {
 }
 
 func (e *exitStatus) Error() string { return e.msg }
+
+// reviewSecretEnv holds the review's secret (the Action's review-secret),
+// for compare-plans to count sensitive values by.
+const reviewSecretEnv = "PLANPR_REVIEW_SECRET"
 
 func runComparePlans(args []string, stdout, stderr io.Writer) error {
 	var format string
@@ -34,7 +40,7 @@ change, what CURRENT would do that REVIEWED would not ("aws_instance.web: review
 now replace because `+"`ami`"+` forces replacement"; "aws_s3_bucket.logs: new since review"). Plans
 compare by what they do — their fingerprints (printed) — not by their bytes: the timestamp, the
 tool and its version, the prior state and the order of resources do not count; sensitive values
-count by their hash and are never shown.
+count only with the review's secret in PLANPR_REVIEW_SECRET (by their HMAC) and are never shown.
 
 Exit status: 0 when the plans would do the same, 1 when they differ, 2 on bad input.
 
@@ -55,8 +61,11 @@ Flags:
 		return &exitStatus{2, fmt.Sprintf("--format %q: want text, markdown or json", format)}
 	}
 	var plans [2]*fingerprint.Plan
+	// With the review's secret, sensitive values count too (by their
+	// HMAC; never shown).
+	opts := fingerprint.Options{Key: []byte(os.Getenv(reviewSecretEnv))}
 	for i, f := range files {
-		p, err := fingerprint.Read(f)
+		p, err := fingerprint.Read(f, opts)
 		if err != nil {
 			return &exitStatus{2, inUsersWords(err).Error()}
 		}
@@ -64,6 +73,9 @@ Flags:
 	}
 	reviewed, current := plans[0].Sum(), plans[1].Sum()
 	diffs := fingerprint.Compare(plans[0], plans[1])
+	if reviewed != current && len(diffs) == 0 { // Compare sees every difference; if ever not, the sums decide
+		diffs = []fingerprint.Difference{{Kind: "sum", Message: "the fingerprints differ"}}
+	}
 	var out bytes.Buffer
 	switch format {
 	case "json":
@@ -89,7 +101,7 @@ Flags:
 		}
 		fmt.Fprintf(&out, "The plan differs from the one reviewed (reviewed %s, now %s): %s\n", fingerprint.Short(reviewed), fingerprint.Short(current), count(len(diffs)))
 		for _, d := range diffs {
-			fmt.Fprintf(&out, "  %s\n", strings.ReplaceAll(d.Message, "`", ""))
+			fmt.Fprintf(&out, "  %s\n", textLine(d.Message))
 		}
 	}
 	if _, err := stdout.Write(out.Bytes()); err != nil {
@@ -99,6 +111,14 @@ Flags:
 		return &exitStatus{1, ""}
 	}
 	return nil
+}
+
+// textLine is a message as one line of a terminal or a workflow log: its
+// code spans plain, line breaks shown as \n, invisible characters as
+// \uXXXX, nothing a runner would take for a workflow command.
+func textLine(msg string) string {
+	msg = strings.NewReplacer("`", "", "\n", `\n`, "\r", `\r`).Replace(msg)
+	return actionlog.SafeLog(msg)
 }
 
 func count(n int) string {

@@ -38,15 +38,15 @@ func TestImportRules(t *testing.T) {
 		"render/internal/diff":               models,
 		"render/text":                        {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor", "render/tofujson/uistream"},
 		"render/review":                      {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream", "render/internal/words"},
-		"render/internal/words":              {},                                                         // counts, plurals and agreement in messages
-		"render/internal/box":                {},                                                         // the warning box's layout
-		"render/internal/chunks":             {},                                                         // lists that grow without copying
-		"render/fingerprint":                 {"render/tofujson", "render/md", "render/internal/beside"}, // what a plan will do, in one hash; differences quote addresses as code
-		"deploy/helm":                        {},                                                         // the Helm chart's tests (Helm's packages render it)
-		"bot/actionlog":                      {"render/mask", "render/md"},                               // safe printing in a workflow step
-		"bot/pack":                           {"render"},                                                 // a matrix job's artifact layout
-		"render/marker":                      {},                                                         // the hidden first line of planpr's comments
-		"render/internal/safe":               {"render/mask", "render/md"},                               // masked, then escaped: the one way values reach Markdown
+		"render/internal/words":              {},                                                                        // counts, plurals and agreement in messages
+		"render/internal/box":                {},                                                                        // the warning box's layout
+		"render/internal/chunks":             {},                                                                        // lists that grow without copying
+		"render/fingerprint":                 {"render/tofujson", "render/md", "render/internal/beside", "render/mask"}, // what a plan will do, in one hash; differences quote addresses as code; credential names
+		"deploy/helm":                        {},                                                                        // the Helm chart's tests (Helm's packages render it)
+		"bot/actionlog":                      {"render/mask", "render/md"},                                              // safe printing in a workflow step
+		"bot/pack":                           {"render"},                                                                // a matrix job's artifact layout
+		"render/marker":                      {},                                                                        // the hidden first line of planpr's comments
+		"render/internal/safe":               {"render/mask", "render/md"},                                              // masked, then escaped: the one way values reach Markdown
 		"render/streamreport":                {"render/internal/safe", "render/internal/diff", "render/mask", "render/md", "render/review", "render/text", "render/tofujson", "render/tofujson/uistream", "lockdiff"},
 		"render":                             {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport", "render/internal/box", "render/marker", "render/fingerprint", "render/summary", "render/internal/later", "render/internal/budget", "render/internal/words", "render/internal/chunks"},
 		"render/internal/budget":             {"render/mask", "render/md"},                                                                 // collapsed diffs masked once every secret is known

@@ -1,8 +1,6 @@
 package fingerprint
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -16,9 +14,13 @@ import (
 // written straight from the values as decoded, their unknown and
 // sensitive marks beside them, without building the normalized copy.
 // TestCanonicalIsEncodingJSON holds it to encoding/json's bytes.
-func appendEntry(b []byte, e *Entry, before, after marked) []byte {
+func appendEntry(b []byte, e *Entry, before, after marked, opts Options) []byte {
 	b = append(b, `{"address":`...)
 	b = appendString(b, e.Address)
+	if e.Provider != "" {
+		b = append(b, `,"provider":`...)
+		b = appendString(b, e.Provider)
+	}
 	b = append(b, `,"actions":`...)
 	b = appendString(b, e.Actions)
 	if e.Reason != "" {
@@ -43,30 +45,30 @@ func appendEntry(b []byte, e *Entry, before, after marked) []byte {
 		b = append(b, ']')
 	}
 	b = append(b, `,"before":`...)
-	b = appendValue(b, before.value, before.unknown, before.sensitive)
+	b = appendValue(b, before.value, before.unknown, before.sensitive, opts)
 	b = append(b, `,"after":`...)
-	b = appendValue(b, after.value, after.unknown, after.sensitive)
+	b = appendValue(b, after.value, after.unknown, after.sensitive, opts)
 	return append(b, "}\n"...)
 }
 
 // marked is a value with its unknown and sensitive marks.
 type marked struct{ value, unknown, sensitive any }
 
-// appendValue appends normalize(v, unknown, sensitive) as encoding/json
-// writes it: object members sorted by name, numbers in one form.
-func appendValue(b []byte, v, unknown, sensitive any) []byte {
+// appendValue appends normalize(v, unknown, sensitive, opts) as
+// encoding/json writes it: object members sorted by name, numbers in one
+// form.
+func appendValue(b []byte, v, unknown, sensitive any, opts Options) []byte {
 	if unknown == true {
 		return appendString(b, Unknown)
 	}
 	if sensitive == true {
-		sum := sha256.Sum256(appendValue(nil, v, nil, nil))
-		return appendString(b, "(sensitive "+hex.EncodeToString(sum[:8])+")")
+		return appendString(b, opts.sensitiveMark(appendValue(nil, v, nil, nil, opts)))
 	}
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...)
 	case string:
-		return appendString(b, x)
+		return appendString(b, literal(x))
 	case bool:
 		if x {
 			return append(b, "true"...)
@@ -75,7 +77,7 @@ func appendValue(b []byte, v, unknown, sensitive any) []byte {
 	case json.Number:
 		return append(b, number(string(x))...)
 	case tofujson.Object:
-		return appendObject(b, x, unknown, sensitive)
+		return appendObject(b, x, unknown, sensitive, opts)
 	case map[string]any:
 		b = append(b, '{')
 		for i, k := range slices.Sorted(maps.Keys(x)) {
@@ -83,7 +85,7 @@ func appendValue(b []byte, v, unknown, sensitive any) []byte {
 				b = append(b, ',')
 			}
 			b = append(appendString(b, k), ':')
-			b = appendValue(b, x[k], member(unknown, k), member(sensitive, k))
+			b = appendValue(b, x[k], member(unknown, k), member(sensitive, k), opts)
 		}
 		return append(b, '}')
 	case []any:
@@ -92,12 +94,12 @@ func appendValue(b []byte, v, unknown, sensitive any) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendValue(b, e, element(unknown, i), element(sensitive, i))
+			b = appendValue(b, e, element(unknown, i), element(sensitive, i), opts)
 		}
 		return append(b, ']')
 	}
 	// Anything else (a float64, say) as normalize and encoding/json have it.
-	out, _ := json.Marshal(normalize(v, nil, nil))
+	out, _ := json.Marshal(normalize(v, nil, nil, opts))
 	return append(b, out...)
 }
 
@@ -105,7 +107,7 @@ func appendValue(b []byte, v, unknown, sensitive any) []byte {
 // is unknown, the names its unknown mirror marks: all in name order, as
 // encoding/json writes a map. A decoded Object is sorted, each name once;
 // one made otherwise is sorted here as a map would hold it.
-func appendObject(b []byte, x tofujson.Object, unknown, sensitive any) []byte {
+func appendObject(b []byte, x tofujson.Object, unknown, sensitive any, opts Options) []byte {
 	if !x.IsSorted() {
 		x = tofujson.Sorted(slices.Clone(x))
 	}
@@ -129,7 +131,7 @@ func appendObject(b []byte, x tofujson.Object, unknown, sensitive any) []byte {
 		if len(extra) == 0 || len(x) > 0 && x[0].Name < extra[0] {
 			m := x[0]
 			b = append(appendString(b, m.Name), ':')
-			b = appendValue(b, m.Value, member(unknown, m.Name), member(sensitive, m.Name))
+			b = appendValue(b, m.Value, member(unknown, m.Name), member(sensitive, m.Name), opts)
 			x = x[1:]
 			continue
 		}

@@ -15,7 +15,7 @@ import (
 // Difference is one thing two plans would do differently.
 type Difference struct {
 	Address  string   `json:"address"`
-	Kind     string   `json:"kind"` // new, gone, action, reason, moved, values
+	Kind     string   `json:"kind"` // new, gone, action, reason, moved, provider, values
 	Reviewed string   `json:"reviewed,omitempty"`
 	Current  string   `json:"current,omitempty"`
 	Paths    []string `json:"paths,omitempty"` // the values that differ
@@ -26,12 +26,21 @@ type Difference struct {
 const maxPaths = 10
 
 // Compare says, entry by entry, what the current plan would do that the
-// reviewed one would not: none when they would do the same.
+// reviewed one would not: none when they would do the same — exactly when
+// their fingerprints are equal. An address a plan holds more than once
+// (which no tool writes) is compared occurrence by occurrence.
 func Compare(reviewed, current *Plan) []Difference {
 	byAddr := func(p *Plan) map[string]Entry {
 		m := make(map[string]Entry, len(p.Entries))
 		for _, e := range p.Entries {
-			m[e.Address] = e
+			key := e.Address
+			for n := 2; ; n++ {
+				if _, taken := m[key]; !taken {
+					break
+				}
+				key = fmt.Sprintf("%s (occurrence %d)", e.Address, n)
+			}
+			m[key] = e
 		}
 		return m
 	}
@@ -57,6 +66,9 @@ func Compare(reviewed, current *Plan) []Difference {
 				Message: fmt.Sprintf("%s: the same %s, now because %s (reviewed: %s)", name, verb(ce), orAsked(because(ce)), orAsked(because(re)))})
 		case re.Previous != ce.Previous:
 			out = append(out, Difference{Address: a, Kind: "moved", Message: fmt.Sprintf("%s: now moved from %s (reviewed: from %s)", name, md.Code(ce.Previous), md.Code(re.Previous))})
+		case re.Provider != ce.Provider:
+			out = append(out, Difference{Address: a, Kind: "provider", Reviewed: re.Provider, Current: ce.Provider,
+				Message: fmt.Sprintf("%s: the same %s, now by provider %s (reviewed: %s)", name, verb(ce), md.Code(ce.Provider), md.Code(re.Provider))})
 		default:
 			var paths []string
 			diffPaths(&paths, "before: ", re.Before, ce.Before)
@@ -114,9 +126,13 @@ func verb(e Entry) string {
 func because(e Entry) string {
 	switch {
 	case len(e.Replace) == 1:
-		return "`" + e.Replace[0] + "` forces replacement"
+		return md.Code(e.Replace[0]) + " forces replacement"
 	case len(e.Replace) > 1:
-		return "`" + strings.Join(e.Replace, "`, `") + "` force replacement"
+		codes := make([]string, len(e.Replace))
+		for i, p := range e.Replace {
+			codes[i] = md.Code(p)
+		}
+		return strings.Join(codes, ", ") + " force replacement"
 	case e.Reason != "":
 		return strings.ReplaceAll(e.Reason, "_", " ")
 	}

@@ -42,7 +42,12 @@ func rc(addr string, actions []string, before, after map[string]any, extra map[s
 
 func sum(t *testing.T, path string) string {
 	t.Helper()
-	p, err := Read(path)
+	return keyedSum(t, path, Options{})
+}
+
+func keyedSum(t *testing.T, path string, opts Options) string {
+	t.Helper()
+	p, err := Read(path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +87,8 @@ func TestFingerprintStable(t *testing.T) {
 // changes its fingerprint, and compare-plans says it in words.
 func TestFingerprintDiffers(t *testing.T) {
 	reviewed := plan(t, nil, web(), bucket())
-	base := sum(t, reviewed)
+	keyed := Options{Key: []byte("the review's secret")}
+	keyedBase := keyedSum(t, reviewed, keyed)
 	replaced := rc("aws_instance.web", []string{"delete", "create"}, map[string]any{"ami": "a-1", "size": 2, "password": "p1"}, map[string]any{"ami": "a-2", "size": 4, "password": "p1"},
 		map[string]any{"replace_paths": []any{[]any{"ami"}}, "reason": "replace_because_cannot_update"})
 	otherSize := rc("aws_instance.web", []string{"update"}, map[string]any{"ami": "a-1", "size": 2, "password": "p1"}, map[string]any{"ami": "a-1", "size": 8, "password": "p1"}, nil)
@@ -102,11 +108,11 @@ func TestFingerprintDiffers(t *testing.T) {
 		{"an output", plan(t, map[string]any{"output_changes": map[string]any{"url": map[string]any{"actions": []any{"update"}, "before": "a", "after": "b"}}}, web(), bucket()), "`output.url`: new since review (update)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if sum(t, tc.path) == base {
+			if keyedSum(t, tc.path, keyed) == keyedBase {
 				t.Errorf("the same fingerprint")
 			}
-			r, _ := Read(reviewed)
-			c, _ := Read(tc.path)
+			r, _ := Read(reviewed, keyed)
+			c, _ := Read(tc.path, keyed)
 			diffs := Compare(r, c)
 			if len(diffs) != 1 || diffs[0].Message != tc.words && !strings.HasPrefix(diffs[0].Message, tc.words) {
 				t.Errorf("differences %+v, want %q", diffs, tc.words)
@@ -129,11 +135,11 @@ func FuzzFingerprint(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc string) {
 		path := filepath.Join(t.TempDir(), "plan.json")
 		os.WriteFile(path, []byte(doc), 0o644)
-		a, err := Read(path)
+		a, err := Read(path, Options{})
 		if err != nil {
 			return
 		}
-		b, err := Read(path)
+		b, err := Read(path, Options{})
 		if err != nil {
 			t.Fatalf("read once, refused the second time: %v", err)
 		}
@@ -155,5 +161,106 @@ func TestCompareQuotesAddressesAsCode(t *testing.T) {
 	want := "``" + addr + "``: new since review (create)"
 	if got[0].Message != want {
 		t.Errorf("message %q, want %q", got[0].Message, want)
+	}
+}
+
+// TestFingerprintTellsApartWhatAReviewerWouldNot: what the fourth review
+// found summing alike — where a provider points, which provider serves a
+// resource, a variable only a provider reads, the string "(known after
+// apply)" against an unknown, numbers that differ past the 20th place,
+// an address written twice — changes the fingerprint, and Compare says
+// so (never "the same" while the sums differ).
+func TestFingerprintTellsApartWhatAReviewerWouldNot(t *testing.T) {
+	provider := func(region string) map[string]any {
+		return map[string]any{"configuration": map[string]any{"provider_config": map[string]any{"aws": map[string]any{
+			"name": "aws", "full_name": "registry.opentofu.org/hashicorp/aws",
+			"expressions": map[string]any{"region": map[string]any{"constant_value": region}}}}}}
+	}
+	served := func(source string) map[string]any {
+		r := bucket()
+		r["provider_name"] = source
+		return r
+	}
+	valued := func(v any, unknown bool) map[string]any {
+		return rc("aws_s3_bucket.logs", []string{"create"}, nil, map[string]any{"bucket": v}, map[string]any{"after_unknown": map[string]any{"bucket": unknown}})
+	}
+	variables := func(account string) map[string]any {
+		return map[string]any{"variables": map[string]any{"account": map[string]any{"value": account}}}
+	}
+	for _, tc := range []struct {
+		name       string
+		a, b       string
+		difference string
+	}{
+		{"where the provider points", plan(t, provider("eu-west-1"), bucket()), plan(t, provider("us-east-1"), bucket()), "`provider_config.aws`: the same configure, but with other values: `expressions.region.constant_value`"},
+		{"which provider serves a resource", plan(t, nil, served("registry.opentofu.org/hashicorp/aws")), plan(t, nil, served("registry.opentofu.org/evil/aws")), "`aws_s3_bucket.logs`: the same create, now by provider `registry.opentofu.org/evil/aws`"},
+		{"a variable only a provider reads", plan(t, variables("111111111111"), bucket()), plan(t, variables("222222222222"), bucket()), "`var.account`: the same input, but with other values"},
+		{"the string (known after apply) and an unknown", plan(t, nil, valued(Unknown, false)), plan(t, nil, valued(nil, true)), "`aws_s3_bucket.logs`: the same create, but with other values: `bucket`"},
+		{"numbers past the 20th place", plan(t, nil, valued(json.Number("0.1"), false)), plan(t, nil, valued(json.Number("0.100000000000000000000999"), false)), "`aws_s3_bucket.logs`: the same create, but with other values: `bucket`"},
+		{"an address written twice", plan(t, nil, bucket()), plan(t, nil, bucket(), valued("other", false)), "`aws_s3_bucket.logs (occurrence 2)`: new since review (create)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if sum(t, tc.a) == sum(t, tc.b) {
+				t.Errorf("the same fingerprint")
+			}
+			a, _ := Read(tc.a, Options{})
+			b, _ := Read(tc.b, Options{})
+			diffs := Compare(a, b)
+			if len(diffs) == 0 || !strings.HasPrefix(diffs[len(diffs)-1].Message, tc.difference) {
+				t.Errorf("differences %+v, want %q", diffs, tc.difference)
+			}
+		})
+	}
+}
+
+// TestUnkeyedFingerprintHoldsNoSensitiveValue: a published (unkeyed)
+// fingerprint does not change with a sensitive value, so nothing can be
+// guessed from it offline; a keyed one does, and depends on its key.
+func TestUnkeyedFingerprintHoldsNoSensitiveValue(t *testing.T) {
+	secret := func(pw string) string {
+		return plan(t, map[string]any{"variables": map[string]any{"db_password": map[string]any{"value": pw}}},
+			rc("aws_db_instance.db", []string{"update"}, map[string]any{"password": "old"}, map[string]any{"password": pw}, nil))
+	}
+	a, b := secret("hunter2"), secret("correct horse")
+	if sum(t, a) != sum(t, b) {
+		t.Errorf("the unkeyed fingerprint changes with a sensitive value (or a variable named like a credential)")
+	}
+	k1, k2 := Options{Key: []byte("one")}, Options{Key: []byte("two")}
+	if keyedSum(t, a, k1) == keyedSum(t, b, k1) {
+		t.Errorf("the keyed fingerprint does not see the sensitive value change")
+	}
+	if keyedSum(t, a, k1) == keyedSum(t, a, k2) || keyedSum(t, a, k1) == sum(t, a) {
+		t.Errorf("the keyed fingerprint does not depend on its key")
+	}
+	p, _ := Read(a, k1)
+	for _, e := range p.Entries {
+		if line, _ := json.Marshal(e); strings.Contains(string(line), "hunter2") {
+			t.Errorf("a sensitive value in an entry: %s", line)
+		}
+	}
+}
+
+// TestNumberBombIsNotExpanded: a number written short with a huge
+// exponent is written about as short, however it is spelt, and equal
+// values are written alike.
+func TestNumberBombIsNotExpanded(t *testing.T) {
+	for in, want := range map[string]string{
+		"1e1000000": "1e1000000", "10e999999": "1e1000000", "-2.50E-1000000": "-2.5e-1000000",
+		"1e3": "1000", "1.0": "1", "0.1": "0.1", "1e-1": "0.1", "0.100000000000000000000999": "0.100000000000000000000999",
+		"-0.0": "0", "123.4500": "123.45", "1e40": "1e40", "1e39": "1000000000000000000000000000000000000000",
+		"0.000000000000000000000000000001": "0.000000000000000000000000000001", "1e-31": "1e-31",
+		"1e99999999999999999999": "1e99999999999999999999",
+	} {
+		if got := string(number(in)); got != want {
+			t.Errorf("number(%q) = %q, want %q", in, got, want)
+		}
+	}
+	bomb := plan(t, nil, rc("aws_s3_bucket.logs", []string{"create"}, nil, map[string]any{"n": json.Number("1e1000000"), "m": json.Number("-9.99e-999999")}, nil))
+	p, err := Read(bomb, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line, _ := json.Marshal(p.Entries[0]); len(line) > 400 {
+		t.Errorf("the entry is %d bytes", len(line))
 	}
 }

@@ -1,10 +1,13 @@
 package fingerprint
 
 import (
+	"bytes"
+	"encoding/json"
 	"maps"
 	"slices"
 
 	"github.com/planpr/planpr/render/internal/beside"
+	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -41,7 +44,79 @@ func visit[R any](path string, fn func(e Entry, before, after marked) R) ([]R, e
 		before, after := marksOf(oc)
 		entries = append(entries, fn(entryOf("output."+name, oc), before, after))
 	}
+	cfg := configurationOf(plan.Configuration)
+	// The root module's input variables: what a provider reads of them
+	// (an account, a region) changes what is done without a resource
+	// showing it.
+	for _, name := range slices.Sorted(maps.Keys(plan.Variables)) {
+		sensitive := cfg.RootModule.Variables[name].Sensitive || mask.CredentialName(name)
+		entries = append(entries, fn(Entry{Address: "var." + name, Actions: "input"}, marked{}, marked{value: plan.Variables[name].Value, sensitive: sensitive}))
+	}
+	// The providers' configuration: where each resource's provider points.
+	for _, name := range slices.Sorted(maps.Keys(cfg.ProviderConfig)) {
+		v := cfg.ProviderConfig[name]
+		entries = append(entries, fn(Entry{Address: "provider_config." + name, Actions: "configure"}, marked{}, marked{value: v, sensitive: credentialMirror(v)}))
+	}
 	return entries, nil
+}
+
+// configuration is what a fingerprint reads of a plan's "configuration":
+// the providers' configuration and which root variables are sensitive.
+type configuration struct {
+	ProviderConfig map[string]any `json:"provider_config"`
+	RootModule     struct {
+		Variables map[string]struct {
+			Sensitive bool `json:"sensitive"`
+		} `json:"variables"`
+	} `json:"root_module"`
+}
+
+// configurationOf decodes what a fingerprint reads of a plan's
+// configuration; a section it cannot read counts as empty (the reader
+// has checked its syntax).
+func configurationOf(raw []byte) configuration {
+	var c configuration
+	if len(raw) == 0 {
+		return c
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	_ = d.Decode(&c)
+	return c
+}
+
+// credentialMirror marks, in a provider's configuration, the members
+// whose names read as a credential's (a password written in a provider
+// block): sensitive, as the provider would have them.
+func credentialMirror(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, val := range x {
+			if mask.CredentialName(k) {
+				out[k] = true
+			} else if m := credentialMirror(val); m != nil {
+				out[k] = m
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		found := false
+		for i, val := range x {
+			if out[i] = credentialMirror(val); out[i] != nil {
+				found = true
+			}
+		}
+		if !found {
+			return nil
+		}
+		return out
+	}
+	return nil
 }
 
 // entry decodes a resource change and gives fn its entry.
@@ -51,6 +126,7 @@ func entry[R any](rc *tofujson.ResourceChange, fn func(e Entry, before, after ma
 		return none, err
 	}
 	e := entryOf(rc.Address, rc.Change)
+	e.Provider = rc.ProviderName
 	e.Reason = rc.ActionReason
 	if rc.Moved() {
 		e.Previous = rc.PreviousAddress

@@ -33,8 +33,13 @@ type Marker struct {
 	// comment's roots go to a comment of their own.
 	Roots []string
 	// Fingerprint is what the plans the comment reviews will do (package
-	// fingerprint): at apply time, the plan applied is checked against it.
+	// fingerprint), unkeyed: for people and compare-plans.
 	Fingerprint string
+	// Review authenticates the review for the apply gate: an HMAC, with a
+	// secret the review and the apply share, of the repository, pull
+	// request, key, head commit and the keyed fingerprint
+	// (fingerprint.ReviewMAC). "" when the run had no secret.
+	Review string
 }
 
 // String is the marker line.
@@ -64,6 +69,9 @@ func (m Marker) String() string {
 	}
 	if m.Fingerprint != "" {
 		s += " fp=" + Field(m.Fingerprint)
+	}
+	if m.Review != "" {
+		s += " rv=" + Field(m.Review)
 	}
 	return s + " -->"
 }
@@ -106,6 +114,8 @@ func Parse(body string) (Marker, bool) {
 			mk.Roots = strings.Split(v, ",")
 		case "fp":
 			mk.Fingerprint = v
+		case "rv":
+			mk.Review = v
 		}
 	}
 	return mk, true
