@@ -643,9 +643,12 @@ func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, 
 			labels = slices.DeleteFunc(labels, func(l string) bool { return l == report.LabelDestroyApproved })
 		}
 	}
-	facts := report.FactsOf(res, p.locks)
-	verdict := report.JudgeFacts(facts, p.in.FailOn, publish.ReadApproval(ctx, api, p.repo, p.pr, labels))
-	run, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(p.marker.Key), SHA: p.marker.SHA, Facts: facts, Verdict: verdict,
+	// The Action's check runs are the Actions app's, or those of the App
+	// whose installation token it was given (comment-author SLUG[bot]).
+	app := strings.TrimSuffix(cmp.Or(p.in.CommentAuthor, gh.ActionsBot), "[bot]")
+	run, verdict, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(p.marker.Key), SHA: p.marker.SHA, App: app, PR: p.pr,
+		Facts: report.FactsOf(res, p.locks), FailOn: p.in.FailOn, Approval: publish.ReadApproval(ctx, api, p.repo, p.pr, labels),
+		LabelledHere: approvalLabelledAt(p.ev, p.marker.SHA),
 		Title: res.Heading, Summary: checkBody, Text: full, DetailsURL: outputs["comment-url"], Annotations: res.Annotations})
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Command("warning", "planpr: the token cannot write check runs (add `checks: write` to the workflow's permissions, or set check: false); the comment is posted all the same")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/publish"
@@ -46,9 +47,13 @@ func (s *Server) keepCheck(ctx context.Context, api GitHub, repo gh.Repo, pr int
 	if err != nil {
 		return err
 	}
-	facts := report.FactsOf(res, locks)
-	verdict := report.JudgeFacts(facts, s.failOn(ctx, api, repo, ev.Repository.DefaultBranch, log), publish.ReadApproval(ctx, api, repo, pr, labels))
-	run, err := publish.UpsertCheck(ctx, api, repo, publish.Check{Name: report.CheckName(key), SHA: sha, Facts: facts, Verdict: verdict,
+	app, err := s.appSlug(ctx)
+	if err != nil {
+		return err
+	}
+	run, verdict, err := publish.UpsertCheck(ctx, api, repo, publish.Check{Name: report.CheckName(key), SHA: sha, App: app, PR: pr,
+		Facts: report.FactsOf(res, locks), FailOn: s.failOn(ctx, api, repo, ev.Repository.DefaultBranch, log),
+		Approval: publish.ReadApproval(ctx, api, repo, pr, labels), LabelledHere: approvalLabelledAt(ev, sha),
 		Title: res.Heading, Summary: checkBody, DetailsURL: detailsURL, Annotations: res.Annotations})
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Warn("the App cannot write check runs: give it checks (write)")
@@ -61,18 +66,36 @@ func (s *Server) keepCheck(ctx context.Context, api GitHub, repo gh.Repo, pr int
 	return nil
 }
 
+// appSlug is the App's slug: its check runs are the ones it made.
+func (s *Server) appSlug(ctx context.Context) (string, error) {
+	login, err := s.login(ctx)
+	return strings.TrimSuffix(login, "[bot]"), err
+}
+
+// approvalLabelledAt reports whether ev is the approval label's own
+// labeled event, sent while sha was the pull request's head: the one
+// moment an approval binds to a commit.
+func approvalLabelledAt(ev *Event, sha string) bool {
+	return ev.Action == "labeled" && ev.Label != nil && ev.Label.Name == report.LabelDestroyApproved &&
+		ev.PullRequest != nil && sha != "" && ev.PullRequest.Head.SHA == sha
+}
+
 // rejudge answers the approval label added or removed: planpr's checks on
-// the pull request's head are judged again.
+// the commit that was the head when the label changed (the event's, never
+// the head read later: a push after the label is not approved) are judged
+// again.
 func (s *Server) rejudge(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, log *slog.Logger) error {
-	pr, err := api.PullRequest(ctx, repo, ev.PullRequest.Number)
+	pr, sha := ev.PullRequest.Number, ev.PullRequest.Head.SHA
+	labels, err := api.Labels(ctx, repo, pr)
 	if err != nil {
 		return err
 	}
-	labels, err := api.Labels(ctx, repo, pr.Number)
+	app, err := s.appSlug(ctx)
 	if err != nil {
 		return err
 	}
-	n, err := publish.Rejudge(ctx, api, repo, pr.HeadSHA, s.failOn(ctx, api, repo, ev.Repository.DefaultBranch, log), publish.ReadApproval(ctx, api, repo, pr.Number, labels))
+	n, err := publish.Rejudge(ctx, api, repo, sha, app, pr, s.failOn(ctx, api, repo, ev.Repository.DefaultBranch, log),
+		publish.ReadApproval(ctx, api, repo, pr, labels), approvalLabelledAt(ev, sha))
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Warn("the App cannot write check runs: give it checks (write)")
 		return nil

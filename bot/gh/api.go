@@ -45,6 +45,7 @@ type PullRequest struct {
 	BaseSHA, HeadSHA string
 	HeadRef          string
 	HeadRepo         string // OWNER/NAME of the head branch's repository
+	Open             bool   // not closed nor merged
 }
 
 // ChangedFile is one file of a pull request.

@@ -17,6 +17,7 @@ type CheckRun struct {
 	Summary    string
 	ExternalID string // what its maker kept in it
 	DetailsURL string
+	App        string // the slug of the app that made it
 }
 
 // CheckSpec is a check run to create or update.
@@ -63,7 +64,8 @@ func checkOutput(o CheckOutput) *github.CheckRunOutput {
 
 func toCheckRun(c *github.CheckRun) *CheckRun {
 	return &CheckRun{ID: c.GetID(), Name: c.GetName(), HeadSHA: c.GetHeadSHA(), URL: c.GetHTMLURL(), Conclusion: c.GetConclusion(),
-		Title: c.GetOutput().GetTitle(), Summary: c.GetOutput().GetSummary(), ExternalID: c.GetExternalID(), DetailsURL: c.GetDetailsURL()}
+		Title: c.GetOutput().GetTitle(), Summary: c.GetOutput().GetSummary(), ExternalID: c.GetExternalID(), DetailsURL: c.GetDetailsURL(),
+		App: c.GetApp().GetSlug()}
 }
 
 // CheckRuns lists the check runs named name on a commit (every one when

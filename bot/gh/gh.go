@@ -234,7 +234,7 @@ func (c *Client) PullRequest(ctx context.Context, repo Repo, pr int) (*PullReque
 		return nil, apiError(fmt.Sprintf("reading pull request #%d", pr), err)
 	}
 	return &PullRequest{Number: p.GetNumber(), BaseSHA: p.GetBase().GetSHA(), HeadSHA: p.GetHead().GetSHA(), HeadRef: p.GetHead().GetRef(),
-		HeadRepo: p.GetHead().GetRepo().GetFullName()}, nil
+		HeadRepo: p.GetHead().GetRepo().GetFullName(), Open: p.GetState() == "open"}, nil
 }
 
 // MergeBase is the commit where head branched off base (the compare

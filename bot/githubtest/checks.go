@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -18,8 +19,8 @@ type CheckRun struct {
 	Title, Summary, Text   string
 	Annotations            []Annotation
 	ExternalID             string
-	Updates                int // PATCHes it took
-	App                    string
+	Updates                int    // PATCHes it took
+	App                    string // the slug of the app that made it: only it may update the run
 }
 
 // Annotation is a check run's annotation.
@@ -92,6 +93,21 @@ func (s *Server) removeLabel(pr int, label, actor string) bool {
 	return false
 }
 
+// AddCheckRun stores a check run as another app (or workflow) made it;
+// it returns its id.
+func (s *Server) AddCheckRun(c CheckRun) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	c.ID = s.nextID
+	s.checkRuns = append(s.checkRuns, &c)
+	return c.ID
+}
+
+// appOf is the app a login acts for: its slug ("github-actions" for a
+// workflow's token).
+func appOf(login string) string { return strings.TrimSuffix(login, "[bot]") }
+
 // actor is who a request acts as: the token's user, else the workflow's
 // bot.
 func (s *Server) actor(r *http.Request) string {
@@ -130,7 +146,7 @@ func (s *Server) checksRoute(r *http.Request, rest []string, access string) stat
 			return msg(http.StatusUnprocessableEntity, "Invalid request: name and head_sha are required")
 		}
 		s.nextID++
-		c := &CheckRun{ID: s.nextID, App: s.actor(r)}
+		c := &CheckRun{ID: s.nextID, App: appOf(s.actor(r))}
 		in.apply(c)
 		s.checkRuns = append(s.checkRuns, c)
 		return status{code: http.StatusCreated, body: checkRunJSON(c, s.URL)}
@@ -138,6 +154,9 @@ func (s *Server) checksRoute(r *http.Request, rest []string, access string) stat
 		id, _ := strconv.ParseInt(rest[1], 10, 64)
 		for _, c := range s.checkRuns {
 			if c.ID == id {
+				if c.App != appOf(s.actor(r)) { // only the app that made a check run may update it
+					return msg(http.StatusForbidden, "Resource not accessible by integration")
+				}
 				var in checkRunInput
 				if st, ok := readCheckRun(r, &in); !ok {
 					return st

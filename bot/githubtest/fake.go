@@ -81,6 +81,7 @@ type PR struct {
 	Files                     []File
 	MergeBaseSHA              string // where head branched off; BaseSHA when empty
 	MergeCommitSHA            string // the commit its merge made on the base branch; "" while open
+	Closed                    bool   // closed without a merge
 }
 
 // File is a changed file of a pull request.
@@ -661,6 +662,9 @@ func prJSON(p *PR, baseRepo string) map[string]any {
 		headRepo = baseRepo
 	}
 	state := "open"
+	if p.Closed {
+		state = "closed"
+	}
 	var merged any
 	if p.MergeCommitSHA != "" {
 		state, merged = "closed", "2026-11-02T12:00:00Z"

@@ -14,11 +14,13 @@ import (
 
 // The GitHub calls a check run and its approval need.
 type (
-	// Checks is what keeping planpr's check run needs.
+	// Checks is what keeping planpr's check run needs: the runs, and
+	// whether another pull request with the same head is still open.
 	Checks interface {
 		CheckRuns(ctx context.Context, repo gh.Repo, sha, name string) ([]*gh.CheckRun, error)
 		CreateCheckRun(ctx context.Context, repo gh.Repo, spec gh.CheckSpec) (*gh.CheckRun, error)
 		UpdateCheckRun(ctx context.Context, repo gh.Repo, id int64, spec gh.CheckSpec) (*gh.CheckRun, error)
+		PullRequest(ctx context.Context, repo gh.Repo, pr int) (*gh.PullRequest, error)
 	}
 	// Approvals is what reading the approval label needs.
 	Approvals interface {
@@ -27,12 +29,21 @@ type (
 	}
 )
 
-// Check is a check run as a report gives it.
+// Check is a check run as a report gives it, and what judges it.
 type Check struct {
-	Name, SHA  string
-	Facts      report.Facts // kept in the run, to judge it again
-	Verdict    report.Verdict
-	Title      string
+	Name, SHA string
+	// App is the slug of the app planpr posts as ("github-actions" for the
+	// Action, the App's own): runs of any other app are never read or
+	// updated, whatever their name.
+	App   string
+	PR    int          // the pull request judged
+	Facts report.Facts // kept in the run, to judge it again
+	// FailOn and Approval judge the facts; LabelledHere says the approval
+	// label's own event came while SHA was the head (so it approves SHA).
+	FailOn       report.FailOn
+	Approval     report.Approval
+	LabelledHere bool
+	Title        string
 	Summary    string // the comment, within what the verdict leaves
 	Text       string // the longer report, when it fits
 	DetailsURL string // the comment's page
@@ -50,10 +61,10 @@ const checkHeadRoom = 4000
 
 // CheckHead is what a check's summary says before the comment: the
 // conclusion and why, the annotations left out, a link to the comment.
-func CheckHead(c Check) string {
+func CheckHead(c Check, v report.Verdict) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** — %s\n", checkWord(c.Verdict.Conclusion), "planpr's merge gate")
-	for _, why := range c.Verdict.Why {
+	fmt.Fprintf(&b, "**%s** — %s\n", checkWord(v.Conclusion), "planpr's merge gate")
+	for _, why := range v.Why {
 		line := "- " + why + "\n"
 		if b.Len()+len(line) > checkHeadRoom-600 {
 			b.WriteString("- …\n")
@@ -79,13 +90,73 @@ func checkWord(conclusion string) string {
 	return "✅ Passes"
 }
 
-// UpsertCheck keeps one check run of c.Name on the commit: the one there
-// is updated in place, else one is created (a create whose answer was
-// lost is looked for first). Its summary is CheckHead and
-// the comment, never over GitHub's limit; its annotations the first
-// gh.MaxAnnotations.
-func UpsertCheck(ctx context.Context, api Checks, repo gh.Repo, c Check) (*gh.CheckRun, error) {
-	out := gh.CheckOutput{Title: cut(c.Title, 1000), Summary: cut(CheckHead(c)+c.Summary, gh.MaxCheckText)}
+// UpsertCheck judges c and keeps one check run of c.Name on the commit,
+// made by c.App: the one there is updated in place, else one is created
+// (a create whose answer was lost is looked for first). A run of that
+// name by another app is left alone. The approval counts only when it
+// was given at this commit (c.LabelledHere, or recorded by the run
+// before); the verdict fails while another open pull request with this
+// head fails here. Its summary is CheckHead and the comment, never over
+// GitHub's limit; its annotations the first gh.MaxAnnotations.
+func UpsertCheck(ctx context.Context, api Checks, repo gh.Repo, c Check) (*gh.CheckRun, report.Verdict, error) {
+	for looked := 0; ; looked++ {
+		runs, err := api.CheckRuns(ctx, repo, c.SHA, c.Name)
+		if err != nil {
+			return nil, report.Verdict{}, err
+		}
+		var mine *gh.CheckRun
+		prior := report.Facts{}
+		for _, r := range runs {
+			// planpr's own: made by its app, and holding its facts (a
+			// workflow job of the same name, which the Actions app makes
+			// too, holds none).
+			if facts, ok := report.ParseFacts(r.ExternalID); ok && r.Name == c.Name && r.App == c.App {
+				mine, prior = r, facts
+				break
+			}
+		}
+		facts, verdict := judge(ctx, api, repo, c, prior)
+		spec := checkSpec(c, facts, verdict)
+		if mine != nil {
+			run, err := api.UpdateCheckRun(ctx, repo, mine.ID, spec)
+			return run, verdict, err
+		}
+		run, err := api.CreateCheckRun(ctx, repo, spec)
+		if looked == 0 && gh.AnswerLost(err) {
+			continue // it may have been made: look again, then update it or make it once more
+		}
+		return run, verdict, err
+	}
+}
+
+// judge is a check's facts and verdict, given what its run held before:
+// the approval bound to this commit, the other pull requests failing here.
+func judge(ctx context.Context, api Checks, repo gh.Repo, c Check, prior report.Facts) (report.Facts, report.Verdict) {
+	facts := c.Facts
+	facts.PR = c.PR
+	approval := c.Approval
+	if by := approval.By; by != "" {
+		if c.LabelledHere || prior.PR == c.PR && prior.Approval == by {
+			facts.Approval = by
+		} else {
+			approval = report.Approval{Stale: by}
+		}
+	}
+	facts.Failing = report.OtherFailing(prior, c.PR, func(n int) bool {
+		pr, err := api.PullRequest(ctx, repo, n)
+		return err != nil || pr.Open // cannot tell: it still fails
+	})
+	own := facts
+	own.Failing = nil
+	facts.Failed = report.JudgeFacts(own, c.FailOn, approval).Conclusion == "failure"
+	return facts, report.JudgeFacts(facts, c.FailOn, approval)
+}
+
+// checkSpec is what UpsertCheck writes.
+func checkSpec(c Check, facts report.Facts, verdict report.Verdict) gh.CheckSpec {
+	head := c
+	head.Facts = facts
+	out := gh.CheckOutput{Title: cut(c.Title, 1000), Summary: cut(CheckHead(head, verdict)+c.Summary, gh.MaxCheckText)}
 	if utf8.RuneCountInString(c.Text) <= gh.MaxCheckText {
 		out.Text = c.Text
 	}
@@ -96,46 +167,36 @@ func UpsertCheck(ctx context.Context, api Checks, repo gh.Repo, c Check) (*gh.Ch
 		out.Annotations = append(out.Annotations, gh.Annotation{Path: a.Path, StartLine: a.Line, EndLine: a.Line, Level: a.Level,
 			Title: cut(a.Title, 255), Message: cut(a.Message, 64*1024-1)})
 	}
-	spec := gh.CheckSpec{Name: c.Name, SHA: c.SHA, Conclusion: c.Verdict.Conclusion, DetailsURL: c.DetailsURL, ExternalID: c.Facts.String(), Output: out}
-	for looked := 0; ; looked++ {
-		runs, err := api.CheckRuns(ctx, repo, c.SHA, c.Name)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range runs {
-			if r.Name == c.Name {
-				return api.UpdateCheckRun(ctx, repo, r.ID, spec)
-			}
-		}
-		run, err := api.CreateCheckRun(ctx, repo, spec)
-		if looked == 0 && gh.AnswerLost(err) {
-			continue // it may have been made: look again, then update it or make it once more
-		}
-		return run, err
-	}
+	return gh.CheckSpec{Name: c.Name, SHA: c.SHA, Conclusion: verdict.Conclusion, DetailsURL: c.DetailsURL, ExternalID: facts.String(), Output: out}
 }
 
-// Rejudge judges planpr's check runs on a commit again with a new
-// approval (the label added or removed): their verdict and its lines
-// change, the report under them stays. Runs not planpr's are left alone.
-func Rejudge(ctx context.Context, api Checks, repo gh.Repo, sha string, failOn report.FailOn, approval report.Approval) (int, error) {
+// Rejudge judges planpr's check runs on a commit again for pull request
+// pr with a new approval (its label added or removed; labelled says the
+// label's event was for this commit): their verdict and its lines change,
+// the report under them stays. Runs of other apps, and runs last judged
+// for another pull request (whose plan planpr did not read for this one),
+// are left alone.
+func Rejudge(ctx context.Context, api Checks, repo gh.Repo, sha, app string, pr int, failOn report.FailOn, approval report.Approval, labelled bool) (int, error) {
 	runs, err := api.CheckRuns(ctx, repo, sha, "")
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, r := range runs {
-		facts, ok := report.ParseFacts(r.ExternalID)
-		if !ok || !strings.HasPrefix(r.Name, "planpr") {
+		prior, ok := report.ParseFacts(r.ExternalID)
+		if !ok || !strings.HasPrefix(r.Name, "planpr") || r.App != app || prior.PR != 0 && prior.PR != pr {
 			continue
 		}
-		c := Check{Name: r.Name, SHA: sha, Facts: facts, Verdict: report.JudgeFacts(facts, failOn, approval), DetailsURL: r.DetailsURL}
+		c := Check{Name: r.Name, SHA: sha, App: app, PR: pr, Facts: prior, FailOn: failOn, Approval: approval, LabelledHere: labelled, DetailsURL: r.DetailsURL}
+		c.Facts.Approval, c.Facts.Failing = "", nil
+		facts, verdict := judge(ctx, api, repo, c, prior)
 		_, body, found := strings.Cut(r.Summary, checkHeadEnd)
 		if !found {
 			body = r.Summary
 		}
-		out := gh.CheckOutput{Title: r.Title, Summary: cut(CheckHead(c)+body, gh.MaxCheckText)}
-		if _, err := api.UpdateCheckRun(ctx, repo, r.ID, gh.CheckSpec{Name: r.Name, Conclusion: c.Verdict.Conclusion, DetailsURL: r.DetailsURL, ExternalID: r.ExternalID, Output: out}); err != nil {
+		c.Facts = facts
+		out := gh.CheckOutput{Title: r.Title, Summary: cut(CheckHead(c, verdict)+body, gh.MaxCheckText)}
+		if _, err := api.UpdateCheckRun(ctx, repo, r.ID, gh.CheckSpec{Name: r.Name, Conclusion: verdict.Conclusion, DetailsURL: r.DetailsURL, ExternalID: facts.String(), Output: out}); err != nil {
 			return n, err
 		}
 		n++
@@ -172,6 +233,7 @@ func ReadApproval(ctx context.Context, api Approvals, repo gh.Repo, pr int, labe
 	if err != nil || by == "" {
 		return report.Approval{Unknown: true}
 	}
+
 	perm, err := api.Permission(ctx, repo, by)
 	switch {
 	case errors.Is(err, gh.ErrReadOnly) || err != nil:

@@ -44,10 +44,9 @@ func TestCheckSummaryAtScale(t *testing.T) {
 	for i := range 120 {
 		many = append(many, streamreport.Annotation{Path: "main.tf", Line: i + 1, Level: "warning", Title: "t", Message: strings.Repeat("m", 100)})
 	}
-	verdict := report.Judge(results[0], nil, report.FailOn{report.FailDestroy}, report.Approval{})
 	fake, api, _ := newFake(t, "t-write")
-	run, err := UpsertCheck(context.Background(), api, repo, Check{Name: "planpr / big", SHA: "abc", Verdict: verdict, Title: "big",
-		Summary: body.String(), Text: strings.Repeat("x", 200_000), Annotations: many})
+	run, _, err := UpsertCheck(context.Background(), api, repo, Check{Name: "planpr / big", SHA: "abc", App: actions, Facts: report.FactsOf(results[0], nil),
+		FailOn: report.FailOn{report.FailDestroy}, Title: "big", Summary: body.String(), Text: strings.Repeat("x", 200_000), Annotations: many})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,8 +68,7 @@ func TestCheckSummaryAtScale(t *testing.T) {
 // when it is not there: one check run either way.
 func TestUpsertCheckAfterALostAnswer(t *testing.T) {
 	forEachLostAnswer(t, fmt.Sprintf("POST /repos/%s/check-runs", repo), func(t *testing.T, fake *githubtest.Server, api *gh.Client) {
-		verdict := report.Judge(&render.CommentResult{}, nil, nil, report.Approval{})
-		run, err := UpsertCheck(t.Context(), api, repo, Check{Name: "planpr / lost", SHA: "abc", Verdict: verdict, Title: "lost", Summary: "s"})
+		run, _, err := UpsertCheck(t.Context(), api, repo, Check{Name: "planpr / lost", SHA: "abc", App: actions, Title: "lost", Summary: "s"})
 		if err != nil || run == nil || run.Name != "planpr / lost" {
 			t.Fatalf("%+v %v", run, err)
 		}
@@ -99,8 +97,8 @@ func TestApprovalWhoseAuthorCannotBeReadFailsTheGate(t *testing.T) {
 			if !approval.Unknown {
 				t.Fatalf("approval %+v, want unknown", approval)
 			}
-			verdict := report.JudgeFacts(report.Facts{Destroys: 1}, report.FailOn{report.FailDestroy}, approval)
-			if _, err := UpsertCheck(t.Context(), api, repo, Check{Name: "planpr", SHA: "abc", Verdict: verdict, Title: "t", Summary: "s"}); err != nil {
+			if _, _, err := UpsertCheck(t.Context(), api, repo, Check{Name: "planpr", SHA: "abc", App: actions, PR: 7, Facts: report.Facts{Destroys: 1},
+				FailOn: report.FailOn{report.FailDestroy}, Approval: approval, Title: "t", Summary: "s"}); err != nil {
 				t.Fatal(err)
 			}
 			runs := fake.CheckRuns("abc")
@@ -108,5 +106,109 @@ func TestApprovalWhoseAuthorCannotBeReadFailsTheGate(t *testing.T) {
 				t.Fatalf("check runs %+v, want one failure saying planpr could not read the approval", runs)
 			}
 		})
+	}
+}
+
+// destroying is a check of a plan that destroys, with destroy in fail-on.
+func destroying(sha string, pr int, approval report.Approval, labelledHere bool) Check {
+	return Check{Name: "planpr / prod", SHA: sha, App: actions, PR: pr, Facts: report.Facts{Destroys: 1}, FailOn: report.FailOn{report.FailDestroy},
+		Approval: approval, LabelledHere: labelledHere, Title: "t", Summary: "s"}
+}
+
+// TestApprovalBindsToTheApprovedCommit: the label approves the commit its
+// labeled event came at; a later commit is not approved while the label
+// stays (whatever event judges it), until the label is given again there.
+func TestApprovalBindsToTheApprovedCommit(t *testing.T) {
+	t.Parallel()
+	fake, api, _ := newFake(t, "t-write")
+	alice := report.Approval{By: "alice"}
+	conclusion := func(sha string) (string, string) {
+		runs := fake.CheckRuns(sha)
+		if len(runs) != 1 {
+			t.Fatalf("%d check runs on %s", len(runs), sha)
+		}
+		return runs[0].Conclusion, runs[0].Summary
+	}
+	// The label's own event at commit A approves A.
+	if _, v, err := UpsertCheck(t.Context(), api, repo, destroying("aaaa", 7, alice, true)); err != nil || v.Conclusion != "success" {
+		t.Fatalf("at A: %+v %v", v, err)
+	}
+	// Judged again at A by another event (a workflow_run): still approved.
+	if _, v, _ := UpsertCheck(t.Context(), api, repo, destroying("aaaa", 7, alice, false)); v.Conclusion != "success" {
+		t.Errorf("at A again: %+v", v)
+	}
+	// The author pushes B; the label is still there, no drop happened.
+	if _, v, _ := UpsertCheck(t.Context(), api, repo, destroying("bbbb", 7, alice, false)); v.Conclusion != "failure" {
+		t.Errorf("at B: %+v", v)
+	}
+	if c, summary := conclusion("bbbb"); c != "failure" || !strings.Contains(summary, "added by @alice at an earlier commit") {
+		t.Errorf("at B: %s\n%s", c, summary)
+	}
+	// A rejudge for another event than the label's at B changes nothing.
+	if _, err := Rejudge(t.Context(), api, repo, "bbbb", actions, 7, report.FailOn{report.FailDestroy}, alice, false); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := conclusion("bbbb"); c != "failure" {
+		t.Errorf("at B after a rejudge without the label's event: %s", c)
+	}
+	// Alice labels again while B is the head: B is approved.
+	if _, err := Rejudge(t.Context(), api, repo, "bbbb", actions, 7, report.FailOn{report.FailDestroy}, alice, true); err != nil {
+		t.Fatal(err)
+	}
+	if c, summary := conclusion("bbbb"); c != "success" || !strings.Contains(summary, "approved by @alice") {
+		t.Errorf("at B labelled again: %s\n%s", c, summary)
+	}
+}
+
+// TestAnotherPullRequestsFailureIsNeverTurnedIntoSuccess: two pull
+// requests with one head commit (one into main that destroys, one into
+// legacy that does not): the second's run keeps the commit's check
+// failing while the first is open and fails, and says why; once the first
+// is closed the second's verdict holds alone.
+func TestAnotherPullRequestsFailureIsNeverTurnedIntoSuccess(t *testing.T) {
+	t.Parallel()
+	fake, api, _ := newFake(t, "t-write")
+	fake.AddPR(githubtest.PR{Number: 1, HeadSHA: "cccc"})
+	fake.AddPR(githubtest.PR{Number: 2, HeadSHA: "cccc"})
+	if _, v, _ := UpsertCheck(t.Context(), api, repo, destroying("cccc", 1, report.Approval{}, false)); v.Conclusion != "failure" {
+		t.Fatalf("#1: %+v", v)
+	}
+	calm := Check{Name: "planpr / prod", SHA: "cccc", App: actions, PR: 2, FailOn: report.FailOn{report.FailDestroy}, Title: "t", Summary: "s"}
+	_, v, err := UpsertCheck(t.Context(), api, repo, calm)
+	if err != nil || v.Conclusion != "failure" || !strings.Contains(strings.Join(v.Why, "\n"), "pull request #1, whose head is this same commit, fails") {
+		t.Fatalf("#2 while #1 fails: %+v %v", v, err)
+	}
+	// #2 again: #1 still fails.
+	if _, v, _ := UpsertCheck(t.Context(), api, repo, calm); v.Conclusion != "failure" {
+		t.Errorf("#2 again: %+v", v)
+	}
+	// #1 is closed: #2's own verdict stands.
+	fake.AddPR(githubtest.PR{Number: 1, HeadSHA: "cccc", Closed: true})
+	if _, v, _ := UpsertCheck(t.Context(), api, repo, calm); v.Conclusion != "success" {
+		t.Errorf("#2 once #1 is closed: %+v", v)
+	}
+	if runs := fake.CheckRuns("cccc"); len(runs) != 1 {
+		t.Errorf("%d check runs", len(runs))
+	}
+}
+
+// TestAnotherAppsCheckRunOfTheSameNameIsLeftAlone: a check run named
+// "planpr / prod" made by another app (or a fork's workflow job of that
+// name) is neither updated nor judged again; planpr keeps its own.
+func TestAnotherAppsCheckRunOfTheSameNameIsLeftAlone(t *testing.T) {
+	t.Parallel()
+	fake, api, _ := newFake(t, "t-write")
+	fake.AddCheckRun(githubtest.CheckRun{Name: "planpr / prod", HeadSHA: "dddd", Status: "completed", Conclusion: "success", App: "impostor",
+		ExternalID: report.Facts{}.String()})
+	fake.AddCheckRun(githubtest.CheckRun{Name: "planpr / prod", HeadSHA: "dddd", Status: "completed", Conclusion: "success", App: actions}) // a workflow job so named
+	if _, v, err := UpsertCheck(t.Context(), api, repo, destroying("dddd", 7, report.Approval{}, false)); err != nil || v.Conclusion != "failure" {
+		t.Fatalf("%+v %v", v, err)
+	}
+	if _, err := Rejudge(t.Context(), api, repo, "dddd", actions, 7, report.FailOn{report.FailDestroy}, report.Approval{By: "alice"}, true); err != nil {
+		t.Fatal(err)
+	}
+	runs := fake.CheckRuns("dddd")
+	if len(runs) != 3 || runs[0].App != "impostor" || runs[0].Updates != 0 || runs[1].Updates != 0 || runs[2].App != actions || runs[2].Conclusion != "success" {
+		t.Fatalf("check runs %+v", runs)
 	}
 }

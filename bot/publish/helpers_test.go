@@ -8,6 +8,9 @@ import (
 	"github.com/planpr/planpr/bot/internal/ghtest"
 )
 
+// actions is the app a workflow's token posts check runs as.
+const actions = "github-actions"
+
 var (
 	repo     = gh.Repo{Owner: "octo", Name: "infra"}
 	newFake  = ghtest.NewFake

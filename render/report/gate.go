@@ -3,7 +3,9 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/planpr/planpr/lockdiff"
@@ -61,6 +63,10 @@ type Approval struct {
 	// is absent or approved); Unknown says their access could not be read.
 	Refused string
 	Unknown bool
+	// Stale names who added it while another commit was the head: an
+	// approval is for the commit it was given at, so it approves nothing
+	// here.
+	Stale string
 }
 
 // Verdict is a check's conclusion and why, in words.
@@ -76,7 +82,21 @@ type Facts struct {
 	Errored                        bool
 	LockAlerts, Destroys, Replaces int
 	Drift                          int
+	// PR is the pull request the facts were judged for; Failed says its
+	// own verdict here was a failure.
+	PR     int
+	Failed bool
+	// Approval is who approved at this very commit: recorded when the
+	// approval label's event came while this commit was the head.
+	Approval string
+	// Failing are the other open pull requests with this head commit whose
+	// verdict here is a failure: a check belongs to a commit, a verdict to
+	// a pull request, and one never turns another's failure into success.
+	Failing []int
 }
+
+// maxFailing bounds the other pull requests a check remembers.
+const maxFailing = 8
 
 // FactsOf are a report's facts.
 func FactsOf(res *render.CommentResult, locks []*lockdiff.FileDiff) Facts {
@@ -89,16 +109,82 @@ func (f Facts) String() string {
 	if f.Errored {
 		e = 1
 	}
-	return fmt.Sprintf("planpr/1 e=%d l=%d d=%d r=%d f=%d", e, f.LockAlerts, f.Destroys, f.Replaces, f.Drift)
+	s := fmt.Sprintf("planpr/1 e=%d l=%d d=%d r=%d f=%d", e, f.LockAlerts, f.Destroys, f.Replaces, f.Drift)
+	if f.PR != 0 {
+		s += fmt.Sprintf(" pr=%d", f.PR)
+		if f.Failed {
+			s += " v=F"
+		}
+	}
+	if f.Approval != "" {
+		s += " a=" + f.Approval
+	}
+	if len(f.Failing) > 0 {
+		prs := make([]string, len(f.Failing))
+		for i, n := range f.Failing {
+			prs[i] = strconv.Itoa(n)
+		}
+		s += " o=" + strings.Join(prs, ",")
+	}
+	return s
 }
 
 // ParseFacts reads what Facts.String wrote; false for anything else.
 func ParseFacts(s string) (Facts, bool) {
 	var f Facts
+	fields := strings.Fields(s)
+	if len(fields) < 6 || fields[0] != "planpr/1" {
+		return Facts{}, false
+	}
 	var e int
-	n, err := fmt.Sscanf(s, "planpr/1 e=%d l=%d d=%d r=%d f=%d", &e, &f.LockAlerts, &f.Destroys, &f.Replaces, &f.Drift)
+	n, err := fmt.Sscanf(strings.Join(fields[:6], " "), "planpr/1 e=%d l=%d d=%d r=%d f=%d", &e, &f.LockAlerts, &f.Destroys, &f.Replaces, &f.Drift)
+	if err != nil || n != 5 {
+		return Facts{}, false
+	}
 	f.Errored = e == 1
-	return f, err == nil && n == 5
+	for _, field := range fields[6:] {
+		k, v, _ := strings.Cut(field, "=")
+		switch k {
+		case "pr":
+			f.PR, _ = strconv.Atoi(v)
+		case "v":
+			f.Failed = v == "F"
+		case "a":
+			if loginPattern.MatchString(v) {
+				f.Approval = v
+			}
+		case "o":
+			for _, p := range strings.Split(v, ",") {
+				if n, err := strconv.Atoi(p); err == nil && n > 0 && len(f.Failing) < maxFailing {
+					f.Failing = append(f.Failing, n)
+				}
+			}
+		}
+	}
+	return f, true
+}
+
+// loginPattern is a GitHub login (a bot's with its [bot]).
+var loginPattern = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$`)
+
+// OtherFailing are the pull requests other than pr that a check's facts
+// say fail on its commit: its recorded others, and the one it was last
+// judged for if that one failed; open says which are still open (a
+// closed pull request's verdict no longer holds).
+func OtherFailing(prior Facts, pr int, open func(int) bool) []int {
+	var out []int
+	add := func(n int) {
+		if n != 0 && n != pr && !slices.Contains(out, n) && len(out) < maxFailing && open(n) {
+			out = append(out, n)
+		}
+	}
+	if prior.Failed {
+		add(prior.PR)
+	}
+	for _, n := range prior.Failing {
+		add(n)
+	}
+	return out
 }
 
 // Judge is the check's verdict on a report (see JudgeFacts).
@@ -119,6 +205,9 @@ func JudgeFacts(f Facts, failOn FailOn, approval Approval) Verdict {
 	}
 	if n := f.LockAlerts; on(FailLockAlert) && n > 0 {
 		failed = append(failed, fmt.Sprintf("%s (lock-alert is in fail-on)", count(n, "lock-file alert", "lock-file alerts")))
+	}
+	for _, n := range f.Failing {
+		failed = append(failed, fmt.Sprintf("pull request #%d, whose head is this same commit, fails planpr's gate here: a check belongs to a commit, so it passes only when every open pull request with this head passes", n))
 	}
 	if on(FailDrift) && f.Drift > 0 {
 		failed = append(failed, fmt.Sprintf("%s changed outside the tool (drift is in fail-on)", count(f.Drift, "resource", "resources")))
@@ -143,6 +232,10 @@ func JudgeFacts(f Facts, failOn FailOn, approval Approval) Verdict {
 	case approval.Refused != "":
 		for _, r := range risky {
 			failed = append(failed, r+"; the "+LabelDestroyApproved+" label was added by @"+approval.Refused+", who cannot write to the repository, so it does not approve")
+		}
+	case approval.Stale != "":
+		for _, r := range risky {
+			failed = append(failed, r+"; the "+LabelDestroyApproved+" label was added by @"+approval.Stale+" at an earlier commit, and an approval is for the commit it was given at: remove the label and add it again to approve what this commit does")
 		}
 	default:
 		for _, r := range risky {
