@@ -649,7 +649,7 @@ func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, 
 	run, verdict, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(p.marker.Key), SHA: p.marker.SHA, App: app, PR: p.pr,
 		Facts: report.FactsOf(res, p.locks), FailOn: p.in.FailOn, Approval: publish.ReadApproval(ctx, api, p.repo, p.pr, labels),
 		LabelledHere: approvalLabelledAt(p.ev, p.marker.SHA),
-		Title: res.Heading, Summary: checkBody, Text: full, DetailsURL: outputs["comment-url"], Annotations: res.Annotations})
+		Title:        res.Heading, Summary: checkBody, Text: full, DetailsURL: outputs["comment-url"], Annotations: res.Annotations})
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Command("warning", "planpr: the token cannot write check runs (add `checks: write` to the workflow's permissions, or set check: false); the comment is posted all the same")
 		return nil

@@ -44,9 +44,9 @@ type Check struct {
 	Approval     report.Approval
 	LabelledHere bool
 	Title        string
-	Summary    string // the comment, within what the verdict leaves
-	Text       string // the longer report, when it fits
-	DetailsURL string // the comment's page
+	Summary      string // the comment, within what the verdict leaves
+	Text         string // the longer report, when it fits
+	DetailsURL   string // the comment's page
 	// Annotations are every located problem; at most gh.MaxAnnotations go
 	// with the check, the rest are counted in its summary.
 	Annotations []streamreport.Annotation
