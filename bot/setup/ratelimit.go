@@ -1,8 +1,11 @@
 package setup
 
 import (
+	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
+	"strings"
 	"sync"
 	"time"
 )
@@ -42,12 +45,64 @@ func (l *clientLimiter) allow(client string) bool {
 	return true
 }
 
-// clientAddr is the address a request came from (the proxy's, behind
-// one: forwarded headers are anyone's to write).
-func clientAddr(r *http.Request) string {
+// clientAddr is the address a request came from. Behind a trusted proxy
+// (its address in trusted) it is the one that proxy says it forwarded
+// for: the rightmost X-Forwarded-For entry no trusted proxy added. A
+// forwarded header from anyone else is theirs to write, and ignored.
+func clientAddr(r *http.Request, trusted []netip.Prefix) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		host = r.RemoteAddr
+	}
+	if !isTrusted(host, trusted) {
+		return host
+	}
+	var hops []string
+	for _, h := range r.Header.Values("X-Forwarded-For") {
+		for _, hop := range strings.Split(h, ",") {
+			hops = append(hops, strings.TrimSpace(hop))
+		}
+	}
+	for i := len(hops) - 1; i >= 0; i-- {
+		addr, err := netip.ParseAddr(hops[i])
+		if err != nil {
+			return host // a hop the proxy would not write: the proxy's own address, as without it
+		}
+		if !isTrusted(addr.String(), trusted) {
+			return addr.String()
+		}
 	}
 	return host
+}
+
+func isTrusted(host string, trusted []netip.Prefix) bool {
+	addr, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	addr = addr.Unmap()
+	for _, p := range trusted {
+		if p.Contains(addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseTrustedProxies reads PLANPR_TRUSTED_PROXIES: addresses or CIDR
+// ranges, separated by commas or spaces.
+func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is neither an address nor a CIDR range (10.0.0.0/8, 192.0.2.7)", f)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
 }

@@ -163,3 +163,76 @@ func TestA11SetupRateLimited(t *testing.T) {
 		t.Errorf("kept %d", kept.ID)
 	}
 }
+
+// TestSetupTokenIsNeverRateLimitedBehindAProxy: behind the documented
+// proxy every request comes from its address; strangers' pages fill their
+// own allowance (read from X-Forwarded-For, which the trusted proxy
+// writes), never the administrator's, and a request with the setup token
+// is never limited.
+func TestSetupTokenIsNeverRateLimitedBehindAProxy(t *testing.T) {
+	trusted, err := ParseTrustedProxies("127.0.0.0/8, ::1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Config{ServerURL: "https://github.example", PublicURL: "https://planpr.example.com", DataDir: t.TempDir(), Token: "let-me-in", TrustedProxies: trusted})
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	get := func(query, forwardedFor string) int {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/setup"+query, nil)
+		if forwardedFor != "" {
+			req.Header.Set("X-Forwarded-For", forwardedFor)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for range 3 * setupPagesPerMinute { // a stranger, through the proxy, with or without a wrong token
+		get("?token=guess", "203.0.113.9")
+		get("", "203.0.113.9")
+	}
+	if got := get("", "203.0.113.9"); got != http.StatusTooManyRequests {
+		t.Errorf("the stranger's page past the allowance: %d", got)
+	}
+	if got := get("?token=let-me-in", "203.0.113.9"); got != http.StatusOK {
+		t.Errorf("the token from the stranger's address: %d, want 200", got)
+	}
+	if got := get("?token=let-me-in", ""); got != http.StatusOK {
+		t.Errorf("the token from the proxy itself: %d, want 200", got)
+	}
+	if got := get("", "198.51.100.4"); got != http.StatusForbidden { // another client: its own allowance, asked for the token
+		t.Errorf("another client behind the proxy: %d, want 403", got)
+	}
+	// A forwarded header a client writes itself, past the proxy's, does not
+	// give it a fresh allowance: the rightmost untrusted hop counts.
+	if got := get("", "198.51.100.77, 203.0.113.9"); got != http.StatusTooManyRequests {
+		t.Errorf("a spoofed first hop: %d, want 429", got)
+	}
+}
+
+// TestClientAddrBelievesOnlyTrustedProxies: X-Forwarded-For from anyone
+// but a trusted proxy is ignored.
+func TestClientAddrBelievesOnlyTrustedProxies(t *testing.T) {
+	trusted, _ := ParseTrustedProxies("10.0.0.0/8")
+	for _, tc := range []struct{ remote, xff, want string }{
+		{"203.0.113.9:1234", "1.2.3.4", "203.0.113.9"},
+		{"10.1.2.3:1234", "1.2.3.4", "1.2.3.4"},
+		{"10.1.2.3:1234", "1.2.3.4, 10.9.9.9", "1.2.3.4"},
+		{"10.1.2.3:1234", "not-an-address", "10.1.2.3"},
+		{"10.1.2.3:1234", "", "10.1.2.3"},
+	} {
+		r := httptest.NewRequest(http.MethodGet, "/setup", nil)
+		r.RemoteAddr = tc.remote
+		if tc.xff != "" {
+			r.Header.Set("X-Forwarded-For", tc.xff)
+		}
+		if got := clientAddr(r, trusted); got != tc.want {
+			t.Errorf("%s with %q: %s, want %s", tc.remote, tc.xff, got, tc.want)
+		}
+	}
+	if _, err := ParseTrustedProxies("10.0.0.0/8, bogus"); err == nil {
+		t.Error("a bad entry is accepted")
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -39,8 +40,11 @@ type Config struct {
 	AppName   string // the App's name on GitHub (default "planpr")
 	// Token, when set (PLANPR_SETUP_TOKEN), must be given as /setup?token=
 	// before the page offers to create the App.
-	Token   string
-	DataDir string // where the credentials are kept
+	Token string
+	// TrustedProxies are the proxies in front (PLANPR_TRUSTED_PROXIES):
+	// behind them, the client is the address X-Forwarded-For names.
+	TrustedProxies []netip.Prefix
+	DataDir        string // where the credentials are kept
 	Client  *http.Client
 	Logger  *slog.Logger
 }
@@ -239,14 +243,17 @@ func (s *Setup) page(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if !s.limiter.allow(clientAddr(r)) {
+	token := r.URL.Query().Get("token")
+	withToken := s.cfg.Token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.Token)) == 1
+	// The admin with the token is never limited: strangers filling the
+	// allowance (behind a proxy, all from its address) cannot lock them out.
+	if !withToken && !s.limiter.allow(clientAddr(r, s.cfg.TrustedProxies)) {
 		http.Error(w, "too many setup pages from this address: wait a minute", http.StatusTooManyRequests)
 		return
 	}
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action *")
 	w.Header().Set("Referrer-Policy", "no-referrer")
-	token := r.URL.Query().Get("token")
-	if s.cfg.Token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.Token)) != 1 {
+	if s.cfg.Token != "" && !withToken {
 		w.WriteHeader(http.StatusForbidden)
 		setupPage().Execute(w, map[string]any{"Denied": true})
 		return

@@ -67,7 +67,9 @@ credentials in the data directory and starts serving it, in the same process.
                           /setup is opened at, as the proxy in front tells it)
   PLANPR_GITHUB_ORG       create the App in this organisation (or /setup?org=NAME)
   PLANPR_APP_NAME         the App's name (default planpr; names are unique on GitHub)
-  PLANPR_SETUP_TOKEN      if set, /setup asks for ?token=THIS
+  PLANPR_SETUP_TOKEN      if set, /setup asks for ?token=THIS (never rate-limited)
+  PLANPR_TRUSTED_PROXIES  the proxies in front (addresses or CIDR ranges): /setup limits
+                          pages by the client X-Forwarded-For names, not by the proxy
   GITHUB_SERVER_URL       https://github.com, or https://HOST (GitHub Enterprise)
 `
 
@@ -106,7 +108,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 		firstRun := setup.New(setup.Config{
 			ServerURL: getenv("GITHUB_SERVER_URL"), APIURL: getenv("GITHUB_API_URL"), PublicURL: getenv("PLANPR_PUBLIC_URL"),
 			Org: getenv("PLANPR_GITHUB_ORG"), AppName: getenv("PLANPR_APP_NAME"), Token: getenv("PLANPR_SETUP_TOKEN"),
-			DataDir: dataDir, Logger: log,
+			TrustedProxies: cfg.TrustedProxies, DataDir: dataDir, Logger: log,
 		})
 		front.set(firstRun.Handler())
 		go func() { errc <- httpSrv.Serve(ln) }()

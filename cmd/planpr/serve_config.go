@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -39,6 +40,9 @@ type serveConfig struct {
 	// is false when neither has them and /setup is served first.
 	Creds   setup.AppCredentials
 	HaveApp bool
+	// TrustedProxies is PLANPR_TRUSTED_PROXIES: the proxies whose
+	// X-Forwarded-For /setup believes.
+	TrustedProxies []netip.Prefix
 }
 
 // envReader reads variables, keeping a problem for each bad one.
@@ -110,6 +114,9 @@ func readServeConfig(getenv func(string) string) (*serveConfig, error) {
 		r.problems = append(r.problems, "PLANPR_PLATFORMS: "+err.Error())
 	} else if c.Verify != nil {
 		c.Verify.Platforms = c.Platforms
+	}
+	if c.TrustedProxies, err = setup.ParseTrustedProxies(getenv("PLANPR_TRUSTED_PROXIES")); err != nil {
+		r.bad("PLANPR_TRUSTED_PROXIES", getenv("PLANPR_TRUSTED_PROXIES"), err.Error())
 	}
 	if problem := dataDirProblem(c.DataDir); problem != "" {
 		r.bad("PLANPR_DATA_DIR", c.DataDir, problem)
