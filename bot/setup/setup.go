@@ -45,8 +45,8 @@ type Config struct {
 	// behind them, the client is the address X-Forwarded-For names.
 	TrustedProxies []netip.Prefix
 	DataDir        string // where the credentials are kept
-	Client  *http.Client
-	Logger  *slog.Logger
+	Client         *http.Client
+	Logger         *slog.Logger
 }
 
 // Setup is `planpr serve` before it has an App: it serves GET /setup, a
