@@ -309,3 +309,32 @@ func TestQueueKeepsABurstOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestReplicasStartedAtOnceOnAnEmptyDatabase: servers started at the same
+// instant against one fresh PostgreSQL (a Deployment's first install with
+// replicas: 2) all start: the schema is made once, under a lock, and the
+// others find it made.
+func TestReplicasStartedAtOnceOnAnEmptyDatabase(t *testing.T) {
+	url := pgtest.Start(t)
+	const replicas = 4
+	start := make(chan struct{})
+	errs := make(chan error, replicas)
+	for range replicas {
+		go func() {
+			<-start
+			srv, err := New(Config{Secret: []byte(testSecret), Store: StoreConfig{DatabaseURL: url}, Logger: slog.New(slog.DiscardHandler)}, &testHandler{})
+			if err == nil {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				srv.Shutdown(ctx)
+			}
+			errs <- err
+		}()
+	}
+	close(start)
+	for range replicas {
+		if err := <-errs; err != nil {
+			t.Errorf("a replica did not start: %v", err)
+		}
+	}
+}

@@ -75,8 +75,13 @@ func openStore(ctx context.Context, cfg StoreConfig) (*store, error) {
 		}
 		s := &store{kind: "postgres", where: pool.Config().ConnConfig.Host, pool: pool}
 		driver := riverpgxv5.New(pool)
-		s.newRun, s.migrate = clientFor(driver), migratorFor(driver, cfg.Logger)
-		return s, s.prepare(ctx)
+		migrate := migratorFor(driver, cfg.Logger)
+		s.newRun = clientFor(driver)
+		s.migrate = func(ctx context.Context) (res *rivermigrate.MigrateResult, err error) {
+			err = s.serialized(ctx, func() error { res, err = migrate(ctx); return err })
+			return res, err
+		}
+		return s, s.serialized(ctx, func() error { return s.prepare(ctx) })
 	}
 	dir := cfg.DataDir
 	if dir == "" {
@@ -189,6 +194,30 @@ func redactURL(msg, url string) string {
 }
 
 // prepare makes planpr's own table: a row the health check writes.
+// schemaLock is the PostgreSQL advisory lock that serialises changes to
+// the queue's schema: replicas started at once (a Deployment's first
+// install) would otherwise create River's tables at the same moment, and
+// all but one fail on a duplicate key of pg_type.
+const schemaLock = 0x706c616e707200 // "planpr\0"
+
+// serialized runs fn holding schemaLock, on PostgreSQL; SQLite's queue
+// has one process already (its file lock).
+func (s *store) serialized(ctx context.Context, fn func() error) error {
+	if s.pool == nil {
+		return fn()
+	}
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", int64(schemaLock)); err != nil {
+		return fmt.Errorf("waiting for the schema lock: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", int64(schemaLock))
+	return fn()
+}
+
 func (s *store) prepare(ctx context.Context) error {
 	return s.exec(ctx, "CREATE TABLE IF NOT EXISTS planpr_health (id INTEGER PRIMARY KEY, checked_at TEXT NOT NULL)")
 }
