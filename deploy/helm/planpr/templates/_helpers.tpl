@@ -10,3 +10,4 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end -}}
 {{- define "planpr.appSecret" -}}{{ .Values.app.existingSecret | default (include "planpr.name" .) }}{{- end -}}
 {{- define "planpr.postgres" -}}{{ or .Values.postgres.url .Values.postgres.existingSecret }}{{- end -}}
+{{- define "planpr.databaseSecret" -}}{{ .Values.postgres.existingSecret | default (printf "%s-database" (include "planpr.name" .)) }}{{- end -}}
