@@ -72,9 +72,8 @@ type ServerConfig struct {
 	// Retry tunes GitHub retries (tests shorten the waits).
 	Retry *gh.RetryTransport
 	// Intake tunes the webhook intake's budget (see webhook.Config).
-	IntakeBudget  int64
-	IntakeReaders int
-	IntakeWait    time.Duration
+	IntakeBudget int64
+	IntakeWait   time.Duration
 }
 
 // Server is the GitHub App: the webhook intake (package webhook) serving
@@ -109,7 +108,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		Secret: cfg.WebhookSecret, Workers: cfg.Workers, Logger: cfg.Logger,
 		Store:       webhook.StoreConfig{DataDir: cfg.DataDir, DatabaseURL: cfg.DatabaseURL},
 		MaxAttempts: cfg.MaxAttempts, RedeliverEvery: cfg.Redeliver, JobTimeout: cfg.JobTimeout,
-		IntakeBudget: cfg.IntakeBudget, IntakeReaders: cfg.IntakeReaders, IntakeWait: cfg.IntakeWait, SeparateMetrics: cfg.SeparateMetrics,
+		IntakeBudget: cfg.IntakeBudget, IntakeWait: cfg.IntakeWait, SeparateMetrics: cfg.SeparateMetrics,
 		Gauges: func(w io.Writer) {
 			webhook.Metric(w, "planpr_github_requests_total", "counter", "GitHub API requests sent (retries included).", retry.Calls.Load())
 			webhook.Metric(w, "planpr_github_errors_total", "counter", "GitHub API requests that failed (status 4xx/5xx or no answer).", retry.Errors.Load())

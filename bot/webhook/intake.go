@@ -12,31 +12,45 @@ import (
 	"golang.org/x/sync/semaphore"
 )
 
-// intake reads webhook bodies within a memory budget and a cap on how many
-// are read at once. A body must be read whole before its signature can be
-// checked, so this is what bounds what unauthenticated senders can make
-// the server hold.
+// intake reads webhook bodies within a memory budget. A body must be
+// read whole before its signature can be checked, so this is what bounds
+// what unauthenticated senders can make the server hold: each body
+// reserves the length it declares (GitHub always declares it; a body of
+// unknown length is refused), and is paced (see pacedReader). Small
+// bodies — every delivery GitHub sends but the rare huge one — have a
+// lane of their own, so that senders of large bodies, slow or not, never
+// make a genuine delivery wait; slow senders of small bodies hold only
+// the few bytes they declare. There is no cap on how many bodies are
+// read at once beyond the connections the listener serves.
 type intake struct {
-	budget  *semaphore.Weighted
-	readers chan struct{}
+	budget  *semaphore.Weighted // large bodies
+	small   *semaphore.Weighted // bodies of at most smallBody bytes
 	wait    time.Duration
 	grace   time.Duration // before the minimum rate applies
 	minRate int64         // bytes per second a body must average after grace
 }
 
 // Defaults of the body-rate rule: a sender must average 64 KiB/s after a
-// 2-second grace, so one that trickles a byte every few seconds holds a
-// slot about two seconds, not the 30 of the server's read timeout.
+// 2-second grace, so one that trickles a byte every few seconds holds its
+// bytes about two seconds, not the 30 of the server's read timeout.
 const (
 	defaultIntakeGrace   = 2 * time.Second
 	defaultIntakeMinRate = 64 << 10
+)
+
+// smallBody is the largest body read in the small lane, and smallBudget
+// that lane's bytes: 256 KiB is well above a pull_request or workflow_run
+// delivery (tens of KB); 16 MiB is 64 of the largest at once.
+const (
+	smallBody   = 256 << 10
+	smallBudget = 16 << 20
 )
 
 func newIntake(cfg Config) *intake {
 	budget := max(positiveOr(cfg.IntakeBudget, 64<<20), MaxBody)
 	return &intake{
 		budget:  semaphore.NewWeighted(budget),
-		readers: make(chan struct{}, positiveOr(cfg.IntakeReaders, 16)),
+		small:   semaphore.NewWeighted(smallBudget),
 		wait:    positiveOr(cfg.IntakeWait, 10*time.Second),
 		grace:   positiveOr(cfg.IntakeGrace, defaultIntakeGrace),
 		minRate: positiveOr(cfg.IntakeMinRate, defaultIntakeMinRate),
@@ -50,28 +64,27 @@ func positiveOr[T int | int64 | time.Duration](v, def T) T {
 	return v
 }
 
-// read reads a delivery's body, or says which status to answer: 413 for a
-// body over MaxBody, 503 when no room frees up in time.
+// read reads a delivery's body, or says which status to answer: 411 for a
+// body of unknown length, 413 for one over MaxBody, 503 when no room
+// frees up in time, 408 for one sent too slowly.
 func (in *intake) read(w http.ResponseWriter, r *http.Request) ([]byte, int) {
-	if r.ContentLength > MaxBody {
+	switch {
+	case r.ContentLength > MaxBody:
 		return nil, http.StatusRequestEntityTooLarge
+	case r.ContentLength < 0: // chunked: GitHub always says how long a delivery is
+		return nil, http.StatusLengthRequired
 	}
-	weight := int64(MaxBody) // unknown length: the most it may be
-	if r.ContentLength >= 0 {
-		weight = max(r.ContentLength, 1)
+	weight := max(r.ContentLength, 1)
+	lane := in.budget
+	if weight <= smallBody {
+		lane = in.small
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), in.wait)
 	defer cancel()
-	select {
-	case in.readers <- struct{}{}:
-	case <-ctx.Done():
+	if err := lane.Acquire(ctx, weight); err != nil {
 		return nil, http.StatusServiceUnavailable
 	}
-	defer func() { <-in.readers }()
-	if err := in.budget.Acquire(ctx, weight); err != nil {
-		return nil, http.StatusServiceUnavailable
-	}
-	defer in.budget.Release(weight)
+	defer lane.Release(weight)
 	body, err := io.ReadAll(&pacedReader{r: io.LimitReader(http.MaxBytesReader(w, r.Body, MaxBody), weight+1),
 		rc: http.NewResponseController(w), start: time.Now(), in: in})
 	var tooLarge *http.MaxBytesError
@@ -116,6 +129,7 @@ var intakeResults = map[int]string{
 	http.StatusServiceUnavailable:    "busy",
 	http.StatusBadRequest:            "bad-body",
 	http.StatusRequestTimeout:        "slow-body",
+	http.StatusLengthRequired:        "no-length",
 }
 
 // unverified labels what arrived before its signature was checked: an

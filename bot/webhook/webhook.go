@@ -46,17 +46,16 @@ type Config struct {
 	// for ones that failed to reach planpr (default 5 minutes; negative:
 	// never). It needs a Handler that is a Redeliverer.
 	RedeliverEvery time.Duration
-	// IntakeBudget bounds the bytes of deliveries being read at once
-	// (default 64 MiB), IntakeReaders how many are read at once (default
-	// 16), and IntakeWait how long a delivery waits for room before a 503
-	// (default 10 s). Bodies are read before their signature can be
-	// checked, so anyone can send them.
-	IntakeBudget  int64
-	IntakeReaders int
-	IntakeWait    time.Duration
+	// IntakeBudget bounds the bytes of large deliveries being read at
+	// once (default 64 MiB; small ones have a lane of their own), and
+	// IntakeWait how long a delivery waits for room before a 503 (default
+	// 10 s). Bodies are read before their signature can be checked, so
+	// anyone can send them.
+	IntakeBudget int64
+	IntakeWait   time.Duration
 	// IntakeGrace and IntakeMinRate pace a body: after the grace (default
 	// 2 s) it must average IntakeMinRate bytes a second (default 64 KiB),
-	// or it is cut off (408), so slow senders cannot hold the readers.
+	// or it is cut off (408), so slow senders cannot hold the budget.
 	IntakeGrace   time.Duration
 	IntakeMinRate int64
 	// JobTimeout bounds one job's work (default 5 minutes).

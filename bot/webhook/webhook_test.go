@@ -250,11 +250,11 @@ func (b *slowBody) Read(p []byte) (int, error) {
 }
 
 // TestH5BodiesReadWithinABudget: 40 uploads of 25 MB at once were all
-// buffered (1.13 GB). Now bodies are read within a budget of bytes and of
-// readers; past it a sender waits, then gets 503, and what is read stays
-// within the budget.
+// buffered (1.13 GB). Now bodies are read within a budget of bytes; past
+// it a sender waits, then gets 503, and what is read stays within the
+// budget.
 func TestH5BodiesReadWithinABudget(t *testing.T) {
-	a := newTestIntake(t, Config{Workers: 1, IntakeBudget: 2 * MaxBody, IntakeReaders: 16, IntakeWait: 300 * time.Millisecond})
+	a := newTestIntake(t, Config{Workers: 1, IntakeBudget: 2 * MaxBody, IntakeWait: 300 * time.Millisecond})
 	release := make(chan struct{})
 	var wg sync.WaitGroup
 	codes := make(chan int, 40)
