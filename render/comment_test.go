@@ -270,7 +270,8 @@ func TestCommentMasksSecretsEverywhere(t *testing.T) {
 	if !strings.Contains(md, "hello world") {
 		t.Error("an ordinary value was masked")
 	}
-	// One value the plan marks, one copy of it, the variable, six credentials.
+	// One value the plan marks, one copy of it, the variable, six
+	// credentials (by their shape, and "token" by its name too).
 	if res.Masked != 9 || !strings.Contains(md, "9 sensitive values masked") {
 		t.Errorf("masked %d values; footer: %s", res.Masked, md[strings.LastIndex(md, "<sub>"):])
 	}

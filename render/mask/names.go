@@ -1,6 +1,11 @@
 package mask
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
 
 // credentialWords are what a name holding a credential says: an
 // attribute, a map key, or an environment variable's name beside its
@@ -35,5 +40,135 @@ func CredentialName(name string) bool {
 			return true
 		}
 	}
-	return n == "key" || strings.HasSuffix(n, "secretkey") || strings.HasSuffix(n, "apikey")
+	// "key" alone names a key's name as often as a key (a Kubernetes
+	// secret_key_ref's "key" is the name of an entry): not a credential.
+	return strings.HasSuffix(n, "secretkey") || strings.HasSuffix(n, "apikey")
+}
+
+// AddNameKeyed records the secrets a value holds by name rather than by
+// the provider's sensitive mark — what shape-based masking misses:
+//   - a member whose name reads as a credential's (CredentialName):
+//     {"db_password": "…"}, a Lambda's environment variables, tags and
+//     labels named "token";
+//   - the value beside a name that reads as one: {"name": "API_KEY",
+//     "value": "…"} — ECS container definitions, Cloud Run and Kubernetes
+//     env entries — whatever the case of "name"/"key" and "value";
+//   - the same inside a string that holds JSON (a container definition
+//     written with jsonencode).
+//
+// Only strings are recorded: a number or a flag beside such a name is no
+// secret (a password's length, a token's time to live).
+func (m *Masker) AddNameKeyed(v any) { nameKeyed(v, 0, m.Add) }
+
+// AddNameKeyedRaw is AddNameKeyed of a raw JSON value, decoded only when
+// it holds a word a credential's name would (most values hold none).
+func (m *Masker) AddNameKeyedRaw(raw []byte) error {
+	if !hasCredentialHint(raw) {
+		return nil
+	}
+	v, err := tofujson.DecodeValue(raw)
+	if err != nil {
+		return err
+	}
+	m.AddNameKeyed(v)
+	return nil
+}
+
+// maxNameKeyedDepth bounds the walk (values nest JSON in strings).
+const maxNameKeyedDepth = 64
+
+// maxEmbeddedJSON bounds a string read as JSON.
+const maxEmbeddedJSON = 1 << 20
+
+func nameKeyed(v any, depth int, add func(string)) {
+	if depth > maxNameKeyedDepth {
+		return
+	}
+	switch x := v.(type) {
+	case tofujson.Object:
+		get := func(names ...string) (any, bool) {
+			for _, n := range names {
+				if v, ok := x.Get(n); ok {
+					return v, true
+				}
+			}
+			return nil, false
+		}
+		named(get, add)
+		for _, mem := range x {
+			if CredentialName(mem.Name) {
+				stringsOf(mem.Value, add)
+				continue
+			}
+			nameKeyed(mem.Value, depth+1, add)
+		}
+	case map[string]any:
+		get := func(names ...string) (any, bool) {
+			for _, n := range names {
+				if v, ok := x[n]; ok {
+					return v, true
+				}
+			}
+			return nil, false
+		}
+		named(get, add)
+		for k, val := range x {
+			if CredentialName(k) {
+				stringsOf(val, add)
+				continue
+			}
+			nameKeyed(val, depth+1, add)
+		}
+	case []any:
+		for _, e := range x {
+			nameKeyed(e, depth+1, add)
+		}
+	case string:
+		if t := strings.TrimSpace(x); len(t) <= maxEmbeddedJSON && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && hasCredentialHint([]byte(t)) {
+			if inner, err := tofujson.DecodeValue([]byte(t)); err == nil {
+				nameKeyed(inner, depth+1, add)
+			}
+		}
+	}
+}
+
+// named records the value of a {name, value} pair whose name reads as a
+// credential's.
+func named(get func(names ...string) (any, bool), add func(string)) {
+	name, ok := get("name", "Name", "NAME", "key", "Key", "KEY")
+	s, isString := name.(string)
+	if !ok || !isString || !CredentialName(s) {
+		return
+	}
+	if val, ok := get("value", "Value", "VALUE"); ok {
+		stringsOf(val, add)
+	}
+}
+
+// stringsOf records every string inside a value.
+func stringsOf(v any, add func(string)) {
+	tofujson.Strings(v, func(s string, kind tofujson.SecretKind) {
+		if kind == tofujson.SecretString {
+			add(s)
+		}
+	})
+}
+
+// credentialHints are the words CredentialName looks for, in the cases a
+// name writes them: a value without any of them names no credential.
+var credentialHints = func() [][]byte {
+	var out [][]byte
+	for _, w := range []string{"pass", "secret", "token", "key", "auth", "cred", "pwd", "dsn", "private", "connection"} {
+		out = append(out, []byte(w), []byte(strings.ToUpper(w)), []byte(strings.ToUpper(w[:1])+w[1:]))
+	}
+	return out
+}()
+
+func hasCredentialHint(b []byte) bool {
+	for _, h := range credentialHints {
+		if bytes.Contains(b, h) {
+			return true
+		}
+	}
+	return false
 }

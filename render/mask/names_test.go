@@ -1,21 +1,59 @@
 package mask
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/planpr/planpr/render/tofujson"
+)
 
 // TestCredentialNameReadsNamesAsPeopleWriteThem: names of credentials in
 // every case and separator style are found; names about a key's identity
 // or a secret's location are not.
 func TestCredentialNameReadsNamesAsPeopleWriteThem(t *testing.T) {
 	for _, n := range []string{"password", "DB_PASSWORD", "dbPassword", "API_KEY", "apiKey", "x-auth-token", "client_secret", "GITHUB_TOKEN",
-		"private_key", "access_key", "AWS_SECRET_ACCESS_KEY", "connection_string", "key", "Authorization", "SENTRY_DSN", "passphrase"} {
+		"private_key", "access_key", "AWS_SECRET_ACCESS_KEY", "connection_string", "Authorization", "SENTRY_DSN", "passphrase"} {
 		if !CredentialName(n) {
 			t.Errorf("%q is not read as a credential's name", n)
 		}
 	}
 	for _, n := range []string{"", "name", "bucket", "key_name", "kms_key_id", "public_key", "region", "author", "secret_name", "secretKeyRef",
-		"password_policy", "token_url", "auth_type", "keys", "monkey"} {
+		"password_policy", "token_url", "auth_type", "keys", "monkey", "key"} {
 		if CredentialName(n) {
 			t.Errorf("%q is read as a credential's name", n)
 		}
 	}
+}
+
+// TestNameKeyedFindsSecretsByTheirNames: the values named as credentials
+// in each shape are found, and nothing else is.
+func TestNameKeyedFindsSecretsByTheirNames(t *testing.T) {
+	v, err := tofujson.DecodeValue([]byte(`{
+		"container_definitions": "[{\"name\":\"web\",\"environment\":[{\"name\":\"DB_PASSWORD\",\"value\":\"in-json-string\"},{\"name\":\"LOG\",\"value\":\"info\"}]}]",
+		"env": [{"Name": "api_key", "Value": "pair-value"}, {"name": "REGION", "value": "eu"}],
+		"labels": {"x-auth-token": "label-value", "team": "core"},
+		"password_length": 16,
+		"environment": [{"variables": {"GITHUB_TOKEN": "map-value", "STAGE": "prod"}}]
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	nameKeyed(v, 0, func(s string) { got = append(got, s) })
+	slices.Sort(got)
+	if want := []string{"in-json-string", "label-value", "map-value", "pair-value"}; !slices.Equal(got, want) {
+		t.Errorf("found %q, want %q", got, want)
+	}
+}
+
+// FuzzNameKeyed: any JSON value is walked without a panic, however deep
+// its strings nest JSON.
+func FuzzNameKeyed(f *testing.F) {
+	f.Add(`{"env":[{"name":"TOKEN","value":"x"}]}`)
+	f.Add(`"[{\"name\":\"PASSWORD\",\"value\":\"[{\\\"name\\\":\\\"KEY\\\"}]\"}]"`)
+	f.Add(`[[[[[[{"secret":{"a":["b"]}}]]]]]]`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		m := NewMasker()
+		_ = m.AddNameKeyedRaw([]byte(doc))
+	})
 }

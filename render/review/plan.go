@@ -171,10 +171,10 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 	s := &Scan{ChangesEmpty: true, Flavor: o.Flavor}
 	// Finding the sensitive strings means scanning marked values again:
 	// a second goroutine does it while this one reads on.
-	var secrets chan tofujson.SensitiveWork
+	var secrets chan secretWork
 	var secretsDone chan error
 	if masker != nil {
-		secrets, secretsDone = make(chan tofujson.SensitiveWork, 256), make(chan error, 1)
+		secrets, secretsDone = make(chan secretWork, 256), make(chan error, 1)
 		go func() {
 			cache := tofujson.MaskCache{}
 			var first error
@@ -183,7 +183,7 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 			if fault := tofujson.Guard(func() {
 				for w := range secrets {
 					if first == nil {
-						first = w.Run(cache, masker.AddSecret)
+						first = w.run(cache, masker)
 					}
 				}
 			}); fault != nil {
@@ -249,9 +249,7 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 	// the secrets in them.
 	handOn := func(rc *tofujson.ResourceChange) {
 		if masker != nil {
-			if w := rc.Change.SensitiveWork(); !w.Empty() {
-				secrets <- w
-			}
+			secrets <- secretWorkOf(&rc.Change)
 		}
 	}
 	visitChange := func(rc *tofujson.ResourceChange) error {
@@ -331,12 +329,16 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 	}
 	s.Plan = p
 	if masker != nil {
-		for _, oc := range p.OutputChanges {
+		for name, oc := range p.OutputChanges {
 			masker.AddMarked(oc.Before, oc.BeforeSensitive)
 			masker.AddMarked(oc.After, oc.AfterSensitive)
+			addNameKeyed(masker, name, oc.Before, oc.After)
 		}
 		for _, v := range p.SensitiveVariables() {
 			masker.AddValue(v)
+		}
+		for name, v := range p.Variables {
+			addNameKeyed(masker, name, v.Value)
 		}
 		for _, d := range p.DeferredChanges {
 			c := d.ResourceChange.Change
@@ -348,6 +350,56 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 		}
 	}
 	return s, nil
+}
+
+// secretWork is what the goroutine finding a change's secrets does with
+// it: the values its sensitivity mirrors mark, and the ones its names
+// say are credentials (mask.AddNameKeyed), raw or decoded.
+type secretWork struct {
+	sensitive tofujson.SensitiveWork
+	raw       [2][]byte // before and after, as the plan wrote them
+	values    [2]any    // or decoded, for a change read whole
+}
+
+func secretWorkOf(c *tofujson.Change) secretWork {
+	w := secretWork{sensitive: c.SensitiveWork()}
+	if raws := c.RawValues(); raws != nil {
+		w.raw = [2][]byte{raws[0], raws[1]}
+	} else {
+		w.values = [2]any{c.Before, c.After}
+	}
+	return w
+}
+
+func (w secretWork) run(cache tofujson.MaskCache, m *mask.Masker) error {
+	if !w.sensitive.Empty() {
+		if err := w.sensitive.Run(cache, m.AddSecret); err != nil {
+			return err
+		}
+	}
+	for i := range 2 {
+		if w.raw[i] != nil {
+			if err := m.AddNameKeyedRaw(w.raw[i]); err != nil {
+				return err
+			}
+		} else if w.values[i] != nil {
+			m.AddNameKeyed(w.values[i])
+		}
+	}
+	return nil
+}
+
+// addNameKeyed records the secrets of a named value (an output, a root
+// variable): all of it when its name reads as a credential's, else what
+// its inner names say.
+func addNameKeyed(m *mask.Masker, name string, values ...any) {
+	for _, v := range values {
+		if mask.CredentialName(name) {
+			m.AddValue(v)
+		} else {
+			m.AddNameKeyed(v)
+		}
+	}
 }
 
 // SpanValues decodes, for a pass that skipped them, the values of the few

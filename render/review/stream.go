@@ -223,9 +223,11 @@ func ReadStream(path string) (*StreamSummary, error) {
 // AddSecrets records the stream's sensitive output values, which the
 // stream carries in clear.
 func (s *StreamSummary) AddSecrets(m *mask.Masker) {
-	for _, o := range s.Outputs {
-		if o.Sensitive {
+	for name, o := range s.Outputs {
+		if o.Sensitive || mask.CredentialName(name) {
 			m.AddValue(o.Value)
+		} else {
+			m.AddNameKeyed(o.Value)
 		}
 	}
 }

@@ -279,3 +279,7 @@ type LifecycleActionTrigger struct {
 	TriggeringResourceAddress string `json:"triggering_resource_address"`
 	ActionTriggerEvent        string `json:"action_trigger_event"`
 }
+
+// DecodeValue decodes one raw JSON value of a plan as Change.Decode does:
+// objects as Object, numbers as json.Number.
+func DecodeValue(raw []byte) (any, error) { return jsonread.DecodeChecked(raw) }
