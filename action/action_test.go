@@ -314,13 +314,16 @@ func TestCompositeAction(t *testing.T) {
 	toolCache := t.TempDir() // shared: the second good run finds it installed
 	gh, attested := fakeGH(t)
 	goodSum := sha256.Sum256(good)
-	os.WriteFile(attested, fmt.Appendf(nil, "%x\n", goodSum), 0o644)
+	attest := func(commit string) { // the release workflow built the good archive from commit, at tag v1.2.3
+		os.WriteFile(attested, fmt.Appendf(nil, "%x %s refs/tags/v1.2.3\n", goodSum, commit), 0o644)
+	}
 
 	for _, tc := range []struct {
 		name, ref, arch, version string
 		tamper                   bool
 		poison                   bool // the tool cache holds another binary, with the archive's sum beside it
-		unattested               bool // the release's archive matches its sums, but no attestation vouches for it
+		unattested               bool   // the release's archive matches its sums, but no attestation vouches for it
+		builtFrom                string // the commit the release was built from (default: the one v1.2.3 tags)
 		provenance               string
 		wantErr                  string // in the failing step's output
 		wantVersion              string // planpr --version of what ran
@@ -340,8 +343,11 @@ func TestCompositeAction(t *testing.T) {
 		{name: "A9 poisoned tool cache", ref: "v1.2.3", poison: true, wantVersion: "planpr 1.2.3", wantLog: "installed in"},
 		{name: "A9 release not from the release workflow", ref: "v1.2.3", unattested: true, wantErr: "is not proven to come from planpr/planpr's release workflow"},
 		{name: "A9 provenance off", ref: "v1.2.3", unattested: true, provenance: "false", wantVersion: "planpr 1.2.3", wantLog: "provenance is off"},
+		{name: "pinned by a SHA the release was not built from", ref: strings.Repeat("a", 40), builtFrom: strings.Repeat("d", 40),
+			wantErr: "is not proven to come from planpr/planpr's release workflow at refs/tags/v1.2.3 --source-digest " + strings.Repeat("a", 40)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			attest(cmp.Or(tc.builtFrom, strings.Repeat("a", 40)))
 			api := githubtest.New()
 			defer api.Close()
 			api.AddPR(githubtest.PR{Number: 2, BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821"})
@@ -437,19 +443,35 @@ func TestCompositeAction(t *testing.T) {
 
 // fakeGH is a directory holding a gh that answers `gh attestation verify
 // FILE --repo planpr/planpr --signer-workflow
-// planpr/planpr/.github/workflows/release.yml` as GitHub would: yes for a
-// file whose SHA-256 is a line of the attested file it returns (the
-// attestations the release workflow made), no otherwise.
+// planpr/planpr/.github/workflows/release.yml [--source-ref REF]
+// [--source-digest SHA]` as GitHub would: yes for a file whose SHA-256
+// begins a line of the attested file it returns (the attestations the
+// release workflow made: "SUM COMMIT REF"), when the commit and tag the
+// flags ask for are the line's; no otherwise.
 func fakeGH(t *testing.T) (dir, attested string) {
 	dir = t.TempDir()
 	attested = filepath.Join(dir, "attested")
 	script := `#!/usr/bin/env bash
 [ "$1 $2" = "attestation verify" ] || { echo "fake gh: unexpected $*" >&2; exit 2; }
 file=$3; shift 3
-[ "$*" = "--repo planpr/planpr --signer-workflow planpr/planpr/.github/workflows/release.yml" ] || { echo "fake gh: unexpected flags $*" >&2; exit 2; }
+[ "$1 $2 $3 $4" = "--repo planpr/planpr --signer-workflow planpr/planpr/.github/workflows/release.yml" ] || { echo "fake gh: unexpected flags $*" >&2; exit 2; }
+shift 4
+want_ref=""; want_digest=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --source-ref) want_ref=$2; shift 2 ;;
+    --source-digest) want_digest=$2; shift 2 ;;
+    *) echo "fake gh: unexpected flag $1" >&2; exit 2 ;;
+  esac
+done
 [ -n "$GH_TOKEN" ] || { echo "fake gh: no GH_TOKEN" >&2; exit 4; }
 sum=$(sha256sum "$file" | cut -d' ' -f1)
-grep -qx "$sum" "` + attested + `" && { echo "Loaded 1 attestation"; exit 0; }
+while read -r s commit ref; do
+  [ "$s" = "$sum" ] || continue
+  if [ -n "$want_ref" ] && [ "$ref" != "$want_ref" ]; then echo "Error: verifying with issuer: expected SourceRepositoryRef $want_ref, got $ref" >&2; exit 1; fi
+  if [ -n "$want_digest" ] && [ "$commit" != "$want_digest" ]; then echo "Error: expected SourceRepositoryDigest $want_digest, got $commit" >&2; exit 1; fi
+  echo "Loaded 1 attestation"; exit 0
+done < "` + attested + `"
 echo "Error: no attestations found for subject" >&2; exit 1
 `
 	if err := os.WriteFile(filepath.Join(dir, "gh"), []byte(script), 0o755); err != nil {

@@ -141,7 +141,7 @@ addPath() {
   output bin "$1/planpr$exe"
 }
 
-# provenance FILE: the release archive was built by this repository's
+# provenance FILE NAME VERSION: the release archive was built by this repository's
 # release workflow, as its GitHub artifact attestation (Sigstore-signed,
 # made by actions/attest-build-provenance) says; gh checks it. Skipped
 # only when the provenance input is false (GitHub Enterprise Server
@@ -153,9 +153,14 @@ provenance() {
   fi
   command -v gh > /dev/null ||
     fail "cannot prove $2 comes from $repo's release workflow: the gh CLI is not on this runner (GitHub's runners have it; install it, or set the provenance input to false)"
+  # The release workflow runs on its tag: the attestation names the tag
+  # and the commit it was built from. Pinned by a commit (@3f2a…), that
+  # very commit must be the one built, not only some release's.
+  local source=(--source-ref "refs/tags/v$3")
+  if [[ "$ref" =~ ^[0-9a-f]{40}$ ]]; then source+=(--source-digest "$ref"); fi
   if ! GH_TOKEN=${GH_TOKEN:-${PLANPR_TOKEN:-}} gh attestation verify "$1" --repo "$repo" \
-      --signer-workflow "$repo/.github/workflows/release.yml" > "$work/attest" 2>&1; then
-    fail "$2 is not proven to come from $repo's release workflow ($(tail -1 "$work/attest")); nothing was installed"
+      --signer-workflow "$repo/.github/workflows/release.yml" "${source[@]}" > "$work/attest" 2>&1; then
+    fail "$2 is not proven to come from $repo's release workflow at ${source[*]:1} ($(tail -1 "$work/attest")); nothing was installed"
   fi
 }
 
@@ -194,7 +199,7 @@ install() {
     fi
     mv "$work/$archive" "$dir/$archive"
   fi
-  provenance "$dir/$archive" "$archive"
+  provenance "$dir/$archive" "$archive" "$version"
 
   local bin
   bin=$(mktemp -d "${RUNNER_TEMP:-$work}/planpr-$version-XXXXXX")
