@@ -54,6 +54,9 @@ func (b *Budget) Take() error {
 	if b.Artifacts <= 0 {
 		return fmt.Errorf("more than %d artifacts in one job: the rest are not downloaded", JobArtifacts)
 	}
+	if b.Bytes <= 0 {
+		return fmt.Errorf("the job's artifacts already unpack to %d MB: the rest are not downloaded", JobBytes>>20)
+	}
 	b.Artifacts--
 	return nil
 }
@@ -156,6 +159,7 @@ func Unpack(zipData []byte, dir string, budget *Budget) error {
 			return fmt.Errorf("the artifact unpacks to more than %d MB", MaxTotal>>20)
 		}
 		if total > limit {
+			budget.Bytes = 0 // spent: the rest are refused before they are downloaded
 			return fmt.Errorf("the job's artifacts unpack to more than %d MB", JobBytes>>20)
 		}
 	}

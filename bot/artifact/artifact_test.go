@@ -213,7 +213,7 @@ func TestUnpackWritesOnlyWhatPlanprReads(t *testing.T) {
 // JobBytes over all its artifacts and downloads at most JobArtifacts.
 func TestJobBudgetBoundsEveryArtifactTogether(t *testing.T) {
 	t.Parallel()
-	b := &Budget{Artifacts: 2, Bytes: 3 << 20}
+	b := &Budget{Artifacts: 3, Bytes: 3 << 20}
 	one := githubtest.Zip(map[string]string{"plan.json": strings.Repeat("x", 2<<20)})
 	if err := b.Take(); err != nil {
 		t.Fatal(err)
@@ -230,7 +230,12 @@ func TestJobBudgetBoundsEveryArtifactTogether(t *testing.T) {
 	if err := Unpack(one, t.TempDir(), b); err == nil || !strings.Contains(err.Error(), "the job's artifacts unpack to more than") {
 		t.Errorf("the second artifact over the budget: %v", err)
 	}
+	if err := b.Take(); err == nil || !strings.Contains(err.Error(), "already unpack to") {
+		t.Errorf("a third download, the bytes spent: %v", err)
+	}
+	b = &Budget{Artifacts: 1, Bytes: 1 << 20}
+	b.Take()
 	if err := b.Take(); err == nil || !strings.Contains(err.Error(), "artifacts in one job") {
-		t.Errorf("a third download: %v", err)
+		t.Errorf("a second download of one allowed: %v", err)
 	}
 }
