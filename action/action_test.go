@@ -321,7 +321,7 @@ func TestCompositeAction(t *testing.T) {
 	for _, tc := range []struct {
 		name, ref, arch, version string
 		tamper                   bool
-		poison                   bool // the tool cache holds another binary, with the archive's sum beside it
+		poison                   bool   // the tool cache holds another binary, with the archive's sum beside it
 		unattested               bool   // the release's archive matches its sums, but no attestation vouches for it
 		builtFrom                string // the commit the release was built from (default: the one v1.2.3 tags)
 		provenance               string

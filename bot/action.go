@@ -223,13 +223,13 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		// Nothing to say is not a green comment: name what was missing.
 		return fmt.Errorf("nothing to report: the plan input (%q) matched no plan or stream, and the pull request changes no lock file; point plan at the `tofu show -json` output, or ui-log at the `tofu plan -json` stream", p.in.Plan)
 	}
-	fp, err := planFingerprint(p.plans, fingerprint.Options{})
+	fp, err := planFingerprint(ctx, p.plans, fingerprint.Options{})
 	if err != nil {
 		return err
 	}
 	keyed := "" // with the review's secret: sensitive values count, and the review is authenticated
 	if len(p.in.ReviewSecret) > 0 {
-		if keyed, err = planFingerprint(p.plans, fingerprint.Options{Key: p.in.ReviewSecret}); err != nil {
+		if keyed, err = planFingerprint(ctx, p.plans, fingerprint.Options{Key: p.in.ReviewSecret}); err != nil {
 			return err
 		}
 	}
@@ -687,10 +687,10 @@ func NameByManifests(plans []render.CommentPlan) error {
 // planFingerprint is what the plans will do (package fingerprint), keyed
 // or not (see fingerprint.Options), as the
 // comment's marker keeps it for the apply to be checked against.
-func planFingerprint(plans []render.CommentPlan, opts fingerprint.Options) (string, error) {
+func planFingerprint(ctx context.Context, plans []render.CommentPlan, opts fingerprint.Options) (string, error) {
 	var roots []fingerprint.Root
 	for _, p := range plans {
 		roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
 	}
-	return fingerprint.OfRoots(roots, opts)
+	return fingerprint.OfRoots(ctx, roots, opts)
 }

@@ -214,7 +214,7 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 			return false, err
 		}
 	}
-	if opts.Fingerprint, err = planFingerprint(plans, fingerprint.Options{}); err != nil {
+	if opts.Fingerprint, err = planFingerprint(ctx, plans, fingerprint.Options{}); err != nil {
 		return false, err
 	}
 	prInfo, err := api.PullRequest(ctx, repo, pr)

@@ -140,7 +140,7 @@ Flags:
 	for _, p := range plans {
 		roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
 	}
-	if copts.Fingerprint, err = fingerprint.OfRoots(roots, fingerprint.Options{}); err != nil {
+	if copts.Fingerprint, err = fingerprint.OfRoots(context.Background(), roots, fingerprint.Options{}); err != nil {
 		return err
 	}
 	var summary bytes.Buffer

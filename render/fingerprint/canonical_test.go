@@ -38,7 +38,7 @@ func TestCanonicalIsEncodingJSON(t *testing.T) {
 			got, want []byte
 		}
 		opts := Options{Key: []byte("k")}
-		lines, err := visit(path, func(e Entry, before, after marked) line {
+		lines, err := visit(t.Context(), path, func(e Entry, before, after marked) line {
 			got := appendEntry(nil, &e, before, after, opts)
 			e.Before = normalize(before.value, before.unknown, before.sensitive, opts)
 			e.After = normalize(after.value, after.unknown, after.sensitive, opts)
@@ -59,7 +59,7 @@ func TestCanonicalIsEncodingJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if streamed, err := sumOf(path, opts); err != nil || streamed != p.Sum() {
+		if streamed, err := sumOf(t.Context(), path, opts); err != nil || streamed != p.Sum() {
 			t.Errorf("%s: summed while read %s (%v), read whole %s", path, streamed, err, p.Sum())
 		}
 	}
@@ -134,7 +134,7 @@ func TestSumWhileReadingMany(t *testing.T) {
 		t.Fatalf("%d entries, want 600", len(p.Entries))
 	}
 	for i := range 3 {
-		if got, err := sumOf(path, Options{}); err != nil || got != p.Sum() {
+		if got, err := sumOf(t.Context(), path, Options{}); err != nil || got != p.Sum() {
 			t.Fatalf("run %d: summed while read %s (%v), read whole %s", i, got, err, p.Sum())
 		}
 	}

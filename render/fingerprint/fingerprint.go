@@ -20,6 +20,7 @@ package fingerprint
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -91,7 +92,7 @@ func Read(path string, opts Options) (*Plan, error) {
 		e Entry
 		h hashed
 	}
-	got, err := visit(path, func(e Entry, before, after marked) read {
+	got, err := visit(context.Background(), path, func(e Entry, before, after marked) read {
 		h := hash(&e, before, after, opts)
 		e.Before = normalize(before.value, before.unknown, before.sensitive, opts)
 		e.After = normalize(after.value, after.unknown, after.sensitive, opts)
@@ -172,8 +173,8 @@ func sumOfHashes(hashes []hashed, opts Options) string {
 }
 
 // sumOf is Read(path).Sum(), without keeping the plan's values.
-func sumOf(path string, opts Options) (string, error) {
-	hashes, err := visit(path, func(e Entry, before, after marked) hashed { return hash(&e, before, after, opts) })
+func sumOf(ctx context.Context, path string, opts Options) (string, error) {
+	hashes, err := visit(ctx, path, func(e Entry, before, after marked) hashed { return hash(&e, before, after, opts) })
 	if err != nil {
 		return "", err
 	}
@@ -395,15 +396,16 @@ type Root struct{ Name, Path string }
 
 // OfRoots is the fingerprint of several roots' plans: the one plan's Sum,
 // or the hash of each root's name and Sum, in name order. Roots with no
-// plan (a stream alone) count for nothing; none at all gives "".
-func OfRoots(roots []Root, opts Options) (string, error) {
+// plan (a stream alone) count for nothing; none at all gives "". It stops
+// when ctx ends (a job's deadline): its work is linear in the plans' size.
+func OfRoots(ctx context.Context, roots []Root, opts Options) (string, error) {
 	var lines []string
 	single := ""
 	for _, r := range roots {
 		if r.Path == "" {
 			continue
 		}
-		sum, err := sumOf(r.Path, opts)
+		sum, err := sumOf(ctx, r.Path, opts)
 		var several *tofujson.SeveralPlansError
 		if errors.As(err, &several) { // terragrunt's file of plans: each counts
 			parts, release, err := tofujson.SplitPlans(r.Path)
@@ -412,7 +414,7 @@ func OfRoots(roots []Root, opts Options) (string, error) {
 				return "", err
 			}
 			for k, part := range parts {
-				partSum, err := sumOf(part.Path, opts)
+				partSum, err := sumOf(ctx, part.Path, opts)
 				if err != nil {
 					return "", err
 				}

@@ -1,7 +1,10 @@
 package fingerprint
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -262,5 +265,23 @@ func TestNumberBombIsNotExpanded(t *testing.T) {
 	}
 	if line, _ := json.Marshal(p.Entries[0]); len(line) > 400 {
 		t.Errorf("the entry is %d bytes", len(line))
+	}
+}
+
+// TestFingerprintStopsWithTheJobsContext: a job whose time is up stops
+// summing a plan rather than reading it to its end.
+func TestFingerprintStopsWithTheJobsContext(t *testing.T) {
+	var changes []map[string]any
+	for i := range 200 {
+		changes = append(changes, rc(fmt.Sprintf("aws_instance.w%03d", i), []string{"create"}, nil, map[string]any{"n": i}, nil))
+	}
+	path := plan(t, nil, changes...)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := OfRoots(ctx, []Root{{Name: "prod", Path: path}}, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled job: %v", err)
+	}
+	if sum, err := OfRoots(t.Context(), []Root{{Name: "prod", Path: path}}, Options{}); err != nil || sum == "" {
+		t.Errorf("a live job: %q %v", sum, err)
 	}
 }

@@ -2,6 +2,7 @@ package fingerprint
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -11,12 +12,13 @@ import (
 	"github.com/planpr/planpr/render/tofujson"
 )
 
-// visit returns what fn makes of every entry of the plan at path — the
+// visit returns what fn makes of every entry of the plan at path, until
+// ctx ends — the
 // resource instances, then the root outputs — fn given the entry's values
 // as decoded and their marks beside them (Before and After unset). The
 // changes are decoded and fn runs beside the read (package beside): on
 // two goroutines at once.
-func visit[R any](path string, fn func(e Entry, before, after marked) R) ([]R, error) {
+func visit[R any](ctx context.Context, path string, fn func(e Entry, before, after marked) R) ([]R, error) {
 	w := beside.Start(func(rc tofujson.ResourceChange) (R, error) { return entry(&rc, fn) })
 	var entries []R
 	opts := tofujson.ReadOptions{Sections: []string{tofujson.SectionChanges}, Lazy: true, Borrow: true,
@@ -24,7 +26,11 @@ func visit[R any](path string, fn func(e Entry, before, after marked) R) ([]R, e
 			entries, err = w.Wait()
 			return err
 		}}
+	seen := 0
 	plan, err := tofujson.ReadPlan(path, opts, func(section string, rc *tofujson.ResourceChange) error {
+		if seen++; seen%64 == 0 && ctx.Err() != nil {
+			return ctx.Err() // the job's time is up
+		}
 		if section != tofujson.SectionChanges {
 			return nil
 		}

@@ -5,6 +5,7 @@
 package summary
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"reflect"
@@ -31,7 +32,7 @@ func Write(w io.Writer, plans []review.Input, o review.PlanOptions) error {
 			roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
 		}
 		var err error
-		if doc.Fingerprint, err = fingerprint.OfRoots(roots, fingerprint.Options{}); err != nil {
+		if doc.Fingerprint, err = fingerprint.OfRoots(context.Background(), roots, fingerprint.Options{}); err != nil {
 			return err
 		}
 		for _, p := range plans {
