@@ -134,11 +134,16 @@ func TestAppApprovalBindsToTheApprovedCommit(t *testing.T) {
 	check(headA, "failure")
 	a.fake.SetPermission("octocat", "maintain")
 	a.fake.Label(2, report.LabelDestroyApproved, "octocat")
-	labeled := payload(t, "pull_request-synchronize.json", func(m map[string]any) {
-		setPR(2, headA, "2026-11-01T12:00:00Z")(m)
-		withDefault(m)
-		m["action"], m["label"] = "labeled", map[string]any{"name": report.LabelDestroyApproved}
-	})
+	// labeledAt is the approval label's labeled event, sent while head was
+	// the pull request's head.
+	labeledAt := func(head, at string) []byte {
+		return payload(t, "pull_request-synchronize.json", func(m map[string]any) {
+			setPR(2, head, at)(m)
+			withDefault(m)
+			m["action"], m["label"] = "labeled", map[string]any{"name": report.LabelDestroyApproved}
+		})
+	}
+	labeled := labeledAt(headA, "2026-11-01T12:00:00Z")
 	a.deliver(t, "pull_request", "label-at-A", labeled, githubtest.Sign(testSecret, labeled))
 	check(headA, "success")
 	// The author pushes B; its plan arrives through workflow_run.
@@ -156,11 +161,7 @@ func TestAppApprovalBindsToTheApprovedCommit(t *testing.T) {
 	check(headA, "success")
 	check(headB, "failure")
 	// Labelled again while B is the head: B is approved.
-	relabeled := payload(t, "pull_request-synchronize.json", func(m map[string]any) {
-		setPR(2, headB, "2026-11-01T13:00:00Z")(m)
-		withDefault(m)
-		m["action"], m["label"] = "labeled", map[string]any{"name": report.LabelDestroyApproved}
-	})
+	relabeled := labeledAt(headB, "2026-11-01T13:00:00Z")
 	a.deliver(t, "pull_request", "label-at-B", relabeled, githubtest.Sign(testSecret, relabeled))
 	check(headB, "success")
 	a.stop(t)
