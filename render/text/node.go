@@ -246,7 +246,12 @@ func Node(b *Buf, n *diff.Node, k int, o Opts) {
 		}
 		in := o
 		in.overrideNullSuffix = true
-		Node(b, n.Inner, k, in)
+		// What forces the replacement is said once, after "(known after
+		// apply)": the value before is never marked (a heredoc's opening
+		// line would say it again).
+		before := *n.Inner
+		before.Replace = false
+		Node(b, &before, k, in)
 		b.WriteString(" -> (known after apply)" + forces(n.Replace, o))
 	case diff.TypeChange:
 		in := o

@@ -51,3 +51,24 @@ func TestTerraformShow(t *testing.T) {
 		})
 	}
 }
+
+// TestTerraformForcesReplacementOnceWithoutSchemas: a multi-line string
+// that becomes unknown and forces replacement is said to force it once,
+// after "-> (known after apply)", as terraform show prints it, also
+// without schemas (the comment's usual case), where the string's type is
+// inferred.
+func TestTerraformForcesReplacementOnceWithoutSchemas(t *testing.T) {
+	dir := "../../testdata/terraform/unknown-heredoc-replace"
+	want, err := os.ReadFile(filepath.Join(dir, "show.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := PlanText(&got, filepath.Join(dir, "plan.json"), review.PlanOptions{Mode: review.ModeNormal}); err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(got.String(), "\n") // the line saying schemas were not given
+	if body != string(want) {
+		t.Errorf("planpr without schemas:\n%s\nterraform show:\n%s", body, want)
+	}
+}

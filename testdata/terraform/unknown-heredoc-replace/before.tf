@@ -1,0 +1,5 @@
+# A multi-line string that forces replacement becomes unknown.
+resource "terraform_data" "script" {
+  triggers_replace = "echo one\necho two\n"
+  input            = "kept"
+}
