@@ -60,18 +60,14 @@ func CredentialName(name string) bool {
 // secret (a password's length, a token's time to live).
 func (m *Masker) AddNameKeyed(v any) { nameKeyed(v, 0, m.Add) }
 
-// AddNameKeyedRaw is AddNameKeyed of a raw JSON value, decoded only when
-// it holds a word a credential's name would (most values hold none).
+// AddNameKeyedRaw is AddNameKeyed of a raw JSON value, scanned token by
+// token (never decoded) only when it holds a word a credential's name
+// would (most values hold none).
 func (m *Masker) AddNameKeyedRaw(raw []byte) error {
 	if !hasCredentialHint(raw) {
 		return nil
 	}
-	v, err := tofujson.DecodeValue(raw)
-	if err != nil {
-		return err
-	}
-	m.AddNameKeyed(v)
-	return nil
+	return scanNameKeyed(raw, 0, m.Add)
 }
 
 // maxNameKeyedDepth bounds the walk (values nest JSON in strings).
@@ -141,7 +137,9 @@ func named(get func(names ...string) (any, bool), add func(string)) {
 		return
 	}
 	if val, ok := get("value", "Value", "VALUE"); ok {
-		stringsOf(val, add)
+		if s, ok := val.(string); ok { // an env entry's value is a string
+			add(s)
+		}
 	}
 }
 

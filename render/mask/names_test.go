@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -55,5 +57,29 @@ func FuzzNameKeyed(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc string) {
 		m := NewMasker()
 		_ = m.AddNameKeyedRaw([]byte(doc))
+	})
+}
+
+// FuzzNameKeyedScanIsTheWalk: scanning a raw value records what walking
+// it decoded records, for any JSON value.
+func FuzzNameKeyedScanIsTheWalk(f *testing.F) {
+	f.Add(`{"env":[{"name":"TOKEN","value":"x"},{"value":"y","Name":"api_key"}],"db_password":{"a":["b",1]}}`)
+	f.Add(`{"container_definitions":"[{\"name\":\"x\",\"environment\":[{\"name\":\"PASSWORD\",\"value\":\"in\"}]}]"}`)
+	f.Add(`[{"labels":{"auth-token":"t"}},"plain",{"name":"secret","value":{"nested":"obj"}}]`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		v, err := tofujson.DecodeValue([]byte(doc))
+		if err != nil || !jsontext.Value(doc).IsValid() {
+			return // the plan's reader has checked every raw value; a decoded object keeps one of a name
+		}
+		var walked, scanned []string
+		nameKeyed(v, 0, func(s string) { walked = append(walked, s) })
+		if err := scanNameKeyed([]byte(doc), 0, func(s string) { scanned = append(scanned, s) }); err != nil {
+			t.Fatalf("scan: %v", err)
+		}
+		slices.Sort(walked)
+		slices.Sort(scanned)
+		if !slices.Equal(walked, scanned) {
+			t.Errorf("walked %q, scanned %q", walked, scanned)
+		}
 	})
 }
