@@ -70,6 +70,56 @@ func (m *Masker) AddNameKeyedRaw(raw []byte) error {
 	return scanNameKeyed(raw, 0, m.Add)
 }
 
+// AddNameKeyedRawMarked is AddNameKeyedRaw of a raw value beside its raw
+// sensitivity mirror: a value whose every credential-named member the
+// mirror marks sensitive (the usual case: a provider marks its
+// passwords) holds nothing more to find, and is not scanned.
+func (m *Masker) AddNameKeyedRawMarked(raw, mirror []byte) error {
+	if allMarked(raw, mirror) { // true too when no hint is there
+		return nil
+	}
+	return scanNameKeyed(raw, 0, m.Add)
+}
+
+// allMarked reports whether every credential-like word in raw is the
+// name of members that mirror marks sensitive as many times as raw holds
+// them. Anything else — such a word as a value (a {name, value} pair), a
+// string holding JSON (escaped quotes), a member the mirror does not
+// mark — says no, and the value is scanned. (A string holding JSON is
+// passed over only when no credential-like word is in it.)
+func allMarked(raw, mirror []byte) bool {
+	if len(mirror) == 0 {
+		return !hasCredentialHint(raw)
+	}
+	for at := 0; ; {
+		i, n := nextHint(raw, at)
+		if i < 0 {
+			return true
+		}
+		at = i + n
+		start := bytes.LastIndexByte(raw[:i], '"')
+		end := bytes.IndexByte(raw[i:], '"')
+		if start < 0 || end < 0 {
+			return false
+		}
+		end += i
+		if start > 0 && raw[start-1] == '\\' || raw[end-1] == '\\' {
+			return false // inside a string holding JSON
+		}
+		if !CredentialName(string(raw[start+1 : end])) {
+			continue
+		}
+		if end+1 >= len(raw) || raw[end+1] != ':' {
+			return false // a value, not a member's name
+		}
+		key := raw[start : end+2] // "password":
+		if bytes.Count(raw, key) > bytes.Count(mirror, append(bytes.Clone(key), "true"...)) {
+			return false
+		}
+		at = end
+	}
+}
+
 // maxNameKeyedDepth bounds the walk (values nest JSON in strings).
 const maxNameKeyedDepth = 64
 
@@ -152,21 +202,47 @@ func stringsOf(v any, add func(string)) {
 	})
 }
 
-// credentialHints are the words CredentialName looks for, in the cases a
-// name writes them: a value without any of them names no credential.
-var credentialHints = func() [][]byte {
-	var out [][]byte
-	for _, w := range []string{"pass", "secret", "token", "key", "auth", "cred", "pwd", "dsn", "private", "connection"} {
-		out = append(out, []byte(w), []byte(strings.ToUpper(w)), []byte(strings.ToUpper(w[:1])+w[1:]))
+// credentialHints are the words CredentialName looks for, in any case:
+// a value without any of them names no credential.
+var credentialHints = []string{"pass", "secret", "token", "key", "auth", "cred", "pwd", "dsn", "private", "connection"}
+
+// hintPairs marks the first two letters of each hint, lower-cased: one
+// lookup a byte finds where a hint may begin.
+var hintPairs = func() (t [1 << 16]bool) {
+	for _, w := range credentialHints {
+		t[uint16(w[0])<<8|uint16(w[1])] = true
 	}
-	return out
+	return t
 }()
 
-func hasCredentialHint(b []byte) bool {
-	for _, h := range credentialHints {
-		if bytes.Contains(b, h) {
-			return true
+// nextHint is where the first credential hint at or after from begins in
+// b, and its length; -1 when there is none.
+func nextHint(b []byte, from int) (int, int) {
+	for i := from; i+1 < len(b); i++ {
+		if !hintPairs[uint16(b[i]|0x20)<<8|uint16(b[i+1]|0x20)] {
+			continue
+		}
+		for _, w := range credentialHints {
+			if len(b)-i >= len(w) && prefixFold(b[i:], w) {
+				return i, len(w)
+			}
 		}
 	}
-	return false
+	return -1, 0
+}
+
+// prefixFold reports whether b starts with the lower-case ASCII word w,
+// in any case.
+func prefixFold(b []byte, w string) bool {
+	for j := 0; j < len(w); j++ {
+		if b[j]|0x20 != w[j] {
+			return false
+		}
+	}
+	return true
+}
+
+func hasCredentialHint(b []byte) bool {
+	i, _ := nextHint(b, 0)
+	return i >= 0
 }

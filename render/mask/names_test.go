@@ -83,3 +83,27 @@ func FuzzNameKeyedScanIsTheWalk(f *testing.F) {
 		}
 	})
 }
+
+// TestNameKeyedSkipsOnlyWhatTheMirrorMarks: a value is passed over only
+// when every credential-named member is marked sensitive as often as it
+// appears; an unmarked one, a {name, value} pair or JSON in a string is
+// scanned.
+func TestNameKeyedSkipsOnlyWhatTheMirrorMarks(t *testing.T) {
+	for _, tc := range []struct {
+		raw, mirror string
+		skip        bool
+	}{
+		{`{"password":"p","private_ip":"10.0.0.1"}`, `{"password":true}`, true},
+		{`{"password":"p"}`, `{}`, false},
+		{`{"password":"p","inner":{"password":"leak"}}`, `{"password":true}`, false},
+		{`{"env":[{"name":"API_KEY","value":"v"}]}`, `{"env":[{}]}`, false},
+		{`{"defs":"[{\"name\":\"TOKEN\",\"value\":\"v\"}]","password":"p"}`, `{"password":true}`, false},
+		{`{"kms_key_id":"k","private_ip":"10.0.0.1"}`, `{}`, true},
+		{`{"policy":"{\"Action\":\"s3:GetObject\"}","password":"p"}`, `{"password":true}`, true},
+		{`{"policy":"{\"secret\":\"s\"}","password":"p"}`, `{"password":true}`, false},
+	} {
+		if got := allMarked([]byte(tc.raw), []byte(tc.mirror)); got != tc.skip {
+			t.Errorf("%s beside %s: skipped %v, want %v", tc.raw, tc.mirror, got, tc.skip)
+		}
+	}
+}

@@ -358,6 +358,7 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 type secretWork struct {
 	sensitive tofujson.SensitiveWork
 	raw       [2][]byte // before and after, as the plan wrote them
+	mirrors   [2][]byte // their sensitivity mirrors, as written
 	values    [2]any    // or decoded, for a change read whole
 }
 
@@ -365,6 +366,7 @@ func secretWorkOf(c *tofujson.Change) secretWork {
 	w := secretWork{sensitive: c.SensitiveWork()}
 	if raws := c.RawValues(); raws != nil {
 		w.raw = [2][]byte{raws[0], raws[1]}
+		w.mirrors = [2][]byte{raws[3], raws[4]}
 	} else {
 		w.values = [2]any{c.Before, c.After}
 	}
@@ -379,7 +381,7 @@ func (w secretWork) run(cache tofujson.MaskCache, m *mask.Masker) error {
 	}
 	for i := range 2 {
 		if w.raw[i] != nil {
-			if err := m.AddNameKeyedRaw(w.raw[i]); err != nil {
+			if err := m.AddNameKeyedRawMarked(w.raw[i], w.mirrors[i]); err != nil {
 				return err
 			}
 		} else if w.values[i] != nil {
