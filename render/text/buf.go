@@ -1,7 +1,5 @@
 package text
 
-import "unsafe"
-
 // Buf is what the text renderer writes to: a byte slice that append
 // grows. bytes.Buffer does the same with more bookkeeping per call, and
 // the renderer makes a call for every few bytes it writes.
@@ -31,7 +29,7 @@ func (t *Buf) WriteByte(c byte) error {
 
 // Write makes a Buf an io.Writer, for fmt.Fprintf.
 func (t *Buf) Write(p []byte) (int, error) {
-	t.WriteString(unsafe.String(unsafe.SliceData(p), len(p)))
+	t.b = append(t.b, p...)
 	return len(p), nil
 }
 

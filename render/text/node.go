@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/planpr/planpr/render/internal/diff"
@@ -90,14 +89,8 @@ func ind(n int) string {
 	return strings.Repeat("    ", n)
 }
 
-// ownString is what b holds, as a string that shares b's bytes: b must
-// not be written to again.
-func ownString(b *Buf) string {
-	if b.Len() == 0 {
-		return ""
-	}
-	return unsafe.String(unsafe.SliceData(b.Bytes()), b.Len())
-}
+// ownString is what b holds, as a string.
+func ownString(b *Buf) string { return string(b.Bytes()) }
 
 // writeAll writes the pieces of one line without joining them first.
 func writeAll(b *Buf, parts ...string) {

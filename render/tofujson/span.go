@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -95,13 +94,10 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 	lead := len(buf) - len(data)
 	// One copy of the change as a string holds every string of its values;
 	// reusing memory, the read buffer itself does.
-	var src string
 	if cr.reusing() {
-		src = unsafe.String(unsafe.SliceData(data), len(data))
 		cr.t.FreeMemory()
-	} else {
-		src = string(data)
 	}
+	src := string(data)
 	cr.t.Reset(src)
 	*rc = ResourceChange{}
 	if err := (changeDecoder{&cr.t}).resourceChange(rc); err == nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
-	"unsafe"
 
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -187,17 +186,17 @@ func keyWords(v, k []byte) int {
 // eight at a time. Each word is one load, its bound the loop's condition.
 func commonPrefix(a, b []byte) int {
 	n := min(len(a), len(b))
-	pa, pb := unsafe.SliceData(a), unsafe.SliceData(b)
+	a, b = a[:n], b[:n]
 	i := 0
 	for ; uint(i)+32 <= uint(n); i += 32 {
 		// ^ and | bind alike in Go: each pair is bracketed.
-		if (word(pa, i)^word(pb, i))|(word(pa, i+8)^word(pb, i+8))|
-			(word(pa, i+16)^word(pb, i+16))|(word(pa, i+24)^word(pb, i+24)) != 0 {
+		if (word(a, i)^word(b, i))|(word(a, i+8)^word(b, i+8))|
+			(word(a, i+16)^word(b, i+16))|(word(a, i+24)^word(b, i+24)) != 0 {
 			break
 		}
 	}
 	for ; uint(i)+8 <= uint(n); i += 8 {
-		if x := word(pa, i) ^ word(pb, i); x != 0 {
+		if x := word(a, i) ^ word(b, i); x != 0 {
 			return i + bits.TrailingZeros64(x)/8
 		}
 	}
@@ -208,6 +207,6 @@ func commonPrefix(a, b []byte) int {
 
 // word is the little-endian word of the eight bytes from p[i] on, which
 // the caller has checked are there.
-func word(p *byte, i int) uint64 {
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(p), i))[:])
+func word(p []byte, i int) uint64 {
+	return binary.LittleEndian.Uint64(p[i : i+8])
 }
