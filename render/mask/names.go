@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -29,6 +31,15 @@ func CredentialName(name string) bool {
 	}, name)
 	if n == "" || n == "author" || n == "authors" {
 		return false
+	}
+	// A name that ends in one of these describes a credential (its kind,
+	// where it is, how long it lives) rather than holding it.
+	for _, suffix := range []string{"type", "mode", "method", "policy", "length", "ttl", "expiry", "expiration", "expiresat",
+		"enabled", "required", "version", "arn", "name", "id", "ids", "ref", "url", "uri", "endpoint", "path", "file",
+		"location", "rotation", "count", "scope", "scopes", "header", "format", "algorithm", "provider", "source"} {
+		if strings.HasSuffix(n, suffix) {
+			return false
+		}
 	}
 	for _, harmless := range []string{"tokenurl", "tokenendpoint", "authtype", "authmode", "authmethod", "authority", "secretname", "secretarn", "secretid", "passwordpolicy", "passwordlength", "secretversion", "secretref", "secretkeyref", "tokenttl", "authenticationtype"} {
 		if strings.Contains(n, harmless) {
@@ -58,7 +69,7 @@ func CredentialName(name string) bool {
 //
 // Only strings are recorded: a number or a flag beside such a name is no
 // secret (a password's length, a token's time to live).
-func (m *Masker) AddNameKeyed(v any) { nameKeyed(v, 0, m.Add) }
+func (m *Masker) AddNameKeyed(v any) { nameKeyed(v, 0, m.addNamed) }
 
 // AddNameKeyedRaw is AddNameKeyed of a raw JSON value, scanned token by
 // token (never decoded) only when it holds a word a credential's name
@@ -67,7 +78,7 @@ func (m *Masker) AddNameKeyedRaw(raw []byte) error {
 	if !hasCredentialHint(raw) {
 		return nil
 	}
-	return scanNameKeyed(raw, 0, m.Add)
+	return scanNameKeyed(raw, 0, m.addNamed)
 }
 
 // AddNameKeyedRawMarked is AddNameKeyedRaw of a raw value beside its raw
@@ -78,7 +89,7 @@ func (m *Masker) AddNameKeyedRawMarked(raw, mirror []byte) error {
 	if allMarked(raw, mirror) { // true too when no hint is there
 		return nil
 	}
-	return scanNameKeyed(raw, 0, m.Add)
+	return scanNameKeyed(raw, 0, m.addNamed)
 }
 
 // allMarked reports whether every credential-like word in raw is the
@@ -118,6 +129,39 @@ func allMarked(raw, mirror []byte) bool {
 		}
 		at = end
 	}
+}
+
+// minNamedSecret is the shortest value taken as a secret by its name
+// alone: a name can mislead ("authorization": "NONE", an
+// "authorization_scopes" list of "email"), and masking a short common
+// word would hide it wherever it appears.
+const minNamedSecret = 6
+
+// addNamed records a value found by its name, unless it reads as an
+// enumeration's constant (NONE, AWS_IAM, COGNITO_USER_POOLS) or is too
+// short to be a credential worth the damage of masking it.
+func (m *Masker) addNamed(s string) {
+	if len(s) < minNamedSecret || enumConstant(s) {
+		return
+	}
+	m.Add(s)
+}
+
+// enumConstant reports an upper-case word of letters, digits and
+// underscores: what APIs use for modes and types, never a credential
+// (generated secrets mix cases).
+func enumConstant(s string) bool {
+	letter := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'A' && c <= 'Z':
+			letter = true
+		case c >= '0' && c <= '9', c == '_':
+		default:
+			return false
+		}
+	}
+	return letter
 }
 
 // maxNameKeyedDepth bounds the walk (values nest JSON in strings).
@@ -170,7 +214,8 @@ func nameKeyed(v any, depth int, add func(string)) {
 			nameKeyed(e, depth+1, add)
 		}
 	case string:
-		if t := strings.TrimSpace(x); len(t) <= maxEmbeddedJSON && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && hasCredentialHint([]byte(t)) {
+		if t := strings.TrimSpace(x); len(t) <= maxEmbeddedJSON && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && hasCredentialHint([]byte(t)) &&
+			jsontext.Value(t).IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) { // what the scan reads
 			if inner, err := tofujson.DecodeValue([]byte(t)); err == nil {
 				nameKeyed(inner, depth+1, add)
 			}

@@ -20,7 +20,8 @@ func TestCredentialNameReadsNamesAsPeopleWriteThem(t *testing.T) {
 		}
 	}
 	for _, n := range []string{"", "name", "bucket", "key_name", "kms_key_id", "public_key", "region", "author", "secret_name", "secretKeyRef",
-		"password_policy", "token_url", "auth_type", "keys", "monkey", "key"} {
+		"password_policy", "token_url", "auth_type", "keys", "monkey", "key",
+		"token_type", "authorization_scopes", "api_key_id", "secret_arn", "client_secret_expires_at", "password_length"} {
 		if CredentialName(n) {
 			t.Errorf("%q is read as a credential's name", n)
 		}
@@ -45,6 +46,19 @@ func TestNameKeyedFindsSecretsByTheirNames(t *testing.T) {
 	slices.Sort(got)
 	if want := []string{"in-json-string", "label-value", "map-value", "pair-value"}; !slices.Equal(got, want) {
 		t.Errorf("found %q, want %q", got, want)
+	}
+}
+
+// TestNamedValuesThatAreNoSecretsStayVisible: an enumeration's constant
+// or a short word beside a credential-like name is not masked (it would
+// be hidden wherever it appears); a credential is.
+func TestNamedValuesThatAreNoSecretsStayVisible(t *testing.T) {
+	m := NewMasker()
+	m.AddNameKeyed(tofujson.Object{{Name: "authorization", Value: "NONE"}, {Name: "auth", Value: "AWS_IAM"}, {Name: "password", Value: "short"},
+		{Name: "client_secret", Value: "Zk3-f9Qx_2mLp"}})
+	got := m.Mask(`authorization = "NONE", auth = "AWS_IAM", password = "short", client_secret = "Zk3-f9Qx_2mLp"`)
+	if want := `authorization = "NONE", auth = "AWS_IAM", password = "short", client_secret = (sensitive value)`; got != want {
+		t.Errorf("masked %q\nwant   %q", got, want)
 	}
 }
 
