@@ -388,7 +388,7 @@ func newSection(ctx context.Context, p CommentPlan, o CommentOptions, sizes []Co
 	// The changes' raw values are borrowed from the plan's memory: the
 	// shapes are waited for before the read returns.
 	m, err := review.ReadModule(p, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o, shapes), Done: ctx.Done(), Err: ctx.Err,
-		KeepAll: o.Summary != nil, Borrow: true, Beside: true, Finish: wait})
+		KeepAll: o.Summary != nil, Beside: true, Finish: wait})
 	if !waited { // no plan read
 		wait()
 	}

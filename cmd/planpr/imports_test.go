@@ -24,13 +24,12 @@ func TestImportRules(t *testing.T) {
 		"flavor":                             {},                                     // the two tools' words and rules: a leaf everyone may ask
 		"render/tofujson/internal/jsonread":  {"render/tofujson/internal/jsonbytes"}, // JSON mechanics: no plan, state or stream
 		"render/tofujson/internal/jsonbytes": {},                                     // the byte-level steps of reading JSON text
-		"render/tofujson/internal/mapping":   {},                                     // a plan file mapped into memory
 		"render/internal/shape":              {"render/tofujson", "render/internal/beside"},
 		"render/internal/beside":             {"render/tofujson", "render/internal/chunks"}, // a read's per-item work on a second goroutine
 		"render/inputs":                      {"render/tofujson", "render/tofujson/uistream"},
 		"render/tofujson/internal/jsontest":  {}, // the readers' tests' input files
 		"render/tofujson/uistream":           {"render/tofujson", "render/tofujson/internal/jsonread", "flavor"},
-		"render/tofujson":                    {"render/tofujson/internal/jsonread", "render/tofujson/internal/mapping", "flavor"},
+		"render/tofujson":                    {"render/tofujson/internal/jsonread", "flavor"},
 		"render/md":                          {},
 		"render/preview":                     {}, // Markdown in, a page out: it knows no plan
 		"render/mask":                        mask,

@@ -21,8 +21,8 @@ import (
 func visit[R any](ctx context.Context, path string, fn func(e Entry, before, after marked) R) ([]R, error) {
 	w := beside.Start(func(rc tofujson.ResourceChange) (R, error) { return entry(&rc, fn) })
 	var entries []R
-	opts := tofujson.ReadOptions{Sections: []string{tofujson.SectionChanges}, Lazy: true, Borrow: true,
-		Finish: func() (err error) { // the values are borrowed until the read returns
+	opts := tofujson.ReadOptions{Sections: []string{tofujson.SectionChanges}, Lazy: true,
+		Finish: func() (err error) { // the changes handed on are all visited
 			entries, err = w.Wait()
 			return err
 		}}

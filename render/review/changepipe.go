@@ -82,29 +82,19 @@ func (p *changePipe) located(err error, rc *tofujson.ResourceChange) error {
 
 func (p *changePipe) run() {
 	defer close(p.done)
-	fault := tofujson.Guard(func() {
-		for b := range p.full {
-			for i := range b {
-				if p.failed.Load() {
-					break
-				}
-				if err := p.visit(&b[i]); err != nil {
-					p.err = p.located(err, &b[i])
-					p.failed.Store(true)
-				}
+	for b := range p.full {
+		for i := range b {
+			if p.failed.Load() {
+				break
 			}
-			select {
-			case p.free <- b:
-			default:
+			if err := p.visit(&b[i]); err != nil {
+				p.err = p.located(err, &b[i])
+				p.failed.Store(true)
 			}
 		}
-	})
-	if fault != nil { // the file cut short: the read meets it too
-		if !p.failed.Load() {
-			p.err = fault
-			p.failed.Store(true)
-		}
-		for range p.full {
+		select {
+		case p.free <- b:
+		default:
 		}
 	}
 }

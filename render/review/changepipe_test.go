@@ -32,7 +32,7 @@ func TestBesideVisitsInOrder(t *testing.T) {
 	path := manyChanges(t, 1000)
 	var seen []string
 	finished := -1
-	s, err := ReadPlan(path, PlanOptions{}, ScanOptions{Beside: true, Borrow: true,
+	s, err := ReadPlan(path, PlanOptions{}, ScanOptions{Beside: true,
 		Each: func(rc *tofujson.ResourceChange, c ChangeSummary) error {
 			if err := rc.Change.Decode(); err != nil {
 				return err
@@ -61,7 +61,7 @@ func TestBesideStopsAtTheFirstError(t *testing.T) {
 	path := manyChanges(t, 1000)
 	read := func(beside bool) (int, error) {
 		visited := 0
-		_, err := ReadPlan(path, PlanOptions{}, ScanOptions{Beside: beside, Borrow: true,
+		_, err := ReadPlan(path, PlanOptions{}, ScanOptions{Beside: beside,
 			Each: func(_ *tofujson.ResourceChange, c ChangeSummary) error {
 				visited++
 				if c.Address == "x.r[100]" {

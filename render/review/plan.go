@@ -151,11 +151,8 @@ type ScanOptions struct {
 	// Done): Err says why.
 	Done <-chan struct{}
 	Err  func() error
-	// Borrow lets Each see raw values that are the plan's own memory, not
-	// a copy (tofujson.ReadOptions.Borrow): valid until Finish returns.
 	// Finish is called once the last change is seen; a caller that hands
-	// raw values to other goroutines waits for them there.
-	Borrow bool
+	// changes to other goroutines waits for them there.
 	Finish func() error
 	// Beside visits the changes (Masker's work, the counts, Each) on a
 	// goroutine of their own, in order, while the read goes on: Each then
@@ -178,23 +175,15 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 		go func() {
 			cache := tofujson.MaskCache{}
 			var first error
-			// Raw values may be borrowed from a mapped plan (see
-			// tofujson.Guard): a fault is the read's error.
-			if fault := tofujson.Guard(func() {
-				for w := range secrets {
-					if first == nil {
-						first = w.run(cache, masker)
-					}
-				}
-			}); fault != nil {
-				first = fault
-				for range secrets { // drained: the read fails
+			for w := range secrets {
+				if first == nil {
+					first = w.run(cache, masker)
 				}
 			}
 			secretsDone <- first
 		}()
 	}
-	ropts := tofujson.ReadOptions{Lazy: true, Borrow: so.Borrow}
+	ropts := tofujson.ReadOptions{Lazy: true}
 	var values *SpanValues
 	if so.SkipValues {
 		ropts.SkipValues = []string{tofujson.SectionChanges}

@@ -33,11 +33,13 @@ func FuzzReadPlan(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := ReadPlanFile(path, func(string, *ResourceChange) error { return nil })
-		switch err.(type) {
-		case nil, *InputError, *SeveralPlansError:
-		default:
-			t.Fatalf("error of type %T: %v", err, err)
+		for _, opts := range []ReadOptions{{}, {Lazy: true}} { // values decoded as read, or kept raw
+			_, err := ReadPlan(path, opts, func(string, *ResourceChange) error { return nil })
+			switch err.(type) {
+			case nil, *InputError, *SeveralPlansError:
+			default:
+				t.Fatalf("error of type %T: %v", err, err)
+			}
 		}
 	})
 }

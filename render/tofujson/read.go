@@ -19,7 +19,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
-	"github.com/planpr/planpr/render/tofujson/internal/mapping"
 )
 
 // Section names of the two streamed arrays.
@@ -43,15 +42,10 @@ type ReadOptions struct {
 	// but neither kept nor decoded. A ChangeReader reads them later from
 	// the change's Span.
 	SkipValues []string
-	// Borrow leaves a lazy read's raw values in the plan's memory, where
-	// the file is mapped, instead of copying each: they are then valid
-	// only until ReadPlan returns (Change.KeepValues copies them), and
-	// Finish must see that nothing reads them after it returns.
-	Borrow bool
 	// Finish, when set, is called once every change has been visited (or
-	// the read has failed), while the plan's memory is still there: the
-	// goroutines a visitor handed raw values to finish with them. Its
-	// error is the read's, unless the read failed first.
+	// the read has failed): the goroutines a visitor handed changes to
+	// finish with them. Its error is the read's, unless the read failed
+	// first.
 	Finish func() error
 }
 
@@ -71,27 +65,15 @@ func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 		return finish(path, opts, nil, err)
 	}
 	defer f.Close()
-	if osf, ok := osFile(f); ok {
-		if m, ok := mapping.Map(osf); ok {
-			defer mapping.Unmap(m)
-			p, err := readMapped(path, m, opts, visit)
-			return finish(path, opts, p, err)
-		}
-	}
-	opts.Borrow = false // nothing to borrow from: values are read piece by piece
 	p, err := readPlan(path, br, opts, visit)
 	return finish(path, opts, p, err)
 }
 
 // finish calls opts.Finish after a read that gave p and err; the read's
-// error comes first, and a borrowed value's fault (see Guard) names the
-// file.
+// error comes first.
 func finish(path string, opts ReadOptions, p *Plan, err error) (*Plan, error) {
 	if opts.Finish != nil {
 		if ferr := opts.Finish(); err == nil && ferr != nil {
-			if errors.Is(ferr, ErrFileChanged) {
-				ferr = &InputError{File: path, Msg: ErrFileChanged.Error()}
-			}
 			err = ferr
 		}
 	}
@@ -159,11 +141,6 @@ type reader struct {
 	skipValues bool
 	// src is the whole input, when it is held in memory (see decodeIn).
 	src string
-	// mapped is the mapped file being read, if it is; dropped is how much
-	// of it has been given back (see readMapped).
-	mapped  []byte
-	dropped int64
-	indexes jsonread.Indexes // see rawValue
 }
 
 // fail turns a decoding error into a located InputError.
@@ -174,10 +151,7 @@ func (r *reader) fail(err error) error {
 		return err // a stopped read is not the file's fault
 	}
 	var syn *jsontext.SyntacticError
-	var notJSON *jsonread.ErrNotJSON
 	switch {
-	case errors.As(err, &notJSON):
-		return ErrorAt(r.path, notJSON.Offset, "invalid JSON")
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		off := r.dec.InputOffset()
 		if fi, serr := os.Stat(r.path); serr == nil {
@@ -275,14 +249,8 @@ func (r *reader) small(dst any, what string) error {
 }
 
 func readPlan(path string, in io.Reader, opts ReadOptions, visit Visitor) (*Plan, error) {
-	return readPlanFrom(path, in, nil, opts, visit)
-}
-
-// readPlanFrom is readPlan; mapped, when set, is the mapped file that in
-// reads.
-func readPlanFrom(path string, in io.Reader, mapped []byte, opts ReadOptions, visit Visitor) (*Plan, error) {
 	// Plans from tofu have no duplicate names; not checking saves time.
-	r := &reader{path: path, dec: jsontext.NewDecoder(in, jsontext.AllowDuplicateNames(true)), opts: opts, mapped: mapped}
+	r := &reader{path: path, dec: jsontext.NewDecoder(in, jsontext.AllowDuplicateNames(true)), opts: opts}
 	p, err := r.plan(visit)
 	if err != nil {
 		return nil, r.fail(err)
@@ -438,7 +406,6 @@ func (r *reader) changes(section string, visit Visitor) error {
 				return err
 			}
 		}
-		r.drop(rc.Span.End)
 	}
 	_, err := r.dec.ReadToken()
 	return err
@@ -599,16 +566,13 @@ func (r *reader) decode() (any, error) {
 	return jsonread.DecodeAny(r.dec)
 }
 
-// rawValue reads the next value as its text: the decoder's own bytes,
-// borrowed from the mapped plan where ReadOptions.Borrow allows, or a
-// copy. A borrowed value's index, when the cursor keeps one, goes to index.
+// rawValue reads the next value as its text: a copy of the decoder's
+// bytes, which belongs to the change. When index is not nil, it gets
+// where the value's own members begin (see jsonread.MemberOffsets).
 func (r *reader) rawValue(index *[]uint32) ([]byte, error) {
-	if !r.opts.Borrow || r.mapped == nil {
-		return jsonread.RawValue(r.dec)
-	}
-	v, got, err := jsonread.RawValueIn(r.dec, r.mapped, &r.indexes)
-	if index != nil {
-		*index = got
+	v, err := jsonread.RawValue(r.dec)
+	if err == nil && index != nil {
+		*index = jsonread.MemberOffsets(v)
 	}
 	return v, err
 }

@@ -3,8 +3,13 @@ package tofujson
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 
 	"github.com/planpr/planpr/render/tofujson/internal/jsontest"
 )
@@ -167,4 +172,51 @@ func TestReadPlanFormatZero(t *testing.T) {
 			t.Errorf("format_version %s: %q, actions %v", v, p.FormatVersion, actions)
 		}
 	}
+}
+
+// Finish is called whatever ends the read: a file that is not there, and
+// one that is not JSON.
+func TestFinishIsCalledOnFailure(t *testing.T) {
+	for name, path := range map[string]string{
+		"missing":  writeFile(t, "gone.json", "{}") + ".not-there",
+		"not JSON": writeFile(t, "bad.json", "{\"format_version\":\"1.2\",\"resource_changes\":[{\"change\":{\"after\":{\"x\":}}}]}"),
+	} {
+		called := 0
+		_, err := ReadPlan(path, ReadOptions{Lazy: true, Finish: func() error { called++; return nil }}, nil)
+		if err == nil || called != 1 {
+			t.Errorf("%s: err %v, Finish called %d times, want once", name, err, called)
+		}
+	}
+}
+
+// FuzzMemberOffsets: where an object's own members begin, found in one
+// pass over its text, is where jsontext reads each member's name.
+func FuzzMemberOffsets(f *testing.F) {
+	f.Add(`{"a":1,"b":{"c":[1,{"d":"}"}]},"e\"f":"g\\"}`)
+	f.Add(`{ "x" : [ ] , "y":null}`)
+	f.Add(`[{"a":1}]`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		v := jsontext.Value(doc)
+		if !v.IsValid(jsontext.AllowDuplicateNames(true)) {
+			return
+		}
+		var want []uint32
+		if k := v.Kind(); k == '{' {
+			dec := jsontext.NewDecoder(strings.NewReader(doc), jsontext.AllowDuplicateNames(true))
+			dec.ReadToken()
+			for dec.PeekKind() != '}' {
+				name, err := dec.ReadValue()
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, uint32(dec.InputOffset())-uint32(len(name)))
+				if _, err := dec.ReadValue(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if got := jsonread.MemberOffsets([]byte(doc)); !slices.Equal(got, want) {
+			t.Errorf("%s: offsets %v, want %v", doc, got, want)
+		}
+	})
 }

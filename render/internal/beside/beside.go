@@ -7,7 +7,6 @@ package beside
 
 import (
 	"github.com/planpr/planpr/render/internal/chunks"
-	"github.com/planpr/planpr/render/tofujson"
 )
 
 // A Worker does items with do, on its goroutine or on the one adding them.
@@ -42,24 +41,16 @@ func StartHere[T, R any](do, here func(T) (R, error)) *Worker[T, R] {
 
 func (w *Worker[T, R]) run() {
 	defer close(w.done)
-	var doErr error
-	fault := tofujson.Guard(func() {
-		for j := range w.work {
-			if doErr != nil {
-				continue // the read fails: the rest is not looked at
-			}
-			r, err := w.do(j.item)
-			if err != nil {
-				doErr = err
-				continue
-			}
-			w.theirs.Add(job[R]{j.i, r})
+	for j := range w.work {
+		if w.err != nil {
+			continue // the read fails: the rest is not looked at
 		}
-	})
-	for range w.work { // what is still queued after a fault
-	}
-	if w.err = fault; w.err == nil {
-		w.err = doErr
+		r, err := w.do(j.item)
+		if err != nil {
+			w.err = err
+			continue
+		}
+		w.theirs.Add(job[R]{j.i, r})
 	}
 }
 

@@ -18,7 +18,7 @@ func planChanges(b *testing.B) (changes []tofujson.Change, keys [][]string, buck
 	if path == "" {
 		b.Skip("PLANPR_BENCH_PLAN names no plan")
 	}
-	_, err := tofujson.ReadPlan(path, tofujson.ReadOptions{Lazy: true, Borrow: true}, func(section string, rc *tofujson.ResourceChange) error {
+	_, err := tofujson.ReadPlan(path, tofujson.ReadOptions{Lazy: true}, func(section string, rc *tofujson.ResourceChange) error {
 		if section == tofujson.SectionChanges {
 			for _, v := range rc.Change.RawValues() {
 				size += len(v)

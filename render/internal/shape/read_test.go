@@ -24,7 +24,7 @@ func readChanges(t testing.TB, pairs ...[2]string) []tofujson.Change {
 		t.Fatal(err)
 	}
 	var changes []tofujson.Change
-	_, err := tofujson.ReadPlan(path, tofujson.ReadOptions{Lazy: true, Borrow: true}, func(_ string, rc *tofujson.ResourceChange) error {
+	_, err := tofujson.ReadPlan(path, tofujson.ReadOptions{Lazy: true}, func(_ string, rc *tofujson.ResourceChange) error {
 		rc.Change.KeepValues()
 		changes = append(changes, rc.Change)
 		return nil

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
+	"math"
 	"strings"
 	"sync"
 	"unsafe"
@@ -100,16 +100,9 @@ func decodeFast(raw []byte, src string, checked bool, t *Decoder) (any, error) {
 }
 
 // isOneValue reports whether raw is one JSON value, with space around it
-// or not, as jsontext.Value.IsValid with duplicate names allowed does:
-// the cursor accepts what jsontext accepts (FuzzCursorAgrees), in one
-// tight pass (a policy decoded from a string: ~10% quicker than with jsontext).
+// or not, duplicate names allowed.
 func isOneValue(raw []byte) bool {
-	c := Cursor{data: raw}
-	if _, err := c.ReadValue(); err != nil {
-		return false
-	}
-	_, err := c.ReadToken()
-	return err == io.EOF
+	return jsontext.Value(raw).IsValid(jsontext.AllowDuplicateNames(true))
 }
 
 // decodeTrusted decodes src, one checked value, with a pooled trusted
@@ -310,45 +303,42 @@ func RawValue(dec Tokens) ([]byte, error) {
 	return bytes.Clone(v), nil
 }
 
-// RawValueIn reads the next value as its text in mem, the memory the
-// decoder parses in place (a mapped file): no copy. Should the decoder
-// ever have copied the value, its bytes are the decoder's until the next
-// read, and RawValueIn copies them. When dec is a Cursor, index is where
-// the value's members begin (Cursor.ReadValueIndexed), cut from x.
-func RawValueIn(dec Tokens, mem []byte, x *Indexes) (v []byte, index []uint32, err error) {
-	if c, ok := dec.(*Cursor); ok && x != nil {
-		v, index, err = x.read(c)
-	} else {
-		v, err = dec.ReadValue()
+// MemberOffsets are where the members of an object's text begin: the
+// offset of each of its own members' names' opening quote. nil for a
+// value that is no object. v is valid JSON (the decoder read it), so a
+// backslash in a string always begins an escape.
+func MemberOffsets(v []byte) []uint32 {
+	if len(v) == 0 || v[0] != '{' || len(v) > math.MaxUint32 {
+		return nil
 	}
-	if err != nil || len(v) == 0 {
-		return v, nil, err
+	var out []uint32
+	depth, name := 0, false
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '"':
+			if depth == 1 && name {
+				out = append(out, uint32(i))
+				name = false
+			}
+			for i++; i < len(v) && v[i] != '"'; i++ {
+				if v[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+			name = depth == 1
+		case '}', ']':
+			depth--
+		case ',':
+			name = depth == 1
+		}
 	}
-	if in := uintptr(unsafe.Pointer(&v[0])) - uintptr(unsafe.Pointer(&mem[0])); in >= uintptr(len(mem)) {
-		return bytes.Clone(v), index, nil
-	}
-	return v, index, nil
-}
-
-// Indexes hands out values' member indexes from chunks they share.
-type Indexes struct{ free []uint32 }
-
-func (x *Indexes) read(c *Cursor) ([]byte, []uint32, error) {
-	if cap(x.free) < 64 {
-		x.free = make([]uint32, 0, 1<<14)
-	}
-	v, index, err := c.ReadValueIndexed(x.free)
-	if len(index) <= cap(x.free) { // not moved: the rest of the chunk is free
-		x.free = x.free[len(index):len(index)]
-	}
-	return v, index[:len(index):len(index)], err
+	return out
 }
 
 // ReadString reads a string (or null, as "").
 func ReadString(dec Tokens) (string, error) {
-	if c, ok := dec.(*Cursor); ok {
-		return c.ReadString()
-	}
 	tok, err := dec.ReadToken()
 	if err != nil {
 		return "", err
@@ -386,7 +376,7 @@ func MarkedStrings(raw []byte, sensitive any, add func(string, SecretKind)) erro
 }
 
 // MarkedStringsIndexed is MarkedStrings for a value whose own members'
-// names begin where members says (Cursor.ReadValueIndexed): the members
+// names begin where members says (MemberOffsets): the members
 // its mirror marks nothing in are jumped over rather than read. Without
 // an index, or where the jump finds no name, it is MarkedStrings.
 func MarkedStringsIndexed(raw []byte, members []uint32, sensitive any, add func(string, SecretKind)) error {

@@ -46,11 +46,7 @@ func DepthWithin(raw []byte, limit int) bool {
 	return true
 }
 
-// DepthWithinRead is DepthWithin of raw, the value dec has just read: a
-// Cursor counted its nesting as it checked it (see Cursor.Nested).
+// DepthWithinRead is DepthWithin of raw, the value dec has just read.
 func DepthWithinRead(dec Tokens, raw []byte, limit int) bool {
-	if c, ok := dec.(*Cursor); ok {
-		return c.Nested() <= limit
-	}
 	return DepthWithin(raw, limit)
 }

@@ -12,7 +12,7 @@ type SensitiveWork struct {
 }
 
 // MarkedValue is a raw value, its sensitivity mirror and, when the reader
-// kept one, the index of its members (Cursor.ReadValueIndexed).
+// kept one, the index of its members (MemberOffsets).
 type MarkedValue struct {
 	Value, Mask []byte
 	Members     []uint32
