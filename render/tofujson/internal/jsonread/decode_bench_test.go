@@ -26,10 +26,8 @@ func BenchmarkUnescapeJSON(b *testing.B)    { benchUnescape(b, benchStrings()[1]
 
 func benchUnescape(b *testing.B, q string) {
 	var t Decoder
-	t.slab = &textSlab{}
 	b.SetBytes(int64(len(q)))
 	for b.Loop() {
-		t.slab.reset()
 		t.Reset(q)
 		if _, err := t.str(); err != nil {
 			b.Fatal(err)

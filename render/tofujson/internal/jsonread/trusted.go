@@ -1,15 +1,12 @@
 package jsonread
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/planpr/planpr/render/tofujson/internal/jsonbytes"
 )
@@ -27,8 +24,6 @@ type Decoder struct {
 	// (left longer than they should after an error: reset restores them).
 	members []Member
 	elems   []any
-	// slab, when set, holds unescaped strings (see ChangeReader.ReuseMemory).
-	slab *textSlab
 	// boxes hold the values that interfaces point to.
 	boxes boxes
 	// before is the text of a change's before value, and of each of its
@@ -57,16 +52,14 @@ func (t *Decoder) Reset(src string) {
 // the next input: values are then valid until the next Reset after
 // FreeMemory.
 func (t *Decoder) ReuseMemory() {
-	t.slab = &textSlab{}
 	t.boxes.reuse()
 }
 
 // Reusing reports whether ReuseMemory was called.
-func (t *Decoder) Reusing() bool { return t.slab != nil }
+func (t *Decoder) Reusing() bool { return t.boxes.reusing }
 
 // FreeMemory lets a reusing decoder overwrite what it decoded before.
 func (t *Decoder) FreeMemory() {
-	t.slab.reset()
 	t.boxes.reset()
 }
 
@@ -205,79 +198,47 @@ func (t *Decoder) str() (string, error) {
 }
 
 // unescaped decodes the string whose body starts at start, escapes and
-// all, in one pass.
+// all, in one pass: each run up to the next quote or backslash is copied
+// whole, the common escapes (those of heredocs and escaped JSON) decoded
+// in place, the rest by appendEscape. The text is built once, in a
+// strings.Builder sized for it.
 func (t *Decoder) unescaped(start int) (string, error) {
 	src := t.src
-	var b []byte
-	if t.slab != nil {
-		b = t.slab.room(4 << 10)
-	} else {
-		size, err := t.unescapedSize(start)
-		if err != nil {
-			return "", err
-		}
-		b = make([]byte, 0, size)
+	size, err := t.unescapedSize(start)
+	if err != nil {
+		return "", err
 	}
-	p := unsafe.StringData(src)
+	var b strings.Builder
+	b.Grow(size)
+	var scratch [4]byte
 	for i := start; ; {
-		// The run up to the next quote or backslash is copied a word at a
-		// time as it is searched, while b has room for a whole word (the
-		// word's bytes past the run are written over next); a call to
-		// copy each run would cost more than most runs.
-		j, n, d := -1, len(b), unsafe.SliceData(b)
-		for uint(i)+8 <= uint(len(src)) && n+8 <= cap(b) {
-			x := jsonbytes.Word(p, i)
-			binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(unsafe.Pointer(d), n))[:], x)
-			if m := jsonbytes.QuoteOrSlash8(x); m != 0 {
-				k := bits.TrailingZeros64(m) / 8
-				n, j = n+k, i+k
-				break
-			}
-			n, i = n+8, i+8
+		j := jsonbytes.QuoteOrSlash(src, i)
+		if j >= len(src) {
+			return "", ErrUnchecked
 		}
-		b = b[:n]
-		if j < 0 {
-			if j = jsonbytes.QuoteOrSlash(src, i); j >= len(src) {
-				return "", ErrUnchecked
-			}
-			b = append(b, src[i:j]...)
-		}
+		b.WriteString(src[i:j])
 		if src[j] == '"' {
 			t.pos = j + 1
-			if t.slab != nil {
-				t.slab.keep(b)
-			}
-			if len(b) == 0 {
-				return "", nil
-			}
-			return unsafe.String(unsafe.SliceData(b), len(b)), nil
+			return b.String(), nil
 		}
-		// The escapes escaped JSON and text are made of, without a call.
 		if j+1 < len(src) {
 			switch c := src[j+1]; c {
 			case '"', '\\', '/':
-				b = append(b, c)
+				b.WriteByte(c)
 				i = j + 2
 				continue
 			case 'n':
-				b = append(b, '\n')
+				b.WriteByte('\n')
 				i = j + 2
 				continue
-			case 'u':
-				// encoding/json writes &, < and > as \u0026, \u003c, \u003e.
-				if j+6 <= len(src) {
-					if r, ok := jsonbytes.Hex4(src[j+2 : j+6]); ok && r < utf8.RuneSelf {
-						b = append(b, byte(r))
-						i = j + 6
-						continue
-					}
-				}
 			}
 		}
-		n, ok := appendEscape(&b, src[j:])
+		e := scratch[:0]
+		n, ok := appendEscape(&e, src[j:])
 		if !ok {
 			return "", ErrUnchecked // a surrogate pair: let jsontext decode it
 		}
+		b.Write(e)
 		i = j + n
 	}
 }
