@@ -3,7 +3,6 @@ package jsonbytes
 import (
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // shortLen is 2 for the letter of an escape two bytes long, else 0.
@@ -34,7 +33,7 @@ func EscapeLen(s []byte) int {
 	if s[1] != 'u' || len(s) < 6 {
 		return 0
 	}
-	v1, ok := Hex4(unsafe.String(&s[2], 4))
+	v1, ok := Hex4(s[2:6])
 	if !ok {
 		return 0
 	}
@@ -44,7 +43,7 @@ func EscapeLen(s []byte) int {
 	if len(s) < 12 || s[6] != '\\' || s[7] != 'u' {
 		return 0
 	}
-	v2, ok := Hex4(unsafe.String(&s[8], 4))
+	v2, ok := Hex4(s[8:12])
 	if !ok || utf16.DecodeRune(v1, v2) == utf8.RuneError {
 		return 0
 	}
@@ -52,7 +51,7 @@ func EscapeLen(s []byte) int {
 }
 
 // Hex4 reads the four hex digits of a \u escape: one table lookup each.
-func Hex4(s string) (rune, bool) {
+func Hex4[T string | []byte](s T) (rune, bool) {
 	a, b, c, d := HexDigit[s[0]], HexDigit[s[1]], HexDigit[s[2]], HexDigit[s[3]]
 	if a|b|c|d > 0xf {
 		return 0, false

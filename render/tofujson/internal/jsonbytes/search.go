@@ -11,7 +11,6 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // Plain marks the bytes a string holds as they are: not a quote, a
@@ -27,9 +26,8 @@ var Plain = func() (t [256]bool) {
 // plain, or len(s): eight bytes at a time, the first special one found
 // from the mask of Special8.
 func PlainEnd(s []byte, i int) int {
-	p := unsafe.SliceData(s)
 	for ; uint(i)+8 <= uint(len(s)); i += 8 {
-		if m := Special8(Word(p, i)); m != 0 {
+		if m := Special8(binary.LittleEndian.Uint64(s[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
@@ -42,9 +40,8 @@ func PlainEnd(s []byte, i int) int {
 // QuoteOrSlash is the place of the first quote or backslash from s[i] on,
 // or len(s).
 func QuoteOrSlash(s string, i int) int {
-	p := unsafe.StringData(s)
 	for ; uint(i)+8 <= uint(len(s)); i += 8 {
-		if m := QuoteOrSlash8(Word(p, i)); m != 0 {
+		if m := QuoteOrSlash8(word(s, i)); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
@@ -58,10 +55,12 @@ func QuoteOrSlash(s string, i int) int {
 // bit, the lowest mark exact (see Special8).
 func QuoteOrSlash8(x uint64) uint64 { return (equal8(x, '"') | equal8(x, '\\')) & tops8 }
 
-// Word is the little-endian word of the eight bytes from p[i] on, which
-// the caller has checked are there.
-func Word(p *byte, i int) uint64 {
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(p), i))[:])
+// word is the little-endian word of the eight bytes from s[i] on, which
+// the caller has checked are there (the compiler makes it one load).
+func word(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // Special8 marks the bytes of x that are not plain — a quote, a

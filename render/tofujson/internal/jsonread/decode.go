@@ -7,7 +7,6 @@ import (
 	"math"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -48,7 +47,7 @@ func DecodeChecked(raw []byte) (any, error) { return decodeFast(raw, string(raw)
 // checked text than jsontext token by token; text after the value fails
 // the check.
 func decodeText(s string, t *Decoder) (any, error) {
-	return decodeFast(unsafe.Slice(unsafe.StringData(s), len(s)), s, false, t) // raw only read
+	return decodeFast([]byte(s), s, false, t)
 }
 
 // StringDecoder decodes the JSON value at the start of each string it is
@@ -267,12 +266,7 @@ func stringIn(dec *jsontext.Decoder, src string) (string, error) {
 			return "", err
 		}
 	}
-	if len(b) == 0 {
-		return "", nil
-	}
-	// b is never written again: let the string share it, as
-	// strings.Builder does, rather than copy it.
-	return unsafe.String(unsafe.SliceData(b), len(b)), nil
+	return string(b), nil
 }
 
 // unescape appends the text of a JSON string's body, which the decoder has
@@ -286,7 +280,7 @@ func unescape(dst, body []byte) ([]byte, bool) {
 			return append(dst, body...), true
 		}
 		dst = append(dst, body[:i]...)
-		n, ok := appendEscape(&dst, unsafe.String(unsafe.SliceData(body[i:]), len(body)-i))
+		n, ok := appendEscape(&dst, body[i:])
 		if !ok {
 			return dst, false
 		}
@@ -363,7 +357,7 @@ func MarkedStrings(raw []byte, sensitive any, add func(string, SecretKind)) erro
 	// (it then reports what is wrong). Strings are handed over only once
 	// the walk has succeeded, so none is seen twice.
 	var t Decoder
-	t.Reset(unsafe.String(unsafe.SliceData(raw), len(raw)))
+	t.Reset(string(raw))
 	var found []foundSecret
 	if err := t.marked(sensitive, &found); err == nil {
 		for _, f := range found {
@@ -385,7 +379,7 @@ func MarkedStringsIndexed(raw []byte, members []uint32, sensitive any, add func(
 		return MarkedStrings(raw, sensitive, add)
 	}
 	var t Decoder
-	t.Reset(unsafe.String(unsafe.SliceData(raw), len(raw)))
+	t.Reset(string(raw))
 	var found []foundSecret
 	next, last := 0, "" // the mirror's first member not passed; the last name in order
 	for _, at := range members {

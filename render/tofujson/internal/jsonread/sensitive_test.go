@@ -3,8 +3,9 @@ package jsonread
 import "testing"
 
 // A marked password among numbers, literals and strings is found with
-// no allocation besides its own copy: the walk boxes none of the values it
-// steps over (each once took a slab of its own, 28 MB for a 10k plan).
+// no allocation besides the value's text and the secret's own copy: the
+// walk boxes none of the values it steps over (each once took a slab of
+// its own, 28 MB for a 10k plan).
 func TestMarkedStringsAllocatesOnlyTheSecret(t *testing.T) {
 	raw := []byte(`{"count":3,"enabled":true,"name":"web-1","password":"pw-1","ports":[80,443],"ratio":0.5,"tags":{"a":"b"},"zone":null}`)
 	mask, err := DecodeRaw([]byte(`{"password":true,"ports":[false,false],"tags":{}}`))
@@ -22,7 +23,7 @@ func TestMarkedStringsAllocatesOnlyTheSecret(t *testing.T) {
 	if len(found) != 1 || found[0] != "pw-1" {
 		t.Fatalf("found %q, want the password", found)
 	}
-	if allocs > 2 { // the list of what was found, and the secret's copy
-		t.Errorf("%v allocations a walk, want at most 2", allocs)
+	if allocs > 3 { // the value's text as a string, the list of what was found, and the secret's copy
+		t.Errorf("%v allocations a walk, want at most 3", allocs)
 	}
 }

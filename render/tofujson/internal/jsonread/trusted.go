@@ -264,7 +264,7 @@ func (t *Decoder) unescapedSize(start int) (int, error) {
 }
 
 // appendEscape decodes the escape at the start of s, reporting its length.
-func appendEscape(b *[]byte, s string) (int, bool) {
+func appendEscape[T string | []byte](b *[]byte, s T) (int, bool) {
 	if len(s) < 2 {
 		return 0, false
 	}
