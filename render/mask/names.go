@@ -99,35 +99,62 @@ func (m *Masker) AddNameKeyedRawMarked(raw, mirror []byte) error {
 // mark — says no, and the value is scanned. (A string holding JSON is
 // passed over only when no credential-like word is in it.)
 func allMarked(raw, mirror []byte) bool {
-	if len(mirror) == 0 {
-		return !hasCredentialHint(raw)
-	}
-	for at := 0; ; {
-		i, n := nextHint(raw, at)
-		if i < 0 {
+	// Outside strings a JSON text holds no letter but those of true, false
+	// and null: only strings are looked at, found quote to quote.
+	for i := 0; i < len(raw); {
+		q := bytes.IndexByte(raw[i:], '"')
+		if q < 0 {
 			return true
 		}
-		at = i + n
-		start := bytes.LastIndexByte(raw[:i], '"')
-		end := bytes.IndexByte(raw[i:], '"')
-		if start < 0 || end < 0 {
-			return false
+		start := i + q
+		end := stringEnd(raw, start+1)
+		if end >= len(raw) {
+			return false // not the JSON the reader checked: scan it
 		}
-		end += i
-		if start > 0 && raw[start-1] == '\\' || raw[end-1] == '\\' {
-			return false // inside a string holding JSON
-		}
-		if !CredentialName(string(raw[start+1 : end])) {
+		body := raw[start+1 : end]
+		i = end + 1
+		holdsJSON := bytes.Contains(body, []byte(`\"`))
+		switch {
+		case len(body) > maxNameLen && !holdsJSON:
+			continue // a long plain string is no name, and holds none
+		case !hasCredentialHint(body):
 			continue
-		}
-		if end+1 >= len(raw) || raw[end+1] != ':' {
-			return false // a value, not a member's name
+		case holdsJSON:
+			return false // a string holding JSON that may name a credential
+		case !CredentialName(string(body)):
+			continue
+		case end+1 >= len(raw) || raw[end+1] != ':':
+			return false // such a word as a value (a name/value pair)
 		}
 		key := raw[start : end+2] // "password":
-		if bytes.Count(raw, key) > bytes.Count(mirror, append(bytes.Clone(key), "true"...)) {
+		if len(mirror) == 0 || bytes.Count(raw, key) > bytes.Count(mirror, append(bytes.Clone(key), "true"...)) {
 			return false
 		}
-		at = end
+	}
+	return true
+}
+
+// maxNameLen bounds the strings allMarked reads for names: longer ones
+// (scripts, certificates) are passed over unless they hold JSON.
+const maxNameLen = 128
+
+// stringEnd is where the string whose body starts at v[i] ends: the place
+// of its closing quote (len(v) when there is none).
+func stringEnd(v []byte, i int) int {
+	for {
+		q := bytes.IndexByte(v[i:], '"')
+		if q < 0 {
+			return len(v)
+		}
+		q += i
+		n := 0
+		for n < q-i && v[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		i = q + 1
 	}
 }
 
@@ -260,11 +287,20 @@ var hintPairs = func() (t [1 << 16]bool) {
 	return t
 }()
 
+// hintFirst marks the bytes a hint may begin with, in either case: most
+// bytes are passed over with one lookup in a small table.
+var hintFirst = func() (t [256]bool) {
+	for _, w := range credentialHints {
+		t[w[0]], t[w[0]-'a'+'A'] = true, true
+	}
+	return t
+}()
+
 // nextHint is where the first credential hint at or after from begins in
 // b, and its length; -1 when there is none.
 func nextHint(b []byte, from int) (int, int) {
 	for i := from; i+1 < len(b); i++ {
-		if !hintPairs[uint16(b[i]|0x20)<<8|uint16(b[i+1]|0x20)] {
+		if !hintFirst[b[i]] || !hintPairs[uint16(b[i]|0x20)<<8|uint16(b[i+1]|0x20)] {
 			continue
 		}
 		for _, w := range credentialHints {

@@ -2,6 +2,7 @@ package mask
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -115,6 +116,8 @@ func TestNameKeyedSkipsOnlyWhatTheMirrorMarks(t *testing.T) {
 		{`{"kms_key_id":"k","private_ip":"10.0.0.1"}`, `{}`, true},
 		{`{"policy":"{\"Action\":\"s3:GetObject\"}","password":"p"}`, `{"password":true}`, true},
 		{`{"policy":"{\"secret\":\"s\"}","password":"p"}`, `{"password":true}`, false},
+		{`{"user_data":"` + strings.Repeat("echo set the password; ", 10) + `","password":"p"}`, `{"password":true}`, true},
+		{`{"password":"p"}`, ``, false},
 	} {
 		if got := allMarked([]byte(tc.raw), []byte(tc.mirror)); got != tc.skip {
 			t.Errorf("%s beside %s: skipped %v, want %v", tc.raw, tc.mirror, got, tc.skip)

@@ -314,11 +314,7 @@ func MemberOffsets(v []byte) []uint32 {
 				out = append(out, uint32(i))
 				name = false
 			}
-			for i++; i < len(v) && v[i] != '"'; i++ {
-				if v[i] == '\\' {
-					i++
-				}
-			}
+			i = stringEnd(v, i+1)
 		case '{', '[':
 			depth++
 			name = depth == 1
@@ -329,6 +325,27 @@ func MemberOffsets(v []byte) []uint32 {
 		}
 	}
 	return out
+}
+
+// stringEnd is where the string whose body starts at v[i] ends: the
+// place of its closing quote (len(v) when there is none), found with
+// bytes.IndexByte and the backslashes counted before each quote.
+func stringEnd(v []byte, i int) int {
+	for {
+		q := bytes.IndexByte(v[i:], '"')
+		if q < 0 {
+			return len(v)
+		}
+		q += i
+		n := 0
+		for n < q-i && v[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
 }
 
 // ReadString reads a string (or null, as "").
