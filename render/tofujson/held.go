@@ -2,7 +2,6 @@ package tofujson
 
 import (
 	"io"
-	"os"
 	"path/filepath"
 	"sync"
 
@@ -118,14 +117,3 @@ type heldText struct {
 }
 
 func (heldText) Close() error { return nil }
-
-// osFile is the open file under t, for mapping, if it has one.
-func osFile(t Text) (*os.File, bool) {
-	switch t := t.(type) {
-	case *os.File:
-		return t, true
-	case heldText:
-		return osFile(t.file)
-	}
-	return nil, false
-}

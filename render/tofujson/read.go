@@ -644,7 +644,7 @@ func versionAbove(v string, limit float64) bool {
 
 // checkDepth refuses raw, read at offset start, when it nests too deep.
 func (r *reader) checkDepth(raw []byte, start int64) error {
-	if jsonread.DepthWithinRead(r.dec, raw, MaxValueDepth) {
+	if jsonread.DepthWithin(raw, MaxValueDepth) {
 		return nil
 	}
 	return ErrorAt(r.path, start, ErrTooDeep.Error())

@@ -45,8 +45,3 @@ func DepthWithin(raw []byte, limit int) bool {
 	}
 	return true
 }
-
-// DepthWithinRead is DepthWithin of raw, the value dec has just read.
-func DepthWithinRead(dec Tokens, raw []byte, limit int) bool {
-	return DepthWithin(raw, limit)
-}
