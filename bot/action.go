@@ -223,15 +223,20 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		// Nothing to say is not a green comment: name what was missing.
 		return fmt.Errorf("nothing to report: the plan input (%q) matched no plan or stream, and the pull request changes no lock file; point plan at the `tofu show -json` output, or ui-log at the `tofu plan -json` stream", p.in.Plan)
 	}
-	fp, err := planFingerprint(ctx, p.plans, fingerprint.Options{})
+	// The published fingerprint and, with the review's secret, the keyed
+	// one (sensitive values count, and the review is authenticated): the
+	// plans read once for both.
+	fpOpts := []fingerprint.Options{{}}
+	if len(p.in.ReviewSecret) > 0 {
+		fpOpts = append(fpOpts, fingerprint.Options{Key: p.in.ReviewSecret})
+	}
+	sums, err := fingerprint.OfRootsEach(ctx, fingerprintRoots(p.plans), fpOpts...)
 	if err != nil {
 		return err
 	}
-	keyed := "" // with the review's secret: sensitive values count, and the review is authenticated
-	if len(p.in.ReviewSecret) > 0 {
-		if keyed, err = planFingerprint(ctx, p.plans, fingerprint.Options{Key: p.in.ReviewSecret}); err != nil {
-			return err
-		}
+	fp, keyed := sums[0], ""
+	if len(sums) > 1 {
+		keyed = sums[1]
 	}
 	if done, err := p.afterMerge(ctx, env, log, api, fp, keyed); done || err != nil {
 		return err
@@ -688,9 +693,14 @@ func NameByManifests(plans []render.CommentPlan) error {
 // or not (see fingerprint.Options), as the
 // comment's marker keeps it for the apply to be checked against.
 func planFingerprint(ctx context.Context, plans []render.CommentPlan, opts fingerprint.Options) (string, error) {
+	return fingerprint.OfRoots(ctx, fingerprintRoots(plans), opts)
+}
+
+// fingerprintRoots are the plans as package fingerprint names them.
+func fingerprintRoots(plans []render.CommentPlan) []fingerprint.Root {
 	var roots []fingerprint.Root
 	for _, p := range plans {
 		roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
 	}
-	return fingerprint.OfRoots(ctx, roots, opts)
+	return roots
 }

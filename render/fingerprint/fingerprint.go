@@ -174,11 +174,34 @@ func sumOfHashes(hashes []hashed, opts Options) string {
 
 // sumOf is Read(path).Sum(), without keeping the plan's values.
 func sumOf(ctx context.Context, path string, opts Options) (string, error) {
-	hashes, err := visit(ctx, path, func(e Entry, before, after marked) hashed { return hash(&e, before, after, opts) })
+	sums, err := sumsOf(ctx, path, []Options{opts})
 	if err != nil {
 		return "", err
 	}
-	return sumOfHashes(hashes, opts), nil
+	return sums[0], nil
+}
+
+// sumsOf is sumOf for each of opts, the plan read once.
+func sumsOf(ctx context.Context, path string, opts []Options) ([]string, error) {
+	each, err := visit(ctx, path, func(e Entry, before, after marked) []hashed {
+		hs := make([]hashed, len(opts))
+		for i, o := range opts {
+			hs[i] = hash(&e, before, after, o)
+		}
+		return hs
+	})
+	if err != nil {
+		return nil, err
+	}
+	sums := make([]string, len(opts))
+	for i, o := range opts {
+		hashes := make([]hashed, len(each))
+		for j, hs := range each {
+			hashes[j] = hs[i]
+		}
+		sums[i] = sumOfHashes(hashes, o)
+	}
+	return sums, nil
 }
 
 // Short is a fingerprint as a footer shows it.
@@ -399,43 +422,62 @@ type Root struct{ Name, Path string }
 // plan (a stream alone) count for nothing; none at all gives "". It stops
 // when ctx ends (a job's deadline): its work is linear in the plans' size.
 func OfRoots(ctx context.Context, roots []Root, opts Options) (string, error) {
-	var lines []string
-	single := ""
+	sums, err := OfRootsEach(ctx, roots, opts)
+	if err != nil {
+		return "", err
+	}
+	return sums[0], nil
+}
+
+// OfRootsEach is OfRoots for each of opts (the published fingerprint and
+// the keyed one, say), every plan read once.
+func OfRootsEach(ctx context.Context, roots []Root, opts ...Options) ([]string, error) {
+	lines := make([][]string, len(opts))
+	single := make([]string, len(opts))
+	add := func(name string, sums []string) {
+		for i, sum := range sums {
+			lines[i] = append(lines[i], name+"\x00"+sum)
+		}
+	}
 	for _, r := range roots {
 		if r.Path == "" {
 			continue
 		}
-		sum, err := sumOf(ctx, r.Path, opts)
+		sums, err := sumsOf(ctx, r.Path, opts)
 		var several *tofujson.SeveralPlansError
 		if errors.As(err, &several) { // terragrunt's file of plans: each counts
 			parts, release, err := tofujson.SplitPlans(r.Path)
 			defer release()
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			for k, part := range parts {
-				partSum, err := sumOf(ctx, part.Path, opts)
+				partSums, err := sumsOf(ctx, part.Path, opts)
 				if err != nil {
-					return "", err
+					return nil, err
 				}
-				lines = append(lines, fmt.Sprintf("%s#%d\x00%s", r.Name, k+1, partSum))
+				add(fmt.Sprintf("%s#%d", r.Name, k+1), partSums)
 			}
 			continue
 		}
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		single = sum
-		lines = append(lines, r.Name+"\x00"+single)
+		copy(single, sums)
+		add(r.Name, sums)
 	}
-	switch {
-	case len(lines) == 0:
-		return "", nil
-	case len(lines) == 1 && single != "":
-		return single, nil
+	out := make([]string, len(opts))
+	for i, o := range opts {
+		switch {
+		case len(lines[i]) == 0:
+		case len(lines[i]) == 1 && single[i] != "":
+			out[i] = single[i]
+		default:
+			slices.Sort(lines[i])
+			h := o.newHash()
+			h.Write([]byte(strings.Join(lines[i], "\n")))
+			out[i] = hex.EncodeToString(h.Sum(nil))
+		}
 	}
-	slices.Sort(lines)
-	h := opts.newHash()
-	h.Write([]byte(strings.Join(lines, "\n")))
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return out, nil
 }

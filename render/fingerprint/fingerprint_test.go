@@ -285,3 +285,26 @@ func TestFingerprintStopsWithTheJobsContext(t *testing.T) {
 		t.Errorf("a live job: %q %v", sum, err)
 	}
 }
+
+// TestOfRootsEachIsAReadForEach: the sums of one read for several
+// options are each plan's Sum read with each option on its own.
+func TestOfRootsEachIsAReadForEach(t *testing.T) {
+	path := plan(t, nil, web(), bucket())
+	keyed := Options{Key: []byte("k")}
+	sums, err := OfRootsEach(t.Context(), []Root{{Name: "prod", Path: path}}, Options{}, keyed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, o := range []Options{{}, keyed} {
+		p, err := Read(path, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sums[i] != p.Sum() {
+			t.Errorf("options %d: %s, want %s", i, sums[i], p.Sum())
+		}
+	}
+	if sums[0] == sums[1] {
+		t.Error("the keyed sum is the published one")
+	}
+}
