@@ -107,7 +107,7 @@ func allMarked(raw, mirror []byte) bool {
 			return true
 		}
 		start := i + q
-		end := stringEnd(raw, start+1)
+		end := tofujson.StringEnd(raw, start+1)
 		if end >= len(raw) {
 			return false // not the JSON the reader checked: scan it
 		}
@@ -137,26 +137,6 @@ func allMarked(raw, mirror []byte) bool {
 // maxNameLen bounds the strings allMarked reads for names: longer ones
 // (scripts, certificates) are passed over unless they hold JSON.
 const maxNameLen = 128
-
-// stringEnd is where the string whose body starts at v[i] ends: the place
-// of its closing quote (len(v) when there is none).
-func stringEnd(v []byte, i int) int {
-	for {
-		q := bytes.IndexByte(v[i:], '"')
-		if q < 0 {
-			return len(v)
-		}
-		q += i
-		n := 0
-		for n < q-i && v[q-1-n] == '\\' {
-			n++
-		}
-		if n%2 == 0 {
-			return q
-		}
-		i = q + 1
-	}
-}
 
 // minNamedSecret is the shortest value taken as a secret by its name
 // alone: a name can mislead ("authorization": "NONE", an

@@ -280,6 +280,10 @@ type LifecycleActionTrigger struct {
 	ActionTriggerEvent        string `json:"action_trigger_event"`
 }
 
+// StringEnd is where the JSON string whose body starts at v[i] ends: the
+// place of its closing quote, len(v) when there is none.
+func StringEnd(v []byte, i int) int { return jsonread.StringEnd(v, i) }
+
 // DecodeValue decodes one raw JSON value of a plan as Change.Decode does:
 // objects as Object, numbers as json.Number.
 func DecodeValue(raw []byte) (any, error) { return jsonread.DecodeChecked(raw) }

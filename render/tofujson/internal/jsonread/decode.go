@@ -314,7 +314,7 @@ func MemberOffsets(v []byte) []uint32 {
 				out = append(out, uint32(i))
 				name = false
 			}
-			i = stringEnd(v, i+1)
+			i = StringEnd(v, i+1)
 		case '{', '[':
 			depth++
 			name = depth == 1
@@ -327,10 +327,10 @@ func MemberOffsets(v []byte) []uint32 {
 	return out
 }
 
-// stringEnd is where the string whose body starts at v[i] ends: the
+// StringEnd is where the string whose body starts at v[i] ends: the
 // place of its closing quote (len(v) when there is none), found with
 // bytes.IndexByte and the backslashes counted before each quote.
-func stringEnd(v []byte, i int) int {
+func StringEnd(v []byte, i int) int {
 	for {
 		q := bytes.IndexByte(v[i:], '"')
 		if q < 0 {
