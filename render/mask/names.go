@@ -72,20 +72,12 @@ func CredentialName(name string) bool {
 func (m *Masker) AddNameKeyed(v any) { nameKeyed(v, 0, m.addNamed) }
 
 // AddNameKeyedRaw is AddNameKeyed of a raw JSON value, scanned token by
-// token (never decoded) only when it holds a word a credential's name
-// would (most values hold none).
-func (m *Masker) AddNameKeyedRaw(raw []byte) error {
-	if !hasCredentialHint(raw) {
-		return nil
-	}
-	return scanNameKeyed(raw, 0, m.addNamed)
-}
-
-// AddNameKeyedRawMarked is AddNameKeyedRaw of a raw value beside its raw
-// sensitivity mirror: a value whose every credential-named member the
-// mirror marks sensitive (the usual case: a provider marks its
-// passwords) holds nothing more to find, and is not scanned.
-func (m *Masker) AddNameKeyedRawMarked(raw, mirror []byte) error {
+// token (never decoded), beside its raw sensitivity mirror (nil when it
+// has none). A value that holds no credential-like name, or whose every
+// credential-named member the mirror marks sensitive (the usual case: a
+// provider marks its passwords), holds nothing more to find and is not
+// scanned.
+func (m *Masker) AddNameKeyedRaw(raw, mirror []byte) error {
 	if allMarked(raw, mirror) { // true too when no hint is there
 		return nil
 	}

@@ -71,7 +71,7 @@ func FuzzNameKeyed(f *testing.F) {
 	f.Add(`[[[[[[{"secret":{"a":["b"]}}]]]]]]`)
 	f.Fuzz(func(t *testing.T, doc string) {
 		m := NewMasker()
-		_ = m.AddNameKeyedRaw([]byte(doc))
+		_ = m.AddNameKeyedRaw([]byte(doc), nil)
 	})
 }
 

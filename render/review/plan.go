@@ -370,7 +370,7 @@ func (w secretWork) run(cache tofujson.MaskCache, m *mask.Masker) error {
 	}
 	for i := range 2 {
 		if w.raw[i] != nil {
-			if err := m.AddNameKeyedRawMarked(w.raw[i], w.mirrors[i]); err != nil {
+			if err := m.AddNameKeyedRaw(w.raw[i], w.mirrors[i]); err != nil {
 				return err
 			}
 		} else if w.values[i] != nil {
