@@ -154,9 +154,7 @@ func judge(ctx context.Context, api Checks, repo gh.Repo, c Check, prior report.
 
 // checkSpec is what UpsertCheck writes.
 func checkSpec(c Check, facts report.Facts, verdict report.Verdict) gh.CheckSpec {
-	head := c
-	head.Facts = facts
-	out := gh.CheckOutput{Title: cut(c.Title, 1000), Summary: cut(CheckHead(head, verdict)+c.Summary, gh.MaxCheckText)}
+	out := gh.CheckOutput{Title: cut(c.Title, 1000), Summary: cut(CheckHead(c, verdict)+c.Summary, gh.MaxCheckText)}
 	if utf8.RuneCountInString(c.Text) <= gh.MaxCheckText {
 		out.Text = c.Text
 	}
@@ -194,7 +192,6 @@ func Rejudge(ctx context.Context, api Checks, repo gh.Repo, sha, app string, pr 
 		if !found {
 			body = r.Summary
 		}
-		c.Facts = facts
 		out := gh.CheckOutput{Title: r.Title, Summary: cut(CheckHead(c, verdict)+body, gh.MaxCheckText)}
 		if _, err := api.UpdateCheckRun(ctx, repo, r.ID, gh.CheckSpec{Name: r.Name, Conclusion: verdict.Conclusion, DetailsURL: r.DetailsURL, ExternalID: facts.String(), Output: out}); err != nil {
 			return n, err
@@ -233,7 +230,6 @@ func ReadApproval(ctx context.Context, api Approvals, repo gh.Repo, pr int, labe
 	if err != nil || by == "" {
 		return report.Approval{Unknown: true}
 	}
-
 	perm, err := api.Permission(ctx, repo, by)
 	switch {
 	case errors.Is(err, gh.ErrReadOnly) || err != nil:
