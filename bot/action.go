@@ -689,11 +689,10 @@ func NameByManifests(plans []render.CommentPlan) error {
 	return nil
 }
 
-// planFingerprint is what the plans will do (package fingerprint), keyed
-// or not (see fingerprint.Options), as the
-// comment's marker keeps it for the apply to be checked against.
-func planFingerprint(ctx context.Context, plans []render.CommentPlan, opts fingerprint.Options) (string, error) {
-	return fingerprint.OfRoots(ctx, fingerprintRoots(plans), opts)
+// planFingerprint is what the plans will do (package fingerprint), as
+// the comment's marker publishes it.
+func planFingerprint(ctx context.Context, plans []render.CommentPlan) (string, error) {
+	return fingerprint.OfRoots(ctx, fingerprintRoots(plans), fingerprint.Options{})
 }
 
 // fingerprintRoots are the plans as package fingerprint names them.

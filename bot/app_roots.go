@@ -17,7 +17,6 @@ import (
 	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
-	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -214,7 +213,7 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 			return false, err
 		}
 	}
-	if opts.Fingerprint, err = planFingerprint(ctx, plans, fingerprint.Options{}); err != nil {
+	if opts.Fingerprint, err = planFingerprint(ctx, plans); err != nil {
 		return false, err
 	}
 	prInfo, err := api.PullRequest(ctx, repo, pr)

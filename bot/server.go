@@ -29,7 +29,6 @@ import (
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/lockdiff/verify"
 	"github.com/planpr/planpr/render"
-	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
@@ -501,7 +500,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	if repoURL, _, ok := strings.Cut(run.HTMLURL, "/actions/runs/"); ok && run.HeadSHA != "" {
 		opts.SourceURL = repoURL + "/blob/" + run.HeadSHA // errors link their lines at the run's commit
 	}
-	if opts.Fingerprint, err = planFingerprint(ctx, plans, fingerprint.Options{}); err != nil {
+	if opts.Fingerprint, err = planFingerprint(ctx, plans); err != nil {
 		return err
 	}
 	// With its root, the plan's comment holds that root's lock files, as

@@ -2,6 +2,7 @@ package fingerprint
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -9,6 +10,16 @@ import (
 	"strings"
 	"testing"
 )
+
+// sumOf is Read(path).Sum() as the streaming read gives it, without
+// keeping the plan's values: what OfRoots sums for one plan.
+func sumOf(ctx context.Context, path string, opts Options) (string, error) {
+	sums, err := sumsOf(ctx, path, []Options{opts})
+	if err != nil {
+		return "", err
+	}
+	return sums[0], nil
+}
 
 // canonicalPlans are plans of every kind this repository holds: both
 // tools' actions, sensitive and unknown values, a hostile one, and one

@@ -172,15 +172,6 @@ func sumOfHashes(hashes []hashed, opts Options) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// sumOf is Read(path).Sum(), without keeping the plan's values.
-func sumOf(ctx context.Context, path string, opts Options) (string, error) {
-	sums, err := sumsOf(ctx, path, []Options{opts})
-	if err != nil {
-		return "", err
-	}
-	return sums[0], nil
-}
-
 // sumsOf is sumOf for each of opts, the plan read once.
 func sumsOf(ctx context.Context, path string, opts []Options) ([]string, error) {
 	each, err := visit(ctx, path, func(e Entry, before, after marked) []hashed {
@@ -393,7 +384,7 @@ func written(s string) bool {
 		}
 	}
 	significant := len(strings.TrimLeft(strings.ReplaceAll(s[digits:], ".", ""), "0"))
-	return places >= 1 && places <= maxPlainPlaces && s[len(s)-1] != '0' && significant <= maxPlainDigits && s != "-0."+strings.Repeat("0", places)
+	return places >= 1 && places <= maxPlainPlaces && s[len(s)-1] != '0' && significant <= maxPlainDigits
 }
 
 func member(marks any, name string) any {
