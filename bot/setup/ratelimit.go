@@ -54,7 +54,7 @@ func clientAddr(r *http.Request, trusted []netip.Prefix) string {
 	if err != nil {
 		host = r.RemoteAddr
 	}
-	if !isTrusted(host, trusted) {
+	if addr, err := netip.ParseAddr(host); err != nil || !isTrusted(addr, trusted) {
 		return host
 	}
 	var hops []string
@@ -68,18 +68,15 @@ func clientAddr(r *http.Request, trusted []netip.Prefix) string {
 		if err != nil {
 			return host // a hop the proxy would not write: the proxy's own address, as without it
 		}
-		if !isTrusted(addr.String(), trusted) {
+		if !isTrusted(addr, trusted) {
 			return addr.String()
 		}
 	}
 	return host
 }
 
-func isTrusted(host string, trusted []netip.Prefix) bool {
-	addr, err := netip.ParseAddr(host)
-	if err != nil {
-		return false
-	}
+// isTrusted reports whether addr is one of the trusted proxies'.
+func isTrusted(addr netip.Addr, trusted []netip.Prefix) bool {
 	addr = addr.Unmap()
 	for _, p := range trusted {
 		if p.Contains(addr) {
