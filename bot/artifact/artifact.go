@@ -111,6 +111,11 @@ func Unpack(zipData []byte, dir string, budget *Budget) error {
 	if len(zr.File) > MaxFiles {
 		return fmt.Errorf("the artifact has %d files, more than %d", len(zr.File), MaxFiles)
 	}
+	// limit bounds what this artifact unpacks to, all files together.
+	limit := int64(MaxTotal)
+	if budget != nil {
+		limit = min(limit, budget.Bytes)
+	}
 	var total int64
 	for _, f := range zr.File {
 		name := path.Clean(strings.ReplaceAll(f.Name, `\`, "/"))
@@ -126,10 +131,6 @@ func Unpack(zipData []byte, dir string, budget *Budget) error {
 		}
 		if !Read(name) {
 			continue
-		}
-		limit := int64(MaxTotal)
-		if budget != nil {
-			limit = min(limit, budget.Bytes+total)
 		}
 		target := filepath.Join(dir, filepath.FromSlash(name))
 		if !strings.HasPrefix(target, filepath.Clean(dir)+string(filepath.Separator)) {

@@ -233,6 +233,12 @@ func TestJobBudgetBoundsEveryArtifactTogether(t *testing.T) {
 	if err := b.Take(); err == nil || !strings.Contains(err.Error(), "already unpack to") {
 		t.Errorf("a third download, the bytes spent: %v", err)
 	}
+	// Files each within what is left, together over it.
+	b = &Budget{Artifacts: 1, Bytes: 1 << 20}
+	many := githubtest.Zip(map[string]string{"a.json": strings.Repeat("x", 600<<10), "b.json": strings.Repeat("x", 600<<10)})
+	if err := Unpack(many, t.TempDir(), b); err == nil || !strings.Contains(err.Error(), "the job's artifacts unpack to more than") {
+		t.Errorf("two files of 600 KB with 1 MB left: %v", err)
+	}
 	b = &Budget{Artifacts: 1, Bytes: 1 << 20}
 	b.Take()
 	if err := b.Take(); err == nil || !strings.Contains(err.Error(), "artifacts in one job") {
