@@ -193,7 +193,6 @@ func redactURL(msg, url string) string {
 	return msg
 }
 
-// prepare makes planpr's own table: a row the health check writes.
 // schemaLock is the PostgreSQL advisory lock that serialises changes to
 // the queue's schema: replicas started at once (a Deployment's first
 // install) would otherwise create River's tables at the same moment, and
@@ -218,6 +217,7 @@ func (s *store) serialized(ctx context.Context, fn func() error) error {
 	return fn()
 }
 
+// prepare makes planpr's own table: a row the health check writes.
 func (s *store) prepare(ctx context.Context) error {
 	return s.exec(ctx, "CREATE TABLE IF NOT EXISTS planpr_health (id INTEGER PRIMARY KEY, checked_at TEXT NOT NULL)")
 }
