@@ -382,15 +382,11 @@ func newSection(ctx context.Context, p CommentPlan, o CommentOptions, sizes []Co
 	}
 	o.PlanOptions = o.ForInput(p.Path)
 	shapes := shape.NewQueue[shapeBucket]()
-	var shaped []shape.Placed
-	waited := false
-	wait := func() (err error) { shaped, err = shapes.Wait(); waited = true; return err }
-	// The changes' raw values are borrowed from the plan's memory: the
-	// shapes are waited for before the read returns.
 	m, err := review.ReadModule(p, o.PlanOptions, review.ScanOptions{Masker: masker, Each: s.renderChange(o, shapes), Done: ctx.Done(), Err: ctx.Err,
-		KeepAll: o.Summary != nil, Beside: true, Finish: wait})
-	if !waited { // no plan read
-		wait()
+		KeepAll: o.Summary != nil, Beside: true})
+	shaped, werr := shapes.Wait()
+	if err == nil {
+		err = werr
 	}
 	if err != nil {
 		return nil, err

@@ -21,50 +21,49 @@ func TestImportRules(t *testing.T) {
 	models := []string{"render/tofujson", "flavor"}
 	mask := append(slices.Clone(models), "internal/lazyre")
 	allowed := map[string][]string{
-		"flavor":                             {},                                     // the two tools' words and rules: a leaf everyone may ask
-		"render/tofujson/internal/jsonread":  {"render/tofujson/internal/jsonbytes"}, // JSON mechanics: no plan, state or stream
-		"render/tofujson/internal/jsonbytes": {},                                     // the byte-level steps of reading JSON text
-		"render/internal/shape":              {"render/tofujson", "render/internal/beside"},
-		"render/internal/beside":             {"render/tofujson", "render/internal/chunks"}, // a read's per-item work on a second goroutine
-		"render/inputs":                      {"render/tofujson", "render/tofujson/uistream"},
-		"render/tofujson/internal/jsontest":  {}, // the readers' tests' input files
-		"render/tofujson/uistream":           {"render/tofujson", "render/tofujson/internal/jsonread", "flavor"},
-		"render/tofujson":                    {"render/tofujson/internal/jsonread", "flavor"},
-		"render/md":                          {},
-		"render/preview":                     {}, // Markdown in, a page out: it knows no plan
-		"render/mask":                        mask,
-		"internal/lazyre":                    {}, // regular expressions compiled when first used
-		"render/internal/diff":               models,
-		"render/text":                        {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor", "render/tofujson/uistream"},
-		"render/review":                      {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream", "render/internal/words"},
-		"render/internal/words":              {},                                                                        // counts, plurals and agreement in messages
-		"render/internal/box":                {},                                                                        // the warning box's layout
-		"render/internal/chunks":             {},                                                                        // lists that grow without copying
-		"render/fingerprint":                 {"render/tofujson", "render/md", "render/internal/beside", "render/mask"}, // what a plan will do, in one hash; differences quote addresses as code; credential names
-		"deploy/helm":                        {},                                                                        // the Helm chart's tests (Helm's packages render it)
-		"bot/actionlog":                      {"render/mask", "render/md"},                                              // safe printing in a workflow step
-		"bot/pack":                           {"render"},                                                                // a matrix job's artifact layout
-		"render/marker":                      {},                                                                        // the hidden first line of planpr's comments
-		"render/internal/safe":               {"render/mask", "render/md"},                                              // masked, then escaped: the one way values reach Markdown
-		"render/streamreport":                {"render/internal/safe", "render/internal/diff", "render/mask", "render/md", "render/review", "render/text", "render/tofujson", "render/tofujson/uistream", "lockdiff"},
-		"render":                             {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport", "render/internal/box", "render/marker", "render/fingerprint", "render/summary", "render/internal/later", "render/internal/budget", "render/internal/words", "render/internal/chunks"},
-		"render/internal/budget":             {"render/mask", "render/md"},                                                                 // collapsed diffs masked once every secret is known
-		"render/internal/later":              {"render/tofujson", "render/mask", "render/internal/safe"},                                   // what only Terraform's plans hold
-		"render/summary":                     {"render/review", "render/mask", "render/text", "render/fingerprint", "render/streamreport"}, // the machine summary (--format json)
-		"render/report":                      {"render", "lockdiff"},                                                                       // keys, titles and defaults every runner agrees on
-		"render/lockreport":                  {"lockdiff", "render/mask", "render/md"},
-		"lockdiff":                           {"flavor"},
-		"lockdiff/verify":                    {"lockdiff"}, // the registry client
-		"bot/gh":                             {},
-		"bot/artifact":                       {"bot/gh"},                                                               // its download errors are gh.StatusError, as the App retries them
-		"bot/internal/ghtest":                {"bot/gh", "bot/githubtest", "render"},                                   // bot's tests' shared helpers
-		"bot/publish":                        {"bot/gh", "render", "render/report", "render/streamreport", "lockdiff"}, // the GitHub sink: comments, labels, check runs
-		"bot/setup":                          {"internal/lazyre"},                                                      // the one-click setup and the App's kept credentials
-		"bot/webhook":                        {"bot/gh"},
-		"bot/githubtest":                     {},
-		"bot/webhook/pgtest":                 {}, // a throw-away PostgreSQL for tests
-		"action":                             {}, // the composite action's installer (a script) and its tests
-		"bot":                                {"render", "render/report", "render/review", "render/tofujson", "render/internal/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor", "render/inputs", "render/tofujson/uistream", "bot/publish", "render/fingerprint", "bot/pack", "bot/actionlog", "internal/lazyre"},
+		"flavor":                            {}, // the two tools' words and rules: a leaf everyone may ask
+		"render/tofujson/internal/jsonread": {}, // JSON mechanics over jsontext: no plan, state or stream
+		"render/internal/shape":             {"render/tofujson", "render/internal/beside"},
+		"render/internal/beside":            {"render/tofujson", "render/internal/chunks"}, // a read's per-item work on a second goroutine
+		"render/inputs":                     {"render/tofujson", "render/tofujson/uistream"},
+		"render/tofujson/internal/jsontest": {}, // the readers' tests' input files
+		"render/tofujson/uistream":          {"render/tofujson", "render/tofujson/internal/jsonread", "flavor"},
+		"render/tofujson":                   {"render/tofujson/internal/jsonread", "flavor"},
+		"render/md":                         {},
+		"render/preview":                    {}, // Markdown in, a page out: it knows no plan
+		"render/mask":                       mask,
+		"internal/lazyre":                   {}, // regular expressions compiled when first used
+		"render/internal/diff":              models,
+		"render/text":                       {"render/tofujson", "render/internal/diff", "render/review", "render/mask", "render/md", "flavor", "render/tofujson/uistream"},
+		"render/review":                     {"render/tofujson", "render/internal/diff", "render/mask", "flavor", "render/tofujson/uistream", "render/internal/words"},
+		"render/internal/words":             {},                                                                        // counts, plurals and agreement in messages
+		"render/internal/box":               {},                                                                        // the warning box's layout
+		"render/internal/chunks":            {},                                                                        // lists that grow without copying
+		"render/fingerprint":                {"render/tofujson", "render/md", "render/internal/beside", "render/mask"}, // what a plan will do, in one hash; differences quote addresses as code; credential names
+		"deploy/helm":                       {},                                                                        // the Helm chart's tests (Helm's packages render it)
+		"bot/actionlog":                     {"render/mask", "render/md"},                                              // safe printing in a workflow step
+		"bot/pack":                          {"render"},                                                                // a matrix job's artifact layout
+		"render/marker":                     {},                                                                        // the hidden first line of planpr's comments
+		"render/internal/safe":              {"render/mask", "render/md"},                                              // masked, then escaped: the one way values reach Markdown
+		"render/streamreport":               {"render/internal/safe", "render/internal/diff", "render/mask", "render/md", "render/review", "render/text", "render/tofujson", "render/tofujson/uistream", "lockdiff"},
+		"render":                            {"render/lockreport", "render/tofujson", "render/internal/diff", "render/text", "render/review", "render/md", "render/mask", "lockdiff", "flavor", "render/tofujson/uistream", "render/internal/shape", "render/internal/safe", "render/streamreport", "render/internal/box", "render/marker", "render/fingerprint", "render/summary", "render/internal/later", "render/internal/budget", "render/internal/words", "render/internal/chunks"},
+		"render/internal/budget":            {"render/mask", "render/md"},                                                                 // collapsed diffs masked once every secret is known
+		"render/internal/later":             {"render/tofujson", "render/mask", "render/internal/safe"},                                   // what only Terraform's plans hold
+		"render/summary":                    {"render/review", "render/mask", "render/text", "render/fingerprint", "render/streamreport"}, // the machine summary (--format json)
+		"render/report":                     {"render", "lockdiff"},                                                                       // keys, titles and defaults every runner agrees on
+		"render/lockreport":                 {"lockdiff", "render/mask", "render/md"},
+		"lockdiff":                          {"flavor"},
+		"lockdiff/verify":                   {"lockdiff"}, // the registry client
+		"bot/gh":                            {},
+		"bot/artifact":                      {"bot/gh"},                                                               // its download errors are gh.StatusError, as the App retries them
+		"bot/internal/ghtest":               {"bot/gh", "bot/githubtest", "render"},                                   // bot's tests' shared helpers
+		"bot/publish":                       {"bot/gh", "render", "render/report", "render/streamreport", "lockdiff"}, // the GitHub sink: comments, labels, check runs
+		"bot/setup":                         {"internal/lazyre"},                                                      // the one-click setup and the App's kept credentials
+		"bot/webhook":                       {"bot/gh"},
+		"bot/githubtest":                    {},
+		"bot/webhook/pgtest":                {}, // a throw-away PostgreSQL for tests
+		"action":                            {}, // the composite action's installer (a script) and its tests
+		"bot":                               {"render", "render/report", "render/review", "render/tofujson", "render/internal/diff", "render/text", "render/md", "render/mask", "lockdiff", "lockdiff/verify", "bot/gh", "bot/webhook", "bot/artifact", "flavor", "render/inputs", "render/tofujson/uistream", "bot/publish", "render/fingerprint", "bot/pack", "bot/actionlog", "internal/lazyre"},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)

@@ -21,11 +21,7 @@ import (
 func visit[R any](ctx context.Context, path string, fn func(e Entry, before, after marked) R) ([]R, error) {
 	w := beside.Start(func(rc tofujson.ResourceChange) (R, error) { return entry(&rc, fn) })
 	var entries []R
-	opts := tofujson.ReadOptions{Sections: []string{tofujson.SectionChanges}, Lazy: true,
-		Finish: func() (err error) { // the changes handed on are all visited
-			entries, err = w.Wait()
-			return err
-		}}
+	opts := tofujson.ReadOptions{Sections: []string{tofujson.SectionChanges}, Lazy: true}
 	seen := 0
 	plan, err := tofujson.ReadPlan(path, opts, func(section string, rc *tofujson.ResourceChange) error {
 		if seen++; seen%64 == 0 && ctx.Err() != nil {
@@ -39,6 +35,10 @@ func visit[R any](ctx context.Context, path string, fn func(e Entry, before, aft
 		}
 		return w.Add(*rc)
 	})
+	entries, werr := w.Wait() // the changes handed on are all visited
+	if err == nil {
+		err = werr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func credentialMirror(v any) any {
 
 // entry decodes a resource change and gives fn its entry.
 func entry[R any](rc *tofujson.ResourceChange, fn func(e Entry, before, after marked) R) (R, error) {
-	if err := rc.Change.Decode(); err != nil { // copies what it decodes: nothing stays borrowed
+	if err := rc.Change.Decode(); err != nil {
 		var none R
 		return none, err
 	}

@@ -13,8 +13,7 @@ import (
 // change (its summary, counts, sensitive work, the comment's notes) is
 // not the reading goroutine's: the read is the comment's longest path, and
 // the other core has time while it goes on. It keeps a few batches at
-// most: the values it is handed are borrowed from the plan's memory,
-// which the read gives back a little behind itself.
+// most, so that memory does not grow with the plan while the visits lag.
 type changePipe struct {
 	path   string
 	visit  func(*tofujson.ResourceChange) error

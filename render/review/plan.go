@@ -151,12 +151,9 @@ type ScanOptions struct {
 	// Done): Err says why.
 	Done <-chan struct{}
 	Err  func() error
-	// Finish is called once the last change is seen; a caller that hands
-	// changes to other goroutines waits for them there.
-	Finish func() error
 	// Beside visits the changes (Masker's work, the counts, Each) on a
 	// goroutine of their own, in order, while the read goes on: Each then
-	// runs there, and Finish follows the last.
+	// runs there, and ReadPlan returns after the last.
 	Beside bool
 }
 
@@ -208,11 +205,11 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 			driftDecoded <- first
 		}(s.Drift)
 	}
-	// Whoever was handed raw values is done with them before the read
-	// returns: they may be the plan's memory.
+	// Whoever was handed changes is done with them before ReadPlan
+	// returns: it answers for all of them.
 	var secretsErr error
 	var changes *changePipe // the changes, visited beside the read (Beside)
-	ropts.Finish = func() error {
+	finish := func() error {
 		if changes != nil {
 			if err := changes.close(); err != nil {
 				return err
@@ -226,11 +223,6 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 		if masker != nil {
 			close(secrets)
 			secretsErr = <-secretsDone
-		}
-		if so.Finish != nil {
-			if err := so.Finish(); err != nil {
-				return err
-			}
 		}
 		return secretsErr
 	}
@@ -303,7 +295,6 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 			// Drift is shown first but needs relevant_attributes, which
 			// come last: keep the entries (their values still raw JSON).
 			s.HasDrift = true
-			rc.Change.KeepValues()
 			s.Drift = append(s.Drift, *rc)
 			return nil
 		}
@@ -313,6 +304,9 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 		}
 		return visitChange(rc)
 	})
+	if ferr := finish(); err == nil {
+		err = ferr
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -95,10 +95,6 @@ func (p *textPipeline) read(config *review.ConfigIndex) {
 // configuration, which only the end of the first pass brings.
 func (p *textPipeline) ready() bool { return p.o.Schemas != nil || p.readDone }
 
-// reuseChangeMemory is off only in a test that checks the text does not
-// depend on it.
-var reuseChangeMemory = true
-
 // batchSize is how many consecutive changes a worker takes at once: they
 // are read from the file together, and the lock is taken less often.
 const batchSize = 8
@@ -138,10 +134,6 @@ func (p *textPipeline) take(early bool) (first int, spans []tofujson.Span, confi
 func (p *textPipeline) work(early bool) {
 	defer p.wg.Done()
 	cr := tofujson.NewChangeReader(p.path, p.f)
-	if reuseChangeMemory {
-		// Each change is done with (its text written) before the next.
-		cr.ReuseMemory()
-	}
 	var rc tofujson.ResourceChange
 	var nodes diff.Arena
 	nodes.Follow(p.o.Flavor)

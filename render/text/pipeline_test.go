@@ -73,27 +73,6 @@ func TestPlanTextPipelineKeepsOrderWhateverItHolds(t *testing.T) {
 	}
 }
 
-// The workers read changes into memory they reuse: nothing of a change may
-// outlive the next, or the text would change with it.
-func TestPlanTextDoesNotDependOnReusedMemory(t *testing.T) {
-	path := manyChangesPlan(t, 600) // several read-aheads per worker
-	render := func(reuse bool) string {
-		saved := reuseChangeMemory
-		reuseChangeMemory = reuse
-		defer func() { reuseChangeMemory = saved }()
-		return planTextOf(t, path)
-	}
-	reused, fresh := render(true), render(false)
-	if reused != fresh {
-		t.Fatal("the text differs when the workers reuse their memory")
-	}
-	for _, i := range []int{0, 16, 599} {
-		if !strings.Contains(fresh, fmt.Sprintf("line %d\n", i)) {
-			t.Errorf("resource %d's text is missing", i)
-		}
-	}
-}
-
 func TestPreparedPlanCloseStopsTheWorkers(t *testing.T) {
 	path := manyChangesPlan(t, 200)
 	before := runtime.NumGoroutine()

@@ -9,6 +9,6 @@
 // generic JSON with numbers kept as json.Number, so they print exactly as
 // written. A pass over a large plan may keep them raw (ReadOptions.Lazy) or
 // skip them (ReadOptions.SkipValues); a ChangeReader then decodes a change
-// again from its Span, on any goroutine, trusting bytes the pass checked
-// (jsonread.Decoder).
+// again from its Span, on any goroutine. Every read goes through jsontext,
+// which checks every byte.
 package tofujson

@@ -3,6 +3,7 @@ package tofujson
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -114,11 +115,11 @@ func FuzzDecodeSchemas(f *testing.F) {
 	})
 }
 
-// FuzzTrusted checks the decoder for checked input: on any input it ends
-// without panicking, and on a resource change jsontext accepts it decodes
-// exactly what the checking reader decodes (or declines, leaving it to
-// that reader), whether or not its strings go to a slab.
-func FuzzTrusted(f *testing.F) {
+// FuzzChangeReader reads any bytes as a resource change from its span:
+// the result is a change or an error located in the file, never a panic,
+// and a change is exactly what the pass over a plan decodes from the same
+// bytes, its values read raw and decoded after.
+func FuzzChangeReader(f *testing.F) {
 	f.Add([]byte(`{"address":"a.b","index":"k","change":{"actions":["update"],"before":{"s":"x\"y\\u0026","n":[1,-2.5e3,true,null]},"after":{"s":"\ud83d\ude00"},"replace_paths":[["s"]],"importing":{"ID":"i-1","identity":{"k":[1]}}}}`))
 	f.Add([]byte(`{"change":null,"mode":null,"unknown":[{"a":"]}"},"\\"]}`))
 	f.Add([]byte(`{"change":{"after":"\\\"","after_unknown":{"a":"\"}"}}}`))
@@ -132,31 +133,47 @@ func FuzzTrusted(f *testing.F) {
 	f.Add([]byte(`{"change":{"before":{"a":1,"a":2},"after":{"a":2,"a":1}}}`))
 	f.Add([]byte(`{"change":{"after":{"a":"s"},"before":{"a":"s"}}}`))
 	f.Add([]byte(`{"change":{"before":{"a":"s"} ,"after":{"a":"s"} }}`))
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var got, slabbed ResourceChange
-		var plain, reusing jsonread.Decoder
-		plain.Reset(string(data))
-		terr := changeDecoder{&plain}.resourceChange(&got)
-		// Reusing its memory, and after decoding something else first, the
-		// decoder must give the same values.
-		reusing.ReuseMemory()
-		reusing.Reset(`{"address":"old\u0026","change":{"after":{"s":"x\ny"}}}`)
-		var old ResourceChange
-		_ = changeDecoder{&reusing}.resourceChange(&old)
-		reusing.FreeMemory()
-		reusing.Reset(string(data))
-		serr := changeDecoder{&reusing}.resourceChange(&slabbed)
-		if (serr == nil) != (terr == nil) || (terr == nil && !reflect.DeepEqual(slabbed, got)) {
-			t.Fatalf("with a slab, trusted decoded\n%#v (%v)\nwithout\n%#v (%v)", slabbed, serr, got, terr)
+		path := filepath.Join(dir, "plan.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
 		}
-		dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
-		r := &reader{path: "fuzz", dec: dec}
-		var want ResourceChange
-		if err := r.resourceChange(&want); err != nil || terr != nil {
+		file, err := OpenFile(path)
+		if err != nil {
+			return // not text a pass would have read
+		}
+		defer file.Close()
+		text, err := io.ReadAll(io.NewSectionReader(file, 0, 1<<30)) // UTF-16 comes as UTF-8
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = text
+		var got ResourceChange
+		rerr := NewChangeReader(path, file).Read(Span{Start: 0, End: int64(len(data))}, &got)
+		if rerr != nil {
+			if ie, ok := rerr.(*InputError); !ok || ie.File != path || (len(data) > 0 && ie.Line == 0) {
+				t.Fatalf("error %T %v names no place in the file", rerr, rerr)
+			}
 			return
 		}
+		// A span may begin with the comma before its change.
+		change := bytes.TrimLeft(data, " \t\r\n")
+		if len(change) > 0 && change[0] == ',' {
+			change = change[1:]
+		}
+		dec := jsontext.NewDecoder(bytes.NewReader(change), jsontext.AllowDuplicateNames(true))
+		r := &reader{path: path, dec: dec, opts: ReadOptions{Lazy: true}}
+		var want ResourceChange
+		if err := r.resourceChange(&want); err != nil {
+			t.Fatalf("the change reader read %q, the pass refuses it: %v", data, err)
+		}
+		if err := want.Change.Decode(); err != nil {
+			t.Fatalf("the change reader read %q, its values do not decode: %v", data, err)
+		}
+		want.Change.raw, want.Change.decoded, want.Span = nil, false, got.Span
 		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("trusted decoded\n%#v\nthe checking reader\n%#v", got, want)
+			t.Fatalf("the change reader decoded\n%#v\nthe pass\n%#v", got, want)
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package tofujson
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
@@ -164,24 +163,12 @@ func (c *Change) RawValues() [][]byte {
 }
 
 // MemberOffsets are where a lazily read change's before and after
-// members begin, when the reader kept them (see ReadOptions.Borrow).
+// members begin, when the reader kept them.
 func (c *Change) MemberOffsets() (before, after []uint32) {
 	if c.raw == nil {
 		return nil, nil
 	}
 	return c.raw.beforeIndex, c.raw.afterIndex
-}
-
-// KeepValues makes a lazily read change's raw values its own: values
-// borrowed from the plan's memory (ReadOptions.Borrow) outlive the read.
-func (c *Change) KeepValues() {
-	if r := c.raw; r != nil {
-		kept := *r
-		for i, v := range r.values {
-			kept.values[i] = bytes.Clone(v)
-		}
-		c.raw = &kept
-	}
 }
 
 // Decode fills Before, After, AfterUnknown, BeforeSensitive and
@@ -192,7 +179,7 @@ func (c *Change) Decode() error {
 	}
 	c.decoded = true
 	for i, raw := range c.raw.values {
-		v, err := jsonread.DecodeChecked(raw)
+		v, err := jsonread.DecodeRaw(raw)
 		if err != nil {
 			return err
 		}
@@ -286,4 +273,4 @@ func StringEnd(v []byte, i int) int { return jsonread.StringEnd(v, i) }
 
 // DecodeValue decodes one raw JSON value of a plan as Change.Decode does:
 // objects as Object, numbers as json.Number.
-func DecodeValue(raw []byte) (any, error) { return jsonread.DecodeChecked(raw) }
+func DecodeValue(raw []byte) (any, error) { return jsonread.DecodeRaw(raw) }

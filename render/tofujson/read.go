@@ -42,11 +42,6 @@ type ReadOptions struct {
 	// but neither kept nor decoded. A ChangeReader reads them later from
 	// the change's Span.
 	SkipValues []string
-	// Finish, when set, is called once every change has been visited (or
-	// the read has failed): the goroutines a visitor handed changes to
-	// finish with them. Its error is the read's, unless the read failed
-	// first.
-	Finish func() error
 }
 
 // ReadPlanFile reads a plan JSON document in one pass, streaming every
@@ -62,25 +57,10 @@ func ReadPlanFile(path string, visit Visitor, sections ...string) (*Plan, error)
 func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 	f, br, err := openJSON(path)
 	if err != nil {
-		return finish(path, opts, nil, err)
-	}
-	defer f.Close()
-	p, err := readPlan(path, br, opts, visit)
-	return finish(path, opts, p, err)
-}
-
-// finish calls opts.Finish after a read that gave p and err; the read's
-// error comes first.
-func finish(path string, opts ReadOptions, p *Plan, err error) (*Plan, error) {
-	if opts.Finish != nil {
-		if ferr := opts.Finish(); err == nil && ferr != nil {
-			err = ferr
-		}
-	}
-	if err != nil {
 		return nil, err
 	}
-	return p, nil
+	defer f.Close()
+	return readPlan(path, br, opts, visit)
 }
 
 // openJSON opens a JSON document, having checked that it starts like one.

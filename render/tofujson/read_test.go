@@ -174,21 +174,6 @@ func TestReadPlanFormatZero(t *testing.T) {
 	}
 }
 
-// Finish is called whatever ends the read: a file that is not there, and
-// one that is not JSON.
-func TestFinishIsCalledOnFailure(t *testing.T) {
-	for name, path := range map[string]string{
-		"missing":  writeFile(t, "gone.json", "{}") + ".not-there",
-		"not JSON": writeFile(t, "bad.json", "{\"format_version\":\"1.2\",\"resource_changes\":[{\"change\":{\"after\":{\"x\":}}}]}"),
-	} {
-		called := 0
-		_, err := ReadPlan(path, ReadOptions{Lazy: true, Finish: func() error { called++; return nil }}, nil)
-		if err == nil || called != 1 {
-			t.Errorf("%s: err %v, Finish called %d times, want once", name, err, called)
-		}
-	}
-}
-
 // FuzzMemberOffsets: where an object's own members begin, found in one
 // pass over its text, is where jsontext reads each member's name.
 func FuzzMemberOffsets(f *testing.F) {

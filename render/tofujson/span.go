@@ -2,13 +2,11 @@ package tofujson
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
 // Span is the byte range of one resource change in a plan file. It may
@@ -21,7 +19,7 @@ type Span struct {
 // reading each from the file on its own: a pass that skipped the values
 // (ReadOptions.SkipValues) leaves the rest to readers that can run on
 // other goroutines. It reuses its buffer and decoder, so each goroutine
-// needs its own.
+// needs its own; the changes it decodes are their own.
 type ChangeReader struct {
 	path string
 	f    io.ReaderAt
@@ -30,7 +28,6 @@ type ChangeReader struct {
 	buf []byte
 	at  int64
 	dec *jsontext.Decoder
-	t   jsonread.Decoder
 }
 
 // readAhead is how much a ChangeReader reads at once: a few changes.
@@ -40,20 +37,6 @@ const readAhead = 64 << 10
 func NewChangeReader(path string, f io.ReaderAt) *ChangeReader {
 	return &ChangeReader{path: path, f: f, dec: jsontext.NewDecoder(bytes.NewReader(nil))}
 }
-
-// ReuseMemory makes the reader decode every change into memory it keeps
-// for the next: the values of a change it reads (Before, After, their
-// unknown and sensitive mirrors, ReplacePaths) are then valid only until
-// its next Read. The resource change's names, address and actions are
-// still its own. For callers that are done with each change before they
-// read the next, like the text pipeline: they spare a fresh copy of every
-// change and of its escaped strings.
-func (cr *ChangeReader) ReuseMemory() {
-	cr.t.ReuseMemory()
-}
-
-// reusing reports whether ReuseMemory was called: it gives the reader a slab.
-func (cr *ChangeReader) reusing() bool { return cr.t.Reusing() }
 
 // bytes returns n bytes of the file from off, reading ahead when they are
 // not already in buf.
@@ -76,8 +59,9 @@ func (cr *ChangeReader) bytes(off int64, n int) ([]byte, error) {
 	return cr.buf[:n], nil
 }
 
-// Read decodes the resource change at span into rc. The values are the
-// reader's own, safe to keep after the next Read.
+// Read decodes the resource change at span into rc, checking it as the
+// first pass did: a file changed between the two reads is an error, never
+// a different change.
 func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 	n := int(span.End - span.Start)
 	if n <= 0 {
@@ -85,55 +69,35 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 	}
 	buf, err := cr.bytes(span.Start, n)
 	if err != nil {
-		return &InputError{File: cr.path, Msg: fmt.Sprintf("reading the resource change at byte %d again: %v", span.Start, err)}
+		return ErrorAt(cr.path, span.Start, fmt.Sprintf("reading the resource change again: %v", err))
 	}
 	data := bytes.TrimLeft(buf, " \t\r\n")
 	if len(data) > 0 && data[0] == ',' {
 		data = bytes.TrimLeft(data[1:], " \t\r\n")
 	}
 	lead := len(buf) - len(data)
-	// One copy of the change as a string holds every string of its values;
-	// reusing memory, the read buffer itself does.
-	if cr.reusing() {
-		cr.t.FreeMemory()
-	}
+	// One copy of the change as a string holds every string of its values
+	// that needs no unescaping. A bytes.Buffer lets jsontext parse the
+	// bytes in place.
 	src := string(data)
-	cr.t.Reset(src)
-	*rc = ResourceChange{}
-	if err := (changeDecoder{&cr.t}).resourceChange(rc); err == nil {
-		cr.own(rc)
-		rc.Span = span
-		return nil
-	}
-	// Not what the first pass read: decode it again, checking everything,
-	// to say what is wrong (or to decode what trusted leaves to jsontext).
-	// A bytes.Buffer lets jsontext parse the bytes in place.
 	cr.dec.Reset(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
-	r := &reader{path: cr.path, dec: cr.dec, src: src}
+	r := &reader{dec: cr.dec, src: src} // no path: an error is located below, in the file
 	*rc = ResourceChange{}
-	if err := r.resourceChange(rc); err != nil {
-		// The first pass checked these bytes: the file changed under us.
-		return ErrorAt(cr.path, span.Start+int64(lead), fmt.Sprintf("the resource change no longer reads as it did (was the file changed while planpr read it?): %v", err))
+	err = r.resourceChange(rc)
+	at := cr.dec.InputOffset()
+	cr.dec.Reset(bytes.NewReader(nil)) // let go of the buffer
+	if err != nil {
+		msg := err.Error()
+		var ie *InputError
+		var syn *jsontext.SyntacticError
+		switch {
+		case errors.As(err, &ie):
+			msg = ie.Msg
+		case errors.As(err, &syn):
+			at, msg = syn.ByteOffset, "invalid JSON: "+syn.Err.Error()
+		}
+		return ErrorAt(cr.path, span.Start+int64(lead)+at, "the resource change no longer reads as it did (was the file changed while planpr read it?): "+msg)
 	}
-	cr.own(rc)
 	rc.Span = span
 	return nil
-}
-
-// own copies the strings of rc other than its values out of the read
-// buffer, when the reader reuses it: callers keep addresses and names.
-func (cr *ChangeReader) own(rc *ResourceChange) {
-	if !cr.reusing() {
-		return
-	}
-	for _, s := range []*string{&rc.Address, &rc.PreviousAddress, &rc.ModuleAddress, &rc.Mode, &rc.Type,
-		&rc.Name, &rc.Deposed, &rc.ProviderName, &rc.ActionReason, &rc.Change.GeneratedConfig} {
-		*s = strings.Clone(*s)
-	}
-	for i := range rc.Change.Actions {
-		rc.Change.Actions[i] = strings.Clone(rc.Change.Actions[i])
-	}
-	if rc.Change.Importing != nil {
-		rc.Change.Importing.ID = strings.Clone(rc.Change.Importing.ID)
-	}
 }

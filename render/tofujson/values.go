@@ -54,9 +54,9 @@ func Objects(x any) any { return jsonread.Objects(x) }
 // AnyTrue reports whether a metadata mirror marks anything at all.
 func AnyTrue(mask any) bool { return jsonread.AnyTrue(mask) }
 
-// JSONStrings decode the JSON value at the start of a string, into memory
-// they reuse until Free; a nil *JSONStrings keeps nothing (jsonread.StringDecoder).
-type JSONStrings = jsonread.StringDecoder
+// DecodeText decodes the JSON value at the start of s (what follows it is
+// not read) as a plan's values are decoded; its strings are substrings of s.
+func DecodeText(s string) (any, error) { return jsonread.DecodeString(s) }
 
 // PathString writes an attribute path: a.b[0].c.
 func PathString(p []any) string { return jsonread.PathString(p) }

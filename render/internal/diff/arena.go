@@ -27,8 +27,6 @@ type Arena struct {
 	texts  slab[string]
 	groups slab[BlockGroup]
 	nested slab[*BlockGroup]
-	// json decodes the JSON held in the tree's strings (see jsonStrings).
-	json tofujson.JSONStrings
 }
 
 // Follow makes the trees a builds follow f's rules (see Differ).
@@ -96,7 +94,6 @@ func (a *Arena) Reset() {
 	a.texts.reset()
 	a.groups.reset()
 	a.nested.reset()
-	a.json.Free()
 }
 
 // new returns a Node holding n.

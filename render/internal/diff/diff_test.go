@@ -14,7 +14,7 @@ func decode(t *testing.T, s string) any {
 	if s == "" {
 		return nil
 	}
-	v, err := (*tofujson.JSONStrings)(nil).Decode(s)
+	v, err := tofujson.DecodeText(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package diff
 
 import (
 	"strings"
-
-	"github.com/planpr/planpr/render/tofujson"
 )
 
 // slab hands out slices of T from chunks it keeps across Reset, as the
@@ -87,15 +85,6 @@ func (a *Arena) newGroup(g BlockGroup) *BlockGroup {
 	}
 	*p = g
 	return p
-}
-
-// jsonStrings decodes JSON strings into memory a reuses once Reset; nil
-// (each value in memory of its own) when a is nil.
-func (a *Arena) jsonStrings() *tofujson.JSONStrings {
-	if a == nil {
-		return nil
-	}
-	return &a.json
 }
 
 // splitLines is strings.Split(text, "\n"), its slice from a when a is not

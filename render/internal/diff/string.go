@@ -24,7 +24,7 @@ func evaluate(x any, nodes *Arena) evaluated {
 		return evaluated{text: "null", null: true}
 	}
 	if strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[") {
-		if j, ok := decodeJSONText(s, nodes.jsonStrings()); ok {
+		if j, ok := decodeJSONText(s); ok {
 			return evaluated{text: s, json: j, isJSON: true}
 		}
 	}
@@ -36,12 +36,12 @@ func evaluate(x any, nodes *Arena) evaluated {
 
 // decodeJSONText decodes the JSON value a string starts with. Like
 // OpenTofu, one JSON value at the start is enough: trailing text after it
-// is ignored. What dec decodes lives as long as the tree.
-func decodeJSONText(s string, dec *tofujson.JSONStrings) (any, bool) {
+// is ignored.
+func decodeJSONText(s string) (any, bool) {
 	// jsontext is quick, and stricter than encoding/json (invalid UTF-8 and
 	// lone surrogates are errors): what it accepts, encoding/json decodes
 	// the same way.
-	j, err := dec.Decode(s)
+	j, err := tofujson.DecodeText(s)
 	switch {
 	case err == nil:
 		return j, true

@@ -132,7 +132,6 @@ func TestFollowsAsOfInGeneratedPlans(t *testing.T) {
 		var changes []change
 		_, err := tofujson.ReadPlan(filepath.Join(dir, "plan.json"), tofujson.ReadOptions{Lazy: true}, func(section string, rc *tofujson.ResourceChange) error {
 			if section == tofujson.SectionChanges {
-				rc.Change.KeepValues()
 				changes = append(changes, change{rc.Change, rc.Address, review.SplitAddress(rc.Address).Keys()})
 			}
 			return nil

@@ -23,7 +23,6 @@ func planChanges(b *testing.B) (changes []tofujson.Change, keys [][]string, buck
 			for _, v := range rc.Change.RawValues() {
 				size += len(v)
 			}
-			rc.Change.KeepValues() // with the members' places, as the comment reads them
 			at := review.SplitAddress(rc.Address)
 			changes = append(changes, rc.Change)
 			keys = append(keys, at.Keys())

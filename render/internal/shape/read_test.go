@@ -10,8 +10,8 @@ import (
 )
 
 // readChanges writes each pair of before and after values as a change of
-// a plan, and reads them back as the comment does: lazily, borrowed from
-// the mapped plan and then kept, with where their members begin.
+// a plan, and reads them back as the comment does: lazily, with where
+// their members begin.
 func readChanges(t testing.TB, pairs ...[2]string) []tofujson.Change {
 	t.Helper()
 	var elems []string
@@ -25,7 +25,6 @@ func readChanges(t testing.TB, pairs ...[2]string) []tofujson.Change {
 	}
 	var changes []tofujson.Change
 	_, err := tofujson.ReadPlan(path, tofujson.ReadOptions{Lazy: true}, func(_ string, rc *tofujson.ResourceChange) error {
-		rc.Change.KeepValues()
 		changes = append(changes, rc.Change)
 		return nil
 	})

@@ -3,9 +3,10 @@ package jsonread
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
-	"strings"
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -21,10 +22,11 @@ func DecodeAny(dec Tokens) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return DecodeChecked(raw)
+	return DecodeRaw(raw)
 }
 
-// DecodeRaw decodes a raw JSON value held in memory.
+// DecodeRaw decodes a raw JSON value held in memory: the value at its
+// start (what follows it is not read), its depth checked first.
 func DecodeRaw(raw []byte) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
@@ -35,100 +37,28 @@ func DecodeRaw(raw []byte) (any, error) {
 	return decodeMemory(raw, string(raw))
 }
 
-// DecodeChecked is DecodeRaw for a value a reader has checked: the trusted
-// decoder, quicker than jsontext token by token, decodes it, and what it
-// declines (surrogate pairs) goes the long way. Given unchecked text it
-// still ends, with DecodeRaw's error or a value (FuzzDecodeRaw).
-func DecodeChecked(raw []byte) (any, error) { return decodeFast(raw, string(raw), true, nil) }
-
-// decodeText decodes the JSON value at the start of s (what follows it is
-// not read), with the same results as DecodeRaw, with t (see decodeFast).
-// Checking the text is quick, and the trusted decoder is quicker on
-// checked text than jsontext token by token; text after the value fails
-// the check.
-func decodeText(s string, t *Decoder) (any, error) {
-	return decodeFast([]byte(s), s, false, t)
-}
-
-// StringDecoder decodes the JSON value at the start of each string it is
-// given (see decodeText), into memory it reuses: what it decodes stays valid until Free
-// (and the strings it was decoded from as long). The zero StringDecoder is
-// ready; a nil *StringDecoder decodes each value into memory of its own.
-type StringDecoder struct {
-	t     Decoder
-	ready bool
-}
-
-// Decode decodes the JSON value at the start of src, into the memory s
-// reuses.
-func (s *StringDecoder) Decode(src string) (any, error) {
-	if s == nil {
-		return decodeText(src, nil)
-	}
-	if !s.ready {
-		s.t.ReuseMemory()
-		s.ready = true
-	}
-	return decodeText(src, &s.t)
-}
-
-// Free lets s decode into the memory of every value it decoded before.
-func (s *StringDecoder) Free() {
-	if s != nil && s.ready {
-		s.t.FreeMemory()
-	}
-}
-
-// decodeFast decodes raw, whose text src also is, with the trusted decoder
-// (t, or a pooled one when nil) when raw is checked (or found to be one
-// value); what that declines (surrogate pairs, unchecked text) goes the
-// long way.
-func decodeFast(raw []byte, src string, checked bool, t *Decoder) (any, error) {
-	if len(raw) == 0 {
+// DecodeString is DecodeRaw for text held in a string: the value's
+// strings are substrings of s.
+func DecodeString(s string) (any, error) {
+	if s == "" {
 		return nil, nil
 	}
+	raw := []byte(s)
 	if !DepthWithin(raw, MaxValueDepth) {
 		return nil, ErrTooDeep
 	}
-	if checked || isOneValue(raw) {
-		if v, err := decodeTrusted(src, t); err == nil {
-			return v, nil
-		}
-	}
-	return decodeMemory(raw, src)
+	return decodeMemory(raw, s)
 }
-
-// isOneValue reports whether raw is one JSON value, with space around it
-// or not, duplicate names allowed.
-func isOneValue(raw []byte) bool {
-	return jsontext.Value(raw).IsValid(jsontext.AllowDuplicateNames(true))
-}
-
-// decodeTrusted decodes src, one checked value, with a pooled trusted
-// decoder: ErrUnchecked for what it declines or for text after the value.
-func decodeTrusted(src string, t *Decoder) (any, error) {
-	pooled := t == nil
-	if pooled {
-		t = trustedDecoders.Get().(*Decoder)
-	}
-	t.Reset(src)
-	v, err := t.Value()
-	if err == nil && t.pos < len(src) {
-		err = ErrUnchecked // more than one value
-	}
-	t.Reset("") // lets go of src and, unless reused, of the values' chunks
-	if pooled {
-		trustedDecoders.Put(t)
-	}
-	return v, err
-}
-
-// trustedDecoders keep their stacks between values.
-var trustedDecoders = sync.Pool{New: func() any { return new(Decoder) }}
 
 // decoders are reused: a jsontext.Decoder is large to allocate for the
 // small values decoded from memory.
-var decoders = sync.Pool{New: func() any { return jsontext.NewDecoder(bytes.NewReader(nil)) }}
+var decoders = sync.Pool{New: func() any { return jsontext.NewDecoder(noInput{}) }}
+
+// noInput is what a pooled decoder reads between uses: nothing. Being
+// empty, it costs no allocation, and it holds no one's text.
+type noInput struct{}
+
+func (noInput) Read([]byte) (int, error) { return 0, io.EOF }
 
 // decodeMemory decodes raw, whose text src also holds.
 func decodeMemory(raw []byte, src string) (any, error) {
@@ -138,7 +68,7 @@ func decodeMemory(raw []byte, src string) (any, error) {
 	// into a growing buffer of its own.
 	dec.Reset(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
 	v, err := DecodeIn(dec, src)
-	dec.Reset(bytes.NewReader(nil)) // let go of raw
+	dec.Reset(noInput{}) // let go of raw
 	return v, err
 }
 
@@ -149,9 +79,10 @@ func decodeMemory(raw []byte, src string) (any, error) {
 func DecodeIn(dec *jsontext.Decoder, src string) (any, error) {
 	st := decodeStates.Get().(*decodeState)
 	v, err := decodeWith(dec, src, st)
-	if cap(st.stack) <= 1024 { // a stack grown by a huge object is let go
-		clear(st.stack[:cap(st.stack)]) // and so are the values it held
-		st.stack = st.stack[:0]
+	if cap(st.stack) <= 1024 && cap(st.elems) <= 1024 && cap(st.text) <= 1<<16 { // grown by a huge value: let go
+		clear(st.stack[:cap(st.stack)]) // and so are the values they held
+		clear(st.elems[:cap(st.elems)])
+		st.stack, st.elems = st.stack[:0], st.elems[:0]
 		decodeStates.Put(st)
 	}
 	return v, err
@@ -159,10 +90,13 @@ func DecodeIn(dec *jsontext.Decoder, src string) (any, error) {
 
 // decodeState is what decoding a value needs besides the decoder.
 type decodeState struct {
-	// stack holds the members of the objects being read, shared by every
-	// level, so that each Object is made once at its final size.
+	// stack holds the members of the objects being read, and elems the
+	// elements of the arrays, shared by every level, so that each Object
+	// and array is made once at its final size.
 	stack []Member
-	boxes boxes
+	elems []any
+	// text is where an escaped string is unescaped before it is copied.
+	text []byte
 }
 
 var decodeStates = sync.Pool{New: func() any { return new(decodeState) }}
@@ -171,21 +105,21 @@ func decodeWith(dec *jsontext.Decoder, src string, st *decodeState) (any, error)
 	stack := &st.stack
 	switch dec.PeekKind() {
 	case '"':
-		s, err := stringIn(dec, src)
+		s, err := st.stringIn(dec, src)
 		if err != nil {
 			return nil, err
 		}
-		return st.boxes.string(s), nil
+		return s, nil
 	case '0':
 		raw, err := dec.ReadValue()
 		if err != nil {
 			return nil, err
 		}
 		if src == "" {
-			return st.boxes.number(json.Number(raw)), nil
+			return json.Number(raw), nil
 		}
 		end := int(dec.InputOffset())
-		return st.boxes.number(json.Number(src[end-len(raw) : end])), nil
+		return json.Number(src[end-len(raw) : end]), nil
 	case '{':
 		if dec.StackDepth() >= MaxValueDepth {
 			return nil, ErrTooDeep
@@ -195,7 +129,7 @@ func decodeWith(dec *jsontext.Decoder, src string, st *decodeState) (any, error)
 		}
 		base := len(*stack)
 		for dec.PeekKind() != '}' {
-			key, err := stringIn(dec, src)
+			key, err := st.stringIn(dec, src)
 			if err != nil {
 				return nil, err
 			}
@@ -208,7 +142,7 @@ func decodeWith(dec *jsontext.Decoder, src string, st *decodeState) (any, error)
 		o := newObject((*stack)[base:])
 		*stack = (*stack)[:base]
 		_, err := dec.ReadToken()
-		return st.boxes.object(o), err
+		return o, err
 	case '[':
 		if dec.StackDepth() >= MaxValueDepth {
 			return nil, ErrTooDeep
@@ -216,16 +150,18 @@ func decodeWith(dec *jsontext.Decoder, src string, st *decodeState) (any, error)
 		if _, err := dec.ReadToken(); err != nil {
 			return nil, err
 		}
-		s := []any{}
+		base := len(st.elems)
 		for dec.PeekKind() != ']' {
 			v, err := decodeWith(dec, src, st)
 			if err != nil {
 				return nil, err
 			}
-			s = append(s, v)
+			st.elems = append(st.elems, v)
 		}
+		s := append(make([]any, 0, len(st.elems)-base), st.elems[base:]...)
+		st.elems = st.elems[:base]
 		_, err := dec.ReadToken()
-		return st.boxes.array(s), err
+		return s, err
 	}
 	// Literals, and whatever error bad input gives.
 	tok, err := dec.ReadToken()
@@ -243,8 +179,8 @@ func decodeWith(dec *jsontext.Decoder, src string, st *decodeState) (any, error)
 	return nil, fmt.Errorf("unexpected %v", tok.Kind())
 }
 
-// stringIn reads a string (or object name) as decodeIn does.
-func stringIn(dec *jsontext.Decoder, src string) (string, error) {
+// stringIn reads a string (or object name) as DecodeIn does.
+func (st *decodeState) stringIn(dec *jsontext.Decoder, src string) (string, error) {
 	raw, err := dec.ReadValue()
 	if err != nil {
 		return "", err
@@ -259,33 +195,11 @@ func stringIn(dec *jsontext.Decoder, src string) (string, error) {
 		end := int(dec.InputOffset())
 		return src[end-len(raw)+1 : end-1], nil
 	}
-	b, ok := unescape(make([]byte, 0, len(raw)-2), raw[1:len(raw)-1])
-	if !ok {
-		var err error
-		if b, err = jsontext.AppendUnquote(b[:0], raw); err != nil {
-			return "", err
-		}
+	st.text, err = jsontext.AppendUnquote(st.text[:0], raw)
+	if err != nil {
+		return "", err
 	}
-	return string(b), nil
-}
-
-// unescape appends the text of a JSON string's body, which the decoder has
-// already checked. It handles the escapes plans are made of, and returns
-// false for surrogate pairs (and anything else), which
-// jsontext.AppendUnquote then decodes.
-func unescape(dst, body []byte) ([]byte, bool) {
-	for {
-		i := bytes.IndexByte(body, '\\')
-		if i < 0 {
-			return append(dst, body...), true
-		}
-		dst = append(dst, body[:i]...)
-		n, ok := appendEscape(&dst, body[i:])
-		if !ok {
-			return dst, false
-		}
-		body = body[i+n:]
-	}
+	return string(st.text), nil
 }
 
 // RawValue reads one value's bytes, copied (the decoder reuses its buffer).
@@ -365,74 +279,99 @@ func ReadString(dec Tokens) (string, error) {
 
 // MarkedStrings calls add with every string of the raw JSON value that the
 // sensitivity mirror marks sensitive, walking only the marked parts.
+// Strings are handed over only once the whole walk has succeeded, so
+// that a caller that falls back on something else sees none twice.
 func MarkedStrings(raw []byte, sensitive any, add func(string, SecretKind)) error {
 	if len(raw) == 0 || !AnyTrue(sensitive) {
 		return nil
 	}
-	// The raw values come from the first pass, which checked them: walk
-	// them with the trusted decoder, and with jsontext only if that fails
-	// (it then reports what is wrong). Strings are handed over only once
-	// the walk has succeeded, so none is seen twice.
-	var t Decoder
-	t.Reset(string(raw))
 	var found []foundSecret
-	if err := t.marked(sensitive, &found); err == nil {
-		for _, f := range found {
-			add(strings.Clone(f.s), f.kind) // f.s points into raw
-		}
-		return nil
+	if err := markedIn(raw, sensitive, &found); err != nil {
+		return err
 	}
-	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))
-	return walkMarked(dec, sensitive, add)
+	for _, f := range found {
+		add(f.s, f.kind)
+	}
+	return nil
+}
+
+// markedIn walks the value at the start of raw (what follows it is not
+// read) with a pooled decoder, collecting what mask marks.
+func markedIn(raw []byte, mask any, found *[]foundSecret) error {
+	dec := decoders.Get().(*jsontext.Decoder)
+	defer decoders.Put(dec)
+	dec.Reset(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
+	err := walkMarked(dec, mask, func(s string, k SecretKind) { *found = append(*found, foundSecret{s, k}) })
+	dec.Reset(noInput{}) // let go of raw
+	return err
 }
 
 // MarkedStringsIndexed is MarkedStrings for a value whose own members'
-// names begin where members says (MemberOffsets): the members
-// its mirror marks nothing in are jumped over rather than read. Without
-// an index, or where the jump finds no name, it is MarkedStrings.
+// names begin where members says (MemberOffsets): the members its mirror
+// marks nothing in are jumped over rather than read, and each marked
+// member's value is walked on its own. Without an index it is
+// MarkedStrings; an index that does not fit the value is an error.
 func MarkedStringsIndexed(raw []byte, members []uint32, sensitive any, add func(string, SecretKind)) error {
 	m, ok := sensitive.(Object)
 	if !ok || len(members) == 0 || !AnyTrue(sensitive) {
 		return MarkedStrings(raw, sensitive, add)
 	}
-	var t Decoder
-	t.Reset(string(raw))
 	var found []foundSecret
 	next, last := 0, "" // the mirror's first member not passed; the last name in order
 	for _, at := range members {
-		if int64(at) >= int64(len(raw)) {
-			return MarkedStrings(raw, sensitive, add)
-		}
-		t.pos = int(at)
-		name, err := t.name()
-		if err == nil {
-			// The tools write members sorted, as the mirror keeps them:
-			// its members are passed in step, not searched for each name.
-			var mark any
-			if name < last { // out of order: the mirror is searched
-				mark = m.Value(name)
-			} else {
-				for next < len(m) && m[next].Name < name {
-					next++
-				}
-				if next < len(m) && m[next].Name == name {
-					mark = m[next].Value
-				}
-				last = name
-			}
-			if AnyTrue(mark) {
-				err = t.marked(mark, &found)
-			}
-		}
+		name, value, err := memberAt(raw, int64(at))
 		if err != nil {
-			return MarkedStrings(raw, sensitive, add) // which says what is wrong
+			return err
+		}
+		// The tools write members sorted, as the mirror keeps them: its
+		// members are passed in step, not searched for each name.
+		var mark any
+		if name < last { // out of order: the mirror is searched
+			mark = m.Value(name)
+		} else {
+			for next < len(m) && m[next].Name < name {
+				next++
+			}
+			if next < len(m) && m[next].Name == name {
+				mark = m[next].Value
+			}
+			last = name
+		}
+		if AnyTrue(mark) {
+			if err := markedIn(value, mark, &found); err != nil {
+				return err
+			}
 		}
 	}
 	for _, f := range found {
-		add(strings.Clone(f.s), f.kind) // f.s points into raw
+		add(f.s, f.kind)
 	}
 	return nil
 }
+
+// memberAt reads the name of the member whose name's opening quote is at
+// raw[at], and returns it with the text from its value on.
+func memberAt(raw []byte, at int64) (string, []byte, error) {
+	if at < 0 || at >= int64(len(raw)) || raw[at] != '"' {
+		return "", nil, errNoMember
+	}
+	end := StringEnd(raw, int(at)+1)
+	if end >= len(raw) {
+		return "", nil, errNoMember
+	}
+	name, err := jsontext.AppendUnquote(nil, raw[at:end+1])
+	if err != nil {
+		return "", nil, err
+	}
+	rest := bytes.TrimLeft(raw[end+1:], " \t\r\n")
+	if len(rest) == 0 || rest[0] != ':' {
+		return "", nil, errNoMember
+	}
+	return string(name), rest[1:], nil
+}
+
+// errNoMember is an index of members that does not fit its value.
+var errNoMember = errors.New("no object member where the index of members says one begins")
 
 // AnyTrue reports whether a metadata mirror (after_unknown,
 // before_sensitive, after_sensitive) marks anything at all.
@@ -471,11 +410,17 @@ func walkMarked(dec *jsontext.Decoder, mask any, add func(string, SecretKind)) e
 	case '{':
 		m := AsObject(mask)
 		for dec.PeekKind() != '}' {
-			k, err := dec.ReadToken()
+			raw, err := dec.ReadValue()
 			if err != nil {
 				return err
 			}
-			if err := walkMarked(dec, m.Value(k.String()), add); err != nil {
+			name := raw[1 : len(raw)-1] // only looked up, never kept
+			if bytes.IndexByte(name, '\\') >= 0 {
+				if name, err = jsontext.AppendUnquote(nil, raw); err != nil {
+					return err
+				}
+			}
+			if err := walkMarked(dec, m.valueOf(name), add); err != nil {
 				return err
 			}
 		}
@@ -498,13 +443,21 @@ func walkMarked(dec *jsontext.Decoder, mask any, add func(string, SecretKind)) e
 	return nil // a scalar under a structured mask: not marked
 }
 
-// foundSecret is a secret the trusted walk found, before it is copied out.
+// foundSecret is a secret a walk found, kept until the walk succeeds.
 type foundSecret struct {
 	s    string
 	kind SecretKind
 }
 
 func allStrings(dec *jsontext.Decoder, add func(string, SecretKind)) error {
+	if dec.PeekKind() == '"' { // the usual secret: a password, a token
+		var st decodeState
+		s, err := st.stringIn(dec, "")
+		if err == nil {
+			add(s, SecretString)
+		}
+		return err
+	}
 	v, err := DecodeAny(dec)
 	if err != nil {
 		return err

@@ -1,10 +1,10 @@
-// Package jsonread owns the JSON mechanics under planpr's models: values
-// decoded as generic Go values (Object keeps members in written order,
-// numbers stay json.Number so they print as written), fast from memory
-// and token by token with jsontext; where an object's members begin
-// (MemberOffsets); the Decoder for text a checking pass has already read
-// (no validation, strings taken in place, an update's after sharing what
-// its before writes the same); the sensitive strings a mirror marks; the
-// depth limit; memory reuse (slabs, boxes). It knows no plan, state or
+// Package jsonread owns the JSON mechanics under planpr's models, all of
+// them over jsontext, which checks every byte it reads: values decoded as
+// generic Go values (Object, sorted by name; numbers kept as json.Number
+// so they print as written), from a decoder or from memory, strings that
+// need no unescaping taken as substrings of the text; where an object's
+// members begin (MemberOffsets) and the strings a sensitivity mirror
+// marks, found by walking only the marked members; the depth limit;
+// where each of several documents begins. It knows no plan, state or
 // stream, and imports nothing from the project.
 package jsonread

@@ -12,9 +12,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// fuzzStrings is reused from one input to the next, as a worker's is.
-var fuzzStrings StringDecoder
-
 // FuzzDecodeRaw checks that decoding from memory, which takes strings as
 // substrings of the input, gives exactly what the streaming decoder gives.
 func FuzzDecodeRaw(f *testing.F) {
@@ -41,40 +38,21 @@ func FuzzDecodeRaw(f *testing.F) {
 		if err == nil && !reflect.DeepEqual(got, want) {
 			t.Fatalf("DecodeRaw = %#v, streaming = %#v", got, want)
 		}
-		// DecodeString takes a shortcut through the trusted decoder for
-		// text the cursor checks whole, as jsontext would; what it
-		// decodes must not change.
-		if ok, want := isOneValue(data), jsontext.Value(data).IsValid(jsontext.AllowDuplicateNames(true)); ok != want {
-			t.Fatalf("isOneValue(%q) = %v, jsontext says %v", data, ok, want)
-		}
+		// DecodeString reads the value at the start of a string, taking
+		// its strings as substrings: it decodes what DecodeRaw decodes.
 		got, err = DecodeString(string(data))
-		want, werr = decodeMemory(data, string(data))
-		if (err == nil) != (werr == nil) || (err == nil && !reflect.DeepEqual(got, want)) {
-			t.Fatalf("DecodeString = %#v (%v), decoding token by token = %#v (%v)", got, err, want, werr)
-		}
-		// A StringDecoder reusing its memory decodes alike, twice over
-		// (the second time into the memory of the first).
-		for range 2 {
-			reused, rerr := fuzzStrings.Decode(string(data))
-			if (rerr == nil) != (err == nil) || (err == nil && !reflect.DeepEqual(reused, got)) {
-				t.Fatalf("StringDecoder.Decode = %#v (%v), DecodeString = %#v (%v)", reused, rerr, got, err)
-			}
-			fuzzStrings.Free()
-		}
-		// DecodeChecked, given what a reader checked (one value, nothing
-		// after it), decodes as DecodeRaw does; given anything else it ends.
-		got, err = DecodeChecked(data)
 		want, werr = DecodeRaw(data)
-		if jsontext.Value(data).IsValid(jsontext.AllowDuplicateNames(true)) && ((err == nil) != (werr == nil) || (err == nil && !reflect.DeepEqual(got, want))) {
-			t.Fatalf("DecodeChecked = %#v (%v), DecodeRaw = %#v (%v)", got, err, want, werr)
+		if (err == nil) != (werr == nil) || (err == nil && !reflect.DeepEqual(got, want)) {
+			t.Fatalf("DecodeString = %#v (%v), DecodeRaw = %#v (%v)", got, err, want, werr)
 		}
 	})
 }
 
-// FuzzMarkedStrings: on values jsontext accepts, the trusted walk finds
-// exactly the strings the jsontext walk finds, in the same order, and so
-// does the walk that jumps to the marked members of a value the cursor
-// indexed; on anything else MarkedStrings still never panics.
+// FuzzMarkedStrings: on values jsontext accepts, the walk that jumps to
+// the marked members of a value MemberOffsets indexed finds exactly the
+// strings the walk over the whole value finds, in the same order, and
+// both find what the mirror marks in the value decoded whole; on
+// anything else MarkedStrings still never panics.
 func FuzzMarkedStrings(f *testing.F) {
 	f.Add([]byte(`{"a":"s1","b":{"c":["x","y\"z"],"d":"n"},"e":[{"f":"s2"},{"f":"s3"}]}`), []byte(`{"a":true,"b":{"c":[false,true]},"e":[{"f":true}]}`))
 	f.Add([]byte(`["a",{"k":"\u00e9\ud83d\ude00"},3,null]`), []byte(`[true,{"k":true},true,true]`))
@@ -103,10 +81,22 @@ func FuzzMarkedStrings(f *testing.F) {
 				t.Fatalf("with the index %v found %q (%v), without %q (%v)", index, jumped, jerr, got, gerr)
 			}
 		}
+		if gerr != nil {
+			t.Fatalf("MarkedStrings failed on a valid value: %v", gerr)
+		}
+		// Decoded whole, a value keeps the last of repeated names, and
+		// CollectMarked visits the mirror's members in its order: compare
+		// the strings found as sets, on values without repeated names.
+		v, err := DecodeRaw(raw)
+		if err != nil || !jsontext.Value(raw).IsValid() { // IsValid refuses repeated names
+			return
+		}
 		var want []string
-		werr := walkMarked(jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true)), mask, func(s string, k SecretKind) { want = append(want, fmt.Sprint(k, ":", s)) })
-		if (gerr == nil) != (werr == nil) || !slices.Equal(got, want) {
-			t.Fatalf("MarkedStrings found %q (%v), the jsontext walk %q (%v)", got, gerr, want, werr)
+		CollectMarked(v, mask, func(s string, k SecretKind) { want = append(want, fmt.Sprint(k, ":", s)) })
+		slices.Sort(want)
+		sorted := slices.Sorted(slices.Values(got))
+		if !slices.Equal(sorted, want) {
+			t.Fatalf("MarkedStrings found %q, the mirror over the decoded value %q", sorted, want)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package jsonread
 
 import (
+	"cmp"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -40,6 +41,25 @@ func (o Object) Index(name string) (int, bool) {
 func (o Object) Value(name string) any {
 	v, _ := o.Get(name)
 	return v
+}
+
+// valueOf is Value for a name held as bytes, which it does not keep.
+func (o Object) valueOf(name []byte) any {
+	i, ok := slices.BinarySearchFunc(o, name, func(m Member, name []byte) int { return compareName(m.Name, name) })
+	if !ok {
+		return nil
+	}
+	return o[i].Value
+}
+
+// compareName is strings.Compare(a, string(b)), without making the string.
+func compareName(a string, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return cmp.Compare(a[i], b[i])
+		}
+	}
+	return cmp.Compare(len(a), len(b))
 }
 
 // AsObject returns x as an Object, nil when x is not one.

@@ -31,23 +31,6 @@ func TestDecodedObjectsAreSortedAndKeepTheLastRepeat(t *testing.T) {
 	}
 }
 
-func TestTrustedDecoderMakesTheSameObjects(t *testing.T) {
-	src := `{"b":1,"a":{"z":true,"y":[{}]},"b":2,"c":"\"q\""}`
-	var tr Decoder
-	tr.Reset(src)
-	got, err := tr.Value()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := DecodeString(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("trusted %#v\njsontext %#v", got, want)
-	}
-}
-
 // Values that encoding/json decodes (small sections, UI stream messages)
 // must look like the rest: a map left inside would be invisible to the
 // differ and, worse, to the masker.

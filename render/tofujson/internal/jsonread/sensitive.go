@@ -45,7 +45,7 @@ func (w SensitiveWork) Run(cache MaskCache, add func(string, SecretKind)) error 
 		mask, ok := cache[string(v.Mask)]
 		if !ok {
 			var err error
-			if mask, err = DecodeChecked(v.Mask); err != nil {
+			if mask, err = DecodeRaw(v.Mask); err != nil {
 				return err
 			}
 			if cache != nil && len(cache) < 10000 {
