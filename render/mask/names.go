@@ -2,6 +2,7 @@ package mask
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -92,20 +93,21 @@ func (m *Masker) AddNameKeyedRaw(raw, mirror []byte) error {
 // passed over only when no credential-like word is in it.)
 func allMarked(raw, mirror []byte) bool {
 	// Outside strings a JSON text holds no letter but those of true, false
-	// and null: only strings are looked at, found quote to quote.
+	// and null: only strings are looked at, found quote to quote. Each
+	// credential-like name is counted as it is met.
+	var keys []namedKey
 	for i := 0; i < len(raw); {
 		q := bytes.IndexByte(raw[i:], '"')
 		if q < 0 {
-			return true
+			break
 		}
 		start := i + q
-		end := tofujson.StringEnd(raw, start+1)
+		end, holdsJSON := tofujson.StringEnd(raw, start+1)
 		if end >= len(raw) {
 			return false // not the JSON the reader checked: scan it
 		}
 		body := raw[start+1 : end]
 		i = end + 1
-		holdsJSON := bytes.Contains(body, []byte(`\"`))
 		switch {
 		case len(body) > maxNameLen && !holdsJSON:
 			continue // a long plain string is no name, and holds none
@@ -118,12 +120,30 @@ func allMarked(raw, mirror []byte) bool {
 		case end+1 >= len(raw) || raw[end+1] != ':':
 			return false // such a word as a value (a name/value pair)
 		}
+		if len(mirror) == 0 {
+			return false
+		}
 		key := raw[start : end+2] // "password":
-		if len(mirror) == 0 || bytes.Count(raw, key) > bytes.Count(mirror, append(bytes.Clone(key), "true"...)) {
+		at := slices.IndexFunc(keys, func(k namedKey) bool { return bytes.Equal(k.key, key) })
+		if at < 0 {
+			keys = append(keys, namedKey{key: key})
+			at = len(keys) - 1
+		}
+		keys[at].n++
+	}
+	for _, k := range keys {
+		if k.n > bytes.Count(mirror, append(bytes.Clone(k.key), "true"...)) {
 			return false
 		}
 	}
 	return true
+}
+
+// namedKey is a credential-like member name as raw JSON ("password":)
+// and how many times a value holds it.
+type namedKey struct {
+	key []byte
+	n   int
 }
 
 // maxNameLen bounds the strings allMarked reads for names: longer ones

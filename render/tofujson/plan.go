@@ -268,8 +268,11 @@ type LifecycleActionTrigger struct {
 }
 
 // StringEnd is where the JSON string whose body starts at v[i] ends: the
-// place of its closing quote, len(v) when there is none.
-func StringEnd(v []byte, i int) int { return jsonread.StringEnd(v, i) }
+// place of its closing quote, len(v) when there is none; and whether the
+// string holds an escaped quote (\", as a string holding JSON does).
+func StringEnd(v []byte, i int) (end int, escapedQuote bool) {
+	return jsonread.StringEndQuotes(v, i)
+}
 
 // DecodeValue decodes one raw JSON value of a plan as Change.Decode does:
 // objects as Object, numbers as json.Number.

@@ -242,13 +242,20 @@ func MemberOffsets(v []byte) []uint32 {
 }
 
 // StringEnd is where the string whose body starts at v[i] ends: the
-// place of its closing quote (len(v) when there is none), found with
-// bytes.IndexByte and the backslashes counted before each quote.
+// place of its closing quote (len(v) when there is none).
 func StringEnd(v []byte, i int) int {
+	end, _ := StringEndQuotes(v, i)
+	return end
+}
+
+// StringEndQuotes is StringEnd, and whether the string holds an escaped
+// quote (\", as a string holding JSON does). It finds each quote with
+// bytes.IndexByte and counts the backslashes before it.
+func StringEndQuotes(v []byte, i int) (end int, escapedQuote bool) {
 	for {
 		q := bytes.IndexByte(v[i:], '"')
 		if q < 0 {
-			return len(v)
+			return len(v), escapedQuote
 		}
 		q += i
 		n := 0
@@ -256,8 +263,9 @@ func StringEnd(v []byte, i int) int {
 			n++
 		}
 		if n%2 == 0 {
-			return q
+			return q, escapedQuote
 		}
+		escapedQuote = true
 		i = q + 1
 	}
 }
@@ -317,7 +325,7 @@ func MarkedStringsIndexed(raw []byte, members []uint32, sensitive any, add func(
 		return MarkedStrings(raw, sensitive, add)
 	}
 	var found []foundSecret
-	next, last := 0, "" // the mirror's first member not passed; the last name in order
+	next, last := 0, []byte(nil) // the mirror's first member not passed; the last name in order
 	for _, at := range members {
 		name, value, err := memberAt(raw, int64(at))
 		if err != nil {
@@ -326,13 +334,13 @@ func MarkedStringsIndexed(raw []byte, members []uint32, sensitive any, add func(
 		// The tools write members sorted, as the mirror keeps them: its
 		// members are passed in step, not searched for each name.
 		var mark any
-		if name < last { // out of order: the mirror is searched
-			mark = m.Value(name)
+		if bytes.Compare(name, last) < 0 { // out of order: the mirror is searched
+			mark = m.valueOf(name)
 		} else {
-			for next < len(m) && m[next].Name < name {
+			for next < len(m) && compareName(m[next].Name, name) < 0 {
 				next++
 			}
-			if next < len(m) && m[next].Name == name {
+			if next < len(m) && compareName(m[next].Name, name) == 0 {
 				mark = m[next].Value
 			}
 			last = name
@@ -350,24 +358,31 @@ func MarkedStringsIndexed(raw []byte, members []uint32, sensitive any, add func(
 }
 
 // memberAt reads the name of the member whose name's opening quote is at
-// raw[at], and returns it with the text from its value on.
-func memberAt(raw []byte, at int64) (string, []byte, error) {
+// raw[at], and returns it (raw's own bytes unless it holds an escape)
+// with the text from its value on.
+func memberAt(raw []byte, at int64) ([]byte, []byte, error) {
 	if at < 0 || at >= int64(len(raw)) || raw[at] != '"' {
-		return "", nil, errNoMember
+		return nil, nil, errNoMember
 	}
 	end := StringEnd(raw, int(at)+1)
 	if end >= len(raw) {
-		return "", nil, errNoMember
+		return nil, nil, errNoMember
 	}
-	name, err := jsontext.AppendUnquote(nil, raw[at:end+1])
-	if err != nil {
-		return "", nil, err
+	name := raw[at+1 : end]
+	if bytes.IndexByte(name, '\\') >= 0 {
+		var err error
+		if name, err = jsontext.AppendUnquote(nil, raw[at:end+1]); err != nil {
+			return nil, nil, err
+		}
 	}
-	rest := bytes.TrimLeft(raw[end+1:], " \t\r\n")
+	rest := raw[end+1:]
+	for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\r' || rest[0] == '\n') {
+		rest = rest[1:]
+	}
 	if len(rest) == 0 || rest[0] != ':' {
-		return "", nil, errNoMember
+		return nil, nil, errNoMember
 	}
-	return string(name), rest[1:], nil
+	return name, rest[1:], nil
 }
 
 // errNoMember is an index of members that does not fit its value.
