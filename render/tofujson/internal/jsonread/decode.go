@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -26,15 +27,15 @@ func DecodeAny(dec Tokens) (any, error) {
 }
 
 // DecodeRaw decodes a raw JSON value held in memory: the value at its
-// start (what follows it is not read), its depth checked first.
+// start (what follows it is not read). A value nested deeper than
+// MaxValueDepth is ErrTooDeep, found before anything deeper is read.
 func DecodeRaw(raw []byte) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	if !DepthWithin(raw, MaxValueDepth) {
-		return nil, ErrTooDeep
-	}
-	return decodeMemory(raw, string(raw))
+	// A bytes.Buffer lets jsontext parse raw in place instead of copying
+	// it into a buffer of its own.
+	return decodeMemory(bytes.NewBuffer(raw), string(raw))
 }
 
 // DecodeString is DecodeRaw for text held in a string: the value's
@@ -43,15 +44,11 @@ func DecodeString(s string) (any, error) {
 	if s == "" {
 		return nil, nil
 	}
-	raw := []byte(s)
-	if !DepthWithin(raw, MaxValueDepth) {
-		return nil, ErrTooDeep
-	}
-	return decodeMemory(raw, s)
+	return decodeMemory(strings.NewReader(s), s)
 }
 
 // decoders are reused: a jsontext.Decoder is large to allocate for the
-// small values decoded from memory.
+// small values decoded from memory, and its buffer is kept.
 var decoders = sync.Pool{New: func() any { return jsontext.NewDecoder(noInput{}) }}
 
 // noInput is what a pooled decoder reads between uses: nothing. Being
@@ -60,15 +57,14 @@ type noInput struct{}
 
 func (noInput) Read([]byte) (int, error) { return 0, io.EOF }
 
-// decodeMemory decodes raw, whose text src also holds.
-func decodeMemory(raw []byte, src string) (any, error) {
+// decodeMemory decodes the value at the start of in, whose text src
+// also holds.
+func decodeMemory(in io.Reader, src string) (any, error) {
 	dec := decoders.Get().(*jsontext.Decoder)
 	defer decoders.Put(dec)
-	// A bytes.Buffer lets jsontext parse raw in place instead of copying it
-	// into a growing buffer of its own.
-	dec.Reset(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true))
+	dec.Reset(in, jsontext.AllowDuplicateNames(true))
 	v, err := DecodeIn(dec, src)
-	dec.Reset(noInput{}) // let go of raw
+	dec.Reset(noInput{}) // let go of the text
 	return v, err
 }
 

@@ -2,7 +2,6 @@ package jsonread
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -29,9 +28,6 @@ func FuzzDecodeRaw(f *testing.F) {
 		got, err := DecodeRaw(data)
 		dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
 		want, werr := DecodeAny(dec)
-		if errors.Is(err, ErrTooDeep) && werr == nil && len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
-			return // DecodeRaw is given one value: it checks the depth of all it is given
-		}
 		if (err == nil) != (werr == nil) {
 			t.Fatalf("DecodeRaw error %v, streaming error %v", err, werr)
 		}
