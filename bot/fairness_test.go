@@ -13,14 +13,14 @@ import (
 	"github.com/planpr/planpr/lockdiff/verify"
 )
 
-// TestA3HostilePullRequestsCannotHoldTheApp: four pull requests of one
+// TestHostilePullRequestsCannotHoldTheApp: four pull requests of one
 // installation whose lock files name 16 providers each on a registry that
 // never answers held all four workers for the 5-minute job timeout, and
 // were retried. Verification now has a time and request budget (a slow
 // registry leaves a provider unchecked and the comment still posts, once,
 // not retried), and one installation holds at most half the workers: a
 // benign pull request of another installation is commented at once.
-func TestA3HostilePullRequestsCannotHoldTheApp(t *testing.T) {
+func TestHostilePullRequestsCannotHoldTheApp(t *testing.T) {
 	var slowHits atomic.Int64
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		slowHits.Add(1)

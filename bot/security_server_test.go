@@ -11,10 +11,10 @@ import (
 	"github.com/planpr/planpr/bot/githubtest"
 )
 
-// TestM7ConfigFetchesBounded: a pull request whose root module holds 1,000
+// TestConfigFetchesBounded: a pull request whose root module holds 1,000
 // .tf files made 1,007 API requests per delivery: the App now fetches at
 // most maxConfigFiles of them, the likely ones first.
-func TestM7ConfigFetchesBounded(t *testing.T) {
+func TestConfigFetchesBounded(t *testing.T) {
 	a := newTestApp(t, 1)
 	a.start(t)
 	a.addLockPR(2, "head1")
@@ -32,9 +32,9 @@ func TestM7ConfigFetchesBounded(t *testing.T) {
 	}
 }
 
-// TestM7LargeFilesAreNotFetched: blob fetches had no size limit; a lock
+// TestLargeFilesAreNotFetched: blob fetches had no size limit; a lock
 // file over gh.MaxFileFetch is refused from its size, unread.
-func TestM7LargeFilesAreNotFetched(t *testing.T) {
+func TestLargeFilesAreNotFetched(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
 	fake.AddFile("abc", "big/.terraform.lock.hcl", bytes.Repeat([]byte("# padding\n"), gh.MaxFileFetch/10+1))
 	_, _, err := c.FileAt(t.Context(), repo, "big/.terraform.lock.hcl", "abc")
@@ -46,11 +46,11 @@ func TestM7LargeFilesAreNotFetched(t *testing.T) {
 	}
 }
 
-// TestA10LockFilesPerPullRequestCapped: 100 lock files with 20 .tf files
+// TestLockFilesPerPullRequestCapped: 100 lock files with 20 .tf files
 // each made 2,308 API calls in one delivery (111 s). A review now reads
 // MaxLockFiles lock files and maxConfigFilesPerReview configuration files,
 // and names the rest in the comment as not reviewed.
-func TestA10LockFilesPerPullRequestCapped(t *testing.T) {
+func TestLockFilesPerPullRequestCapped(t *testing.T) {
 	a := newTestApp(t, 1)
 	a.start(t)
 	var files []githubtest.File

@@ -13,10 +13,10 @@ import (
 	"github.com/planpr/planpr/render"
 )
 
-// TestC2ManifestCannotClaimTheLockKey: an artifact's manifest naming the
+// TestManifestCannotClaimTheLockKey: an artifact's manifest naming the
 // lock comment's key replaced the lock review with a no-op plan. Reserved
 // keys are refused, and the lock review stays.
-func TestC2ManifestCannotClaimTheLockKey(t *testing.T) {
+func TestManifestCannotClaimTheLockKey(t *testing.T) {
 	a := newTestApp(t, 1)
 	a.start(t)
 	a.addLockPR(2, "3484a3fb816e0859fd6e1cea078d76385ff50625")
@@ -42,12 +42,12 @@ func TestC2ManifestCannotClaimTheLockKey(t *testing.T) {
 	mustContain(t, a.logs.String(), "is planpr's own and cannot come from a manifest")
 }
 
-// TestC2OneClockOrdersEveryComment: plan comments were ordered by run id
+// TestOneClockOrdersEveryComment: plan comments were ordered by run id
 // (~1.2e10) and the lock comment by updated_at seconds (~1.7e9), so a plan
 // comment's order silenced every later lock review. Every marker now
 // carries the Unix time of what triggered it, and the run id orders
 // nothing.
-func TestC2OneClockOrdersEveryComment(t *testing.T) {
+func TestOneClockOrdersEveryComment(t *testing.T) {
 	a := newTestApp(t, 1)
 	a.start(t)
 	a.addLockPR(2, "head1")
@@ -72,11 +72,11 @@ func TestC2OneClockOrdersEveryComment(t *testing.T) {
 	}
 }
 
-// TestH2OnlyPlanprsOwnCommentsCount: anyone can write a comment starting
+// TestOnlyPlanprsOwnCommentsCount: anyone can write a comment starting
 // with a marker. One claiming the newest order froze planpr, and older
 // ones were edited, deleted or hidden. Only comments by planpr's own login
 // count now.
-func TestH2OnlyPlanprsOwnCommentsCount(t *testing.T) {
+func TestOnlyPlanprsOwnCommentsCount(t *testing.T) {
 	for _, mode := range []publish.CommentMode{publish.ModeUpdate, publish.ModeRecreate, publish.ModeHideAndNew} {
 		t.Run(string(mode), func(t *testing.T) {
 			fake, c, _ := newFake(t, "t-write")
@@ -103,10 +103,10 @@ func TestH2OnlyPlanprsOwnCommentsCount(t *testing.T) {
 	}
 }
 
-// TestH2TheAppCountsOnlyItsBot: the App's comments are those of its own
+// TestTheAppCountsOnlyItsBot: the App's comments are those of its own
 // bot login (GET /app gives the slug); a user's lock-files marker is left
 // alone.
-func TestH2TheAppCountsOnlyItsBot(t *testing.T) {
+func TestTheAppCountsOnlyItsBot(t *testing.T) {
 	a := newTestApp(t, 1)
 	a.start(t)
 	a.addLockPR(2, "head1")
@@ -140,12 +140,12 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// TestH1ActionVerifiesTheManifestsPR: in the workflow_run pattern a fork's
+// TestActionVerifiesTheManifestsPR: in the workflow_run pattern a fork's
 // run wrote planpr.json naming PR #8, and the Action rewrote #8's comment
 // ("5 to destroy" → "no changes") and removed its planpr:destroy label.
 // The manifest's pull request must now have the run's head commit, in the
 // run's head repository.
-func TestH1ActionVerifiesTheManifestsPR(t *testing.T) {
+func TestActionVerifiesTheManifestsPR(t *testing.T) {
 	const runHead = "3484a3fb816e0859fd6e1cea078d76385ff50625"
 	for name, pr8 := range map[string]githubtest.PR{
 		"another head":      {Number: 8, BaseSHA: "b", HeadSHA: "8888888888888888888888888888888888888888", HeadRef: "x", HeadOwner: "octo-org"},
@@ -192,9 +192,9 @@ func TestH1ActionVerifiesTheManifestsPR(t *testing.T) {
 	}
 }
 
-// TestC2ActionManifestCannotClaimAReservedKey: the Action validates the
+// TestActionManifestCannotClaimAReservedKey: the Action validates the
 // manifest beside the plans the same way.
-func TestC2ActionManifestCannotClaimAReservedKey(t *testing.T) {
+func TestActionManifestCannotClaimAReservedKey(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"plan/plan.json":   `{"format_version":"1.2","resource_changes":[]}`,
@@ -206,10 +206,10 @@ func TestC2ActionManifestCannotClaimAReservedKey(t *testing.T) {
 	}
 }
 
-// TestM5JobSummaryWithinItsLimit: the job summary was cut at 1,048,576
+// TestJobSummaryWithinItsLimit: the job summary was cut at 1,048,576
 // bytes and then given a newline, one byte over GitHub's limit, so GitHub
 // dropped it whole.
-func TestM5JobSummaryWithinItsLimit(t *testing.T) {
+func TestJobSummaryWithinItsLimit(t *testing.T) {
 	summary := filepath.Join(t.TempDir(), "summary.md")
 	for _, size := range []int{MaxJobSummary - 2, MaxJobSummary - 1, MaxJobSummary, MaxJobSummary + 5000} {
 		os.Remove(summary)

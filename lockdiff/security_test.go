@@ -15,7 +15,7 @@ import (
 )
 
 // deepShapes are the nesting shapes that overflowed Go's stack in hcl's
-// parser (finding C1), each as the tail of an expression.
+// parser, each as the tail of an expression.
 func deepShapes(n int) map[string]string {
 	return map[string]string{
 		"brackets":          strings.Repeat("[", n) + strings.Repeat("]", n),
@@ -35,10 +35,10 @@ func deepShapes(n int) map[string]string {
 	}
 }
 
-// TestC1DeepNestingLockFile: a lock file nested 100,000 deep (200 KB of
+// TestDeepNestingLockFile: a lock file nested 100,000 deep (200 KB of
 // "[") is refused with one located error instead of killing the process;
 // every shape at the most a lock file under MaxLockSize can hold.
-func TestC1DeepNestingLockFile(t *testing.T) {
+func TestDeepNestingLockFile(t *testing.T) {
 	for name, tail := range deepShapes(50000) {
 		t.Run(name, func(t *testing.T) {
 			src := "provider \"registry.opentofu.org/hashicorp/aws\" {\n  version = \"5.0.0\"\n  hashes = " + tail + "\n}\n"
@@ -55,9 +55,9 @@ func TestC1DeepNestingLockFile(t *testing.T) {
 	}
 }
 
-// TestC1DeepNestingConfig: the same for .tf and .tf.json configuration
+// TestDeepNestingConfig: the same for .tf and .tf.json configuration
 // read by lockdiff --config and the App.
-func TestC1DeepNestingConfig(t *testing.T) {
+func TestDeepNestingConfig(t *testing.T) {
 	for name, tail := range deepShapes(100000) {
 		t.Run(name, func(t *testing.T) {
 			fsys := fstest.MapFS{"main.tf": {Data: []byte("locals {\n  a = " + tail + "\n}\n")}}
@@ -81,10 +81,10 @@ func TestC1DeepNestingConfig(t *testing.T) {
 	}
 }
 
-// TestC1OrdinaryNestingParses: the limit leaves real shapes alone — many
+// TestOrdinaryNestingParses: the limit leaves real shapes alone — many
 // conditionals and unary operators in one block, each in its own
 // attribute, and nesting well below the limit.
-func TestC1OrdinaryNestingParses(t *testing.T) {
+func TestOrdinaryNestingParses(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("locals {\n")
 	for i := range 2 * MaxNesting {
@@ -101,9 +101,9 @@ func TestC1OrdinaryNestingParses(t *testing.T) {
 	}
 }
 
-// TestM7LargeConfigFile: a 48 MB main.tf is refused at once, not parsed
+// TestLargeConfigFile: a 48 MB main.tf is refused at once, not parsed
 // for seconds into gigabytes.
-func TestM7LargeConfigFile(t *testing.T) {
+func TestLargeConfigFile(t *testing.T) {
 	big := []byte("locals {\n" + strings.Repeat("  a = \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"\n", 48<<20/72) + "}\n")
 	start := time.Now()
 	_, diags := LoadConfigFS(fstest.MapFS{"main.tf": {Data: big}}, "root")
@@ -113,11 +113,11 @@ func TestM7LargeConfigFile(t *testing.T) {
 	t.Logf("refused in %v", time.Since(start))
 }
 
-// TestM7ManyLockHashes: a lock of 100,000 hashes took 134 s to compare.
+// TestManyLockHashes: a lock of 100,000 hashes took 134 s to compare.
 // It is refused from its size at once; a lock under the size limit with
 // more than MaxHashes hashes is refused at the list, located; and
 // comparing many hashes is linear.
-func TestM7ManyLockHashes(t *testing.T) {
+func TestManyLockHashes(t *testing.T) {
 	lock := func(n int) []byte {
 		var b strings.Builder
 		b.WriteString("provider \"registry.opentofu.org/hashicorp/aws\" {\n  version = \"5.0.0\"\n  hashes = [\n")
@@ -150,9 +150,9 @@ func BenchmarkCompareHashes(b *testing.B) {
 	}
 }
 
-// TestL4ControlCharactersInLockStrings: a raw NUL (or any control
+// TestControlCharactersInLockStrings: a raw NUL (or any control
 // character) in a lock file's strings was accepted.
-func TestL4ControlCharactersInLockStrings(t *testing.T) {
+func TestControlCharactersInLockStrings(t *testing.T) {
 	for name, src := range map[string]string{
 		"hash":        "provider \"registry.opentofu.org/hashicorp/aws\" {\n  version = \"5.0.0\"\n  hashes = [\"h1:a\x00b\"]\n}\n",
 		"constraints": "provider \"registry.opentofu.org/hashicorp/aws\" {\n  version = \"5.0.0\"\n  constraints = \"~> 5.0\x1b[31m\"\n  hashes = [\"h1:ab\"]\n}\n",
@@ -173,12 +173,12 @@ func refusedAsAmplifying(summary string) bool {
 	return summary == "Nested too deeply" || summary == "Too many tokens"
 }
 
-// TestA7ConfigAmplification: 8 MiB of "[" cost 27–36 s and 2.2 GB, 3 MB
+// TestConfigAmplification: 8 MiB of "[" cost 27–36 s and 2.2 GB, 3 MB
 // of "[{(" 32 s and 741 MB, and a pull request of three such files 72 s:
 // each is refused now, located, by a pass that allocates nothing, before
 // the lexer; a flat file of a million tokens is refused by the token
 // budget; parsing stops when its context ends.
-func TestA7ConfigAmplification(t *testing.T) {
+func TestConfigAmplification(t *testing.T) {
 	files := map[string]string{
 		"brackets.tf":  strings.Repeat("[", 8<<20),
 		"mixed.tf":     "locals {\n  a = " + strings.Repeat("[{(", 1<<20) + "\n}\n",

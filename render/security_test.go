@@ -68,12 +68,12 @@ func commentOf(t *testing.T, plan map[string]any, o CommentOptions) string {
 	return md
 }
 
-// TestH3SecretCannotRewriteMarkup: masking ran over the finished Markdown,
+// TestSecretCannotRewriteMarkup: masking ran over the finished Markdown,
 // so a secret equal to "```diff" turned every fence opener into "(sensitive
 // value)" and the diffs rendered as live Markdown, and a secret equal to
 // "</details>" unbalanced the details. Values are masked before they are
 // fenced now.
-func TestH3SecretCannotRewriteMarkup(t *testing.T) {
+func TestSecretCannotRewriteMarkup(t *testing.T) {
 	live := "```diff\n<h1>x</h1>\n<img src=https://evil.example/x.png>\n[link](https://evil.example)\n@octocat"
 	plan := planOf(
 		rc("test_a.fence", "create", nil, map[string]any{"s": "```diff"}, false, map[string]any{"s": true}),
@@ -96,10 +96,10 @@ func TestH3SecretCannotRewriteMarkup(t *testing.T) {
 	}
 }
 
-// TestH3UnterminatedPrivateKeyHidesOnlyItsValue: an unterminated
+// TestUnterminatedPrivateKeyHidesOnlyItsValue: an unterminated
 // "-----BEGIN PRIVATE KEY-----" made the pattern swallow everything after
 // it, later diffs and a destroy included.
-func TestH3UnterminatedPrivateKeyHidesOnlyItsValue(t *testing.T) {
+func TestUnterminatedPrivateKeyHidesOnlyItsValue(t *testing.T) {
 	key := "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nVJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNb"
 	plan := planOf(
 		rc("test_a.key", "create", nil, map[string]any{"pem": key}, false, map[string]any{}),
@@ -118,9 +118,9 @@ func TestH3UnterminatedPrivateKeyHidesOnlyItsValue(t *testing.T) {
 	}
 }
 
-// TestM3MultilineSecretAsHeredoc: a multi-line secret shown elsewhere as a
+// TestMultilineSecretAsHeredoc: a multi-line secret shown elsewhere as a
 // heredoc leaked every line.
-func TestM3MultilineSecretAsHeredoc(t *testing.T) {
+func TestMultilineSecretAsHeredoc(t *testing.T) {
 	secret := "first-secret-line\nsecond-secret-line"
 	plan := planOf(
 		rc("test_a.marked", "create", nil, map[string]any{"s": secret}, false, map[string]any{"s": true}),
@@ -137,10 +137,10 @@ func TestM3MultilineSecretAsHeredoc(t *testing.T) {
 	}
 }
 
-// TestM3EscapedSecretInsideALongerString: a secret with a quote, a
+// TestEscapedSecretInsideALongerString: a secret with a quote, a
 // backslash, a tab or a control character is escaped where a longer
 // string holds it, and that form leaked.
-func TestM3EscapedSecretInsideALongerString(t *testing.T) {
+func TestEscapedSecretInsideALongerString(t *testing.T) {
 	for _, secret := range []string{`pa"ssword`, `pa\ssword`, "pa\tssword", "pa\x01ssword", "pässwörd<&>"} {
 		plan := planOf(
 			rc("test_a.marked", "create", nil, map[string]any{"s": secret}, false, map[string]any{"s": true}),
@@ -156,9 +156,9 @@ func TestM3EscapedSecretInsideALongerString(t *testing.T) {
 	}
 }
 
-// TestM3SensitiveMapKeysInReplacePaths: a sensitive map's keys showed in
+// TestSensitiveMapKeysInReplacePaths: a sensitive map's keys showed in
 // the replace paths of the warnings and the JSON summary.
-func TestM3SensitiveMapKeysInReplacePaths(t *testing.T) {
+func TestSensitiveMapKeysInReplacePaths(t *testing.T) {
 	change := rc("test_a.r", "replace", map[string]any{"tags": map[string]any{"secretkey": "a"}}, map[string]any{"tags": map[string]any{"secretkey": "b"}},
 		map[string]any{"tags": true}, map[string]any{"tags": true})
 	change["change"].(map[string]any)["replace_paths"] = []any{[]any{"tags", "secretkey"}}
@@ -175,9 +175,9 @@ func TestM3SensitiveMapKeysInReplacePaths(t *testing.T) {
 	}
 }
 
-// TestM3SensitiveNumbers: a number marked sensitive showed where another
+// TestSensitiveNumbers: a number marked sensitive showed where another
 // resource holds it unmarked.
-func TestM3SensitiveNumbers(t *testing.T) {
+func TestSensitiveNumbers(t *testing.T) {
 	plan := planOf(
 		rc("test_a.marked", "create", nil, map[string]any{"port": json.Number("54321")}, false, map[string]any{"port": true}),
 		rc("test_a.shown", "create", nil, map[string]any{"p": json.Number("54321"), "other": json.Number("543210")}, false, map[string]any{}),
@@ -188,10 +188,10 @@ func TestM3SensitiveNumbers(t *testing.T) {
 	}
 }
 
-// TestM4EveryOutputIsMasked: the warnings, failed checks, the shortened
+// TestEveryOutputIsMasked: the warnings, failed checks, the shortened
 // comment's address lists, the drift list and the JSON summary were never
 // masked: credential-shaped for_each keys showed there.
-func TestM4EveryOutputIsMasked(t *testing.T) {
+func TestEveryOutputIsMasked(t *testing.T) {
 	token := "ghp_" + strings.Repeat("A1b2", 9)
 	addr := func(kind string) string { return fmt.Sprintf(`test_a.%s["%s"]`, kind, token) }
 	changes := []map[string]any{
@@ -222,10 +222,10 @@ func TestM4EveryOutputIsMasked(t *testing.T) {
 	}
 }
 
-// TestM5FailedChecksCannotPushOutTheLockAlert: failed checks, stream
+// TestFailedChecksCannotPushOutTheLockAlert: failed checks, stream
 // errors, lock warnings and per-plan rows had no count limit; 1,500
 // failing checks pushed the lock alert out of the comment.
-func TestM5FailedChecksCannotPushOutTheLockAlert(t *testing.T) {
+func TestFailedChecksCannotPushOutTheLockAlert(t *testing.T) {
 	var checks []any
 	for i := range 1500 {
 		a := fmt.Sprintf("check.c%d", i)
@@ -263,8 +263,8 @@ func alertLockDiff(t *testing.T) []*lockdiff.FileDiff {
 	return []*lockdiff.FileDiff{lockdiff.Compare(".terraform.lock.hcl", before, after)}
 }
 
-// TestM5ManyPlansAreCounted: one row per plan had no limit.
-func TestM5ManyPlansAreCounted(t *testing.T) {
+// TestManyPlansAreCounted: one row per plan had no limit.
+func TestManyPlansAreCounted(t *testing.T) {
 	path := writePlan(t, planOf(rc("test_a.x", "create", nil, map[string]any{"v": "x"}, false, map[string]any{})))
 	var plans []CommentPlan
 	for i := range 300 {
@@ -279,10 +279,10 @@ func TestM5ManyPlansAreCounted(t *testing.T) {
 	}
 }
 
-// TestM6TextOutsideCodeIsInert: bare URLs became links, GH-42 and :emoji:
+// TestTextOutsideCodeIsInert: bare URLs became links, GH-42 and :emoji:
 // passed, and invisible characters were kept, in text outside code
 // (diagnostics, check messages, plan and directory names).
-func TestM6TextOutsideCodeIsInert(t *testing.T) {
+func TestTextOutsideCodeIsInert(t *testing.T) {
 	hostile := "see https://evil.example/a and www.evil.example, GH-42, :smile: x\ufeffy\u061cz\u2060w\u00adv\u2028u\u2029t\u3164s"
 	plan := planOf(rc("test_a.x", "create", nil, map[string]any{"v": "x"}, false, map[string]any{}))
 	plan["checks"] = []any{map[string]any{"address": map[string]any{"kind": "check", "to_display": "check.c"}, "status": "fail",
@@ -303,11 +303,11 @@ func TestM6TextOutsideCodeIsInert(t *testing.T) {
 	}
 }
 
-// TestM7DeepValues: a value nested 9,990 levels deep (20 KB) took 17 s and
+// TestDeepValues: a value nested 9,990 levels deep (20 KB) took 17 s and
 // 1.07 GB as Markdown and 400 MB as text. Values nested past
 // tofujson.MaxValueDepth are refused, located; a string holding such JSON
 // is shown as the string it is.
-func TestM7DeepValues(t *testing.T) {
+func TestDeepValues(t *testing.T) {
 	deep := strings.Repeat(`{"a":`, 9990) + "1" + strings.Repeat("}", 9990)
 	var v any
 	if err := json.Unmarshal([]byte(deep), &v); err != nil {
@@ -336,9 +336,9 @@ func TestM7DeepValues(t *testing.T) {
 	}
 }
 
-// TestM7ManyTestRuns: 200,000 test runs in a stream took 77 s: each run
+// TestManyTestRuns: 200,000 test runs in a stream took 77 s: each run
 // was looked up in a list. Reading runs is linear now.
-func TestM7ManyTestRuns(t *testing.T) {
+func TestManyTestRuns(t *testing.T) {
 	timeFor := func(n int) time.Duration {
 		var b strings.Builder
 		b.WriteString(`{"@level":"info","@message":"OpenTofu 1.9.0","type":"version","ui":"1.2"}` + "\n")

@@ -42,10 +42,10 @@ func TestUnpackRefusesUnsafeArchives(t *testing.T) {
 	}
 }
 
-// TestL3ZipDirectoryCheckedFirst: a zip's central directory of 500,000
+// TestZipDirectoryCheckedFirst: a zip's central directory of 500,000
 // entries was parsed (155 MB) before the file count was checked. The end
 // records are read first now.
-func TestL3ZipDirectoryCheckedFirst(t *testing.T) {
+func TestZipDirectoryCheckedFirst(t *testing.T) {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for i := range 100000 {
@@ -72,12 +72,12 @@ func TestL3ZipDirectoryCheckedFirst(t *testing.T) {
 	}
 }
 
-// TestA6ZipEntryCountLies: an end record whose 16-bit count says 1 over a
+// TestZipEntryCountLies: an end record whose 16-bit count says 1 over a
 // central directory of 65,537 records (archive/zip checks the count only
 // modulo 65,536, and would parse them all) is refused by walking the
 // records, before archive/zip parses any, and so is one whose directory
 // size lies too.
-func TestA6ZipEntryCountLies(t *testing.T) {
+func TestZipEntryCountLies(t *testing.T) {
 	const n = 65537
 	var dir bytes.Buffer
 	for i := range n {

@@ -44,11 +44,11 @@ func newSetupServer(t *testing.T) (*Setup, *httptest.Server, *githubtest.Server,
 	return s, srv, gh, dir
 }
 
-// TestA11SetupBoundToBrowser: without PLANPR_SETUP_TOKEN, a state is good
+// TestSetupBoundToBrowser: without PLANPR_SETUP_TOKEN, a state is good
 // only in the browser that opened /setup: a stranger holding the state,
 // or a state of their own with another browser's cookie, cannot finish it
 // with their App's code.
-func TestA11SetupBoundToBrowser(t *testing.T) {
+func TestSetupBoundToBrowser(t *testing.T) {
 	_, srv, gh, dir := newSetupServer(t)
 	gh.AddManifestCode("attacker-code", githubtest.ManifestApp{ID: 666, Slug: "evil"})
 	_, adminState := setupBrowser(t, srv.URL)
@@ -81,10 +81,10 @@ func TestA11SetupBoundToBrowser(t *testing.T) {
 	}
 }
 
-// TestA11SetupFirstCompletedWins: two callbacks at once, each with a good
+// TestSetupFirstCompletedWins: two callbacks at once, each with a good
 // state and code of its own: one App is kept and served, the other is
 // refused, and app.json names the App that runs.
-func TestA11SetupFirstCompletedWins(t *testing.T) {
+func TestSetupFirstCompletedWins(t *testing.T) {
 	s, srv, gh, dir := newSetupServer(t)
 	var browsers []*http.Client
 	var states []string
@@ -129,10 +129,10 @@ func TestA11SetupFirstCompletedWins(t *testing.T) {
 	}
 }
 
-// TestA11SetupRateLimited: one client opening /setup a thousand times is
+// TestSetupRateLimited: one client opening /setup a thousand times is
 // refused past its allowance, and the administrator's state, handed out
 // before, still completes (nothing is stored per page to evict).
-func TestA11SetupRateLimited(t *testing.T) {
+func TestSetupRateLimited(t *testing.T) {
 	s, srv, gh, dir := newSetupServer(t)
 	gh.AddManifestCode("admin-code", githubtest.ManifestApp{ID: 1, Slug: "admin"})
 	admin, state := setupBrowser(t, srv.URL)

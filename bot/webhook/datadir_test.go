@@ -14,10 +14,10 @@ import (
 	"github.com/planpr/planpr/bot/githubtest"
 )
 
-// TestA16QueueFilesPrivate: in a data directory that already exists as
+// TestQueueFilesPrivate: in a data directory that already exists as
 // 0755 (a volume), the queue's database, WAL and shared-memory files are
 // 0600, whatever the umask, and the open directory is said in the log.
-func TestA16QueueFilesPrivate(t *testing.T) {
+func TestQueueFilesPrivate(t *testing.T) {
 	old := syscall.Umask(0o022)
 	defer syscall.Umask(old)
 	dir := filepath.Join(t.TempDir(), "data")

@@ -33,10 +33,10 @@ func (f *failingRedeliverer) Redeliver(ctx context.Context, id int64) error {
 	return nil
 }
 
-// TestA5FailedRedeliveryAskedAgain: a delivery whose redelivery also
+// TestFailedRedeliveryAskedAgain: a delivery whose redelivery also
 // fails is asked again after a back-off, until GitHub's three days; one
 // GitHub is about to forget is logged and counted as lost, once.
-func TestA5FailedRedeliveryAskedAgain(t *testing.T) {
+func TestFailedRedeliveryAskedAgain(t *testing.T) {
 	now := time.Now()
 	f := &failingRedeliverer{fakeRedeliverer: fakeRedeliverer{redelivers: map[int64]int{}, list: []HookDelivery{
 		{ID: 10, GUID: "g-flaky", StatusCode: 0, DeliveredAt: now.Add(-time.Hour)},

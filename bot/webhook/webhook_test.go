@@ -187,11 +187,11 @@ func metricsText(t *testing.T, a *testIntake) string {
 	return string(b)
 }
 
-// TestH5UnsignedHeadersAddNoMetricsLabels: the X-GitHub-Event header of an
+// TestUnsignedHeadersAddNoMetricsLabels: the X-GitHub-Event header of an
 // unsigned request used to become a label (900 KB names grew memory
 // without bound, a 0xFF byte broke /metrics). Labels now come from a fixed
 // set, recorded after the signature check.
-func TestH5UnsignedHeadersAddNoMetricsLabels(t *testing.T) {
+func TestUnsignedHeadersAddNoMetricsLabels(t *testing.T) {
 	a := newTestIntake(t, Config{Workers: 1})
 	huge := strings.Repeat("e", 900<<10)
 	for i := range 30 {
@@ -219,9 +219,9 @@ func TestH5UnsignedHeadersAddNoMetricsLabels(t *testing.T) {
 	mustContain(t, m, `planpr_webhook_deliveries_total{event="other",result="ignored"} 1`)
 }
 
-// TestH5DeliveryIDsBounded: delivery ids are headers too; one that is not
+// TestDeliveryIDsBounded: delivery ids are headers too; one that is not
 // an id is refused, not remembered.
-func TestH5DeliveryIDsBounded(t *testing.T) {
+func TestDeliveryIDsBounded(t *testing.T) {
 	a := newTestIntake(t, Config{Workers: 1})
 	body := []byte(`{"zen":"hi"}`)
 	for _, id := range []string{strings.Repeat("a", 1<<20), "", "id with spaces", "x\xff"} {
@@ -249,11 +249,11 @@ func (b *slowBody) Read(p []byte) (int, error) {
 	return b.r.Read(p)
 }
 
-// TestH5BodiesReadWithinABudget: 40 uploads of 25 MB at once were all
+// TestBodiesReadWithinABudget: 40 uploads of 25 MB at once were all
 // buffered (1.13 GB). Now bodies are read within a budget of bytes; past
 // it a sender waits, then gets 503, and what is read stays within the
 // budget.
-func TestH5BodiesReadWithinABudget(t *testing.T) {
+func TestBodiesReadWithinABudget(t *testing.T) {
 	a := newTestIntake(t, Config{Workers: 1, IntakeBudget: 2 * MaxBody, IntakeWait: 300 * time.Millisecond})
 	release := make(chan struct{})
 	var wg sync.WaitGroup
@@ -291,11 +291,11 @@ func TestH5BodiesReadWithinABudget(t *testing.T) {
 	mustContain(t, m, `planpr_webhook_deliveries_total{event="unverified",result="busy"} 38`)
 }
 
-// TestL5ShutdownWithASlowClient: one client sending its body slowly held
+// TestShutdownWithASlowClient: one client sending its body slowly held
 // the shutdown for its whole 30 s and then made it report "0 jobs left
 // unfinished" and fail. The requests now have a deadline of their own,
 // and a shutdown with nothing left undone succeeds.
-func TestL5ShutdownWithASlowClient(t *testing.T) {
+func TestShutdownWithASlowClient(t *testing.T) {
 	a := newTestIntake(t, Config{Workers: 1})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

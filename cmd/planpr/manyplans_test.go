@@ -16,12 +16,12 @@ import (
 // writes one per module.
 const tinyPlan = `{"format_version":"1.2","terraform_version":"1.9.0","planned_values":{"root_module":{}},"resource_changes":[{"address":"null_resource.a","mode":"managed","type":"null_resource","name":"a","provider_name":"registry.opentofu.org/hashicorp/null","change":{"actions":["create"],"before":null,"after":{"triggers":null},"after_unknown":{"id":true},"before_sensitive":false,"after_sensitive":{}}}],"configuration":{"root_module":{}}}`
 
-// TestA8ManyPlansInOneFile: a file of thousands of plans one after another
+// TestManyPlansInOneFile: a file of thousands of plans one after another
 // was split into a file per plan (30,000 files, 104 s for 30k plans), and
 // `render --format text` ran out of descriptors. Its plans are now read as
 // sections of the one file: nothing is written to disk, one descriptor
 // serves them all, and every format reads them.
-func TestA8ManyPlansInOneFile(t *testing.T) {
+func TestManyPlansInOneFile(t *testing.T) {
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
 		t.Skip(err)

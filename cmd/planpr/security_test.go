@@ -13,10 +13,10 @@ import (
 // command: "::name…" at its start, or "##[" anywhere.
 var workflowCommand = regexp.MustCompile(`(?m)^[ \t]*::|##\[`)
 
-// TestM1NoWorkflowCommandsInErrors: five error paths printed untrusted
+// TestNoWorkflowCommandsInErrors: five error paths printed untrusted
 // text raw, so a lock version holding "\n::error title=…::…" issued
 // commands in the CI log. Every error now goes through bot.SafeLog.
-func TestM1NoWorkflowCommandsInErrors(t *testing.T) {
+func TestNoWorkflowCommandsInErrors(t *testing.T) {
 	const inject = `\n::error title=Security scan passed::all good\n::add-mask::x\n##[warning]y`
 	dir := t.TempDir()
 	write := func(name, content string) string {
@@ -53,10 +53,10 @@ func TestM1NoWorkflowCommandsInErrors(t *testing.T) {
 	}
 }
 
-// TestM1ActionOutputIsInsideStopCommands: the Action's whole output is in
+// TestActionOutputIsInsideStopCommands: the Action's whole output is in
 // ::stop-commands:: windows, and its own annotations are issued between
 // them with their messages escaped.
-func TestM1ActionOutputIsInsideStopCommands(t *testing.T) {
+func TestActionOutputIsInsideStopCommands(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "p\n::error::x.json")
 	if err := os.WriteFile(bad, []byte("not json"), 0o644); err != nil {
@@ -99,9 +99,9 @@ func TestM1ActionOutputIsInsideStopCommands(t *testing.T) {
 	}
 }
 
-// TestM4ErrorsAreMasked: errors quote addresses and files, and with them
+// TestErrorsAreMasked: errors quote addresses and files, and with them
 // credential-shaped for_each keys.
-func TestM4ErrorsAreMasked(t *testing.T) {
+func TestErrorsAreMasked(t *testing.T) {
 	dir := t.TempDir()
 	token := "ghp_" + strings.Repeat("A1b2", 9)
 	plan := filepath.Join(dir, "plan.json")

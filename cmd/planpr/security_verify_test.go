@@ -11,10 +11,10 @@ import (
 	"testing"
 )
 
-// TestA1LockdiffVerifyMakesNoConnection: `planpr lockdiff --verify` on a
+// TestLockdiffVerifyMakesNoConnection: `planpr lockdiff --verify` on a
 // lock file naming 127.0.0.1:PORT connects to nothing, and an open port
 // and a closed one read the same.
-func TestA1LockdiffVerifyMakesNoConnection(t *testing.T) {
+func TestLockdiffVerifyMakesNoConnection(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

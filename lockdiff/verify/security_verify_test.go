@@ -83,10 +83,10 @@ func assertNoTransportWords(t *testing.T, msg string) {
 	}
 }
 
-// TestA1LockFileHostNotContacted: a lock file naming a loopback or private
+// TestLockFileHostNotContacted: a lock file naming a loopback or private
 // host makes no connection, open and closed ports read the same, and the
 // reason is plain.
-func TestA1LockFileHostNotContacted(t *testing.T) {
+func TestLockFileHostNotContacted(t *testing.T) {
 	open := listenCounting(t)
 	closed := closedPort(t)
 	var messages []string
@@ -111,11 +111,11 @@ func TestA1LockFileHostNotContacted(t *testing.T) {
 	}
 }
 
-// TestA1RegistryCannotPointInside: an allowed registry that sends planpr
+// TestRegistryCannotPointInside: an allowed registry that sends planpr
 // to an internal address — a loopback port by IP, a name resolving to
 // loopback (checked after DNS), or a redirect to plain http — gets no
 // connection there, and the comment says one fixed sentence.
-func TestA1RegistryCannotPointInside(t *testing.T) {
+func TestRegistryCannotPointInside(t *testing.T) {
 	internal := listenCounting(t)
 	_, port, _ := net.SplitHostPort(internal.Addr().String())
 	redirector := httptest.NewServer(http.RedirectHandler("http://169.254.169.254/latest/meta-data/iam/security-credentials/", http.StatusFound))
@@ -152,10 +152,10 @@ func TestA1RegistryCannotPointInside(t *testing.T) {
 	}
 }
 
-// TestA1RequestBudget: a lock file of 500 providers on one allowed host
+// TestRequestBudget: a lock file of 500 providers on one allowed host
 // makes at most the budget's requests; the rest say why they are not
 // checked.
-func TestA1RequestBudget(t *testing.T) {
+func TestRequestBudget(t *testing.T) {
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
@@ -188,10 +188,10 @@ func TestA1RequestBudget(t *testing.T) {
 	}
 }
 
-// TestA2ForgedHashOnUnchangedVersion: a pull request that only adds an
+// TestForgedHashOnUnchangedVersion: a pull request that only adds an
 // h1: to a version the lock already had gets an alert, not ✓, whether or
 // not the registry publishes h1: hashes.
-func TestA2ForgedHashOnUnchangedVersion(t *testing.T) {
+func TestForgedHashOnUnchangedVersion(t *testing.T) {
 	reg := newTestRegistry(t, false)
 	host := "registry.opentofu.org"
 	zh := reg.zh["linux_amd64"]
@@ -213,10 +213,10 @@ func TestA2ForgedHashOnUnchangedVersion(t *testing.T) {
 	}
 }
 
-// TestA2CacheOthersCanWrite: a cache others can write is not read, and a
+// TestCacheOthersCanWrite: a cache others can write is not read, and a
 // cache file that is not private is not believed; the cache that is
 // written is 0600 in 0700.
-func TestA2CacheOthersCanWrite(t *testing.T) {
+func TestCacheOthersCanWrite(t *testing.T) {
 	reg := newTestRegistry(t, false)
 	host := "registry.opentofu.org"
 	forged := strings.Repeat("ab", 32)
@@ -257,9 +257,9 @@ func TestA2CacheOthersCanWrite(t *testing.T) {
 	}
 }
 
-// TestA13FullModeBounds: --verify=full refuses a package over its size
+// TestFullModeBounds: --verify=full refuses a package over its size
 // cap while downloading, and a zip bomb while inflating.
-func TestA13FullModeBounds(t *testing.T) {
+func TestFullModeBounds(t *testing.T) {
 	reg := newTestRegistry(t, false)
 	host := "registry.opentofu.org"
 	v := &Verifier{Registries: map[string]string{host: reg.URL + "/v1/providers/"}, Full: true, MaxPackage: 64}
@@ -285,10 +285,10 @@ func TestA13FullModeBounds(t *testing.T) {
 	t.Logf("a %d KB zip of 64 MiB refused in %v", bomb.Len()>>10, time.Since(start))
 }
 
-// TestA14UnknownVersionExpires: "the registry does not know this version"
+// TestUnknownVersionExpires: "the registry does not know this version"
 // is asked again once its time is up, so a version published after the
 // pull request named it verifies.
-func TestA14UnknownVersionExpires(t *testing.T) {
+func TestUnknownVersionExpires(t *testing.T) {
 	reg := newTestRegistry(t, false)
 	host := "registry.opentofu.org"
 	dir := t.TempDir()
@@ -314,10 +314,10 @@ func TestA14UnknownVersionExpires(t *testing.T) {
 	}
 }
 
-// TestA3RequesterHourlyBudget: one requester (an App installation) gets a
+// TestRequesterHourlyBudget: one requester (an App installation) gets a
 // bounded number of registry requests an hour, whatever its reviews ask;
 // another requester is not held by it.
-func TestA3RequesterHourlyBudget(t *testing.T) {
+func TestRequesterHourlyBudget(t *testing.T) {
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)

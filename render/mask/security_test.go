@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// TestL1CredentialShapes: shapes the masker missed.
-func TestL1CredentialShapes(t *testing.T) {
+// TestCredentialShapes: shapes the masker missed.
+func TestCredentialShapes(t *testing.T) {
 	m := NewMasker()
 	for name, tc := range map[string]struct{ in, leak string }{
 		"aws secret by name":    {`aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"`, "wJalrXUtnFEMI"},
@@ -28,11 +28,11 @@ func TestL1CredentialShapes(t *testing.T) {
 	}
 }
 
-// TestM7ManySecretsOfDistinctLengths: 3,000 secrets of distinct lengths
+// TestManySecretsOfDistinctLengths: 3,000 secrets of distinct lengths
 // took 51.7 s in the job-summary render, since each position of the text
 // tried every length. A position now costs a lookup per short length and
 // one for every long secret: the time no longer grows with their number.
-func TestM7ManySecretsOfDistinctLengths(t *testing.T) {
+func TestManySecretsOfDistinctLengths(t *testing.T) {
 	text := strings.Repeat("the secretary sent a secret-ary note, seen = 1234\n", 20000) // 1 MB
 	timeWith := func(n int) time.Duration {
 		m := NewMasker()
@@ -63,9 +63,9 @@ func TestMaskingIsIdempotent(t *testing.T) {
 	}
 }
 
-// TestA15URLPasswordShapes: a password after an empty user, and one
+// TestURLPasswordShapes: a password after an empty user, and one
 // holding a slash, are hidden; a port and path before an @ are not.
-func TestA15URLPasswordShapes(t *testing.T) {
+func TestURLPasswordShapes(t *testing.T) {
 	m := NewMasker()
 	for _, tc := range []struct{ in, leak string }{
 		{`redis://:s3cretpw@cache.internal:6379/0`, "s3cretpw"},

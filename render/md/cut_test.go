@@ -6,9 +6,9 @@ import (
 	"unicode/utf8"
 )
 
-// TestM5LastResortCutKeepsCharactersWhole: the byte cut emitted invalid
+// TestLastResortCutKeepsCharactersWhole: the byte cut emitted invalid
 // UTF-8 for some budgets.
-func TestM5LastResortCutKeepsCharactersWhole(t *testing.T) {
+func TestLastResortCutKeepsCharactersWhole(t *testing.T) {
 	text := strings.Repeat("ünïcödé ✅ line\n", 50)
 	for limit := range 300 {
 		got := Cut(text, limit)

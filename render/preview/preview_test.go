@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// TestH3PreviewForbidsRefreshFormsAndNavigation: the --html preview carried
+// TestPreviewForbidsRefreshFormsAndNavigation: the --html preview carried
 // a raw <meta http-equiv=refresh> and a <form>, which its CSP allowed.
-func TestH3PreviewForbidsRefreshFormsAndNavigation(t *testing.T) {
+func TestPreviewForbidsRefreshFormsAndNavigation(t *testing.T) {
 	md := "<meta http-equiv=\"refresh\" content=\"0;url=https://evil.example\">\n\n" +
 		"<form action=\"https://evil.example\"><input name=q><button>go</button></form>\n\n" +
 		"<base href=\"https://evil.example/\"><iframe src=\"https://evil.example\"></iframe>\n\n" +

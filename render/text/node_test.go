@@ -163,9 +163,9 @@ func fields(m map[string]*diff.Node) []diff.Field {
 	return out
 }
 
-// TestH4UnalignedListSaysSo: a list or heredoc the aligner gave up on says
+// TestUnalignedListSaysSo: a list or heredoc the aligner gave up on says
 // so in the text, where the reviewer reads it.
-func TestH4UnalignedListSaysSo(t *testing.T) {
+func TestUnalignedListSaysSo(t *testing.T) {
 	list := &diff.Node{Kind: diff.List, Action: diff.Update, Unaligned: true, Elements: []*diff.Node{
 		str(diff.Delete, "a", nil), str(diff.Create, nil, "b"),
 	}}

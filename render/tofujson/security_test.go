@@ -25,9 +25,9 @@ func wantInputError(t *testing.T, err error, path, contains string) {
 	}
 }
 
-// TestL4FIFOInputIsRefused: a FIFO input blocked forever (open waits for a
+// TestFIFOInputIsRefused: a FIFO input blocked forever (open waits for a
 // writer).
-func TestL4FIFOInputIsRefused(t *testing.T) {
+func TestFIFOInputIsRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "plan.json")
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Skip("no named pipes here:", err)
@@ -44,17 +44,17 @@ func TestL4FIFOInputIsRefused(t *testing.T) {
 	}
 }
 
-// TestL4DirectoryInputIsRefused: a directory read as "the file is empty".
-func TestL4DirectoryInputIsRefused(t *testing.T) {
+// TestDirectoryInputIsRefused: a directory read as "the file is empty".
+func TestDirectoryInputIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	for name, read := range readers {
 		t.Run(name, func(t *testing.T) { wantInputError(t, read(dir), dir, "is a directory") })
 	}
 }
 
-// TestL4RawNULInStringsIsRefused: a raw NUL inside a JSON string is not
+// TestRawNULInStringsIsRefused: a raw NUL inside a JSON string is not
 // JSON; every reader refuses it with its place.
-func TestL4RawNULInStringsIsRefused(t *testing.T) {
+func TestRawNULInStringsIsRefused(t *testing.T) {
 	docs := map[string]string{
 		"plan":    `{"format_version":"1.2","resource_changes":[{"address":"a_b.c","mode":"managed","type":"a_b","name":"c","provider_name":"p","change":{"actions":["create"],"before":null,"after":{"x":"a` + "\x00" + `b"},"after_unknown":{},"before_sensitive":false,"after_sensitive":{}}}]}`,
 		"state":   `{"format_version":"1.0","values":{"root_module":{"resources":[{"address":"a.b","mode":"managed","type":"a","name":"b","provider_name":"p","values":{"x":"a` + "\x00" + `b"},"sensitive_values":{}}]}}}`,
@@ -71,9 +71,9 @@ func TestL4RawNULInStringsIsRefused(t *testing.T) {
 	}
 }
 
-// TestL4DuplicateTopLevelMembers: a second "resource_changes" silently
+// TestDuplicateTopLevelMembers: a second "resource_changes" silently
 // replaced the first, so a plan with changes read as "no changes".
-func TestL4DuplicateTopLevelMembers(t *testing.T) {
+func TestDuplicateTopLevelMembers(t *testing.T) {
 	change := `{"address":"a_b.c","mode":"managed","type":"a_b","name":"c","provider_name":"p","change":{"actions":["create"],"before":null,"after":{"x":1},"after_unknown":{},"before_sensitive":false,"after_sensitive":{}}}`
 	for name, doc := range map[string]string{
 		"plan, empty second": `{"format_version":"1.2","resource_changes":[` + change + `],"resource_changes":[]}`,

@@ -122,10 +122,10 @@ func bigList(n int, f func(i int) string) []any {
 	return out
 }
 
-// TestH4ListDiffLinearSpace: a 20,000-element list with its last element
+// TestListDiffLinearSpace: a 20,000-element list with its last element
 // changed took 3.1 GB for the n×m table; the aligner now needs memory for
 // the differences only.
-func TestH4ListDiffLinearSpace(t *testing.T) {
+func TestListDiffLinearSpace(t *testing.T) {
 	before := bigList(20000, func(i int) string { return fmt.Sprint("e", i) })
 	after := slices.Clone(before)
 	after[len(after)-1] = "changed"
@@ -142,9 +142,9 @@ func TestH4ListDiffLinearSpace(t *testing.T) {
 	}
 }
 
-// TestH4ListDiffFallsBack: 200,000 elements that all differ are too many
+// TestListDiffFallsBack: 200,000 elements that all differ are too many
 // to align: shown as removed and added, and said so, in bounded memory.
-func TestH4ListDiffFallsBack(t *testing.T) {
+func TestListDiffFallsBack(t *testing.T) {
 	before := bigList(200000, func(i int) string { return fmt.Sprint("b", i) })
 	after := bigList(200000, func(i int) string { return fmt.Sprint("a", i) })
 	var m runtime.MemStats
