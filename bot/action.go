@@ -85,6 +85,7 @@ type actionPlan struct {
 	plans       []render.CommentPlan
 	schemas     *tofujson.Schemas
 	schemasFile string
+	files       *tofujson.Files // the run's inputs, each opened once; closed when the run ends
 	lockSpec    string
 	locks       []*lockdiff.FileDiff
 	verifier    *verify.Verifier // nil: lock hashes not checked against the registries
@@ -103,7 +104,7 @@ func (p *actionPlan) commentOptions(env ActionEnv) render.CommentOptions {
 		runURL = s + "/" + r + "/actions/runs/" + id
 	}
 	opts := render.CommentOptions{
-		PlanOptions: review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor},
+		PlanOptions: review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor, Files: p.files},
 		Marker:      p.marker, Version: env.Version, Locks: p.locks, Title: p.title, RunURL: runURL, Missing: pack.Missing(p.in.Roots, p.plans),
 		FullText: "the job summary of this run",
 	}
@@ -181,6 +182,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	if err != nil {
 		return err
 	}
+	defer p.files.Close()
 	if err := p.canGate(env.Getenv("GITHUB_EVENT_NAME")); err != nil {
 		return err
 	}
@@ -230,7 +232,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	if len(p.in.ReviewSecret) > 0 {
 		fpOpts = append(fpOpts, fingerprint.Options{Key: p.in.ReviewSecret})
 	}
-	sums, err := fingerprint.OfRootsEach(ctx, fingerprintRoots(p.plans), fpOpts...)
+	sums, err := fingerprint.OfRootsEach(ctx, p.files, fingerprintRoots(p.plans), fpOpts...)
 	if err != nil {
 		return err
 	}
@@ -250,7 +252,6 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	// One read of the plans gives both: the comment and the job summary.
 	var full, short bytes.Buffer
 	fullOpts := jobSummaryOptions(opts)
-	defer tofujson.Hold(planFiles(p.plans)...)() // each input opened once
 	// One read gives the comment, the job summary and the machine summary.
 	var summary, checkBody bytes.Buffer
 	withSummary := opts
@@ -291,12 +292,18 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	return nil
 }
 
-func prepare(env ActionEnv) (*actionPlan, error) {
+func prepare(env ActionEnv) (p *actionPlan, err error) {
 	in, err := readActionInputs(env)
 	if err != nil {
 		return nil, err
 	}
-	p := &actionPlan{in: in, commentMode: in.CommentMode, jobSummary: in.JobSummary, labels: in.Labels, lockSpec: in.LockFiles, verifier: in.Verifier, platforms: in.Platforms}
+	files := tofujson.NewFiles()
+	defer func() {
+		if err != nil {
+			files.Close()
+		}
+	}()
+	p = &actionPlan{files: files, in: in, commentMode: in.CommentMode, jobSummary: in.JobSummary, labels: in.Labels, lockSpec: in.LockFiles, verifier: in.Verifier, platforms: in.Platforms}
 	if p.repo, err = gh.ParseRepo(env.Getenv("GITHUB_REPOSITORY")); err != nil {
 		return nil, fmt.Errorf("GITHUB_REPOSITORY: %w", err)
 	}
@@ -317,11 +324,11 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		return nil, errors.New("nothing to report: set the plan input (plan JSON files), ui-log, or lock-files")
 	}
 	schemasFile := in.Schemas
-	planFiles, found := takeSchemas(planFiles)
+	planFiles, found := takeSchemas(p.files, planFiles)
 	if len(found) > 0 {
 		schemasFile = cmp.Or(schemasFile, found[0])
 	}
-	p.plans = groupByDir(planFiles, logFiles)
+	p.plans = groupByDir(p.files, planFiles, logFiles)
 	for i := range p.plans { // named as the repository names them, wherever the step runs
 		workspace := cmp.Or(env.Getenv("GITHUB_WORKSPACE"), ".")
 		if rel, err := filepath.Rel(workspace, p.plans[i].Path); err == nil && p.plans[i].Path != "" && !strings.HasPrefix(rel, "..") {
@@ -338,7 +345,7 @@ func prepare(env ActionEnv) (*actionPlan, error) {
 		}
 	}
 	if schemasFile != "" {
-		if p.schemas, err = tofujson.ReadSchemasFile(schemasFile); err != nil {
+		if p.schemas, err = p.files.ReadSchemas(schemasFile); err != nil {
 			return nil, err
 		}
 		p.schemasFile = schemasFile
@@ -525,7 +532,7 @@ func glob(pat string) ([]string, error) {
 }
 
 // groupByDir makes one section per directory holding plans or streams.
-func groupByDir(planFiles, logFiles []string) []render.CommentPlan {
+func groupByDir(open *tofujson.Files, planFiles, logFiles []string) []render.CommentPlan {
 	var files []review.File
 	for _, f := range planFiles {
 		if filepath.Base(f) != "planpr.json" {
@@ -537,7 +544,7 @@ func groupByDir(planFiles, logFiles []string) []render.CommentPlan {
 		file.Stream = true
 		files = append(files, file)
 	}
-	return review.Group(files)
+	return review.Group(open, files)
 }
 
 // readManifest reads planpr.json beside the first input, if any.
@@ -691,8 +698,8 @@ func NameByManifests(plans []render.CommentPlan) error {
 
 // planFingerprint is what the plans will do (package fingerprint), as
 // the comment's marker publishes it.
-func planFingerprint(ctx context.Context, plans []render.CommentPlan) (string, error) {
-	return fingerprint.OfRoots(ctx, fingerprintRoots(plans), fingerprint.Options{})
+func planFingerprint(ctx context.Context, files *tofujson.Files, plans []render.CommentPlan) (string, error) {
+	return fingerprint.OfRoots(ctx, files, fingerprintRoots(plans), fingerprint.Options{})
 }
 
 // fingerprintRoots are the plans as package fingerprint names them.

@@ -18,6 +18,7 @@ import (
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/report"
+	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -174,7 +175,7 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 	}
 	slices.Sort(order)
 	var plans []render.CommentPlan
-	var files, schemas []string
+	var schemas []string
 	for _, root := range order {
 		r := byRoot[root]
 		p := render.CommentPlan{Name: root, Root: root}
@@ -188,14 +189,12 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 				p.Streams = append(p.Streams, f)
 			case name == "plan.json":
 				p.Path, p.Source = f, root+"/plan.json"
-			default:
-				continue
 			}
-			files = append(files, f)
 		}
 		plans = append(plans, p)
 	}
-	defer tofujson.Hold(files...)()
+	open := tofujson.NewFiles() // the roots' inputs, each opened once
+	defer open.Close()
 	author, err := s.login(ctx)
 	if err != nil {
 		return false, err
@@ -204,16 +203,16 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 	defer unlock()
 	marker := render.Marker{Key: report.PullRequestKey, SHA: ev0.HeadSHA, At: unixTime(ev0.RunStartedAt), Run: ev0.ID, Roots: order}
 	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: report.Title(marker.Key), RunURL: ev0.HTMLURL,
-		Missing: s.rootsGone(ctx, api, repo, pr, author, order)}
+		Missing: s.rootsGone(ctx, api, repo, pr, author, order), PlanOptions: review.PlanOptions{Files: open}}
 	if repoURL, _, ok := strings.Cut(ev0.HTMLURL, "/actions/runs/"); ok && ev0.HeadSHA != "" {
 		opts.SourceURL = repoURL + "/blob/" + ev0.HeadSHA
 	}
 	if len(schemas) > 0 {
-		if opts.Schemas, err = tofujson.ReadSchemasFile(schemas[0]); err != nil {
+		if opts.Schemas, err = open.ReadSchemas(schemas[0]); err != nil {
 			return false, err
 		}
 	}
-	if opts.Fingerprint, err = planFingerprint(ctx, plans); err != nil {
+	if opts.Fingerprint, err = planFingerprint(ctx, open, plans); err != nil {
 		return false, err
 	}
 	prInfo, err := api.PullRequest(ctx, repo, pr)

@@ -138,8 +138,8 @@ func (p *actionPlan) gate(ctx context.Context, env ActionEnv, log *ActionLog, ap
 	}
 	if p.in.ReviewedPlan != "" && len(p.plans) == 1 && p.plans[0].Path != "" {
 		opts := fingerprint.Options{Key: p.in.ReviewSecret}
-		r, errR := fingerprint.Read(p.in.ReviewedPlan, opts)
-		c, errC := fingerprint.Read(p.plans[0].Path, opts)
+		r, errR := fingerprint.Read(p.files, p.in.ReviewedPlan, opts)
+		c, errC := fingerprint.Read(p.files, p.plans[0].Path, opts)
 		if errR == nil && errC == nil {
 			for _, d := range fingerprint.Compare(r, c) {
 				b.WriteString("- " + md.Message(d.Message) + "\n") // addresses and keys are untrusted text

@@ -109,7 +109,7 @@ func TestParityAppAndAction(t *testing.T) {
 	art := t.TempDir()
 	writeFiles(t, art, map[string]string{"plan.json": string(read("plan.json")), "plan.jsonl": stream})
 	var appSummary bytes.Buffer
-	if err := summary.Write(&appSummary, artifactPlans(art, "planpr-prod", "envs/prod", []string{filepath.Join(art, "plan.json"), filepath.Join(art, "plan.jsonl")}), review.PlanOptions{}); err != nil {
+	if err := summary.Write(&appSummary, artifactPlans(nil, art, "planpr-prod", "envs/prod", []string{filepath.Join(art, "plan.json"), filepath.Join(art, "plan.jsonl")}), review.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	written, _ := os.ReadFile(outputFile)

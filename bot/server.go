@@ -485,10 +485,11 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	if err != nil {
 		return err
 	}
-	planFiles, schemas = takeSchemas(planFiles)
-	plans := artifactPlans(dir, a.Name, manifest.Root, planFiles)
-	defer tofujson.Hold(append(planFiles, schemas...)...)() // each input opened once
-	mode, _ := review.ParseMode(manifest.Mode)              // validated with the manifest
+	files := tofujson.NewFiles() // the artifact's inputs, each opened once
+	defer files.Close()
+	planFiles, schemas = takeSchemas(files, planFiles)
+	plans := artifactPlans(files, dir, a.Name, manifest.Root, planFiles)
+	mode, _ := review.ParseMode(manifest.Mode) // validated with the manifest
 	tool, _ := flavor.Parse(manifest.Flavor)
 	marker := render.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
 	title := report.Title(marker.Key)
@@ -496,11 +497,11 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		marker.Key, title = marker.Key+"/applied", title+" · applied"
 	}
 	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: title, RunURL: run.HTMLURL,
-		PlanOptions: review.PlanOptions{Mode: mode, Flavor: tool}}
+		PlanOptions: review.PlanOptions{Mode: mode, Flavor: tool, Files: files}}
 	if repoURL, _, ok := strings.Cut(run.HTMLURL, "/actions/runs/"); ok && run.HeadSHA != "" {
 		opts.SourceURL = repoURL + "/blob/" + run.HeadSHA // errors link their lines at the run's commit
 	}
-	if opts.Fingerprint, err = planFingerprint(ctx, plans); err != nil {
+	if opts.Fingerprint, err = planFingerprint(ctx, files, plans); err != nil {
 		return err
 	}
 	// With its root, the plan's comment holds that root's lock files, as
@@ -525,7 +526,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		marker = opts.Marker
 	}
 	if len(schemas) > 0 {
-		if opts.Schemas, err = tofujson.ReadSchemasFile(schemas[0]); err != nil {
+		if opts.Schemas, err = files.ReadSchemas(schemas[0]); err != nil {
 			return err
 		}
 		opts.SchemasFile = filepath.Base(schemas[0])
@@ -576,7 +577,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 // Without a root they are named by their place in the artifact (or the
 // artifact's name); with the manifest's root, by their place in the
 // repository, as the Action names them.
-func artifactPlans(dir, artifactName, root string, planFiles []string) []render.CommentPlan {
+func artifactPlans(open *tofujson.Files, dir, artifactName, root string, planFiles []string) []render.CommentPlan {
 	files := make([]review.File, len(planFiles))
 	for i, f := range planFiles {
 		rel, err := filepath.Rel(dir, f)
@@ -591,7 +592,7 @@ func artifactPlans(dir, artifactName, root string, planFiles []string) []render.
 		files[i] = review.InDirectory(f)
 		files[i].Name = cmp.Or(strings.TrimPrefix(filepath.Dir(rel), "."), artifactName)
 	}
-	plans := review.Group(files)
+	plans := review.Group(open, files)
 	for i := range plans {
 		if plans[i].Path == "" {
 			continue

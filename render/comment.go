@@ -213,10 +213,17 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 			opts[i].Mode = review.ModeNormal
 		}
 	}
+	if opts[0].Files == nil { // the run's files: each opened once, and the parts of a file of several plans
+		files := tofujson.NewFiles()
+		defer files.Close()
+		for i := range opts {
+			opts[i].Files = files
+		}
+	}
 	o := opts[0]
 	var masker *mask.Masker
 	var sections []*planSection
-	cleanup, err := review.Splitting(plans, func(plans []CommentPlan) error {
+	cleanup, err := review.Splitting(o.Files, plans, func(plans []CommentPlan) error {
 		masker, sections = mask.NewMasker(), nil
 		for _, p := range plans {
 			if err := ctx.Err(); err != nil {

@@ -168,7 +168,7 @@ func (s *planSection) renderReps(o CommentOptions, m *mask.Masker, limit int) er
 	if s.Path == "" {
 		return nil
 	}
-	values := review.NewSpanValues(s.Path)
+	values := review.NewSpanValues(o.Files, s.Path)
 	defer values.Close()
 	var config *review.ConfigIndex
 	if o.Schemas == nil {

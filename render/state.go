@@ -33,7 +33,7 @@ func StateMarkdown(w io.Writer, path string, o CommentOptions) (*CommentResult, 
 	counts := map[count]int{}
 	var addresses []string
 	marked := 0
-	st, err := tofujson.ReadStateFile(path, &tofujson.StateVisitor{Resource: func(r *tofujson.StateResource) error {
+	st, err := o.Files.ReadState(path, &tofujson.StateVisitor{Resource: func(r *tofujson.StateResource) error {
 		tofujson.CollectMarked(r.Values, r.SensitiveValues, masker.AddSecret)
 		typ := r.Type
 		if r.Mode != "managed" {

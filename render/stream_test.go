@@ -20,7 +20,7 @@ import (
 )
 
 func TestReadStreamPlanMessages(t *testing.T) {
-	s, err := review.ReadStream("testdata/streams/plan.jsonl")
+	s, err := review.ReadStream(nil, "testdata/streams/plan.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestReadStreamPlanMessages(t *testing.T) {
 }
 
 func TestReadStreamApplyMessages(t *testing.T) {
-	s, err := review.ReadStream("testdata/streams/apply.jsonl")
+	s, err := review.ReadStream(nil, "testdata/streams/apply.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestReadStreamApplyMessages(t *testing.T) {
 }
 
 func TestReadStreamTestMessages(t *testing.T) {
-	s, err := review.ReadStream("testdata/streams/test.jsonl")
+	s, err := review.ReadStream(nil, "testdata/streams/test.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,19 +95,19 @@ func TestReadStreamBadInput(t *testing.T) {
 		{"ui2.jsonl", `unsupported UI stream version "2.0": planpr reads ui 1.x`, 1},
 		{"garbage.jsonl", `not a JSON message: "Error: something went wrong"`, 3},
 	} {
-		_, err := review.ReadStream("testdata/streams/" + tt.file)
+		_, err := review.ReadStream(nil, "testdata/streams/"+tt.file)
 		var ie *tofujson.InputError
 		if !errors.As(err, &ie) || !strings.Contains(ie.Msg, tt.want) || ie.Line != tt.line {
 			t.Errorf("%s: err = %v, want line %d: %s", tt.file, err, tt.line, tt.want)
 		}
 	}
-	s, err := review.ReadStream("testdata/streams/truncated.jsonl")
+	s, err := review.ReadStream(nil, "testdata/streams/truncated.jsonl")
 	if err != nil || s.Info.Truncated != 4 {
 		t.Errorf("a truncated last line: %v, %+v", err, s)
 	}
 	path := filepath.Join(t.TempDir(), "x.jsonl")
 	os.WriteFile(path, []byte(`{"type":"log","@message":"hi"}`+"\n"), 0o644)
-	if _, err := review.ReadStream(path); err == nil || !strings.Contains(err.Error(), `starts with a "version" message`) {
+	if _, err := review.ReadStream(nil, path); err == nil || !strings.Contains(err.Error(), `starts with a "version" message`) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -136,7 +136,7 @@ func TestStreamSensitiveOutputs(t *testing.T) {
 	if err := summary.Write(&js, plans, review.PlanOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := txt.StreamText(&plain, "testdata/streams/apply.jsonl"); err != nil {
+	if err := txt.StreamText(&plain, nil, "testdata/streams/apply.jsonl"); err != nil {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"markdown": md.String(), "json": js.String(), "text": plain.String()} {
@@ -159,7 +159,7 @@ func TestStreamCorpus(t *testing.T) {
 	}
 	for _, path := range paths {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			if !uistream.IsStream(path) {
+			if !uistream.IsStream(nil, path) {
 				t.Fatal("not recognised as a stream")
 			}
 			plans := []CommentPlan{{Name: "x", Streams: []string{path}}}
@@ -171,12 +171,12 @@ func TestStreamCorpus(t *testing.T) {
 			if err := summary.Write(&js, plans, review.PlanOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			if err := txt.StreamText(&plain, path); err != nil {
+			if err := txt.StreamText(&plain, nil, path); err != nil {
 				t.Fatal(err)
 			}
 			var want *uistream.ChangeSummary
 			var diags []string
-			uistream.ReadStreamFile(path, func(m *uistream.Message) error {
+			uistream.ReadStreamFile(nil, path, func(m *uistream.Message) error {
 				if m.Type == "change_summary" {
 					want = m.Changes
 				}

@@ -150,12 +150,12 @@ func exitCode(err error, stderr io.Writer) int {
 // wrote the input, when the input tells: `terraform show -json` to a
 // Terraform user. The commands that read inputs call it while they hold
 // them, so the flavour decided for the run is the one asked.
-func inUsersWords(err error) error {
+func inUsersWords(files *tofujson.Files, err error) error {
 	var ie *tofujson.InputError
 	if !errors.As(err, &ie) {
 		return err
 	}
-	if f := tofujson.DetectFlavor(ie.File); f.Terraform() {
+	if f := files.DetectFlavor(ie.File); f.Terraform() {
 		said := *ie
 		said.Msg = f.Say(ie.Msg)
 		return &said

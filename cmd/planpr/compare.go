@@ -12,6 +12,7 @@ import (
 	"github.com/planpr/planpr/bot/actionlog"
 	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/md"
+	"github.com/planpr/planpr/render/tofujson"
 )
 
 // exitStatus ends a command with a code of its own (compare-plans: 1 when
@@ -64,10 +65,12 @@ Flags:
 	// With the review's secret, sensitive values count too (by their
 	// HMAC; never shown).
 	opts := fingerprint.Options{Key: []byte(os.Getenv(reviewSecretEnv))}
+	open := tofujson.NewFiles() // each plan opened once
+	defer open.Close()
 	for i, f := range files {
-		p, err := fingerprint.Read(f, opts)
+		p, err := fingerprint.Read(open, f, opts)
 		if err != nil {
-			return &exitStatus{2, inUsersWords(err).Error()}
+			return &exitStatus{2, inUsersWords(open, err).Error()}
 		}
 		plans[i] = p
 	}

@@ -73,9 +73,11 @@ Flags:
 	if err != nil {
 		return &usageError{"--" + err.Error()}
 	}
-	popts := review.PlanOptions{Mode: m, Flavor: fl}
+	set := inputs.NewSet() // each input opened once
+	defer set.Close()
+	popts := review.PlanOptions{Mode: m, Flavor: fl, Files: set.Open()}
 	if schemas != "" {
-		if popts.Schemas, err = tofujson.ReadSchemasFile(schemas); err != nil {
+		if popts.Schemas, err = set.Open().ReadSchemas(schemas); err != nil {
 			return err
 		}
 		popts.SchemasFile = schemas
@@ -109,13 +111,11 @@ Flags:
 	if len(locks) == 0 && len(files) == 0 {
 		return fmt.Errorf("nothing to show: no lock file changed since %s (the merge base with %s), and no plan given; pass plan JSON files (`tofu show -json tfplan > plan.json`) or UI streams (`tofu plan -json > plan.jsonl`)", shortRef(mergeBase), base)
 	}
-	defer tofujson.Hold(append(inputPaths(files), schemas)...)() // each input opened once
-	defer func() { err = inUsersWords(err) }()                   // while the inputs are held: their flavour is known
-	kinds, err := inputs.ClassifyAll(inputPaths(files))
-	if err != nil {
+	defer func() { err = inUsersWords(set.Open(), err) }() // while the inputs are open: their flavour is known
+	if err := set.Add(inputPaths(files)); err != nil {
 		return err
 	}
-	plans := groupAsAction(files, kinds, top)
+	plans := groupAsAction(set.Open(), files, set.Files, top)
 	if len(plans) > 1 { // a directory of packed roots: named by their manifests, as the Action's final job names them
 		if err := bot.NameByManifests(plans); err != nil {
 			return err
@@ -140,7 +140,7 @@ Flags:
 	for _, p := range plans {
 		roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
 	}
-	if copts.Fingerprint, err = fingerprint.OfRoots(context.Background(), roots, fingerprint.Options{}); err != nil {
+	if copts.Fingerprint, err = fingerprint.OfRoots(context.Background(), set.Open(), roots, fingerprint.Options{}); err != nil {
 		return err
 	}
 	var summary bytes.Buffer
@@ -193,7 +193,7 @@ Flags:
 // groupAsAction sorts the inputs into root modules as the Action does: by
 // directory, named by the directory's place in the repository (top), so
 // that dry-run's key and title are the Action's; NAME=PATH labels stay.
-func groupAsAction(args []string, kinds []inputs.File, top string) []render.CommentPlan {
+func groupAsAction(open *tofujson.Files, args []string, kinds []inputs.File, top string) []render.CommentPlan {
 	files := make([]review.File, len(args))
 	for i, in := range args {
 		name, path := label(in)
@@ -212,7 +212,7 @@ func groupAsAction(args []string, kinds []inputs.File, top string) []render.Comm
 		f.Key, f.Path, f.Stream, f.Known = "dir:"+f.Key, path, stream, true
 		files[i] = f
 	}
-	return review.Group(files)
+	return review.Group(open, files)
 }
 
 // outputsLine is the Action's step outputs as dry-run says them (the

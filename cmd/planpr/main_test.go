@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -59,8 +60,16 @@ func TestScripts(t *testing.T) {
 			e.Setenv("INPUT_VERIFY", "false")
 			return nil
 		},
+		Condition: func(cond string) (bool, error) {
+			if cond != "strace" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			_, err := exec.LookPath("strace")
+			return err == nil || os.Getenv("PLANPR_TEST_STRACE") == "required", nil
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"fakegh": fakegh, "freeport": freeport, "webhook": webhook, "waitcount": waitcount, "appkey": appkey, "setjson": setjson,
+			"opens": opens,
 		},
 	})
 }
@@ -253,4 +262,40 @@ func setjson(ts *testscript.TestScript, neg bool, args []string) {
 	b, err := json.Marshal(doc)
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b, 0o644))
+}
+
+// opens counts, in a trace `strace -f -e trace=openat -o TRACE` wrote,
+// the successful opens of each file named, and fails unless each was
+// opened N times:
+//
+//	opens TRACE N FILE...
+//
+// Without strace the script is skipped, unless PLANPR_TEST_STRACE is
+// "required" (CI sets it): then it fails.
+func opens(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 3 {
+		ts.Fatalf("usage: opens TRACE N FILE...")
+	}
+	want, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("opens: %q is no count", args[1])
+	}
+	trace := ts.ReadFile(args[0])
+	for _, name := range args[2:] {
+		// As given (relative to the script's directory) or absolute.
+		spellings := []string{strconv.Quote(name) + ",", strconv.Quote(ts.MkAbs(name)) + ","}
+		got := 0
+		for _, line := range strings.Split(trace, "\n") {
+			// 1234  openat(AT_FDCWD, "/abs/plan.json", O_RDONLY|O_CLOEXEC) = 7
+			if !strings.Contains(line, "openat(") || strings.Contains(line, "= -1 ") {
+				continue
+			}
+			if strings.Contains(line, spellings[0]) || strings.Contains(line, spellings[1]) {
+				got++
+			}
+		}
+		if (got == want) == neg {
+			ts.Fatalf("%s opened %d times, want %d", name, got, want)
+		}
+	}
 }

@@ -82,13 +82,14 @@ Flags:
 	if err != nil {
 		return &usageError{"--" + err.Error()}
 	}
-	popts := review.PlanOptions{Mode: mode, Targeted: o.targeted, Flavor: fl}
 	// Each input is opened once for the whole render, however many passes
 	// read it.
-	defer tofujson.Hold(append(inputPaths(args), o.schemas)...)()
-	defer func() { err = inUsersWords(err) }() // while the inputs are held: their flavour is known
+	set := inputs.NewSet()
+	defer set.Close()
+	popts := review.PlanOptions{Mode: mode, Targeted: o.targeted, Flavor: fl, Files: set.Open()}
+	defer func() { err = inUsersWords(set.Open(), err) }() // while the inputs are open: their flavour is known
 	if o.schemas != "" {
-		s, err := tofujson.ReadSchemasFile(o.schemas)
+		s, err := set.Open().ReadSchemas(o.schemas)
 		if err != nil {
 			return err
 		}
@@ -97,14 +98,13 @@ Flags:
 	// Render everything before printing anything: a bad input must not
 	// leave half an output behind.
 	var out bytes.Buffer
-	kinds, err := inputs.ClassifyAll(inputPaths(args))
-	if err != nil {
+	if err := set.Add(inputPaths(args)); err != nil {
 		return err
 	}
-	if states := ofKind(kinds, inputs.State); len(states) > 0 {
+	if states := set.Paths(inputs.State); len(states) > 0 {
 		return renderStates(states, len(args), o, popts, stdout)
 	}
-	plans := groupInputs(args, kinds)
+	plans := groupInputs(set.Open(), args, set.Files)
 	switch o.format {
 	case "json":
 		err = summary.Write(&out, plans, popts)
@@ -131,7 +131,7 @@ Flags:
 			prepared = nil
 		}
 		defer closeAll()
-		cleanup, err := review.Splitting(plans, func(split []render.CommentPlan) error {
+		cleanup, err := review.Splitting(popts.Files, plans, func(split []render.CommentPlan) error {
 			closeAll()
 			plans = split
 			return prepareText(plans, popts, &prepared)
@@ -151,7 +151,7 @@ Flags:
 				}
 			}
 			for _, st := range p.Streams {
-				if err = txt.StreamText(w, st); err != nil {
+				if err = txt.StreamText(w, popts.Files, st); err != nil {
 					break
 				}
 			}
@@ -184,7 +184,7 @@ func prepareText(plans []render.CommentPlan, popts review.PlanOptions, prepared 
 	}
 	for _, p := range plans {
 		for _, st := range p.Streams {
-			if _, err := uistream.ReadStreamFile(st, nil); err != nil {
+			if _, err := uistream.ReadStreamFile(popts.Files, st, nil); err != nil {
 				return err
 			}
 		}
@@ -223,7 +223,7 @@ func inputPaths(args []string) []string {
 // groupInputs sorts the inputs into root modules: each input is a plan JSON
 // or a UI stream (its first line is a "version" message), and inputs with
 // the same NAME (or, unlabelled, the same directory name) form one section.
-func groupInputs(args []string, kinds []inputs.File) []render.CommentPlan {
+func groupInputs(open *tofujson.Files, args []string, kinds []inputs.File) []render.CommentPlan {
 	files := make([]review.File, len(args))
 	for i, in := range args {
 		name, path := label(in)
@@ -239,18 +239,7 @@ func groupInputs(args []string, kinds []inputs.File) []render.CommentPlan {
 		}
 		files[i] = review.File{Key: key, Name: name, Path: path, Stream: kinds[i].Kind == inputs.Stream, Known: true}
 	}
-	return review.Group(files)
-}
-
-// ofKind are the paths of the files of a kind.
-func ofKind(files []inputs.File, kind inputs.Kind) []string {
-	var paths []string
-	for _, f := range files {
-		if f.Kind == kind {
-			paths = append(paths, f.Path)
-		}
-	}
-	return paths
+	return review.Group(open, files)
 }
 
 // renderStates renders states: as `tofu show` prints them, or as an

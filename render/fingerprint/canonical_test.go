@@ -14,7 +14,7 @@ import (
 // sumOf is Read(path).Sum() as the streaming read gives it, without
 // keeping the plan's values: what OfRoots sums for one plan.
 func sumOf(ctx context.Context, path string, opts Options) (string, error) {
-	sums, err := sumsOf(ctx, path, []Options{opts})
+	sums, err := sumsOf(ctx, nil, path, []Options{opts})
 	if err != nil {
 		return "", err
 	}
@@ -49,7 +49,7 @@ func TestCanonicalIsEncodingJSON(t *testing.T) {
 			got, want []byte
 		}
 		opts := Options{Key: []byte("k")}
-		lines, err := visit(t.Context(), path, func(e Entry, before, after marked) line {
+		lines, err := visit(t.Context(), nil, path, func(e Entry, before, after marked) line {
 			got := appendEntry(nil, &e, before, after, opts)
 			e.Before = normalize(before.value, before.unknown, before.sensitive, opts)
 			e.After = normalize(after.value, after.unknown, after.sensitive, opts)
@@ -66,7 +66,7 @@ func TestCanonicalIsEncodingJSON(t *testing.T) {
 			}
 		}
 		entries += len(lines)
-		p, err := Read(path, opts)
+		p, err := Read(nil, path, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func TestSumWhileReadingMany(t *testing.T) {
 			map[string]any{"ami": "a-2", "size": i + 1, "password": "p2", "script": strings.Repeat("echo <&>\n", 51)}, nil))
 	}
 	path := plan(t, nil, changes...)
-	p, err := Read(path, Options{})
+	p, err := Read(nil, path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,12 +87,12 @@ type Plan struct {
 }
 
 // Read reads what the plan at path will do.
-func Read(path string, opts Options) (*Plan, error) {
+func Read(files *tofujson.Files, path string, opts Options) (*Plan, error) {
 	type read struct {
 		e Entry
 		h hashed
 	}
-	got, err := visit(context.Background(), path, func(e Entry, before, after marked) read {
+	got, err := visit(context.Background(), files, path, func(e Entry, before, after marked) read {
 		h := hash(&e, before, after, opts)
 		e.Before = normalize(before.value, before.unknown, before.sensitive, opts)
 		e.After = normalize(after.value, after.unknown, after.sensitive, opts)
@@ -173,8 +173,8 @@ func sumOfHashes(hashes []hashed, opts Options) string {
 }
 
 // sumsOf is sumOf for each of opts, the plan read once.
-func sumsOf(ctx context.Context, path string, opts []Options) ([]string, error) {
-	each, err := visit(ctx, path, func(e Entry, before, after marked) []hashed {
+func sumsOf(ctx context.Context, files *tofujson.Files, path string, opts []Options) ([]string, error) {
+	each, err := visit(ctx, files, path, func(e Entry, before, after marked) []hashed {
 		hs := make([]hashed, len(opts))
 		for i, o := range opts {
 			hs[i] = hash(&e, before, after, o)
@@ -412,8 +412,8 @@ type Root struct{ Name, Path string }
 // or the hash of each root's name and Sum, in name order. Roots with no
 // plan (a stream alone) count for nothing; none at all gives "". It stops
 // when ctx ends (a job's deadline): its work is linear in the plans' size.
-func OfRoots(ctx context.Context, roots []Root, opts Options) (string, error) {
-	sums, err := OfRootsEach(ctx, roots, opts)
+func OfRoots(ctx context.Context, files *tofujson.Files, roots []Root, opts Options) (string, error) {
+	sums, err := OfRootsEach(ctx, files, roots, opts)
 	if err != nil {
 		return "", err
 	}
@@ -422,7 +422,7 @@ func OfRoots(ctx context.Context, roots []Root, opts Options) (string, error) {
 
 // OfRootsEach is OfRoots for each of opts (the published fingerprint and
 // the keyed one, say), every plan read once.
-func OfRootsEach(ctx context.Context, roots []Root, opts ...Options) ([]string, error) {
+func OfRootsEach(ctx context.Context, files *tofujson.Files, roots []Root, opts ...Options) ([]string, error) {
 	lines := make([][]string, len(opts))
 	single := make([]string, len(opts))
 	add := func(name string, sums []string) {
@@ -434,16 +434,20 @@ func OfRootsEach(ctx context.Context, roots []Root, opts ...Options) ([]string, 
 		if r.Path == "" {
 			continue
 		}
-		sums, err := sumsOf(ctx, r.Path, opts)
+		sums, err := sumsOf(ctx, files, r.Path, opts)
 		var several *tofujson.SeveralPlansError
 		if errors.As(err, &several) { // terragrunt's file of plans: each counts
-			parts, release, err := tofujson.SplitPlans(r.Path)
+			if files == nil { // the parts are read through files of the run's own
+				files = tofujson.NewFiles()
+				defer files.Close()
+			}
+			parts, release, err := files.SplitPlans(r.Path)
 			defer release()
 			if err != nil {
 				return nil, err
 			}
 			for k, part := range parts {
-				partSums, err := sumsOf(ctx, part.Path, opts)
+				partSums, err := sumsOf(ctx, files, part.Path, opts)
 				if err != nil {
 					return nil, err
 				}

@@ -50,7 +50,7 @@ func sum(t *testing.T, path string) string {
 
 func keyedSum(t *testing.T, path string, opts Options) string {
 	t.Helper()
-	p, err := Read(path, opts)
+	p, err := Read(nil, path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +114,8 @@ func TestFingerprintDiffers(t *testing.T) {
 			if keyedSum(t, tc.path, keyed) == keyedBase {
 				t.Errorf("the same fingerprint")
 			}
-			r, _ := Read(reviewed, keyed)
-			c, _ := Read(tc.path, keyed)
+			r, _ := Read(nil, reviewed, keyed)
+			c, _ := Read(nil, tc.path, keyed)
 			diffs := Compare(r, c)
 			if len(diffs) != 1 || diffs[0].Message != tc.words && !strings.HasPrefix(diffs[0].Message, tc.words) {
 				t.Errorf("differences %+v, want %q", diffs, tc.words)
@@ -138,11 +138,11 @@ func FuzzFingerprint(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc string) {
 		path := filepath.Join(t.TempDir(), "plan.json")
 		os.WriteFile(path, []byte(doc), 0o644)
-		a, err := Read(path, Options{})
+		a, err := Read(nil, path, Options{})
 		if err != nil {
 			return
 		}
-		b, err := Read(path, Options{})
+		b, err := Read(nil, path, Options{})
 		if err != nil {
 			t.Fatalf("read once, refused the second time: %v", err)
 		}
@@ -206,8 +206,8 @@ func TestFingerprintTellsApartWhatAReviewerWouldNot(t *testing.T) {
 			if sum(t, tc.a) == sum(t, tc.b) {
 				t.Errorf("the same fingerprint")
 			}
-			a, _ := Read(tc.a, Options{})
-			b, _ := Read(tc.b, Options{})
+			a, _ := Read(nil, tc.a, Options{})
+			b, _ := Read(nil, tc.b, Options{})
 			diffs := Compare(a, b)
 			if len(diffs) == 0 || !strings.HasPrefix(diffs[len(diffs)-1].Message, tc.difference) {
 				t.Errorf("differences %+v, want %q", diffs, tc.difference)
@@ -235,7 +235,7 @@ func TestUnkeyedFingerprintHoldsNoSensitiveValue(t *testing.T) {
 	if keyedSum(t, a, k1) == keyedSum(t, a, k2) || keyedSum(t, a, k1) == sum(t, a) {
 		t.Errorf("the keyed fingerprint does not depend on its key")
 	}
-	p, _ := Read(a, k1)
+	p, _ := Read(nil, a, k1)
 	for _, e := range p.Entries {
 		if line, _ := json.Marshal(e); strings.Contains(string(line), "hunter2") {
 			t.Errorf("a sensitive value in an entry: %s", line)
@@ -259,7 +259,7 @@ func TestNumberBombIsNotExpanded(t *testing.T) {
 		}
 	}
 	bomb := plan(t, nil, rc("aws_s3_bucket.logs", []string{"create"}, nil, map[string]any{"n": json.Number("1e1000000"), "m": json.Number("-9.99e-999999")}, nil))
-	p, err := Read(bomb, Options{})
+	p, err := Read(nil, bomb, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,10 +278,10 @@ func TestFingerprintStopsWithTheJobsContext(t *testing.T) {
 	path := plan(t, nil, changes...)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, err := OfRoots(ctx, []Root{{Name: "prod", Path: path}}, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := OfRoots(ctx, nil, []Root{{Name: "prod", Path: path}}, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled job: %v", err)
 	}
-	if sum, err := OfRoots(t.Context(), []Root{{Name: "prod", Path: path}}, Options{}); err != nil || sum == "" {
+	if sum, err := OfRoots(t.Context(), nil, []Root{{Name: "prod", Path: path}}, Options{}); err != nil || sum == "" {
 		t.Errorf("a live job: %q %v", sum, err)
 	}
 }
@@ -291,12 +291,12 @@ func TestFingerprintStopsWithTheJobsContext(t *testing.T) {
 func TestOfRootsEachIsAReadForEach(t *testing.T) {
 	path := plan(t, nil, web(), bucket())
 	keyed := Options{Key: []byte("k")}
-	sums, err := OfRootsEach(t.Context(), []Root{{Name: "prod", Path: path}}, Options{}, keyed)
+	sums, err := OfRootsEach(t.Context(), nil, []Root{{Name: "prod", Path: path}}, Options{}, keyed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, o := range []Options{{}, keyed} {
-		p, err := Read(path, o)
+		p, err := Read(nil, path, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,10 +18,10 @@ import (
 // as decoded and their marks beside them (Before and After unset). The
 // changes are decoded and fn runs beside the read (package beside): on
 // two goroutines at once.
-func visit[R any](ctx context.Context, path string, fn func(e Entry, before, after marked) R) ([]R, error) {
+func visit[R any](ctx context.Context, files *tofujson.Files, path string, fn func(e Entry, before, after marked) R) ([]R, error) {
 	w := beside.Start(func(rc tofujson.ResourceChange) (R, error) { return entry(&rc, fn) })
 	var entries []R
-	opts := tofujson.ReadOptions{Sections: []string{tofujson.SectionChanges}, Lazy: true}
+	opts := tofujson.ReadOptions{Sections: []string{tofujson.SectionChanges}, Lazy: true, Files: files}
 	seen := 0
 	plan, err := tofujson.ReadPlan(path, opts, func(section string, rc *tofujson.ResourceChange) error {
 		if seen++; seen%64 == 0 && ctx.Err() != nil {

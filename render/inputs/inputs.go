@@ -1,7 +1,8 @@
-// Package inputs decides, once per run, what each input file is: a plan
-// (`tofu show -json PLANFILE`), a state, provider schemas, or a UI stream
-// (`tofu plan/apply/test -json`). Every runner asks it; nothing else
-// sniffs a file's kind.
+// Package inputs owns a run's input files: Open opens each once (a Set
+// holds them, and every read of the run goes through it) and decides,
+// once, what each is — a plan (`tofu show -json PLANFILE`), a state,
+// provider schemas, or a UI stream (`tofu plan/apply/test -json`) — by
+// its content. Nothing else sniffs a file's kind.
 package inputs
 
 import (
@@ -25,29 +26,71 @@ type File struct {
 	Kind Kind
 }
 
+// Set is a run's inputs: the files given, each classified, and the open
+// files every read of the run goes through. Close it when the run is
+// done.
+type Set struct {
+	Files []File
+	open  *tofujson.Files
+}
+
+// Open classifies each of paths, in order, opening each once; the files
+// stay open for the run's reads until Close. A file that is none of the
+// kinds is an error naming it, and nothing stays open.
+func Open(paths []string) (*Set, error) {
+	s := NewSet()
+	if err := s.Add(paths); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// NewSet is an empty set of inputs: Add gives it its files.
+func NewSet() *Set { return &Set{open: tofujson.NewFiles()} }
+
+// Add classifies each of paths, in order, and adds it to the set.
+func (s *Set) Add(paths []string) error {
+	for _, p := range paths {
+		kind, err := s.Classify(p)
+		if err != nil {
+			return err
+		}
+		s.Files = append(s.Files, File{Path: p, Kind: kind})
+	}
+	return nil
+}
+
 // Classify says what the file at path is, from the least of it that
 // tells: a stream's first line, or a JSON document's first top-level
-// names. A file that is none of them is an error naming it.
-func Classify(path string) (Kind, error) {
-	if uistream.IsStream(path) {
+// names. The file joins the set's open files.
+func (s *Set) Classify(path string) (Kind, error) { return Classify(s.open, path) }
+
+// Classify says what the file at path, one of a run's open files, is.
+func Classify(files *tofujson.Files, path string) (Kind, error) {
+	if uistream.IsStream(files, path) {
 		return Stream, nil
 	}
-	kind, err := tofujson.DocumentKind(path)
+	kind, err := files.DocumentKind(path)
 	if err != nil {
 		return "", err
 	}
 	return Kind(kind), nil
 }
 
-// ClassifyAll classifies each path, in order.
-func ClassifyAll(paths []string) ([]File, error) {
-	files := make([]File, len(paths))
-	for i, p := range paths {
-		kind, err := Classify(p)
-		if err != nil {
-			return nil, err
+// Open are the run's open files, for every read: each is opened once.
+func (s *Set) Open() *tofujson.Files { return s.open }
+
+// Paths are the paths of the files of a kind, in order.
+func (s *Set) Paths(kind Kind) []string {
+	var paths []string
+	for _, f := range s.Files {
+		if f.Kind == kind {
+			paths = append(paths, f.Path)
 		}
-		files[i] = File{Path: p, Kind: kind}
 	}
-	return files, nil
+	return paths
 }
+
+// Close closes the run's files.
+func (s *Set) Close() error { return s.open.Close() }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planpr/planpr/render/tofujson"
 	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
@@ -55,13 +56,14 @@ func ModuleName(path string) string {
 // module has one plan: a second plan under a key starts another module,
 // which the streams after it join. Modules that share a key are named
 // by their plan files too, "prod (plan.json)" and "prod (again.json)",
-// so that neither hides the other.
-func Group(files []File) []Input {
+// so that neither hides the other. A file whose kind is not Known is
+// looked at, through inputs, the run's files.
+func Group(inputs *tofujson.Files, files []File) []Input {
 	var out []Input
 	var keys []string
 	latest := map[string]int{}
 	for _, f := range files {
-		stream := f.Stream || !f.Known && uistream.IsStream(f.Path)
+		stream := f.Stream || !f.Known && uistream.IsStream(inputs, f.Path)
 		i, ok := latest[f.Key]
 		if !ok || (!stream && out[i].Path != "") {
 			out = append(out, Input{Name: f.Name})

@@ -31,7 +31,7 @@ func TestGroup(t *testing.T) {
 	late := InDirectory(lateLog)
 	late.Stream = true // the Action's logs are streams whatever their first line
 	files = append(files, late)
-	got := Group(files)
+	got := Group(nil, files)
 	want := []Input{
 		{Name: "prod (plan.json)", Path: prodPlan, Streams: []string{prodLog}},
 		{Name: "dev", Path: devPlan},
@@ -66,7 +66,7 @@ func TestGroupNamesByShortestUniquePath(t *testing.T) {
 		InDirectory("a/x/eu/plan.json"), // eu three times: prod/eu, staging/eu, x/eu
 	}
 	var names []string
-	for _, in := range Group(files) {
+	for _, in := range Group(nil, files) {
 		names = append(names, in.Name)
 	}
 	if want := []string{"prod/eu", "staging/eu", "us", "x/eu"}; !reflect.DeepEqual(names, want) {

@@ -36,7 +36,7 @@ func ReadModule(in Input, o PlanOptions, so ScanOptions) (*Module, error) {
 		m.Scan = &Scan{Plan: &tofujson.Plan{}, ChangesEmpty: true}
 	}
 	for _, path := range in.Streams {
-		st, err := ReadStream(path)
+		st, err := ReadStream(o.Files, path)
 		if err != nil {
 			return nil, err
 		}

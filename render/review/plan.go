@@ -51,13 +51,16 @@ type PlanOptions struct {
 	// flavorDecided says ForInput has run: a file that tells nothing stays
 	// Unknown, and is not read again to find that out.
 	flavorDecided bool
+	// Files are the run's open inputs: every read goes through them, so
+	// that each file is opened once. nil opens a file at each read.
+	Files *tofujson.Files
 }
 
 // ForInput is o with its Flavor decided for the plan or state at path:
 // the one given, else the one the file tells (which may be Unknown).
 func (o PlanOptions) ForInput(path string) PlanOptions {
 	if o.Flavor == flavor.Unknown && !o.flavorDecided && path != "" {
-		o.Flavor = tofujson.DetectFlavor(path)
+		o.Flavor = o.Files.DetectFlavor(path)
 	}
 	o.flavorDecided = true
 	return o
@@ -180,11 +183,11 @@ func ReadPlan(path string, o PlanOptions, so ScanOptions) (*Scan, error) {
 			secretsDone <- first
 		}()
 	}
-	ropts := tofujson.ReadOptions{Lazy: true}
+	ropts := tofujson.ReadOptions{Lazy: true, Files: o.Files}
 	var values *SpanValues
 	if so.SkipValues {
 		ropts.SkipValues = []string{tofujson.SectionChanges}
-		values = NewSpanValues(path)
+		values = NewSpanValues(o.Files, path)
 		defer values.Close()
 	}
 	// The drift is rendered after the read (see Scan.Drift); its values,
@@ -390,14 +393,18 @@ func addNameKeyed(m *mask.Masker, name string, values ...any) {
 // SpanValues decodes, for a pass that skipped them, the values of the few
 // changes the pass itself must diff.
 type SpanValues struct {
-	path string
-	f    tofujson.Text
-	cr   *tofujson.ChangeReader
-	rc   tofujson.ResourceChange
+	files *tofujson.Files
+	path  string
+	f     tofujson.Text
+	cr    *tofujson.ChangeReader
+	rc    tofujson.ResourceChange
 }
 
-// NewSpanValues reads changes again from the plan at path by their spans.
-func NewSpanValues(path string) *SpanValues { return &SpanValues{path: path} }
+// NewSpanValues reads changes again from the plan at path, one of the
+// run's files, by their spans.
+func NewSpanValues(files *tofujson.Files, path string) *SpanValues {
+	return &SpanValues{files: files, path: path}
+}
 
 // Decode returns rc with its values decoded: rc itself when the pass kept
 // them raw (v is nil), or a copy read again from the file.
@@ -406,7 +413,7 @@ func (v *SpanValues) Decode(rc *tofujson.ResourceChange) (*tofujson.ResourceChan
 		return rc, rc.Change.Decode()
 	}
 	if v.cr == nil {
-		f, err := tofujson.OpenFile(v.path) // the UTF-8 text the pass read
+		f, err := v.files.Open(v.path) // the UTF-8 text the pass read
 		if err != nil {
 			return nil, err
 		}

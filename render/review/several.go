@@ -16,9 +16,10 @@ import (
 // plan JSON does not record its directory), with the streams staying with
 // the first; read is then called again with them. A file of one plan is
 // read once, as before. Errors in a part name the original file and their
-// place in it. cleanup removes the parts: call it once done with what read
-// made, even on error.
-func Splitting(ins []Input, read func([]Input) error) (cleanup func(), err error) {
+// place in it. The parts are read through files, the run's, which read
+// must read them through too. cleanup removes the parts: call it once
+// done with what read made, even on error.
+func Splitting(files *tofujson.Files, ins []Input, read func([]Input) error) (cleanup func(), err error) {
 	var releases []func()
 	parts := map[string]split{} // a part's path → where it came from
 	cleanup = func() {
@@ -36,7 +37,7 @@ func Splitting(ins []Input, read func([]Input) error) (cleanup func(), err error
 		if i < 0 {
 			return cleanup, locate(err, parts) // not an input of ours: nothing to split
 		}
-		found, release, err := tofujson.SplitPlans(several.File)
+		found, release, err := files.SplitPlans(several.File)
 		releases = append(releases, release)
 		if err != nil {
 			return cleanup, locate(err, parts)

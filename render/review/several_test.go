@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"github.com/planpr/planpr/render/tofujson"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +11,8 @@ import (
 )
 
 func TestSplittingReadsEachPlanOfAFile(t *testing.T) {
+	files := tofujson.NewFiles()
+	defer files.Close()
 	dir := t.TempDir()
 	plan := func(n int) string {
 		changes := make([]string, n)
@@ -29,11 +32,11 @@ func TestSplittingReadsEachPlanOfAFile(t *testing.T) {
 	var calls int
 	var got []Input
 	var counts []int
-	cleanup, err := Splitting([]Input{{Name: "one", Path: one}, {Name: "live", Path: several, Streams: []string{log}}}, func(ins []Input) error {
+	cleanup, err := Splitting(files, []Input{{Name: "one", Path: one}, {Name: "live", Path: several, Streams: []string{log}}}, func(ins []Input) error {
 		calls++
 		got, counts = ins, nil
 		for _, in := range ins {
-			m, err := ReadModule(in, PlanOptions{Mode: ModeNormal}, ScanOptions{})
+			m, err := ReadModule(in, PlanOptions{Mode: ModeNormal, Files: files}, ScanOptions{})
 			if err != nil {
 				return err
 			}
@@ -73,14 +76,16 @@ func TestSplittingReadsEachPlanOfAFile(t *testing.T) {
 // An error in the second plan of a file names the file and the place in
 // it, not the part planpr wrote.
 func TestSplittingLocatesErrorsInTheFile(t *testing.T) {
+	files := tofujson.NewFiles()
+	defer files.Close()
 	path := filepath.Join(t.TempDir(), "plans.json")
 	text := `{"format_version":"1.2","resource_changes":[]}` + "\n" + `{"format_version":"1.2","resource_changes":[{"change":{"actions":["explode"]}}]}` + "\n"
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cleanup, err := Splitting([]Input{{Path: path}}, func(ins []Input) error {
+	cleanup, err := Splitting(files, []Input{{Path: path}}, func(ins []Input) error {
 		for _, in := range ins {
-			if _, err := ReadModule(in, PlanOptions{Mode: ModeNormal}, ScanOptions{}); err != nil {
+			if _, err := ReadModule(in, PlanOptions{Mode: ModeNormal, Files: files}, ScanOptions{}); err != nil {
 				return err
 			}
 		}
@@ -96,6 +101,8 @@ func TestSplittingLocatesErrorsInTheFile(t *testing.T) {
 // show -json) given one name for each plan names each part by it, in
 // order; a wrong count is an error naming the file.
 func TestSplittingNamesEachPlan(t *testing.T) {
+	files := tofujson.NewFiles()
+	defer files.Close()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "plans.json")
 	plan := `{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[]}`
@@ -103,11 +110,11 @@ func TestSplittingNamesEachPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	var names []string
-	cleanup, err := Splitting([]Input{{Name: "envs/a,envs/b", Path: path}}, func(ins []Input) error {
+	cleanup, err := Splitting(files, []Input{{Name: "envs/a,envs/b", Path: path}}, func(ins []Input) error {
 		names = nil
 		for _, in := range ins {
 			names = append(names, in.Name)
-			if _, err := ReadPlan(in.Path, PlanOptions{}, ScanOptions{}); err != nil {
+			if _, err := ReadPlan(in.Path, PlanOptions{Files: files}, ScanOptions{}); err != nil {
 				return err
 			}
 		}
@@ -117,9 +124,9 @@ func TestSplittingNamesEachPlan(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(names, []string{"envs/a", "envs/b"}) {
 		t.Errorf("names %q, error %v", names, err)
 	}
-	cleanup, err = Splitting([]Input{{Name: "a,b,c", Path: path}}, func(ins []Input) error {
+	cleanup, err = Splitting(files, []Input{{Name: "a,b,c", Path: path}}, func(ins []Input) error {
 		for _, in := range ins {
-			if _, err := ReadPlan(in.Path, PlanOptions{}, ScanOptions{}); err != nil {
+			if _, err := ReadPlan(in.Path, PlanOptions{Files: files}, ScanOptions{}); err != nil {
 				return err
 			}
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/planpr/planpr/render/internal/words"
 	"github.com/planpr/planpr/render/mask"
+	"github.com/planpr/planpr/render/tofujson"
 	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
@@ -68,7 +69,7 @@ type TestRun struct {
 }
 
 // ReadStream summarises a UI stream file.
-func ReadStream(path string) (*StreamSummary, error) {
+func ReadStream(inputs *tofujson.Files, path string) (*StreamSummary, error) {
 	s := &StreamSummary{Path: path}
 	applies := map[string]*ApplyResult{}
 	apply := func(h *uistream.Hook) *ApplyResult {
@@ -108,7 +109,7 @@ func ReadStream(path string) (*StreamSummary, error) {
 		f.Runs = append(f.Runs, r)
 		return r
 	}
-	info, err := uistream.ReadStreamFile(path, func(m *uistream.Message) error {
+	info, err := uistream.ReadStreamFile(inputs, path, func(m *uistream.Message) error {
 		if s.Flavor == flavor.Unknown {
 			s.Flavor = uistream.Flavor(m.Module, m.Text)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/review"
 	txt "github.com/planpr/planpr/render/text"
+	"github.com/planpr/planpr/render/tofujson"
 
 	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/streamreport"
@@ -23,16 +24,20 @@ func Write(w io.Writer, plans []review.Input, o review.PlanOptions) error {
 	if o.Mode == "" {
 		o.Mode = review.ModeNormal
 	}
+	if o.Files == nil { // the run's files: each opened once, and the parts of a file of several plans
+		o.Files = tofujson.NewFiles()
+		defer o.Files.Close()
+	}
 	var doc *Doc
 	var masker *mask.Masker
-	cleanup, err := review.Splitting(plans, func(plans []review.Input) error {
+	cleanup, err := review.Splitting(o.Files, plans, func(plans []review.Input) error {
 		masker, doc = mask.NewMasker(), New()
 		var roots []fingerprint.Root
 		for _, p := range plans {
 			roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
 		}
 		var err error
-		if doc.Fingerprint, err = fingerprint.OfRoots(context.Background(), roots, fingerprint.Options{}); err != nil {
+		if doc.Fingerprint, err = fingerprint.OfRoots(context.Background(), o.Files, roots, fingerprint.Options{}); err != nil {
 			return err
 		}
 		for _, p := range plans {

@@ -57,7 +57,7 @@ type textPipeline struct {
 
 // newTextPipeline starts the workers; they wait for spans.
 func newTextPipeline(path string, o review.PlanOptions) (*textPipeline, error) {
-	f, err := tofujson.OpenFile(path) // the UTF-8 text the pass reads
+	f, err := o.Files.Open(path) // the UTF-8 text the pass reads
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func StateText(w io.Writer, path string, o review.PlanOptions) error {
 	o = o.ForInput(path)
 	// The first pass checks the document and the schemas before anything
 	// is printed.
-	st, err := tofujson.ReadStateFile(path, &tofujson.StateVisitor{Resource: func(r *tofujson.StateResource) error {
+	st, err := o.Files.ReadState(path, &tofujson.StateVisitor{Resource: func(r *tofujson.StateResource) error {
 		if o.Schemas == nil {
 			return nil
 		}
@@ -97,7 +97,7 @@ func StateText(w io.Writer, path string, o review.PlanOptions) error {
 	first := true
 	var stack []bool
 	var resourcesSeen []bool
-	_, err = tofujson.ReadStateFile(path, &tofujson.StateVisitor{
+	_, err = o.Files.ReadState(path, &tofujson.StateVisitor{
 		Enter: func() {
 			stack = append(stack, first)
 			resourcesSeen = append(resourcesSeen, false)

@@ -30,12 +30,17 @@ func (e *InputError) Error() string {
 // ErrorAt builds an InputError for a byte offset into the named file,
 // turning the offset into a line and column by reading the file again.
 func ErrorAt(path string, offset int64, msg string) *InputError {
-	line, col := lineCol(path, offset)
+	return (*Files)(nil).ErrorAt(path, offset, msg)
+}
+
+// ErrorAt is ErrorAt for one of the run's files (or a part of one).
+func (fs *Files) ErrorAt(path string, offset int64, msg string) *InputError {
+	line, col := fs.lineCol(path, offset)
 	return &InputError{File: path, Line: line, Column: col, Msg: msg}
 }
 
-func lineCol(path string, offset int64) (int, int) {
-	f, err := OpenFile(path)
+func (fs *Files) lineCol(path string, offset int64) (int, int) {
+	f, err := fs.Open(path)
 	if err != nil {
 		return 0, 0
 	}
@@ -68,9 +73,7 @@ type Text interface {
 // textSize is an opened input's size in bytes, or -1.
 func textSize(t Text) int64 {
 	switch t := t.(type) {
-	case partText:
-		return t.Size()
-	case heldText:
+	case view:
 		return t.Size()
 	case *os.File:
 		if st, err := t.Stat(); err == nil {
@@ -80,18 +83,12 @@ func textSize(t Text) int64 {
 	return -1
 }
 
-// OpenFile opens an input for reading, having checked that it is a regular
-// file: a directory, a FIFO (which would block until a writer comes) or a
-// device is refused by name. Inputs are read more than once, at offsets,
-// so they must be files. A part of a file of several plans (SplitPlans)
-// opens as a section of its original.
+// OpenFile opens an input for reading, afresh, having checked that it is
+// a regular file: a directory, a FIFO (which would block until a writer
+// comes) or a device is refused by name. Inputs are read more than once,
+// at offsets, so they must be files. A run opens its inputs through Files,
+// once each.
 func OpenFile(path string) (Text, error) {
-	if t, ok := openPart(path); ok {
-		return t, nil
-	}
-	if t, ok := openHeld(path); ok {
-		return t, nil
-	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, &InputError{File: path, Msg: strings.TrimPrefix(strings.TrimPrefix(err.Error(), "stat "+path+": "), "open "+path+": ")}
@@ -106,15 +103,12 @@ func OpenFile(path string) (Text, error) {
 	if err != nil {
 		return nil, &InputError{File: path, Msg: strings.TrimPrefix(err.Error(), "open "+path+": ")}
 	}
-	if OnOpen != nil {
-		OnOpen(path)
-	}
 	return utf8Text(path, f)
 }
 
-// ReadFile reads a whole input that OpenFile accepts.
-func ReadFile(path string) ([]byte, error) {
-	f, err := OpenFile(path)
+// ReadFile reads a whole input of the run's files.
+func (fs *Files) ReadFile(path string) ([]byte, error) {
+	f, err := fs.Open(path)
 	if err != nil {
 		return nil, err
 	}

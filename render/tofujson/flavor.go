@@ -31,17 +31,20 @@ var (
 // OpenTofu writes its own version there, and plans from before the fork
 // are OpenTofu's test data too. Unknown when nothing tells, or the
 // providers come from both registries.
-func DetectFlavor(path string) flavor.Flavor {
-	if f, ok := heldFlavor(path); ok {
+func DetectFlavor(path string) flavor.Flavor { return (*Files)(nil).DetectFlavor(path) }
+
+// DetectFlavor is DetectFlavor for one of the run's files: decided once.
+func (fs *Files) DetectFlavor(path string) flavor.Flavor {
+	if f, ok := fs.knownFlavor(path); ok {
 		return f
 	}
-	f := detectFlavor(path)
-	rememberFlavor(path, f)
+	f := fs.detectFlavor(path)
+	fs.rememberFlavor(path, f)
 	return f
 }
 
-func detectFlavor(path string) flavor.Flavor {
-	f, err := OpenFile(path)
+func (fs *Files) detectFlavor(path string) flavor.Flavor {
+	f, err := fs.Open(path)
 	if err != nil {
 		return flavor.Unknown
 	}

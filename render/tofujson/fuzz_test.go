@@ -62,7 +62,9 @@ func FuzzSplitPlans(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		parts, release, err := SplitPlans(path)
+		files := NewFiles()
+		defer files.Close()
+		parts, release, err := files.SplitPlans(path)
 		defer release()
 		if err != nil {
 			if _, ok := err.(*InputError); !ok {
@@ -70,13 +72,13 @@ func FuzzSplitPlans(f *testing.F) {
 			}
 			return
 		}
-		text, err := ReadFile(path)
+		text, err := files.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var joined []byte
 		for i, p := range parts {
-			b, err := ReadFile(p.Path)
+			b, err := files.ReadFile(p.Path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -42,6 +42,9 @@ type ReadOptions struct {
 	// but neither kept nor decoded. A ChangeReader reads them later from
 	// the change's Span.
 	SkipValues []string
+	// Files are the run's open inputs, the plan among them; nil opens it
+	// afresh.
+	Files *Files
 }
 
 // ReadPlanFile reads a plan JSON document in one pass, streaming every
@@ -55,7 +58,7 @@ func ReadPlanFile(path string, visit Visitor, sections ...string) (*Plan, error)
 
 // ReadPlan is ReadPlanFile with options.
 func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
-	f, br, err := openJSON(path)
+	f, br, err := opts.Files.openJSON(path)
 	if err != nil {
 		return nil, err
 	}
@@ -67,8 +70,8 @@ func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 // jsontext reads into a buffer only as large as the longest token needs,
 // a few KB at a time: a large bufio.Reader in front saves thousands of
 // read calls on a large plan.
-func openJSON(path string) (Text, io.Reader, error) {
-	f, err := OpenFile(path)
+func (fs *Files) openJSON(path string) (Text, io.Reader, error) {
+	f, err := fs.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -123,6 +126,11 @@ type reader struct {
 	src string
 }
 
+// errorAt is an InputError at a byte offset of the reader's file.
+func (r *reader) errorAt(offset int64, msg string) *InputError {
+	return r.opts.Files.ErrorAt(r.path, offset, msg)
+}
+
 // fail turns a decoding error into a located InputError.
 func (r *reader) fail(err error) error {
 	var ie *InputError
@@ -137,12 +145,12 @@ func (r *reader) fail(err error) error {
 		if fi, serr := os.Stat(r.path); serr == nil {
 			off = fi.Size()
 		}
-		return ErrorAt(r.path, off, "truncated JSON: the file ends in the middle of the document")
+		return r.errorAt(off, "truncated JSON: the file ends in the middle of the document")
 	case errors.As(err, &syn):
 		msg := syn.Err.Error()
-		return ErrorAt(r.path, syn.ByteOffset, "invalid JSON: "+msg)
+		return r.errorAt(syn.ByteOffset, "invalid JSON: "+msg)
 	}
-	return ErrorAt(r.path, r.dec.InputOffset(), err.Error())
+	return r.errorAt(r.dec.InputOffset(), err.Error())
 }
 
 // expect reads a delimiter.
@@ -152,7 +160,7 @@ func (r *reader) expect(kind jsontext.Kind, what string) error {
 		return err
 	}
 	if tok.Kind() != kind {
-		return ErrorAt(r.path, r.dec.InputOffset()-1, fmt.Sprintf("%s: got %s, want %s", what, jsonread.KindName(tok.Kind()), jsonread.KindName(kind)))
+		return r.errorAt(r.dec.InputOffset()-1, fmt.Sprintf("%s: got %s, want %s", what, jsonread.KindName(tok.Kind()), jsonread.KindName(kind)))
 	}
 	return nil
 }
@@ -220,9 +228,9 @@ func (r *reader) small(dst any, what string) error {
 	if err := d.Decode(dst); err != nil {
 		var typ *json.UnmarshalTypeError
 		if errors.As(err, &typ) {
-			return ErrorAt(r.path, start+typ.Offset, fmt.Sprintf("invalid JSON for %s: got %s, want %s", cmp.Or(typ.Field, what), typ.Value, typ.Type))
+			return r.errorAt(start+typ.Offset, fmt.Sprintf("invalid JSON for %s: got %s, want %s", cmp.Or(typ.Field, what), typ.Value, typ.Type))
 		}
-		return ErrorAt(r.path, start, fmt.Sprintf("invalid %s: %v", what, err))
+		return r.errorAt(start, fmt.Sprintf("invalid %s: %v", what, err))
 	}
 	jsonread.ObjectsIn(reflect.ValueOf(dst))
 	return nil
@@ -259,10 +267,10 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 			}
 			s, ok := v.(string)
 			if !ok {
-				return ErrorAt(r.path, keyOffset, fmt.Sprintf("format_version must be a string, got %v", v))
+				return r.errorAt(keyOffset, fmt.Sprintf("format_version must be a string, got %v", v))
 			}
 			if err := checkPlanVersion(s); err != nil {
-				return ErrorAt(r.path, keyOffset+1, err.Error())
+				return r.errorAt(keyOffset+1, err.Error())
 			}
 			p.FormatVersion = s
 		case "terraform_version":
@@ -275,7 +283,7 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 			}
 			for name, oc := range p.OutputChanges {
 				if _, aerr := ParseActions(oc.Actions); aerr != nil {
-					return ErrorAt(r.path, keyOffset, fmt.Sprintf("output %q: %v", name, aerr))
+					return r.errorAt(keyOffset, fmt.Sprintf("output %q: %v", name, aerr))
 				}
 			}
 		case "relevant_attributes":
@@ -290,7 +298,7 @@ func (r *reader) plan(visit Visitor) (*Plan, error) {
 			if err = r.small(&p.DeferredChanges, key); err == nil {
 				for _, d := range p.DeferredChanges {
 					if _, aerr := ParseActions(d.ResourceChange.Change.Actions); aerr != nil {
-						return ErrorAt(r.path, keyOffset, fmt.Sprintf("deferred change %q: %v", d.ResourceChange.Address, aerr))
+						return r.errorAt(keyOffset, fmt.Sprintf("deferred change %q: %v", d.ResourceChange.Address, aerr))
 					}
 				}
 			}
@@ -336,12 +344,12 @@ func (r *reader) trailing(what string) error {
 	if strings.HasPrefix(line, "::") || strings.HasPrefix(line, "[command]") {
 		msg += " (GitHub Actions log lines from the setup-terraform/setup-opentofu wrapper: set `terraform_wrapper: false` / `tofu_wrapper: false`)"
 	}
-	return ErrorAt(r.path, off, msg)
+	return r.errorAt(off, msg)
 }
 
 // lineAt reads the rest of the line at a byte offset of the file.
 func (r *reader) lineAt(off int64) string {
-	f, err := OpenFile(r.path)
+	f, err := r.opts.Files.Open(r.path)
 	if err != nil {
 		return ""
 	}
@@ -374,7 +382,7 @@ func (r *reader) changes(section string, visit Visitor) error {
 		}
 		rc.Span = Span{Start: start, End: r.dec.InputOffset()}
 		if _, err := ParseActions(rc.Change.Actions); err != nil {
-			return ErrorAt(r.path, r.startOf(start), fmt.Sprintf("%s %s: %v", section, rc.Address, err))
+			return r.errorAt(r.startOf(start), fmt.Sprintf("%s %s: %v", section, rc.Address, err))
 		}
 		if !r.opts.Lazy && !r.skipValues {
 			if err := rc.Change.Decode(); err != nil {
@@ -393,7 +401,7 @@ func (r *reader) changes(section string, visit Visitor) error {
 
 // startOf skips the separator between array elements.
 func (r *reader) startOf(off int64) int64 {
-	f, err := OpenFile(r.path)
+	f, err := r.opts.Files.Open(r.path)
 	if err != nil {
 		return off
 	}
@@ -467,12 +475,12 @@ func (r *reader) paths(dst *[][]any) error {
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return ErrorAt(r.path, start, "replace_paths must be an array of paths")
+		return r.errorAt(start, "replace_paths must be an array of paths")
 	}
 	for _, p := range list {
 		path, ok := p.([]any)
 		if !ok {
-			return ErrorAt(r.path, start, "replace_paths must be an array of paths")
+			return r.errorAt(start, "replace_paths must be an array of paths")
 		}
 		*dst = append(*dst, path)
 	}
@@ -484,7 +492,7 @@ func (r *reader) str(what string) (string, error) {
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		var syn *jsontext.SyntacticError
 		if !errors.As(err, &syn) {
-			return "", ErrorAt(r.path, r.dec.InputOffset(), fmt.Sprintf("invalid JSON for %s: %v", what, err))
+			return "", r.errorAt(r.dec.InputOffset(), fmt.Sprintf("invalid JSON for %s: %v", what, err))
 		}
 	}
 	return s, err
@@ -627,5 +635,5 @@ func (r *reader) checkDepth(raw []byte, start int64) error {
 	if jsonread.DepthWithin(raw, MaxValueDepth) {
 		return nil
 	}
-	return ErrorAt(r.path, start, ErrTooDeep.Error())
+	return r.errorAt(start, ErrTooDeep.Error())
 }

@@ -104,8 +104,11 @@ type NestedType struct {
 
 // ReadSchemasFile decodes a provider schemas document and checks every type
 // and nesting mode in it, so the differ never meets a malformed schema.
-func ReadSchemasFile(path string) (*Schemas, error) {
-	data, err := ReadFile(path)
+func ReadSchemasFile(path string) (*Schemas, error) { return (*Files)(nil).ReadSchemas(path) }
+
+// ReadSchemas is ReadSchemasFile for one of the run's files.
+func (fs *Files) ReadSchemas(path string) (*Schemas, error) {
+	data, err := fs.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

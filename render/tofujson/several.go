@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -27,8 +26,8 @@ func (e *SeveralPlansError) Error() string {
 }
 
 // PlanPart is one document of a file that holds several: Path names it
-// (the original's path and the document's number, NAME#N), and OpenFile
-// reads it as a file of its own while the split is held; Line and Column
+// (the original's path and the document's number, NAME#N), and the run's
+// Files read it as a file of its own until the split is released; Line and Column
 // are where it starts in the original, so that an error in the part can
 // name its place there.
 type PlanPart struct {
@@ -54,27 +53,27 @@ func (p PlanPart) Locate(err error, file string) error {
 	return &out
 }
 
-// parts are the documents of split files, by part path: each a section of
-// its original, which stays open (one descriptor for all its parts) until
-// the split is released.
-var parts sync.Map // string → *io.SectionReader
-
 // SplitPlans finds each JSON document of the file at path and makes it
-// readable by OpenFile as a part of its own, without copying it: one pass
+// readable through fs as a part of its own, without copying it: one pass
 // over the file, holding no document in memory, checking only the JSON
 // syntax (each part is then read like any plan). Errors name the original
-// file. release forgets the parts and closes the file; call it once done
-// with them, even on error.
-func SplitPlans(path string) (found []PlanPart, release func(), err error) {
+// file. release forgets the parts; call it once done with them, even on
+// error.
+func (fs *Files) SplitPlans(path string) (found []PlanPart, release func(), err error) {
 	release = func() {}
-	f, err := OpenFile(path)
+	if fs == nil {
+		return nil, release, &InputError{File: path, Msg: "several plans in one file are read through the run's open files, and none were given"}
+	}
+	f, err := fs.Open(path)
 	if err != nil {
 		return nil, release, err
 	}
 	release = func() {
+		var names []string
 		for _, p := range found {
-			parts.Delete(p.Path)
+			names = append(names, p.Path)
 		}
+		fs.dropParts(names)
 		f.Close()
 	}
 	dec := jsontext.NewDecoder(bufio.NewReaderSize(io.NewSectionReader(f, 0, 1<<62), 1<<18), jsontext.AllowDuplicateNames(true))
@@ -93,24 +92,8 @@ func SplitPlans(path string) (found []PlanPart, release func(), err error) {
 		if _, err := io.CopyBuffer(&pos, io.NewSectionReader(f, d.Start, d.End-d.Start), buf); err != nil {
 			return nil, release, &InputError{File: path, Msg: "splitting its plans: " + err.Error()}
 		}
-		parts.Store(part.Path, io.NewSectionReader(f, d.Start, d.End-d.Start))
+		fs.addPart(part.Path, io.NewSectionReader(f, d.Start, d.End-d.Start))
 		found = append(found, part)
 	}
 	return found, release, nil
 }
-
-// openPart opens a part SplitPlans made, if path names one.
-func openPart(path string) (Text, bool) {
-	s, ok := parts.Load(path)
-	if !ok {
-		return nil, false
-	}
-	sr := s.(*io.SectionReader)
-	return partText{io.NewSectionReader(sr, 0, sr.Size())}, true
-}
-
-// partText reads a part; closing it leaves the original open for the
-// other parts.
-type partText struct{ *io.SectionReader }
-
-func (partText) Close() error { return nil }

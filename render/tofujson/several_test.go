@@ -39,7 +39,9 @@ func TestSplitPlans(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, "plans.json", tc.text)
-			parts, release, err := SplitPlans(path)
+			files := NewFiles()
+			defer files.Close()
+			parts, release, err := files.SplitPlans(path)
 			defer release()
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(tc.err, "plans.json")) || !strings.HasPrefix(err.Error(), path) {
@@ -54,7 +56,7 @@ func TestSplitPlans(t *testing.T) {
 				t.Fatalf("%d parts, want %d", len(parts), len(tc.parts))
 			}
 			for i, p := range parts {
-				got, err := ReadFile(p.Path)
+				got, err := files.ReadFile(p.Path)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/planpr/planpr/render/tofujson/internal/jsonread"
 )
 
 // Span is the byte range of one resource change in a plan file. It may
@@ -38,6 +40,14 @@ func NewChangeReader(path string, f io.ReaderAt) *ChangeReader {
 	return &ChangeReader{path: path, f: f, dec: jsontext.NewDecoder(bytes.NewReader(nil))}
 }
 
+// errorAt is an InputError at a byte offset of the reader's file, located
+// by reading the file up to it.
+func (cr *ChangeReader) errorAt(offset int64, msg string) *InputError {
+	head, _ := io.ReadAll(io.NewSectionReader(cr.f, 0, max(offset, 0)))
+	line, col := jsonread.LineCol(head, offset)
+	return &InputError{File: cr.path, Line: line, Column: col, Msg: msg}
+}
+
 // bytes returns n bytes of the file from off, reading ahead when they are
 // not already in buf.
 func (cr *ChangeReader) bytes(off int64, n int) ([]byte, error) {
@@ -65,11 +75,11 @@ func (cr *ChangeReader) bytes(off int64, n int) ([]byte, error) {
 func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 	n := int(span.End - span.Start)
 	if n <= 0 {
-		return ErrorAt(cr.path, span.Start, "no resource change here")
+		return cr.errorAt(span.Start, "no resource change here")
 	}
 	buf, err := cr.bytes(span.Start, n)
 	if err != nil {
-		return ErrorAt(cr.path, span.Start, fmt.Sprintf("reading the resource change again: %v", err))
+		return cr.errorAt(span.Start, fmt.Sprintf("reading the resource change again: %v", err))
 	}
 	data := bytes.TrimLeft(buf, " \t\r\n")
 	if len(data) > 0 && data[0] == ',' {
@@ -96,7 +106,7 @@ func (cr *ChangeReader) Read(span Span, rc *ResourceChange) error {
 		case errors.As(err, &syn):
 			at, msg = syn.ByteOffset, "invalid JSON: "+syn.Err.Error()
 		}
-		return ErrorAt(cr.path, span.Start+int64(lead)+at, "the resource change no longer reads as it did (was the file changed while planpr read it?): "+msg)
+		return cr.errorAt(span.Start+int64(lead)+at, "the resource change no longer reads as it did (was the file changed while planpr read it?): "+msg)
 	}
 	rc.Span = span
 	return nil

@@ -56,14 +56,17 @@ type StateVisitor struct {
 // DocumentKind tells a plan ("plan") from a state ("state") and provider
 // schemas ("schemas") by the top-level names of a JSON document. It stops at the first name that
 // decides, so it reads little of a large file.
-func DocumentKind(path string) (string, error) {
-	f, br, err := openJSON(path)
+func DocumentKind(path string) (string, error) { return (*Files)(nil).DocumentKind(path) }
+
+// DocumentKind is DocumentKind for one of the run's files.
+func (fs *Files) DocumentKind(path string) (string, error) {
+	f, br, err := fs.openJSON(path)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
 	dec := jsontext.NewDecoder(br, jsontext.AllowDuplicateNames(true))
-	r := &reader{path: path, dec: dec}
+	r := &reader{path: path, dec: dec, opts: ReadOptions{Files: fs}}
 	if _, err := dec.ReadToken(); err != nil {
 		return "", r.fail(err)
 	}
@@ -112,12 +115,17 @@ func IsEmptyStateVersion(v string) bool { return v == "1.0" }
 
 // ReadStateFile reads a state document, streaming its resources.
 func ReadStateFile(path string, visit *StateVisitor) (*State, error) {
-	f, br, err := openJSON(path)
+	return (*Files)(nil).ReadState(path, visit)
+}
+
+// ReadState is ReadStateFile for one of the run's files.
+func (fs *Files) ReadState(path string, visit *StateVisitor) (*State, error) {
+	f, br, err := fs.openJSON(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	r := &reader{path: path, dec: jsontext.NewDecoder(br, jsontext.AllowDuplicateNames(true))}
+	r := &reader{path: path, dec: jsontext.NewDecoder(br, jsontext.AllowDuplicateNames(true)), opts: ReadOptions{Files: fs}}
 	s, err := r.state(visit)
 	if err != nil {
 		return nil, r.fail(err)

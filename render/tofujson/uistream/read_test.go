@@ -24,11 +24,11 @@ func TestUTF16Stream(t *testing.T) {
 	stream := `{"@level":"info","type":"version","terraform":"1.9.0","ui":"1.2"}` + "\n" +
 		`{"@level":"info","type":"change_summary","changes":{"add":1,"change":0,"remove":0,"operation":"plan"}}` + "\n"
 	path := writeFile(t, "plan.jsonl", string(jsontest.UTF16(stream, binary.LittleEndian, true)))
-	if !IsStream(path) {
+	if !IsStream(nil, path) {
 		t.Error("a UTF-16 stream is not known as a stream")
 	}
 	n := 0
-	if _, err := ReadStreamFile(path, func(*Message) error { n++; return nil }); err != nil || n != 2 {
+	if _, err := ReadStreamFile(nil, path, func(*Message) error { n++; return nil }); err != nil || n != 2 {
 		t.Errorf("a UTF-16 stream: %d messages, %v", n, err)
 	}
 }
@@ -36,7 +36,10 @@ func TestUTF16Stream(t *testing.T) {
 // TestStreamInputsRefused: a FIFO or a directory given as a stream is
 // refused by name, never waited on.
 func TestStreamInputsRefused(t *testing.T) {
-	read := func(p string) error { _, err := ReadStreamFile(p, func(*Message) error { return nil }); return err }
+	read := func(p string) error {
+		_, err := ReadStreamFile(nil, p, func(*Message) error { return nil })
+		return err
+	}
 	dir := t.TempDir()
 	var ie *tofujson.InputError
 	if err := read(dir); !errors.As(err, &ie) || !strings.Contains(err.Error(), "is a directory") {
@@ -56,7 +59,7 @@ func TestStreamInputsRefused(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("reading a FIFO with no writer blocked")
 	}
-	if IsStream(path) {
+	if IsStream(nil, path) {
 		t.Error("a FIFO is a stream")
 	}
 }
@@ -65,7 +68,7 @@ func TestStreamInputsRefused(t *testing.T) {
 // the stream reader refuses it with its place.
 func TestRawNULInStreamIsRefused(t *testing.T) {
 	path := writeFile(t, "in.jsonl", `{"@level":"info","@message":"x`+"\x00"+`y","type":"version","ui":"1.2"}`+"\n")
-	_, err := ReadStreamFile(path, func(*Message) error { return nil })
+	_, err := ReadStreamFile(nil, path, func(*Message) error { return nil })
 	var ie *tofujson.InputError
 	if !errors.As(err, &ie) || ie.File != path || !strings.Contains(err.Error(), "1:") {
 		t.Errorf("err = %v, want an InputError for %s on line 1", err, path)
@@ -84,7 +87,7 @@ func FuzzReadStream(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ReadStreamFile(path, func(*Message) error { return nil }); err != nil {
+		if _, err := ReadStreamFile(nil, path, func(*Message) error { return nil }); err != nil {
 			if _, ok := err.(*tofujson.InputError); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}

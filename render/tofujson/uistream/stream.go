@@ -180,8 +180,8 @@ type StreamInfo struct {
 // (Terraform Cloud's logs), a message with its "@level", "@message" and
 // "type". It reads no more than such a line can be: `tofu show -json`
 // writes a plan as one line, hundreds of megabytes long.
-func IsStream(path string) bool {
-	f, err := tofujson.OpenFile(path)
+func IsStream(fs *tofujson.Files, path string) bool {
+	f, err := fs.Open(path)
 	if err != nil {
 		return false
 	}
@@ -216,8 +216,8 @@ const maxFirstLine = 64 << 10
 // A line that is not a JSON message is an error naming its line number;
 // a last line cut off mid-message (an interrupted run) is reported in
 // StreamInfo.Truncated rather than failing.
-func ReadStreamFile(path string, visit func(*Message) error) (*StreamInfo, error) {
-	f, err := tofujson.OpenFile(path)
+func ReadStreamFile(fs *tofujson.Files, path string, visit func(*Message) error) (*StreamInfo, error) {
+	f, err := fs.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -23,11 +23,11 @@ func TestIsStream(t *testing.T) {
 		{"stream without its version line", `{"@level":"info","@message":"Plan: 1 to add","@module":"terraform.ui","type":"change_summary","changes":{"add":1,"change":0,"remove":0,"operation":"plan"}}` + "\n", true},
 		{"level and message but no type", `{"@level":"info","@message":"hi"}` + "\n", false},
 	} {
-		if got := IsStream(writeFile(t, c.name, c.text)); got != c.want {
+		if got := IsStream(nil, writeFile(t, c.name, c.text)); got != c.want {
 			t.Errorf("%s: IsStream = %v, want %v", c.name, got, c.want)
 		}
 	}
-	if IsStream(filepath.Join(t.TempDir(), "missing")) {
+	if IsStream(nil, filepath.Join(t.TempDir(), "missing")) {
 		t.Error("a missing file is a stream")
 	}
 }
@@ -52,7 +52,7 @@ func TestIsStreamReadsOnlyTheStart(t *testing.T) {
 		w <- f                                                                                                     // held open: the line never ends
 	}()
 	got := make(chan bool, 1)
-	go func() { got <- IsStream(path) }()
+	go func() { got <- IsStream(nil, path) }()
 	select {
 	case isStream := <-got:
 		if isStream {
