@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"crypto/rand"
@@ -96,34 +95,34 @@ type actionPlan struct {
 	warnings    []string // said in the log once the run starts
 }
 
-// commentOptions are the comment's: the plans' options, its marker and
-// title, and the run it links.
-func (p *actionPlan) commentOptions(env ActionEnv) render.CommentOptions {
-	runURL := ""
+// request is the run's report request: the plans and how they were
+// made, the marker and title, the run it links, and the bodies the
+// Action's sinks need (the comment, the job summary, the check's, the
+// machine summary).
+func (p *actionPlan) request(env ActionEnv) report.Request {
+	req := report.Request{
+		Plans:   p.plans,
+		Plan:    review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor, Files: p.files},
+		Marker:  p.marker, Version: env.Version, Locks: p.locks, Title: p.title, Missing: pack.Missing(p.in.Roots, p.plans),
+		FullText: "the job summary of this run", JobSummaryBytes: MaxJobSummary, CheckRoom: publish.CheckSummaryRoom, Summary: true,
+	}
 	if s, r, id := env.Getenv("GITHUB_SERVER_URL"), env.Getenv("GITHUB_REPOSITORY"), env.Getenv("GITHUB_RUN_ID"); s != "" && r != "" && id != "" {
-		runURL = s + "/" + r + "/actions/runs/" + id
-	}
-	opts := render.CommentOptions{
-		PlanOptions: review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor, Files: p.files},
-		Marker:      p.marker, Version: env.Version, Locks: p.locks, Title: p.title, RunURL: runURL, Missing: pack.Missing(p.in.Roots, p.plans),
-		FullText: "the job summary of this run",
-	}
-	if runURL != "" {
-		opts.FullText = "the [job summary](" + runURL + ") of this run"
+		req.RunURL = s + "/" + r + "/actions/runs/" + id
+		req.FullText = "the [job summary](" + req.RunURL + ") of this run"
 	}
 	if s, r := env.Getenv("GITHUB_SERVER_URL"), env.Getenv("GITHUB_REPOSITORY"); s != "" && r != "" && p.marker.SHA != "" {
-		opts.SourceURL = s + "/" + r + "/blob/" + p.marker.SHA
+		req.SourceURL = s + "/" + r + "/blob/" + p.marker.SHA
 		if p.in.Check && p.pr != 0 {
-			opts.Check, opts.CheckURL = report.CheckName(p.marker.Key), fmt.Sprintf("%s/%s/pull/%d/checks", s, r, p.pr)
+			req.Check, req.CheckURL = report.CheckName(p.marker.Key), fmt.Sprintf("%s/%s/pull/%d/checks", s, r, p.pr)
 		}
 	}
-	return opts
+	return req
 }
 
 // publish keeps the pull request's comments and labels: this run's
 // comment, the comment of the lock files no root holds, the labels of all
 // of planpr's comments. A read-only token (a fork's) is a warning.
-func (p *actionPlan) publish(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, body string, opts render.CommentOptions, otherLocks []*lockdiff.FileDiff, outputs map[string]string, quiet bool) error {
+func (p *actionPlan) publish(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, body string, req report.Request, otherLocks []*lockdiff.FileDiff, outputs map[string]string, quiet bool) error {
 	if p.author = p.in.CommentAuthor; p.author == "" {
 		login, err := api.Login(ctx)
 		if err != nil {
@@ -153,7 +152,7 @@ func (p *actionPlan) publish(ctx context.Context, env ActionEnv, log *ActionLog,
 		outputs["comment-url"] = up.Comment.URL
 	}
 	if len(p.plans) > 0 && p.lockSpec != "off" {
-		if err := publishOtherLocks(ctx, api, p, otherLocks, opts); err != nil {
+		if err := publishOtherLocks(ctx, api, p, otherLocks, req); err != nil {
 			return err
 		}
 	}
@@ -232,7 +231,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	if len(p.in.ReviewSecret) > 0 {
 		fpOpts = append(fpOpts, fingerprint.Options{Key: p.in.ReviewSecret})
 	}
-	sums, err := fingerprint.OfRootsEach(ctx, p.files, fingerprintRoots(p.plans), fpOpts...)
+	sums, err := fingerprint.OfRootsEach(ctx, p.files, report.Roots(p.plans), fpOpts...)
 	if err != nil {
 		return err
 	}
@@ -246,43 +245,33 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	if keyed != "" && p.pr != 0 && p.marker.SHA != "" {
 		p.marker.Review = p.review(p.pr, p.marker.SHA, keyed).MAC()
 	}
-	opts := p.commentOptions(env)
-	opts.Fingerprint = fp
-	// Render both before writing anything: bad input posts nothing.
-	// One read of the plans gives both: the comment and the job summary.
-	var full, short bytes.Buffer
-	fullOpts := jobSummaryOptions(opts)
-	// One read gives the comment, the job summary and the machine summary.
-	var summary, checkBody bytes.Buffer
-	withSummary := opts
-	withSummary.Summary = &summary
-	checkOpts := opts // the check's summary: the comment within what its verdict leaves
-	checkOpts.MaxSize = publish.CheckSummaryRoom
-	results, err := render.CommentsContext(ctx, []io.Writer{&short, &full, &checkBody}, p.plans, []render.CommentOptions{withSummary, fullOpts, checkOpts})
+	req := p.request(env)
+	req.Fingerprint = fp
+	// Every body before writing anything, from one read of the plans: bad
+	// input posts nothing.
+	rep, err := report.Build(ctx, req)
 	if err != nil {
 		return err
 	}
-	res := results[0]
+	res := rep.Result
 	if p.jobSummary {
 		// The comment matters more than the summary: a summary that cannot
 		// be written is a warning, and the comment is still posted.
-		if err := writeJobSummary(env.Getenv("GITHUB_STEP_SUMMARY"), full.String()); err != nil {
+		if err := writeJobSummary(env.Getenv("GITHUB_STEP_SUMMARY"), rep.JobSummary); err != nil {
 			log.Command("warning", "planpr: could not write the job summary ("+mask.MaskCredentials(err.Error())+"); the comment is posted all the same")
 		}
 	}
 	log.Command("group", "planpr comment")
-	log.Printf("%s", short.String())
+	log.Printf("%s", rep.Comment)
 	log.Command("endgroup", "")
 
-	outputs := report.Outputs(res, p.locks)
-	outputs["fingerprint"] = opts.Fingerprint
-	outputs["summary"] = strings.TrimSpace(summary.String()) // the machine summary workflows branch on
+	outputs := rep.Outputs() // the machine summary among them: what workflows branch on
 	if p.pr == 0 {
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
-	} else if err := p.publish(ctx, env, log, api, short.String(), opts, otherLocks, outputs, quietReport(res, p.locks)); err != nil {
+	} else if err := p.publish(ctx, env, log, api, rep.Comment, req, otherLocks, outputs, quietReport(res, p.locks)); err != nil {
 		return err
 	} else if p.in.Check {
-		if err := p.check(ctx, log, api, res, checkBody.String(), full.String(), outputs); err != nil {
+		if err := p.check(ctx, log, api, res, rep.Check, rep.JobSummary, outputs); err != nil {
 			return err
 		}
 	}
@@ -608,25 +597,6 @@ func quietReport(res *render.CommentResult, locks []*lockdiff.FileDiff) bool {
 	return !res.HasChange && !res.Errored && len(locks) == 0
 }
 
-// jobSummaryOptions are the job summary's: the comment's, within the job
-// summary's limit, and never sending the reader to itself.
-func jobSummaryOptions(opts render.CommentOptions) render.CommentOptions {
-	opts.MaxSize, opts.MaxBytes = MaxJobSummary, MaxJobSummary-1 // and a newline
-	opts.FullText = "the run's plan files (`planpr render --format text PLAN` prints a plan whole)"
-	return opts
-}
-
-// planFiles are the files of the plans: each plan JSON and UI stream.
-func planFiles(plans []render.CommentPlan) []string {
-	var files []string
-	for _, p := range plans {
-		if p.Path != "" {
-			files = append(files, p.Path)
-		}
-		files = append(files, p.Streams...)
-	}
-	return files
-}
 
 func firstOf(s []string) string {
 	if len(s) == 0 {
@@ -696,17 +666,4 @@ func NameByManifests(plans []render.CommentPlan) error {
 	return nil
 }
 
-// planFingerprint is what the plans will do (package fingerprint), as
-// the comment's marker publishes it.
-func planFingerprint(ctx context.Context, files *tofujson.Files, plans []render.CommentPlan) (string, error) {
-	return fingerprint.OfRoots(ctx, files, fingerprintRoots(plans), fingerprint.Options{})
-}
 
-// fingerprintRoots are the plans as package fingerprint names them.
-func fingerprintRoots(plans []render.CommentPlan) []fingerprint.Root {
-	var roots []fingerprint.Root
-	for _, p := range plans {
-		roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
-	}
-	return roots
-}

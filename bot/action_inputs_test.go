@@ -8,7 +8,6 @@ import (
 
 	"github.com/planpr/planpr/bot/githubtest"
 	"github.com/planpr/planpr/bot/publish"
-	"github.com/planpr/planpr/render"
 )
 
 // TestActionInputsCheckedTogether: every bad input stops the step before
@@ -94,16 +93,3 @@ func TestActionNothingToReport(t *testing.T) {
 	}
 }
 
-// TestJobSummaryDoesNotReferToItself: a shortened job summary sends the
-// reader to the plan files, never to the job summary.
-func TestJobSummaryDoesNotReferToItself(t *testing.T) {
-	opts := jobSummaryOptions(render.CommentOptions{FullText: "the [job summary](https://github.com/o/r/actions/runs/1) of this run"})
-	opts.MaxSize = 2000 // as if the plan were larger than a job summary holds
-	var out strings.Builder
-	if _, err := render.Comment(&out, []render.CommentPlan{{Path: "../testdata/example/plan.json"}}, opts); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "Shortened") || strings.Contains(out.String(), "job summary") || !strings.Contains(out.String(), "plan files") {
-		t.Errorf("the job summary's note:\n%s", out.String())
-	}
-}

@@ -1,11 +1,9 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -202,18 +200,15 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 	unlock := s.prLocks.Lock(fmt.Sprintf("%s#%d", repo, pr))
 	defer unlock()
 	marker := render.Marker{Key: report.PullRequestKey, SHA: ev0.HeadSHA, At: unixTime(ev0.RunStartedAt), Run: ev0.ID, Roots: order}
-	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: report.Title(marker.Key), RunURL: ev0.HTMLURL,
-		Missing: s.rootsGone(ctx, api, repo, pr, author, order), PlanOptions: review.PlanOptions{Files: open}}
+	req := report.Request{Plans: plans, Marker: marker, Version: s.cfg.Version, Title: report.Title(marker.Key), RunURL: ev0.HTMLURL,
+		Missing: s.rootsGone(ctx, api, repo, pr, author, order), Plan: review.PlanOptions{Files: open}, CheckRoom: publish.CheckSummaryRoom}
 	if repoURL, _, ok := strings.Cut(ev0.HTMLURL, "/actions/runs/"); ok && ev0.HeadSHA != "" {
-		opts.SourceURL = repoURL + "/blob/" + ev0.HeadSHA
+		req.SourceURL = repoURL + "/blob/" + ev0.HeadSHA
 	}
 	if len(schemas) > 0 {
-		if opts.Schemas, err = open.ReadSchemas(schemas[0]); err != nil {
+		if req.Plan.Schemas, err = open.ReadSchemas(schemas[0]); err != nil {
 			return false, err
 		}
-	}
-	if opts.Fingerprint, err = planFingerprint(ctx, open, plans); err != nil {
-		return false, err
 	}
 	prInfo, err := api.PullRequest(ctx, repo, pr)
 	if err != nil {
@@ -227,15 +222,12 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 			return false, err
 		}
 	}
-	opts.Locks, _ = publish.ByRoots(locks, order)
-	var body, checkBody bytes.Buffer
-	checkOpts := opts
-	checkOpts.MaxSize = publish.CheckSummaryRoom
-	results, err := render.CommentsContext(ctx, []io.Writer{&body, &checkBody}, plans, []render.CommentOptions{opts, checkOpts})
+	req.Locks, _ = publish.ByRoots(locks, order)
+	rep, err := report.Build(ctx, req)
 	if err != nil {
 		return false, err
 	}
-	res, err := publish.Upsert(ctx, api, repo, pr, author, marker, body.String(), publish.ModeUpdate)
+	res, err := publish.Upsert(ctx, api, repo, pr, author, marker, rep.Comment, publish.ModeUpdate)
 	if err != nil {
 		return false, err
 	}
@@ -244,10 +236,10 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 	if res.Comment != nil {
 		details = res.Comment.URL
 	}
-	if err := s.keepCheck(ctx, api, repo, pr, ev, marker.Key, ev0.HeadSHA, results[0], opts.Locks, checkBody.String(), details, log); err != nil {
+	if err := s.keepCheck(ctx, api, repo, pr, ev, marker.Key, ev0.HeadSHA, rep.Result, req.Locks, rep.Check, details, log); err != nil {
 		return false, err
 	}
-	if _, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, opts, publish.ModeUpdate); err != nil {
+	if _, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, lockBuilder(req), publish.ModeUpdate); err != nil {
 		return false, err
 	}
 	return true, s.labels(ctx, api, repo, pr, author, log)

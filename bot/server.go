@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -338,7 +337,8 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 	// The lock files of no root a plan comment holds: the rest are
 	// reviewed in those comments, as the Action does.
 	marker := render.Marker{Key: LockKey, SHA: pr.HeadSHA, At: unixTime(ev.PullRequest.UpdatedAt)}
-	lc, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr.Number, author, marker, locks, render.CommentOptions{Version: s.cfg.Version}, publish.ModeUpdate)
+	lc, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr.Number, author, marker, locks,
+		lockBuilder(report.Request{Version: s.cfg.Version, CheckRoom: publish.CheckSummaryRoom}), publish.ModeUpdate)
 	if err != nil {
 		return err
 	}
@@ -496,13 +496,10 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	if applied {
 		marker.Key, title = marker.Key+"/applied", title+" · applied"
 	}
-	opts := render.CommentOptions{Marker: marker, Version: s.cfg.Version, Title: title, RunURL: run.HTMLURL,
-		PlanOptions: review.PlanOptions{Mode: mode, Flavor: tool, Files: files}}
+	req := report.Request{Plans: plans, Marker: marker, Version: s.cfg.Version, Title: title, RunURL: run.HTMLURL,
+		Plan: review.PlanOptions{Mode: mode, Flavor: tool, Files: files}, CheckRoom: publish.CheckSummaryRoom}
 	if repoURL, _, ok := strings.Cut(run.HTMLURL, "/actions/runs/"); ok && run.HeadSHA != "" {
-		opts.SourceURL = repoURL + "/blob/" + run.HeadSHA // errors link their lines at the run's commit
-	}
-	if opts.Fingerprint, err = planFingerprint(ctx, files, plans); err != nil {
-		return err
+		req.SourceURL = repoURL + "/blob/" + run.HeadSHA // errors link their lines at the run's commit
 	}
 	// With its root, the plan's comment holds that root's lock files, as
 	// the Action's does; the others stay in the lock comment.
@@ -521,38 +518,35 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 				return err
 			}
 		}
-		opts.Marker.Roots = []string{manifest.Root}
-		opts.Locks, _ = publish.ByRoots(locks, opts.Marker.Roots)
-		marker = opts.Marker
+		req.Marker.Roots = []string{manifest.Root}
+		req.Locks, _ = publish.ByRoots(locks, req.Marker.Roots)
+		marker = req.Marker
 	}
 	if len(schemas) > 0 {
-		if opts.Schemas, err = files.ReadSchemas(schemas[0]); err != nil {
+		if req.Plan.Schemas, err = files.ReadSchemas(schemas[0]); err != nil {
 			return err
 		}
-		opts.SchemasFile = filepath.Base(schemas[0])
+		req.Plan.SchemasFile = filepath.Base(schemas[0])
 	}
-	var body, checkBody bytes.Buffer
-	checkOpts := opts // the check's summary: the comment within what its verdict leaves
-	checkOpts.MaxSize = publish.CheckSummaryRoom
-	results, err := render.CommentsContext(ctx, []io.Writer{&body, &checkBody}, plans, []render.CommentOptions{opts, checkOpts})
+	rep, err := report.Build(ctx, req)
 	if err != nil {
 		return err
 	}
-	result := results[0]
+	result := rep.Result
 	unlock := s.prLocks.Lock(fmt.Sprintf("%s#%d", repo, pr))
 	defer unlock()
 	author, err := s.login(ctx)
 	if err != nil {
 		return err
 	}
-	if s.cfg.CommentMode == publish.ModeChangesOnly && quietReport(result, opts.Locks) {
+	if s.cfg.CommentMode == publish.ModeChangesOnly && quietReport(result, req.Locks) {
 		n, err := publish.Retract(ctx, api, repo, pr, author, marker)
 		if err != nil {
 			return err
 		}
 		log.Info("plan comment: nothing to say (changes-only)", "removed", n, "artifact", a.Name)
 	} else {
-		res, err := publish.Upsert(ctx, api, repo, pr, author, marker, body.String(), publish.ModeUpdate)
+		res, err := publish.Upsert(ctx, api, repo, pr, author, marker, rep.Comment, publish.ModeUpdate)
 		if err != nil {
 			return err
 		}
@@ -561,12 +555,12 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		if res.Comment != nil {
 			details = res.Comment.URL
 		}
-		if err := s.keepCheck(ctx, api, repo, pr, ev, marker.Key, run.HeadSHA, result, opts.Locks, checkBody.String(), details, log); err != nil {
+		if err := s.keepCheck(ctx, api, repo, pr, ev, marker.Key, run.HeadSHA, result, req.Locks, rep.Check, details, log); err != nil {
 			return err
 		}
 	}
 	if manifest.Root != "" {
-		if _, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, opts, publish.ModeUpdate); err != nil {
+		if _, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, lockBuilder(req), publish.ModeUpdate); err != nil {
 			return err
 		}
 	}

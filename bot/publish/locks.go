@@ -1,10 +1,8 @@
 package publish
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"io"
 	"path"
 	"path/filepath"
 	"slices"
@@ -72,8 +70,9 @@ func ByRoots(locks []*lockdiff.FileDiff, roots []string) (in, out []*lockdiff.Fi
 // every root a plan comment holds (their markers say, own's among them)
 // are reviewed once, in a comment of their own; once each is some root's,
 // that comment goes. The Action and the App both keep it so. It returns
-// the lock comment kept, nil when there is none.
-func PublishUnclaimedLocks(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, own render.Marker, locks []*lockdiff.FileDiff, opts render.CommentOptions, mode CommentMode) (*LockComment, error) {
+// the lock comment kept, nil when there is none. build makes its report
+// (report.LocksRequest): the sink posts what it is given.
+func PublishUnclaimedLocks(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, own render.Marker, locks []*lockdiff.FileDiff, build BuildLocks, mode CommentMode) (*LockComment, error) {
 	all, err := planprComments(ctx, api, repo, pr, author)
 	if err != nil {
 		return nil, err
@@ -94,25 +93,24 @@ func PublishUnclaimedLocks(ctx context.Context, api Comments, repo gh.Repo, pr i
 		}
 		return nil, nil
 	}
-	var body, checkBody bytes.Buffer
-	o := render.CommentOptions{Marker: marker, Title: report.Title(report.LocksKey), Locks: unclaimed,
-		Version: opts.Version, RunURL: opts.RunURL, PlanOptions: opts.PlanOptions}
-	checkOpts := o
-	checkOpts.MaxSize = CheckSummaryRoom
-	results, err := render.CommentsContext(ctx, []io.Writer{&body, &checkBody}, nil, []render.CommentOptions{o, checkOpts})
+	rep, err := build(ctx, marker, unclaimed)
 	if err != nil {
 		return nil, err
 	}
-	up, err := Upsert(ctx, api, repo, pr, author, marker, body.String(), mode)
+	up, err := Upsert(ctx, api, repo, pr, author, marker, rep.Comment, mode)
 	if err != nil {
 		return nil, err
 	}
-	lc := &LockComment{Result: results[0], Body: body.String(), CheckBody: checkBody.String(), Locks: unclaimed}
+	lc := &LockComment{Result: rep.Result, Body: rep.Comment, CheckBody: rep.Check, Locks: unclaimed}
 	if up.Comment != nil {
 		lc.URL = up.Comment.URL
 	}
 	return lc, nil
 }
+
+// BuildLocks builds the report of the lock comment: the lock files no
+// root's comment holds, under its marker.
+type BuildLocks func(ctx context.Context, marker render.Marker, locks []*lockdiff.FileDiff) (*report.Report, error)
 
 // LockComment is the lock comment as kept: what a check of it needs.
 type LockComment struct {

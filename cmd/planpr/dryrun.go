@@ -7,20 +7,20 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/bmatcuk/doublestar/v4"
-	"github.com/planpr/planpr/flavor"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/planpr/planpr/bot"
 	"github.com/planpr/planpr/bot/publish"
+	"github.com/planpr/planpr/flavor"
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render"
-	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/inputs"
 	"github.com/planpr/planpr/render/preview"
 	"github.com/planpr/planpr/render/report"
@@ -132,25 +132,14 @@ Flags:
 	if err != nil {
 		return &usageError{"--" + err.Error()}
 	}
-	var out bytes.Buffer
 	headSHA, _ := git("rev-parse", "HEAD") // the commit the Action would name
-	marker := render.Marker{Key: key, SHA: headSHA, Roots: publish.PlanRoots(plans, top)}
-	copts := render.CommentOptions{PlanOptions: popts, Marker: marker, Title: report.Title(key), Version: Version, Locks: locks, FullText: "the job summary"}
-	var roots []fingerprint.Root
-	for _, p := range plans {
-		roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
-	}
-	if copts.Fingerprint, err = fingerprint.OfRoots(context.Background(), set.Open(), roots, fingerprint.Options{}); err != nil {
-		return err
-	}
-	var summary bytes.Buffer
-	if summaryFile != "" {
-		copts.Summary = &summary // from the same read as the comment
-	}
-	res, err := render.Comment(&out, plans, copts)
+	rep, err := report.Build(context.Background(), report.Request{Plans: plans, Plan: popts,
+		Marker: render.Marker{Key: key, SHA: headSHA, Roots: publish.PlanRoots(plans, top)}, Title: report.Title(key),
+		Version: Version, Locks: locks, FullText: "the job summary", Summary: summaryFile != ""})
 	if err != nil {
 		return err
 	}
+	res, out := rep.Result, bytes.NewBufferString(rep.Comment)
 	if htmlFile != "" {
 		var page bytes.Buffer
 		if err := preview.HTML(&page, "planpr preview: "+key, out.String()); err != nil {
@@ -162,7 +151,7 @@ Flags:
 	}
 	verdict := report.Judge(res, locks, failOn, report.Approval{})
 	if summaryFile != "" {
-		if err := os.WriteFile(summaryFile, []byte(report.WithCheck(summary.String(), report.CheckName(key), verdict)+"\n"), 0o644); err != nil {
+		if err := os.WriteFile(summaryFile, []byte(report.WithCheck(rep.Summary, report.CheckName(key), verdict)+"\n"), 0o644); err != nil {
 			return err
 		}
 	}
@@ -170,8 +159,8 @@ Flags:
 		return err
 	}
 	notes := []string{fmt.Sprintf("planpr dry-run: %d of %d characters (%.0f%%)", res.Size, render.GitHubMaxComment, 100*float64(res.Size)/render.GitHubMaxComment),
-		fmt.Sprintf("key %s, title %q, labels: %s", key, report.Title(key), cmp.Or(strings.Join(report.Labels(res), ", "), "none")),
-		"outputs: " + outputsLine(report.Outputs(res, locks)),
+		fmt.Sprintf("key %s, title %q, labels: %s", key, rep.Title, cmp.Or(strings.Join(rep.Labels(), ", "), "none")),
+		"outputs: " + outputsLine(rep.Outputs()),
 		fmt.Sprintf("check %q: %s (%s)", report.CheckName(key), verdict.Conclusion, strings.Join(verdict.Why, "; "))}
 	switch res.Level {
 	case render.LevelReduced:

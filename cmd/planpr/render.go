@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"context"
 	"flag"
 	"fmt"
-	"github.com/planpr/planpr/flavor"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,8 +14,10 @@ import (
 
 	txt "github.com/planpr/planpr/render/text"
 
+	"github.com/planpr/planpr/flavor"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/inputs"
+	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/summary"
 	"github.com/planpr/planpr/render/tofujson"
@@ -117,7 +119,12 @@ Flags:
 			}
 			key = strings.Join(names, ",")
 		}
-		_, err = render.Comment(&out, plans, render.CommentOptions{PlanOptions: popts, Marker: render.Marker{Key: key}, Title: o.title, MaxSize: o.maxSize, Version: Version})
+		var rep *report.Report
+		rep, err = report.Build(context.Background(), report.Request{Plans: plans, Plan: popts, Marker: render.Marker{Key: key},
+			Title: o.title, MaxSize: o.maxSize, Version: Version, NoFingerprint: true})
+		if err == nil {
+			out.WriteString(rep.Comment)
+		}
 	default:
 		// Check every input first, then stream: nothing is printed for a
 		// bad input, and memory stays one resource deep.
@@ -255,9 +262,11 @@ func renderStates(states []string, count int, o renderOptions, popts review.Plan
 			return &usageError{"--format markdown renders one state at a time"}
 		}
 		key := cmp.Or(o.key, "state")
-		if _, err := render.StateMarkdown(&out, states[0], render.CommentOptions{PlanOptions: popts, Marker: render.Marker{Key: key}, Title: o.title, MaxSize: o.maxSize, Version: Version}); err != nil {
+		rep, err := report.BuildState(states[0], report.Request{Plan: popts, Marker: render.Marker{Key: key}, Title: o.title, MaxSize: o.maxSize, Version: Version})
+		if err != nil {
 			return err
 		}
+		out.WriteString(rep.Comment)
 	case "json":
 		return &usageError{"--format json summarises plans; for a state use text or markdown"}
 	default:
