@@ -101,9 +101,9 @@ type actionPlan struct {
 // machine summary).
 func (p *actionPlan) request(env ActionEnv) report.Request {
 	req := report.Request{
-		Plans:   p.plans,
-		Plan:    review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor, Files: p.files},
-		Marker:  p.marker, Version: env.Version, Locks: p.locks, Title: p.title, Missing: pack.Missing(p.in.Roots, p.plans),
+		Plans:  p.plans,
+		Plan:   review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor, Files: p.files},
+		Marker: p.marker, Version: env.Version, Locks: p.locks, Title: p.title, Missing: pack.Missing(p.in.Roots, p.plans),
 		FullText: "the job summary of this run", JobSummaryBytes: MaxJobSummary, CheckRoom: publish.CheckSummaryRoom, Summary: true,
 	}
 	if s, r, id := env.Getenv("GITHUB_SERVER_URL"), env.Getenv("GITHUB_REPOSITORY"), env.Getenv("GITHUB_RUN_ID"); s != "" && r != "" && id != "" {
@@ -597,7 +597,6 @@ func quietReport(res *render.CommentResult, locks []*lockdiff.FileDiff) bool {
 	return !res.HasChange && !res.Errored && len(locks) == 0
 }
 
-
 func firstOf(s []string) string {
 	if len(s) == 0 {
 		return ""
@@ -665,5 +664,3 @@ func NameByManifests(plans []render.CommentPlan) error {
 	}
 	return nil
 }
-
-

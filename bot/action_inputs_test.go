@@ -92,4 +92,3 @@ func TestActionNothingToReport(t *testing.T) {
 		t.Errorf("%d comments posted", n)
 	}
 }
-
