@@ -5,22 +5,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/publish"
-	"github.com/planpr/planpr/internal/lazyre"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/report"
+	"github.com/planpr/planpr/render/review"
 )
-
-// applyOperation finds a UI stream of an apply.
-var applyOperation = lazyre.New(`"operation"\s*:\s*"apply"`)
 
 // gateEvents are the events reviewed: required can gate: a run on the
 // base branch after a merge.
@@ -67,7 +62,11 @@ func (p *actionPlan) afterMerge(ctx context.Context, env ActionEnv, log *ActionL
 	if err != nil {
 		return false, err
 	}
-	if pr != 0 && p.applying() {
+	applying, err := p.applying()
+	if err != nil {
+		return false, err
+	}
+	if pr != 0 && applying {
 		p.pr, p.marker.SHA = pr, sha
 		p.marker.Key += "/applied"
 		p.title = report.Title(strings.TrimSuffix(p.marker.Key, "/applied")) + " · applied"
@@ -156,31 +155,15 @@ func (p *actionPlan) gate(ctx context.Context, env ActionEnv, log *ActionLog, ap
 	return fmt.Errorf("the plan to apply (%s) is not the one reviewed on #%d (%s): see the job summary", fingerprint.Short(fp), pr, md.Text(fingerprint.Short(kept.Fingerprint)))
 }
 
-// applying reports whether the run's streams are an apply's.
-func (p *actionPlan) applying() bool {
+// applying reports whether the run's streams are an apply's (see
+// review.IsApply).
+func (p *actionPlan) applying() (bool, error) {
 	for _, pl := range p.plans {
 		for _, s := range pl.Streams {
-			if isApply(s) {
-				return true
+			if apply, err := review.IsApply(p.files, s); apply || err != nil {
+				return apply, err
 			}
 		}
 	}
-	return false
-}
-
-func isApply(stream string) bool {
-	b, err := os.ReadFile(stream)
-	return err == nil && applyOperation().Match(b)
-}
-
-// applyIn reports whether an unpacked artifact holds an apply's stream.
-func applyIn(dir string) bool {
-	found := false
-	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".jsonl") && isApply(path) {
-			found = true
-		}
-		return nil
-	})
-	return found
+	return false, nil
 }

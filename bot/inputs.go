@@ -4,8 +4,24 @@ import (
 	"slices"
 
 	"github.com/planpr/planpr/render/inputs"
+	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
+	"github.com/planpr/planpr/render/tofujson/uistream"
 )
+
+// anyApply reports whether one of files is the UI stream of an apply
+// (review.IsApply), told by its messages.
+func anyApply(open *tofujson.Files, files []string) bool {
+	for _, f := range files {
+		if !uistream.IsStream(open, f) {
+			continue
+		}
+		if apply, err := review.IsApply(open, f); err == nil && apply {
+			return true
+		}
+	}
+	return false
+}
 
 // takeSchemas moves the provider schemas among files out, known by their
 // content: a glob such as envs/prod/*.json, or an artifact, holds

@@ -458,18 +458,6 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 			return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))
 		}
 	}
-	applied := run.Event == "push" && applyIn(dir) // an apply after the merge: the merged pull request's
-	var pr int
-	if applied {
-		if pr, err = api.MergedPullRequest(ctx, repo, run.HeadSHA); err == nil && pr == 0 {
-			err = fmt.Errorf("%w: no pull request's merge made %s", errNoRunPR, shortSHA(run.HeadSHA))
-		}
-	} else {
-		pr, err = runPR(ctx, api, repo, ev, manifest.PR)
-	}
-	if err != nil {
-		return err
-	}
 	var planFiles, schemas []string
 	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -487,6 +475,18 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	}
 	files := tofujson.NewFiles() // the artifact's inputs, each opened once
 	defer files.Close()
+	applied := run.Event == "push" && anyApply(files, planFiles) // an apply after the merge: the merged pull request's
+	var pr int
+	if applied {
+		if pr, err = api.MergedPullRequest(ctx, repo, run.HeadSHA); err == nil && pr == 0 {
+			err = fmt.Errorf("%w: no pull request's merge made %s", errNoRunPR, shortSHA(run.HeadSHA))
+		}
+	} else {
+		pr, err = runPR(ctx, api, repo, ev, manifest.PR)
+	}
+	if err != nil {
+		return err
+	}
 	planFiles, schemas = takeSchemas(files, planFiles)
 	plans := artifactPlans(files, dir, a.Name, manifest.Root, planFiles)
 	mode, _ := review.ParseMode(manifest.Mode) // validated with the manifest

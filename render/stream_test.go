@@ -262,3 +262,20 @@ func TestStreamPlannedChangesGrouped(t *testing.T) {
 		t.Errorf("400 deletions of distinct types: the list should name 300, count 100, and the box say where the rest are:\n%.3000s", md)
 	}
 }
+
+// TestIsApplyByTheStreamsMessages: an apply is told by its messages, even
+// one that failed before its summary (a real Terraform stream whose only
+// change_summary is its plan's); a plan's stream is not one.
+func TestIsApplyByTheStreamsMessages(t *testing.T) {
+	for path, want := range map[string]bool{
+		"testdata/streams/apply.jsonl":                   true,
+		"../testdata/terraform/failed-apply/apply.jsonl": true,
+		"testdata/streams/plan.jsonl":                    false,
+		"../testdata/example/plan.jsonl":                 false,
+	} {
+		got, err := review.IsApply(nil, path)
+		if err != nil || got != want {
+			t.Errorf("%s: %v %v, want %v", path, got, err, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -282,3 +283,29 @@ func (s *StreamSummary) Failed() bool {
 	}
 	return s.TestSummary != nil && (s.TestSummary.Failed > 0 || s.TestSummary.Errored > 0)
 }
+
+// IsApply reports whether the UI stream at path, one of the run's files,
+// is an apply's (`tofu apply -json`, `tofu destroy -json`), by its
+// messages: a resource's apply began, ended or failed, or the stream's
+// own summary counts an apply's or a destroy's changes. An apply that
+// fails before its summary is one: its apply_start and apply_errored
+// say so. It stops reading at the first such message.
+func IsApply(files *tofujson.Files, path string) (bool, error) {
+	found := false
+	_, err := uistream.ReadStreamFile(files, path, func(m *uistream.Message) error {
+		switch {
+		case m.Type == "apply_start" || m.Type == "apply_progress" || m.Type == "apply_complete" || m.Type == "apply_errored",
+			m.Type == "change_summary" && m.Changes != nil && (m.Changes.Operation == "apply" || m.Changes.Operation == "destroy"):
+			found = true
+			return errStopStream
+		}
+		return nil
+	})
+	if errors.Is(err, errStopStream) {
+		err = nil
+	}
+	return found, err
+}
+
+// errStopStream ends a read that has found what it looked for.
+var errStopStream = errors.New("stop")
