@@ -8,6 +8,7 @@
 package pgtest
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -72,15 +73,44 @@ func Start(t testing.TB) string {
 	if out, err := run("initdb", "-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8").CombinedOutput(); err != nil {
 		t.Fatalf("initdb: %v\n%s", err, out)
 	}
-	port := freePort(t)
+	// A free port can be taken by another process between freePort and
+	// the server's bind (tests run side by side): the server then exits
+	// at once, and is started again on another port.
+	for attempt := 1; ; attempt++ {
+		port := freePort(t)
+		switch err := start(t, run, data, sock, root, port); {
+		case err == nil:
+			return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/planpr?sslmode=disable", port)
+		case errors.Is(err, errPortTaken) && attempt < 5:
+			continue
+		default:
+			t.Fatal(err)
+		}
+	}
+}
+
+// errPortTaken is a server that could not bind its port.
+var errPortTaken = errors.New("the port was taken before postgres bound it")
+
+// start starts the server on port and waits until it takes connections
+// and holds the planpr database; the test's cleanup stops it.
+func start(t testing.TB, run func(string, ...string) *exec.Cmd, data, sock, root string, port int) error {
 	server := run("postgres", "-D", data, "-p", strconv.Itoa(port), "-k", sock, "-h", "127.0.0.1",
 		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200")
-	logFile, _ := os.Create(filepath.Join(root, "server.log"))
+	logPath := filepath.Join(root, "server.log")
+	logFile, _ := os.Create(logPath)
 	server.Stdout, server.Stderr = logFile, logFile
 	if err := server.Start(); err != nil {
-		t.Fatalf("postgres: %v", err)
+		return fmt.Errorf("postgres: %v", err)
 	}
+	exited := make(chan struct{})
+	go func() { server.Wait(); close(exited) }()
 	t.Cleanup(func() {
+		select {
+		case <-exited:
+			return // gone already (its port was taken): its pid may be another's now
+		default:
+		}
 		// The server's pid: runuser's child when run through it.
 		pid := server.Process.Pid
 		if b, err := os.ReadFile(filepath.Join(data, "postmaster.pid")); err == nil {
@@ -89,31 +119,37 @@ func Start(t testing.TB) string {
 			}
 		}
 		syscall.Kill(pid, syscall.SIGINT) // fast shutdown
-		done := make(chan struct{})
-		go func() { server.Wait(); close(done) }()
 		select {
-		case <-done:
+		case <-exited:
 		case <-time.After(10 * time.Second):
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
 	deadline := time.Now().Add(30 * time.Second)
 	for {
+		select {
+		case <-exited:
+			log, _ := os.ReadFile(logPath)
+			if strings.Contains(string(log), "could not create any TCP/IP sockets") || strings.Contains(string(log), "Address already in use") {
+				return errPortTaken
+			}
+			return fmt.Errorf("postgres exited at start:\n%s", log)
+		default:
+		}
 		if conn, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second); err == nil {
 			conn.Close()
 			if out, err := run("createdb", "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-U", "postgres", "planpr").CombinedOutput(); err == nil {
-				break
+				return nil
 			} else if time.Now().After(deadline) {
-				t.Fatalf("createdb: %v\n%s", err, out)
+				return fmt.Errorf("createdb: %v\n%s", err, out)
 			}
 		}
 		if time.Now().After(deadline) {
-			log, _ := os.ReadFile(filepath.Join(root, "server.log"))
-			t.Fatalf("postgres did not start:\n%s", log)
+			log, _ := os.ReadFile(logPath)
+			return fmt.Errorf("postgres did not start:\n%s", log)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/planpr?sslmode=disable", port)
 }
 
 func freePort(t testing.TB) int {
