@@ -30,6 +30,7 @@ import (
 	"github.com/planpr/planpr/lockdiff/verify"
 	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/fingerprint"
+	"github.com/planpr/planpr/render/inputs"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/report"
@@ -84,7 +85,8 @@ type actionPlan struct {
 	plans       []render.CommentPlan
 	schemas     *tofujson.Schemas
 	schemasFile string
-	files       *tofujson.Files // the run's inputs, each opened once; closed when the run ends
+	schemasOf   map[string]review.PlanSchemas // each root's, beside its plan
+	files       *tofujson.Files               // the run's inputs, each opened once; closed when the run ends
 	lockSpec    string
 	locks       []*lockdiff.FileDiff
 	verifier    *verify.Verifier // nil: lock hashes not checked against the registries
@@ -102,7 +104,7 @@ type actionPlan struct {
 func (p *actionPlan) request(env ActionEnv) report.Request {
 	req := report.Request{
 		Plans:  p.plans,
-		Plan:   review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, Flavor: p.flavor, Files: p.files},
+		Plan:   review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, SchemasOf: p.schemasOf, Flavor: p.flavor, Files: p.files},
 		Marker: p.marker, Version: env.Version, Locks: p.locks, Title: p.title, Missing: pack.Missing(p.in.Roots, p.plans),
 		FullText: "the job summary of this run", JobSummaryBytes: MaxJobSummary, CheckRoom: publish.CheckSummaryRoom, Summary: true,
 	}
@@ -314,9 +316,6 @@ func prepare(env ActionEnv) (p *actionPlan, err error) {
 	}
 	schemasFile := in.Schemas
 	planFiles, found := takeSchemas(p.files, planFiles)
-	if len(found) > 0 {
-		schemasFile = cmp.Or(schemasFile, found[0])
-	}
 	p.plans = groupByDir(p.files, planFiles, logFiles)
 	for i := range p.plans { // named as the repository names them, wherever the step runs
 		workspace := cmp.Or(env.Getenv("GITHUB_WORKSPACE"), ".")
@@ -331,6 +330,19 @@ func prepare(env ActionEnv) (p *actionPlan, err error) {
 			if rel, err := filepath.Rel(ws, dir); errW == nil && errD == nil && err == nil && !strings.HasPrefix(rel, "..") {
 				p.plans[i].Root = filepath.ToSlash(rel)
 			}
+		}
+	}
+	if schemasFile == "" {
+		// Each root's schemas, beside its plan: a monorepo's final job
+		// holds every root's; schemas beside no plan are the run's.
+		beside := inputs.SchemasBeside(p.files, planPaths(p.plans), found)
+		if p.schemasOf, err = review.ReadSchemasOf(p.files, beside); err != nil {
+			return nil, err
+		}
+		if len(beside) == 0 && len(found) > 0 {
+			schemasFile = found[0]
+		} else if len(p.plans) > 0 {
+			p.schemasFile = beside[p.plans[0].Path] // what pack takes along
 		}
 	}
 	if schemasFile != "" {

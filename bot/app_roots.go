@@ -173,21 +173,25 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 	}
 	slices.Sort(order)
 	var plans []render.CommentPlan
-	var schemas []string
+	schemasOf := map[string]string{} // each root's plan → the schemas packed beside it
 	for _, root := range order {
 		r := byRoot[root]
 		p := render.CommentPlan{Name: root, Root: root}
 		entries, _ := os.ReadDir(r.dir)
+		schemas := ""
 		for _, e := range entries {
 			f := filepath.Join(r.dir, e.Name())
 			switch name := e.Name(); {
 			case name == "schemas.json":
-				schemas = append(schemas, f)
+				schemas = f
 			case strings.HasSuffix(name, ".jsonl"):
 				p.Streams = append(p.Streams, f)
 			case name == "plan.json":
 				p.Path, p.Source = f, root+"/plan.json"
 			}
+		}
+		if p.Path != "" && schemas != "" {
+			schemasOf[p.Path] = schemas
 		}
 		plans = append(plans, p)
 	}
@@ -205,9 +209,13 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 	if repoURL, _, ok := strings.Cut(ev0.HTMLURL, "/actions/runs/"); ok && ev0.HeadSHA != "" {
 		req.SourceURL = repoURL + "/blob/" + ev0.HeadSHA
 	}
-	if len(schemas) > 0 {
-		if req.Plan.Schemas, err = open.ReadSchemas(schemas[0]); err != nil {
-			return false, err
+	if req.Plan.SchemasOf, err = review.ReadSchemasOf(open, schemasOf); err != nil {
+		return false, err
+	}
+	for _, p := range plans { // named in errors by their place in the repository, not the job's directory
+		if s, ok := req.Plan.SchemasOf[p.Path]; ok {
+			s.File = p.Root + "/schemas.json"
+			req.Plan.SchemasOf[p.Path] = s
 		}
 	}
 	prInfo, err := api.PullRequest(ctx, repo, pr)

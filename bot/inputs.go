@@ -9,6 +9,17 @@ import (
 	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
+// planPaths are the plan files of root modules (those that have one).
+func planPaths(plans []review.Input) []string {
+	var paths []string
+	for _, p := range plans {
+		if p.Path != "" {
+			paths = append(paths, p.Path)
+		}
+	}
+	return paths
+}
+
 // anyApply reports whether one of files is the UI stream of an apply
 // (review.IsApply), told by its messages.
 func anyApply(open *tofujson.Files, files []string) bool {

@@ -25,7 +25,8 @@ func TestActionKnowsSchemasByContent(t *testing.T) {
 	if len(p.plans) != 1 || p.plans[0].Path != filepath.Join(dir, "envs/prod/plan.json") {
 		t.Fatalf("plans %+v, want the plan alone", p.plans)
 	}
-	if p.schemas == nil || p.schemasFile != filepath.Join(dir, "envs/prod/schemas.json") {
-		t.Errorf("schemas %q not used", p.schemasFile)
+	plan, schemas := filepath.Join(dir, "envs/prod/plan.json"), filepath.Join(dir, "envs/prod/schemas.json")
+	if s := p.schemasOf[plan]; s.Schemas == nil || s.File != schemas || p.schemasFile != schemas {
+		t.Errorf("the plan's schemas %+v (packed: %q), want %s", s, p.schemasFile, schemas)
 	}
 }

@@ -168,6 +168,7 @@ func (s *planSection) renderReps(o CommentOptions, m *mask.Masker, limit int) er
 	if s.Path == "" {
 		return nil
 	}
+	o.PlanOptions = o.WithSchemasOf(s.Path) // the plan's own, when it came with them
 	values := review.NewSpanValues(o.Files, s.Path)
 	defer values.Close()
 	var config *review.ConfigIndex

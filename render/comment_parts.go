@@ -458,7 +458,9 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 	if unknown {
 		parts = append(parts, "OpenTofu's wording (the plan does not say which tool made it: set `--flavor` or the `flavor` input)")
 	}
-	if i := slices.IndexFunc(sections, func(s *planSection) bool { return s.Path != "" && s.Shown > 0 }); o.Schemas == nil && i >= 0 {
+	if i := slices.IndexFunc(sections, func(s *planSection) bool {
+		return s.Path != "" && s.Shown > 0 && o.WithSchemasOf(s.Path).Schemas == nil
+	}); i >= 0 {
 		// Honest about precision: without the providers' schemas nested
 		// blocks are inferred from the values.
 		parts = append(parts, sections[i].Scan.Flavor.Say("values as the plan records them (for exact diffs, add `tofu providers schema -json > schemas.json` beside the plan)"))

@@ -115,7 +115,26 @@ Flags:
 	if err := set.Add(inputPaths(files)); err != nil {
 		return err
 	}
-	plans := groupAsAction(set.Open(), files, set.Files, top)
+	// Schemas among the inputs (envs/prod/*.json holds schemas.json) are
+	// taken as the Action takes them: each plan's beside it.
+	files, kinds, given := withoutSchemas(files, set.Files)
+	plans := groupAsAction(set.Open(), files, kinds, top)
+	if schemas == "" {
+		var paths []string
+		for _, p := range plans {
+			paths = append(paths, p.Path)
+		}
+		beside := inputs.SchemasBeside(set.Open(), paths, given)
+		if popts.SchemasOf, err = review.ReadSchemasOf(set.Open(), beside); err != nil {
+			return err
+		}
+		if len(beside) == 0 && len(given) > 0 { // beside no plan: the run's
+			if popts.Schemas, err = set.Open().ReadSchemas(given[0]); err != nil {
+				return err
+			}
+			popts.SchemasFile = given[0]
+		}
+	}
 	if len(plans) > 1 { // a directory of packed roots: named by their manifests, as the Action's final job names them
 		if err := bot.NameByManifests(plans); err != nil {
 			return err
@@ -177,6 +196,20 @@ Flags:
 	}
 	fmt.Fprintln(stderr, bot.SafeLog(strings.Join(notes, "\n  ")))
 	return nil
+}
+
+// withoutSchemas are the arguments that are not provider schemas with
+// their kinds, and the paths of those that are (kinds are the
+// arguments', in order).
+func withoutSchemas(args []string, kinds []inputs.File) (rest []string, restKinds []inputs.File, schemas []string) {
+	for i, a := range args {
+		if kinds[i].Kind == inputs.Schemas {
+			schemas = append(schemas, kinds[i].Path)
+		} else {
+			rest, restKinds = append(rest, a), append(restKinds, kinds[i])
+		}
+	}
+	return rest, restKinds, schemas
 }
 
 // groupAsAction sorts the inputs into root modules as the Action does: by

@@ -100,7 +100,8 @@ func TestReadmeMonorepoRecipe(t *testing.T) {
 		plan := `{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[{"address":"terraform_data.a","mode":"managed","type":"terraform_data","name":"a","provider_name":"terraform.io/builtin/terraform","change":{"actions":["create"],"before":null,"after":{"input":"x"},"after_unknown":{"id":true,"output":true}}}]}`
 		os.WriteFile(filepath.Join(r, "plan.json"), []byte(plan), 0o644)
 		os.WriteFile(filepath.Join(r, "plan.jsonl"), []byte(`{"@level":"info","@message":"OpenTofu 1.9.0","type":"version","terraform":"1.9.0","ui":"1.2"}`+"\n"), 0o644)
-		os.WriteFile(filepath.Join(r, "schemas.json"), []byte(`{"format_version":"1.0","provider_schemas":{}}`), 0o644)
+		// Real schemas of terraform_data: the final job renders each root with its own.
+		os.WriteFile(filepath.Join(r, "schemas.json"), []byte(`{"format_version":"1.0","provider_schemas":{"terraform.io/builtin/terraform":{"resource_schemas":{"terraform_data":{"version":0,"block":{"attributes":{"id":{"type":"string","computed":true},"input":{"type":"dynamic","optional":true},"output":{"type":"dynamic","computed":true},"triggers_replace":{"type":"dynamic","optional":true}}}}}}}}`), 0o644)
 		step(matrix, r)
 		// upload-artifact, then download-artifact into artifacts/NAME.
 		os.MkdirAll("artifacts", 0o755)
@@ -125,5 +126,10 @@ func TestReadmeMonorepoRecipe(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("no row %q in\n%s", want, body)
 		}
+	}
+	// Each root rendered with the schemas its job packed: no footer asks
+	// for them.
+	if strings.Contains(body, "values as the plan records them") {
+		t.Errorf("the final job ignored the packed schemas:\n%s", body)
 	}
 }

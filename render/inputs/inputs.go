@@ -6,6 +6,9 @@
 package inputs
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/planpr/planpr/render/tofujson"
 	"github.com/planpr/planpr/render/tofujson/uistream"
 )
@@ -90,6 +93,40 @@ func (s *Set) Paths(kind Kind) []string {
 		}
 	}
 	return paths
+}
+
+// SchemasBeside finds the provider schemas each plan came with: among
+// given (schemas files a run was handed, say by a glob), one in the plan's
+// directory, else a schemas.json beside the plan, when it is schemas
+// (told by its content). Plans without are left out.
+func SchemasBeside(files *tofujson.Files, plans, given []string) map[string]string {
+	out := map[string]string{}
+	for _, p := range plans {
+		if p == "" {
+			continue
+		}
+		dir := filepath.Dir(p)
+		for _, s := range given {
+			if filepath.Dir(s) == dir {
+				out[p] = s
+				break
+			}
+		}
+		if _, ok := out[p]; ok {
+			continue
+		}
+		beside := filepath.Join(dir, "schemas.json")
+		if beside == filepath.Clean(p) {
+			continue
+		}
+		if st, err := os.Stat(beside); err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		if kind, err := Classify(files, beside); err == nil && kind == Schemas {
+			out[p] = beside
+		}
+	}
+	return out
 }
 
 // Close closes the run's files.

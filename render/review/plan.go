@@ -54,15 +54,36 @@ type PlanOptions struct {
 	// Files are the run's open inputs: every read goes through them, so
 	// that each file is opened once. nil opens a file at each read.
 	Files *tofujson.Files
+	// SchemasOf are the schemas each plan (by its path) came with: the
+	// roots of a monorepo each bring their own. A plan not in it takes
+	// Schemas.
+	SchemasOf map[string]PlanSchemas
 }
 
-// ForInput is o with its Flavor decided for the plan or state at path:
-// the one given, else the one the file tells (which may be Unknown).
+// PlanSchemas are a plan's provider schemas and the file they came from.
+type PlanSchemas struct {
+	Schemas *tofujson.Schemas
+	File    string
+}
+
+// ForInput is o for the plan or state at path: with the schemas it came
+// with (SchemasOf), and its Flavor decided — the one given, else the one
+// the file tells (which may be Unknown).
 func (o PlanOptions) ForInput(path string) PlanOptions {
+	o = o.WithSchemasOf(path)
 	if o.Flavor == flavor.Unknown && !o.flavorDecided && path != "" {
 		o.Flavor = o.Files.DetectFlavor(path)
 	}
 	o.flavorDecided = true
+	return o
+}
+
+// WithSchemasOf is o with the schemas the plan at path came with, when it
+// came with its own (SchemasOf).
+func (o PlanOptions) WithSchemasOf(path string) PlanOptions {
+	if s, ok := o.SchemasOf[path]; ok {
+		o.Schemas, o.SchemasFile = s.Schemas, s.File
+	}
 	return o
 }
 
@@ -558,4 +579,24 @@ func (s *Scan) Applyable() bool {
 
 func IsRisky(a diff.Action) bool {
 	return a == diff.Delete || a == diff.DeleteThenCreate || a == diff.CreateThenDelete
+}
+
+// ReadSchemasOf reads the schemas each plan came with (plan path →
+// schemas file, as inputs.SchemasBeside finds them) through the run's
+// files, each schemas file once.
+func ReadSchemasOf(files *tofujson.Files, byPlan map[string]string) (map[string]PlanSchemas, error) {
+	read := map[string]*tofujson.Schemas{}
+	out := map[string]PlanSchemas{}
+	for plan, file := range byPlan {
+		s, ok := read[file]
+		if !ok {
+			var err error
+			if s, err = files.ReadSchemas(file); err != nil {
+				return nil, err
+			}
+			read[file] = s
+		}
+		out[plan] = PlanSchemas{Schemas: s, File: file}
+	}
+	return out, nil
 }
