@@ -121,40 +121,48 @@ func (p *actionPlan) request(env ActionEnv) report.Request {
 	return req
 }
 
-// publish keeps the pull request's comments and labels: this run's
-// comment, the comment of the lock files no root holds, the labels of all
-// of planpr's comments. A read-only token (a fork's) is a warning.
-func (p *actionPlan) publish(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, body string, req report.Request, otherLocks []*lockdiff.FileDiff, outputs map[string]string, quiet bool) error {
-	if p.author = p.in.CommentAuthor; p.author == "" {
-		login, err := api.Login(ctx)
-		if err != nil {
-			return err
-		}
-		p.author = cmp.Or(login, gh.ActionsBot)
-	}
+// commentKept is what keeping a unit's comment did.
+type commentKept int
+
+const (
+	commentPosted    commentKept = iota // created, updated or unchanged
+	commentRetracted                    // nothing to say (changes-only): removed
+	commentReadOnly                     // the token cannot comment: nothing more is posted
+)
+
+// publishComment keeps the unit's comment on the pull request, and
+// records its id and URL in outputs. A read-only token (a fork's) is a
+// warning.
+func (p *actionPlan) publishComment(ctx context.Context, log *ActionLog, api *gh.Client, body string, outputs map[string]string, quiet bool) (commentKept, error) {
 	if p.commentMode == publish.ModeChangesOnly && quiet {
 		n, err := publish.Retract(ctx, api, p.repo, p.pr, p.author, p.marker)
 		if err != nil && !errors.Is(err, gh.ErrReadOnly) {
-			return err
+			return 0, err
 		}
 		log.Printf("planpr: nothing to say for %s (comment-mode changes-only): %d comments removed", p.marker.Key, n)
-		return nil
+		return commentRetracted, nil
 	}
 	up, err := publish.Upsert(ctx, api, p.repo, p.pr, p.author, p.marker, body, p.commentMode)
 	switch {
 	case errors.Is(err, gh.ErrReadOnly):
 		log.Command("warning", "planpr: the token cannot comment on this pull request (a fork's read-only token?); the report is in the job summary. Use the workflow_run pattern in the README to comment on fork pull requests.")
-		return nil
+		return commentReadOnly, nil
 	case err != nil:
-		return err
+		return 0, err
 	}
 	log.Printf("planpr: comment %s on %s#%d", up.Action, p.repo, p.pr)
 	if up.Comment != nil {
 		outputs["comment-id"] = strconv.FormatInt(up.Comment.ID, 10)
 		outputs["comment-url"] = up.Comment.URL
 	}
+	return commentPosted, nil
+}
+
+// publishRest keeps what the run keeps once, whatever its comments: the
+// comment of the lock files no root holds, and planpr's labels.
+func (p *actionPlan) publishRest(ctx context.Context, log *ActionLog, api *gh.Client, own render.Marker, req report.Request, otherLocks []*lockdiff.FileDiff) error {
 	if len(p.plans) > 0 && p.lockSpec != "off" {
-		if err := publishOtherLocks(ctx, api, p, otherLocks, req); err != nil {
+		if _, err := publish.PublishUnclaimedLocks(ctx, api, p.repo, p.pr, p.author, own, otherLocks, lockBuilder(req), p.commentMode); err != nil {
 			return err
 		}
 	}
@@ -167,6 +175,82 @@ func (p *actionPlan) publish(ctx context.Context, env ActionEnv, log *ActionLog,
 		return err
 	}
 	return nil
+}
+
+// author is the login planpr's comments carry: the comment-author input,
+// else the token's.
+func (p *actionPlan) login(ctx context.Context, api *gh.Client) error {
+	if p.author = p.in.CommentAuthor; p.author == "" {
+		login, err := api.Login(ctx)
+		if err != nil {
+			return err
+		}
+		p.author = cmp.Or(login, gh.ActionsBot)
+	}
+	return nil
+}
+
+// units are the run's comments: the run itself, or with comment-per: root
+// and no key given, one per root it brings, each keyed, titled and
+// holding the lock files of its own root.
+func (p *actionPlan) units(workspace string) []*actionPlan {
+	if p.in.CommentPer != commentPerRoot || p.in.Key != "" || p.manifest.Key != "" || len(p.plans) < 2 {
+		return []*actionPlan{p}
+	}
+	var units []*actionPlan
+	for _, pl := range p.plans {
+		u := *p
+		u.plans = []render.CommentPlan{pl}
+		u.marker.Key = report.Key([]string{pl.Name})
+		u.marker.Roots = publish.PlanRoots(u.plans, workspace)
+		u.title = report.Title(u.marker.Key)
+		if p.in.Title != "" {
+			u.title = p.in.Title + " · " + pl.Name
+		}
+		units = append(units, &u)
+	}
+	return units
+}
+
+// builtUnit is a unit's report, built before anything is posted.
+type builtUnit struct {
+	u   *actionPlan
+	req report.Request
+	rep *report.Report
+}
+
+// build reads the unit's plans once: its fingerprints, what a run after
+// a merge does (gate, or the applied comment), and its report. done says
+// the run was a gate's and has nothing more to post.
+func (p *actionPlan) build(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, units int) (b builtUnit, done bool, err error) {
+	// The published fingerprint and, with the review's secret, the keyed
+	// one (sensitive values count, and the review is authenticated): the
+	// plans read once for both.
+	fpOpts := []fingerprint.Options{{}}
+	if len(p.in.ReviewSecret) > 0 {
+		fpOpts = append(fpOpts, fingerprint.Options{Key: p.in.ReviewSecret})
+	}
+	sums, err := fingerprint.OfRootsEach(ctx, p.files, report.Roots(p.plans), fpOpts...)
+	if err != nil {
+		return b, false, err
+	}
+	fp, keyed := sums[0], ""
+	if len(sums) > 1 {
+		keyed = sums[1]
+	}
+	if done, err := p.afterMerge(ctx, env, log, api, fp, keyed); done || err != nil {
+		return b, done, err
+	}
+	if keyed != "" && p.pr != 0 && p.marker.SHA != "" {
+		p.marker.Review = p.review(p.pr, p.marker.SHA, keyed).MAC()
+	}
+	req := p.request(env)
+	req.Fingerprint = fp
+	req.JobSummaryBytes /= units // the units' job summaries are one
+	// Every body before writing anything, from one read of the plans: bad
+	// input posts nothing.
+	rep, err := report.Build(ctx, req)
+	return builtUnit{u: p, req: req, rep: rep}, false, err
 }
 
 // RunAction is `planpr action`: render the plans, streams and lock-file
@@ -205,7 +289,6 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	if err := p.findPR(ctx, log, api); err != nil {
 		return err
 	}
-	var otherLocks []*lockdiff.FileDiff // of no root this run plans
 	if p.pr != 0 && p.lockSpec != "off" {
 		if p.locks, err = actionLocks(ctx, env, log, api, p); err != nil {
 			return err
@@ -213,72 +296,108 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 		if p.verifier != nil {
 			p.verifier.Verify(ctx, p.locks) // a registry out of reach is a warning in the comment
 		}
-		if len(p.plans) > 0 {
-			// A monorepo's job comments on its own roots' lock files.
-			p.marker.Roots = publish.PlanRoots(p.plans, env.Getenv("GITHUB_WORKSPACE"))
-			if p.manifest.Root != "" {
-				p.marker.Roots = []string{p.manifest.Root}
-			}
-			p.locks, otherLocks = publish.ByRoots(p.locks, p.marker.Roots)
-		}
 	}
 	if len(p.plans) == 0 && len(p.locks) == 0 && len(p.in.Roots) == 0 {
 		// Nothing to say is not a green comment: name what was missing.
 		return fmt.Errorf("nothing to report: the plan input (%q) matched no plan or stream, and the pull request changes no lock file; point plan at the `tofu show -json` output, or ui-log at the `tofu plan -json` stream", p.in.Plan)
 	}
-	// The published fingerprint and, with the review's secret, the keyed
-	// one (sensitive values count, and the review is authenticated): the
-	// plans read once for both.
-	fpOpts := []fingerprint.Options{{}}
-	if len(p.in.ReviewSecret) > 0 {
-		fpOpts = append(fpOpts, fingerprint.Options{Key: p.in.ReviewSecret})
+	workspace := env.Getenv("GITHUB_WORKSPACE")
+	units := p.units(workspace)
+	// Each comment holds its own roots' lock files; the lock files of no
+	// root this run plans go to the lock comment.
+	all, own := p.locks, p.marker
+	var otherLocks []*lockdiff.FileDiff
+	if p.pr != 0 && p.lockSpec != "off" && len(p.plans) > 0 {
+		own.Roots = nil
+		for _, u := range units {
+			if len(units) == 1 {
+				u.marker.Roots = publish.PlanRoots(u.plans, workspace)
+				if p.manifest.Root != "" {
+					u.marker.Roots = []string{p.manifest.Root}
+				}
+			}
+			u.locks, _ = publish.ByRoots(all, u.marker.Roots)
+			own.Roots = append(own.Roots, u.marker.Roots...)
+		}
+		_, otherLocks = publish.ByRoots(all, own.Roots)
 	}
-	sums, err := fingerprint.OfRootsEach(ctx, p.files, report.Roots(p.plans), fpOpts...)
-	if err != nil {
-		return err
+	var built []builtUnit
+	for _, u := range units {
+		b, done, err := u.build(ctx, env, log, api, len(units))
+		if err != nil {
+			return err
+		}
+		if !done {
+			built = append(built, b)
+		}
 	}
-	fp, keyed := sums[0], ""
-	if len(sums) > 1 {
-		keyed = sums[1]
+	if len(built) == 0 {
+		return nil // the run gated an apply: nothing to post
 	}
-	if done, err := p.afterMerge(ctx, env, log, api, fp, keyed); done || err != nil {
-		return err
-	}
-	if keyed != "" && p.pr != 0 && p.marker.SHA != "" {
-		p.marker.Review = p.review(p.pr, p.marker.SHA, keyed).MAC()
-	}
-	req := p.request(env)
-	req.Fingerprint = fp
-	// Every body before writing anything, from one read of the plans: bad
-	// input posts nothing.
-	rep, err := report.Build(ctx, req)
-	if err != nil {
-		return err
-	}
-	res := rep.Result
+	// After a merge, the merged pull request is the one answered (see
+	// afterMerge), at the merge's commit.
+	p.pr, own.SHA = built[0].u.pr, built[0].u.marker.SHA
 	if p.jobSummary {
 		// The comment matters more than the summary: a summary that cannot
 		// be written is a warning, and the comment is still posted.
-		if err := writeJobSummary(env.Getenv("GITHUB_STEP_SUMMARY"), rep.JobSummary); err != nil {
+		var summary []string
+		for _, b := range built {
+			summary = append(summary, b.rep.JobSummary)
+		}
+		if err := writeJobSummary(env.Getenv("GITHUB_STEP_SUMMARY"), strings.Join(summary, "\n")); err != nil {
 			log.Command("warning", "planpr: could not write the job summary ("+mask.MaskCredentials(err.Error())+"); the comment is posted all the same")
 		}
 	}
-	log.Command("group", "planpr comment")
-	log.Printf("%s", rep.Comment)
-	log.Command("endgroup", "")
-
-	outputs := rep.Outputs() // the machine summary among them: what workflows branch on
+	outputs := make([]map[string]string, len(built))
+	for i, b := range built {
+		log.Command("group", "planpr comment "+b.u.marker.Key)
+		log.Printf("%s", b.rep.Comment)
+		log.Command("endgroup", "")
+		outputs[i] = b.rep.Outputs() // the machine summary among them: what workflows branch on
+	}
 	if p.pr == 0 {
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
-	} else if err := p.publish(ctx, env, log, api, rep.Comment, req, otherLocks, outputs, quietReport(res, p.locks)); err != nil {
+	} else if err := publishAll(ctx, log, api, p, built, own, otherLocks, outputs); err != nil {
 		return err
-	} else if p.in.Check {
-		if err := p.check(ctx, log, api, res, rep.Check, rep.JobSummary, outputs); err != nil {
+	}
+	if err := writeOutputs(env.Getenv("GITHUB_OUTPUT"), report.MergeOutputs(outputs)); err != nil {
+		log.Command("warning", "planpr: could not write the step outputs ("+mask.MaskCredentials(err.Error())+")")
+	}
+	return nil
+}
+
+// publishAll keeps every unit's comment, then the run's lock comment and
+// labels (when a comment was posted and the token can write), then each
+// unit's check.
+func publishAll(ctx context.Context, log *ActionLog, api *gh.Client, p *actionPlan, built []builtUnit, own render.Marker, otherLocks []*lockdiff.FileDiff, outputs []map[string]string) error {
+	if err := p.login(ctx, api); err != nil {
+		return err
+	}
+	posted := false
+	for i, b := range built {
+		b.u.author = p.author
+		kept, err := b.u.publishComment(ctx, log, api, b.rep.Comment, outputs[i], quietReport(b.rep.Result, b.u.locks))
+		if err != nil {
+			return err
+		}
+		if kept == commentReadOnly {
+			posted = false
+			break
+		}
+		posted = posted || kept == commentPosted
+	}
+	if posted {
+		if err := p.publishRest(ctx, log, api, own, built[0].req, otherLocks); err != nil {
 			return err
 		}
 	}
-	if err := writeOutputs(env.Getenv("GITHUB_OUTPUT"), outputs); err != nil {
-		log.Command("warning", "planpr: could not write the step outputs ("+mask.MaskCredentials(err.Error())+")")
+	if !p.in.Check {
+		return nil
+	}
+	for i, b := range built {
+		if err := b.u.check(ctx, log, api, b.rep.Result, b.rep.Check, b.rep.JobSummary, outputs[i]); err != nil {
+			return err
+		}
 	}
 	return nil
 }

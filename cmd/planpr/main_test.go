@@ -82,6 +82,7 @@ func TestScripts(t *testing.T) {
 //	fakegh comment N USER LOCALFILE                  post a comment as someone
 //	fakegh comments N                                print the comments, oldest first
 //	fakegh count N KEY                               print how many comments carry KEY's marker
+//	fakegh body N KEY                                print the comments that carry KEY's marker
 //	fakegh labels N                                  print the labels
 //	fakegh fault MATCH STATUS [RETRY-AFTER]          fail the next matching request
 //	fakegh checks SHA                                print the check runs on a commit
@@ -117,6 +118,12 @@ func fakegh(ts *testscript.TestScript, neg bool, args []string) {
 				hidden = " (minimized)"
 			}
 			fmt.Fprintf(ts.Stdout(), "--- %d %s%s\n%s\n", c.ID, c.User, hidden, c.Body)
+		}
+	case "body":
+		for _, c := range fake.Comments(n) {
+			if m, ok := render.ParseMarker(c.Body); ok && m.Key == args[2] {
+				fmt.Fprintln(ts.Stdout(), c.Body)
+			}
 		}
 	case "count":
 		count := 0

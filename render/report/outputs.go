@@ -1,6 +1,7 @@
 package report
 
 import (
+	"maps"
 	"strconv"
 
 	"github.com/planpr/planpr/lockdiff"
@@ -47,4 +48,32 @@ func LockAlerts(files []*lockdiff.FileDiff) int {
 		}
 	}
 	return n
+}
+
+// MergeOutputs are the step outputs of a run that kept several comments
+// (comment-per: root): the counts summed, has-changes and errored when
+// any says so, the conclusion a failure when any is; the comment's and
+// the check's links, the fingerprint and the machine summary are the
+// first comment's. One comment's are its own.
+func MergeOutputs(each []map[string]string) map[string]string {
+	if len(each) == 1 {
+		return each[0]
+	}
+	out := maps.Clone(each[0])
+	for _, o := range each[1:] {
+		for _, k := range []string{"add", "change", "destroy", "lock-alerts"} {
+			a, _ := strconv.Atoi(out[k])
+			b, _ := strconv.Atoi(o[k])
+			out[k] = strconv.Itoa(a + b)
+		}
+		for _, k := range []string{"has-changes", "errored"} {
+			if o[k] == "true" {
+				out[k] = "true"
+			}
+		}
+		if o["conclusion"] == "failure" {
+			out["conclusion"] = "failure"
+		}
+	}
+	return out
 }
