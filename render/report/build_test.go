@@ -75,3 +75,18 @@ func TestLocksRequestHoldsOnlyTheLockFiles(t *testing.T) {
 		t.Errorf("%+v", req)
 	}
 }
+
+// TestMergeOutputsSumsTheRoots: several comments' outputs sum their
+// counts, say any change, error or failure, and keep the first's links.
+func TestMergeOutputsSumsTheRoots(t *testing.T) {
+	got := MergeOutputs([]map[string]string{
+		{"add": "1", "change": "0", "destroy": "2", "lock-alerts": "0", "has-changes": "true", "errored": "false", "conclusion": "success", "comment-url": "u1"},
+		{"add": "3", "change": "1", "destroy": "0", "lock-alerts": "1", "has-changes": "false", "errored": "true", "conclusion": "failure", "comment-url": "u2"},
+	})
+	want := map[string]string{"add": "4", "change": "1", "destroy": "2", "lock-alerts": "1", "has-changes": "true", "errored": "true", "conclusion": "failure", "comment-url": "u1"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+}
