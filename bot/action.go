@@ -28,7 +28,6 @@ import (
 	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/lockdiff/verify"
-	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/inputs"
 	"github.com/planpr/planpr/render/mask"
@@ -75,14 +74,14 @@ type actionPlan struct {
 	in          *actionInputs
 	repo        gh.Repo
 	pr          int
-	marker      render.Marker
+	marker      report.Marker
 	mode        review.Mode
 	flavor      flavor.Flavor
 	platforms   []string // the team's declared platforms
 	commentMode publish.CommentMode
 	jobSummary  bool
 	labels      bool
-	plans       []render.CommentPlan
+	plans       []review.Input
 	schemas     *tofujson.Schemas
 	schemasFile string
 	schemasOf   map[string]review.PlanSchemas // each root's, beside its plan
@@ -105,7 +104,7 @@ func (p *actionPlan) request(env ActionEnv) report.Request {
 	req := report.Request{
 		Plans:  p.plans,
 		Plan:   review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, SchemasOf: p.schemasOf, Flavor: p.flavor, Files: p.files},
-		Marker: p.marker, Version: env.Version, Locks: p.locks, Title: p.title, Missing: pack.Missing(p.in.Roots, p.plans),
+		Marker: p.marker, Version: env.Version, Locks: p.locks, Title: p.title, Missing: report.Missing(p.in.Roots, p.plans),
 		FullText: "the job summary of this run", JobSummaryBytes: MaxJobSummary, CheckRoom: publish.CheckSummaryRoom, Summary: true,
 	}
 	if s, r, id := env.Getenv("GITHUB_SERVER_URL"), env.Getenv("GITHUB_REPOSITORY"), env.Getenv("GITHUB_RUN_ID"); s != "" && r != "" && id != "" {
@@ -160,7 +159,7 @@ func (p *actionPlan) publishComment(ctx context.Context, log *ActionLog, api *gh
 
 // publishRest keeps what the run keeps once, whatever its comments: the
 // comment of the lock files no root holds, and planpr's labels.
-func (p *actionPlan) publishRest(ctx context.Context, log *ActionLog, api *gh.Client, own render.Marker, req report.Request, otherLocks []*lockdiff.FileDiff) error {
+func (p *actionPlan) publishRest(ctx context.Context, log *ActionLog, api *gh.Client, own report.Marker, req report.Request, otherLocks []*lockdiff.FileDiff) error {
 	if len(p.plans) > 0 && p.lockSpec != "off" {
 		if _, err := publish.PublishUnclaimedLocks(ctx, api, p.repo, p.pr, p.author, own, otherLocks, lockBuilder(req), p.commentMode); err != nil {
 			return err
@@ -200,7 +199,7 @@ func (p *actionPlan) units(workspace string) []*actionPlan {
 	var units []*actionPlan
 	for _, pl := range p.plans {
 		u := *p
-		u.plans = []render.CommentPlan{pl}
+		u.plans = []review.Input{pl}
 		u.marker.Key = report.Key([]string{pl.Name})
 		u.marker.Roots = publish.PlanRoots(u.plans, workspace)
 		u.title = report.Title(u.marker.Key)
@@ -276,7 +275,11 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 	}
 	if p.in.Pack != "" {
 		m := pack.Manifest{PR: p.pr, SHA: p.marker.SHA, Mode: p.in.Mode, Flavor: p.in.Flavor}
-		return pack.Write(p.in.Pack, p.plans, p.schemasFile, m, log.Printf)
+		var roots []pack.Root
+		for _, pl := range p.plans {
+			roots = append(roots, pack.Root{Name: pl.Name, Root: pl.Root, Path: pl.Path, Streams: pl.Streams})
+		}
+		return pack.Write(p.in.Pack, roots, p.schemasFile, m, log.Printf)
 	}
 	client := env.HTTPClient
 	if client == nil {
@@ -369,7 +372,7 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 // publishAll keeps every unit's comment, then the run's lock comment and
 // labels (when a comment was posted and the token can write), then each
 // unit's check.
-func publishAll(ctx context.Context, log *ActionLog, api *gh.Client, p *actionPlan, built []builtUnit, own render.Marker, otherLocks []*lockdiff.FileDiff, outputs []map[string]string) error {
+func publishAll(ctx context.Context, log *ActionLog, api *gh.Client, p *actionPlan, built []builtUnit, own report.Marker, otherLocks []*lockdiff.FileDiff, outputs []map[string]string) error {
 	if err := p.login(ctx, api); err != nil {
 		return err
 	}
@@ -506,7 +509,7 @@ func prepare(env ActionEnv) (p *actionPlan, err error) {
 		// every root, whichever of them this run brings.
 		key = report.KeyFor(names, in.CommentPer == commentPerPullRequest, len(in.Roots) > 0)
 	}
-	p.marker = render.Marker{Key: key}
+	p.marker = report.Marker{Key: key}
 	p.title = cmp.Or(in.Title, report.Title(key))
 	p.marker.Run, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
 
@@ -652,7 +655,7 @@ func glob(pat string) ([]string, error) {
 }
 
 // groupByDir makes one section per directory holding plans or streams.
-func groupByDir(open *tofujson.Files, planFiles, logFiles []string) []render.CommentPlan {
+func groupByDir(open *tofujson.Files, planFiles, logFiles []string) []review.Input {
 	var files []review.File
 	for _, f := range planFiles {
 		if filepath.Base(f) != "planpr.json" {
@@ -724,7 +727,7 @@ func randomToken() string {
 
 // quietReport says a comment has nothing to say: no change, no failure,
 // no lock file.
-func quietReport(res *render.CommentResult, locks []*lockdiff.FileDiff) bool {
+func quietReport(res *report.Result, locks []*lockdiff.FileDiff) bool {
 	return !res.HasChange && !res.Errored && len(locks) == 0
 }
 
@@ -739,7 +742,7 @@ func firstOf(s []string) string {
 // the fail-on policy and the approval label, its summary the comment, its
 // annotations the located problems. A token that may not write checks is
 // a warning: the comment is posted all the same.
-func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, res *render.CommentResult, checkBody, full string, outputs map[string]string) error {
+func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, res *report.Result, checkBody, full string, outputs map[string]string) error {
 	if p.marker.SHA == "" {
 		return nil
 	}
@@ -778,7 +781,7 @@ func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, 
 // NameByManifests names each root by the manifest beside its files (the
 // pack input writes one into each matrix job's artifact): its place in
 // the repository.
-func NameByManifests(plans []render.CommentPlan) error {
+func NameByManifests(plans []review.Input) error {
 	for i := range plans {
 		first := cmp.Or(plans[i].Path, firstOf(plans[i].Streams))
 		m, err := readManifest([]string{first})

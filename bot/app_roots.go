@@ -14,7 +14,6 @@ import (
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/lockdiff"
-	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
@@ -172,11 +171,11 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 		return false, err
 	}
 	slices.Sort(order)
-	var plans []render.CommentPlan
+	var plans []review.Input
 	schemasOf := map[string]string{} // each root's plan → the schemas packed beside it
 	for _, root := range order {
 		r := byRoot[root]
-		p := render.CommentPlan{Name: root, Root: root}
+		p := review.Input{Name: root, Root: root}
 		entries, _ := os.ReadDir(r.dir)
 		schemas := ""
 		for _, e := range entries {
@@ -203,7 +202,7 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 	}
 	unlock := s.prLocks.Lock(fmt.Sprintf("%s#%d", repo, pr))
 	defer unlock()
-	marker := render.Marker{Key: report.PullRequestKey, SHA: ev0.HeadSHA, At: unixTime(ev0.RunStartedAt), Run: ev0.ID, Roots: order}
+	marker := report.Marker{Key: report.PullRequestKey, SHA: ev0.HeadSHA, At: unixTime(ev0.RunStartedAt), Run: ev0.ID, Roots: order}
 	req := report.Request{Plans: plans, Marker: marker, Version: s.cfg.Version, Title: report.Title(marker.Key), RunURL: ev0.HTMLURL,
 		Missing: s.rootsGone(ctx, api, repo, pr, author, order), Plan: review.PlanOptions{Files: open}, CheckRoom: publish.CheckSummaryRoom}
 	if repoURL, _, ok := strings.Cut(ev0.HTMLURL, "/actions/runs/"); ok && ev0.HeadSHA != "" {
@@ -256,20 +255,20 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 // rootsGone are the roots the pull request's comment had and no run of
 // this commit brings: "not planned at this commit", with the commit they
 // were last planned at.
-func (s *Server) rootsGone(ctx context.Context, api GitHub, repo gh.Repo, pr int, author string, now []string) []render.MissingRoot {
+func (s *Server) rootsGone(ctx context.Context, api GitHub, repo gh.Repo, pr int, author string, now []string) []report.MissingRoot {
 	comments, err := api.ListComments(ctx, repo, pr)
 	if err != nil {
 		return nil
 	}
-	var gone []render.MissingRoot
+	var gone []report.MissingRoot
 	for _, c := range comments {
-		m, ok := render.ParseMarker(c.Body)
+		m, ok := report.ParseMarker(c.Body)
 		if !ok || c.User != author || m.Key != report.PullRequestKey {
 			continue
 		}
 		for _, r := range m.Roots {
 			if !slices.Contains(now, r) {
-				gone = append(gone, render.MissingRoot{Name: r, Why: "not planned at this commit (last planned at " + shortSHA(m.SHA) + ")"})
+				gone = append(gone, report.MissingRoot{Name: r, Why: "not planned at this commit (last planned at " + shortSHA(m.SHA) + ")"})
 			}
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/planpr/planpr/bot/githubtest"
-	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/report"
 )
 
@@ -60,7 +59,7 @@ func TestAppOneCommentForManyRoots(t *testing.T) {
 		return got
 	}
 	c := comment("| `envs/dev` | ✅ |")
-	m, _ := render.ParseMarker(c)
+	m, _ := report.ParseMarker(c)
 	if m.Key != report.PullRequestKey || !strings.Contains(c, "| `envs/prod` | ⚠️ | 0 | 0 | 1 |") || !strings.Contains(c, "**No changes:** `envs/staging`") ||
 		!strings.Contains(c, "`aws_s3_bucket.logs` will be **destroyed** in envs/prod") {
 		t.Errorf("the pull request's comment:\n%s", c)
@@ -106,7 +105,7 @@ func TestAppAppliedComment(t *testing.T) {
 	a.start(t)
 	const merge = "3484a3fb816e0859fd6e1cea078d76385ff50625"
 	a.fake.AddPR(githubtest.PR{Number: 2, BaseSHA: baseSHA, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", HeadRef: "b", HeadOwner: "Codertocat", MergeCommitSHA: merge})
-	apply, err := os.ReadFile("../render/testdata/streams/apply.jsonl")
+	apply, err := os.ReadFile("../render/comment/testdata/streams/apply.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +118,7 @@ func TestAppAppliedComment(t *testing.T) {
 	a.deliver(t, "workflow_run", "w-1", body, githubtest.Sign(testSecret, body))
 	waitFor(t, "the applied comment", func() bool {
 		for _, c := range a.fake.Comments(2) {
-			if m, ok := render.ParseMarker(c.Body); ok && m.Key == "prod/applied" &&
+			if m, ok := report.ParseMarker(c.Body); ok && m.Key == "prod/applied" &&
 				strings.Contains(c.Body, "planpr · prod · applied: Apply failed: 1 of 2 resources") && strings.Contains(c.Body, "Instance cannot be destroyed") {
 				return true
 			}

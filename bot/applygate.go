@@ -10,7 +10,6 @@ import (
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/publish"
-	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/fingerprint"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/report"
@@ -38,7 +37,7 @@ func (p *actionPlan) canGate(event string) error {
 // review is what a review of the plans at head on pull request pr is
 // bound to (see fingerprint.Review).
 func (p *actionPlan) review(pr int, head, keyed string) fingerprint.Review {
-	return fingerprint.Review{Repo: p.repo.String(), PR: pr, Key: render.MarkerField(p.marker.Key), Head: head, Keyed: keyed, Secret: p.in.ReviewSecret}
+	return fingerprint.Review{Repo: p.repo.String(), PR: pr, Key: report.MarkerField(p.marker.Key), Head: head, Keyed: keyed, Secret: p.in.ReviewSecret}
 }
 
 // afterMerge is a run on the base branch (push, workflow_dispatch): it
@@ -107,10 +106,10 @@ func (p *actionPlan) gate(ctx context.Context, env ActionEnv, log *ActionLog, ap
 	if err != nil {
 		return err
 	}
-	key := render.MarkerField(p.marker.Key)
-	var kept *render.Marker
+	key := report.MarkerField(p.marker.Key)
+	var kept *report.Marker
 	for _, c := range comments { // oldest first: the one planpr keeps for the key
-		if m, ok := render.ParseMarker(c.Body); ok && c.User == author && m.Key == key {
+		if m, ok := report.ParseMarker(c.Body); ok && c.User == author && m.Key == key {
 			kept = &m
 			break
 		}
@@ -128,7 +127,7 @@ func (p *actionPlan) gate(ctx context.Context, env ActionEnv, log *ActionLog, ap
 		return nil
 	}
 	var b strings.Builder
-	gate := render.Marker{Key: p.marker.Key + "/apply-gate", SHA: sha}
+	gate := report.Marker{Key: p.marker.Key + "/apply-gate", SHA: sha}
 	fmt.Fprintf(&b, "%s\n## ❌ %s: the plan to apply is not the one reviewed\n\n", gate, md.Text(p.title))
 	fmt.Fprintf(&b, "Reviewed on #%d at commit `%s` as plan `%s`; the plan of commit `%s` is `%s`. The apply was stopped.\n\n",
 		pr, shortSHA(merged.HeadSHA), md.Text(fingerprint.Short(kept.Fingerprint)), shortSHA(sha), fingerprint.Short(fp))

@@ -9,7 +9,6 @@ import (
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/lockdiff"
-	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/report"
 )
 
@@ -42,7 +41,7 @@ func (s *Server) failOn(ctx context.Context, api GitHub, repo gh.Repo, defaultBr
 // keepCheck keeps a key's check run on the head commit, judged by the
 // repository's fail-on and the approval label. An installation the App
 // may not write checks with is logged, and the comment stands.
-func (s *Server) keepCheck(ctx context.Context, api GitHub, repo gh.Repo, pr int, ev *Event, key, sha string, res *render.CommentResult, locks []*lockdiff.FileDiff, checkBody, detailsURL string, log *slog.Logger) error {
+func (s *Server) keepCheck(ctx context.Context, api GitHub, repo gh.Repo, pr int, ev *Event, key, sha string, res *report.Result, locks []*lockdiff.FileDiff, checkBody, detailsURL string, log *slog.Logger) error {
 	labels, err := api.Labels(ctx, repo, pr)
 	if err != nil {
 		return err

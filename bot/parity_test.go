@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/planpr/planpr/bot/githubtest"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/summary"
 )
@@ -80,8 +80,8 @@ func TestParityAppAndAction(t *testing.T) {
 	a.stop(t)
 	_, app := countKey(a.fake, 2, "prod")
 
-	am, _ := render.ParseMarker(action.Body)
-	pm, _ := render.ParseMarker(app.Body)
+	am, _ := report.ParseMarker(action.Body)
+	pm, _ := report.ParseMarker(app.Body)
 	if am.Key != pm.Key || am.Destroy != pm.Destroy || am.LockAlert != pm.LockAlert || slices.Compare(am.Roots, pm.Roots) != 0 {
 		t.Errorf("markers differ: Action %+v, App %+v", am, pm)
 	}
@@ -130,11 +130,11 @@ func TestParityAppAndAction(t *testing.T) {
 }
 
 func bodyOf(comment string) string {
-	_, body, _ := render.CommentParts(comment)
+	_, body, _ := report.CommentParts(comment)
 	return body
 }
 
 func footerPart(comment string) string {
-	_, _, footer := render.CommentParts(comment)
+	_, _, footer := report.CommentParts(comment)
 	return footer
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/lockdiff"
-	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/report"
 )
 
@@ -18,7 +17,7 @@ func publishOtherLocks(ctx context.Context, api publish.Comments, p *actionPlan,
 
 // lockBuilder builds the lock comment's report from a runner's request.
 func lockBuilder(base report.Request) publish.BuildLocks {
-	return func(ctx context.Context, marker render.Marker, locks []*lockdiff.FileDiff) (*report.Report, error) {
+	return func(ctx context.Context, marker report.Marker, locks []*lockdiff.FileDiff) (*report.Report, error) {
 		return report.Build(ctx, report.LocksRequest(base, marker, locks))
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/githubtest"
 	"github.com/planpr/planpr/bot/publish"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/report"
 )
 
 // TestManifestCannotClaimTheLockKey: an artifact's manifest naming the
@@ -52,13 +52,13 @@ func TestOneClockOrdersEveryComment(t *testing.T) {
 	a.start(t)
 	a.addLockPR(2, "head1")
 	// A comment of the old format, with a run id for its order.
-	old := render.Marker{Key: LockKey, Run: 12000000000}
+	old := report.Marker{Key: LockKey, Run: 12000000000}
 	a.fake.AddComment(2, a.fake.AppSlug()+"[bot]", old.String()+"\nold review")
 	pr := payload(t, "pull_request-opened.json", setPR(2, "head1", "2026-11-01T10:00:00Z"))
 	a.deliver(t, "pull_request", "d-1", pr, githubtest.Sign(testSecret, pr))
 	waitFor(t, "the lock review", func() bool { _, c := countKey(a.fake, 2, LockKey); return strings.Contains(c.Body, "sha=head1") })
 	_, c := countKey(a.fake, 2, LockKey)
-	if m, _ := render.ParseMarker(c.Body); m.At != 1793527200 {
+	if m, _ := report.ParseMarker(c.Body); m.At != 1793527200 {
 		t.Errorf("the lock review is ordered by %d, want the pull request's updated_at 1793527200", m.At)
 	}
 	a.fake.AddArtifact(289782451, githubtest.Artifact{ID: 1, Name: "planpr-prod", Zip: githubtest.Zip(map[string]string{"plan.json": runPlan})})
@@ -67,7 +67,7 @@ func TestOneClockOrdersEveryComment(t *testing.T) {
 	waitFor(t, "the plan comment", func() bool { n, _ := countKey(a.fake, 2, "planpr-prod"); return n == 1 })
 	a.stop(t)
 	_, p := countKey(a.fake, 2, "planpr-prod")
-	if m, _ := render.ParseMarker(p.Body); m.At != 1601915629 || m.Run != 289782451 {
+	if m, _ := report.ParseMarker(p.Body); m.At != 1601915629 || m.Run != 289782451 {
 		t.Errorf("the plan comment's marker %+v: want the run's run_started_at 1601915629 as its order", m)
 	}
 }
@@ -84,7 +84,7 @@ func TestOnlyPlanprsOwnCommentsCount(t *testing.T) {
 			older := "<!-- planpr:v1 key=prod at=1 -->\nnor am I"
 			fake.AddComment(5, "mallory", frozen)
 			fake.AddComment(5, "mallory", older)
-			m := render.Marker{Key: "prod", At: 1700000000}
+			m := report.Marker{Key: "prod", At: 1700000000}
 			res, err := publish.Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m, bodyFor(m, "the plan"), mode)
 			if err != nil {
 				t.Fatal(err)
@@ -158,7 +158,7 @@ func TestActionVerifiesTheManifestsPR(t *testing.T) {
 			if pr8.HeadSHA != "" {
 				fake.AddPR(pr8)
 			}
-			real := render.Marker{Key: "prod", At: 1}
+			real := report.Marker{Key: "prod", At: 1}
 			fake.AddComment(8, gh.ActionsBot, real.String()+"\n5 to destroy")
 			dir := t.TempDir()
 			ev, err := os.ReadFile("../testdata/payloads/workflow_run-completed.json")

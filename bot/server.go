@@ -27,7 +27,6 @@ import (
 	"github.com/planpr/planpr/bot/webhook"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/lockdiff/verify"
-	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/mask"
 	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
@@ -336,7 +335,7 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 	}
 	// The lock files of no root a plan comment holds: the rest are
 	// reviewed in those comments, as the Action does.
-	marker := render.Marker{Key: LockKey, SHA: pr.HeadSHA, At: unixTime(ev.PullRequest.UpdatedAt)}
+	marker := report.Marker{Key: LockKey, SHA: pr.HeadSHA, At: unixTime(ev.PullRequest.UpdatedAt)}
 	lc, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr.Number, author, marker, locks,
 		lockBuilder(report.Request{Version: s.cfg.Version, CheckRoom: publish.CheckSummaryRoom}), publish.ModeUpdate)
 	if err != nil {
@@ -491,7 +490,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	plans := artifactPlans(files, dir, a.Name, manifest.Root, planFiles)
 	mode, _ := review.ParseMode(manifest.Mode) // validated with the manifest
 	tool, _ := flavor.Parse(manifest.Flavor)
-	marker := render.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
+	marker := report.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
 	title := report.Title(marker.Key)
 	if applied {
 		marker.Key, title = marker.Key+"/applied", title+" · applied"
@@ -571,7 +570,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 // Without a root they are named by their place in the artifact (or the
 // artifact's name); with the manifest's root, by their place in the
 // repository, as the Action names them.
-func artifactPlans(open *tofujson.Files, dir, artifactName, root string, planFiles []string) []render.CommentPlan {
+func artifactPlans(open *tofujson.Files, dir, artifactName, root string, planFiles []string) []review.Input {
 	files := make([]review.File, len(planFiles))
 	for i, f := range planFiles {
 		rel, err := filepath.Rel(dir, f)

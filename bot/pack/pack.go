@@ -13,8 +13,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-
-	"github.com/planpr/planpr/render"
 )
 
 // Manifest is what a pack's planpr.json says (bot.Manifest reads it).
@@ -26,12 +24,19 @@ type Manifest struct {
 	Root   string `json:"root,omitempty"`
 }
 
+// Root is one root module a matrix job read: its name, its place in the
+// repository, its plan and streams.
+type Root struct {
+	Name, Root, Path string
+	Streams          []string
+}
+
 // Write writes what a matrix job read into dir, one directory a root
 // (its place in the repository, slashes as "__"): the plan, the streams,
 // the schemas and a planpr.json naming the root, the commit and the pull
 // request — the layout the final job (plan: artifacts/**/plan.json) and
 // the App read. The job uploads dir as an artifact; nothing is posted.
-func Write(dir string, plans []render.CommentPlan, schemas string, m Manifest, logf func(format string, args ...any)) error {
+func Write(dir string, plans []Root, schemas string, m Manifest, logf func(format string, args ...any)) error {
 	for _, p := range plans {
 		root := cmp.Or(p.Root, p.Name)
 		if root == "" || root == "." {
@@ -97,21 +102,4 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return out.Close()
-}
-
-// Missing are the roots the roots input expects and no plan or
-// stream of this run is: a matrix job that failed or was cancelled.
-func Missing(expected []string, plans []render.CommentPlan) []render.MissingRoot {
-	have := map[string]bool{}
-	for _, p := range plans {
-		have[path.Clean(cmp.Or(p.Root, p.Name))] = true
-		have[path.Clean(p.Name)] = true
-	}
-	var out []render.MissingRoot
-	for _, r := range expected {
-		if !have[path.Clean(r)] {
-			out = append(out, render.MissingRoot{Name: r, Why: "no plan arrived: its job failed or was cancelled"})
-		}
-	}
-	return out
 }

@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/planpr/planpr/render"
 )
 
 // TestWrite: a root's files and its manifest land in a directory of its
@@ -23,7 +21,7 @@ func TestWrite(t *testing.T) {
 	out := t.TempDir()
 	var said []string
 	logf := func(format string, args ...any) { said = append(said, fmt.Sprintf(format, args...)) }
-	err := Write(out, []render.CommentPlan{{Name: "prod", Root: "envs/prod", Path: plan, Streams: []string{stream}}}, schemas, Manifest{PR: 2, SHA: "abc"}, logf)
+	err := Write(out, []Root{{Name: "prod", Root: "envs/prod", Path: plan, Streams: []string{stream}}}, schemas, Manifest{PR: 2, SHA: "abc"}, logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,14 +35,7 @@ func TestWrite(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil || m.Root != "envs/prod" || m.PR != 2 || m.SHA != "abc" || len(said) != 1 {
 		t.Errorf("manifest %+v %v, said %q", m, err, said)
 	}
-	if err := Write(out, []render.CommentPlan{{Name: "x", Root: "../x", Path: plan}}, "", Manifest{}, logf); err == nil {
+	if err := Write(out, []Root{{Name: "x", Root: "../x", Path: plan}}, "", Manifest{}, logf); err == nil {
 		t.Error("a root outside the repository was packed")
-	}
-}
-
-func TestMissing(t *testing.T) {
-	got := Missing([]string{"envs/prod", "envs/staging/", "envs/qa"}, []render.CommentPlan{{Name: "envs/prod", Root: "envs/prod"}, {Name: "staging", Root: "envs/staging"}})
-	if len(got) != 1 || got[0].Name != "envs/qa" {
-		t.Errorf("missing %+v", got)
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/render/report"
-	"github.com/planpr/planpr/render/streamreport"
 )
 
 // The GitHub calls a check run and its approval need.
@@ -49,7 +48,7 @@ type Check struct {
 	DetailsURL   string // the comment's page
 	// Annotations are every located problem; at most gh.MaxAnnotations go
 	// with the check, the rest are counted in its summary.
-	Annotations []streamreport.Annotation
+	Annotations []report.Annotation
 }
 
 // CheckSummaryRoom is what a check's summary leaves the comment: the

@@ -1,10 +1,8 @@
 package publish
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,10 +11,8 @@ import (
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/githubtest"
-	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
-	"github.com/planpr/planpr/render/streamreport"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -32,21 +28,18 @@ func TestCheckSummaryAtScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var comment, body bytes.Buffer
-	o := render.CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: render.Marker{Key: "big"}}
-	checkOpts := o
-	checkOpts.MaxSize = CheckSummaryRoom
-	results, err := render.Comments([]io.Writer{&comment, &body}, []render.CommentPlan{{Path: filepath.Join(dir, "plan.json")}}, []render.CommentOptions{o, checkOpts})
+	rep, err := report.Build(context.Background(), report.Request{Plans: []review.Input{{Path: filepath.Join(dir, "plan.json")}},
+		Plan: review.PlanOptions{Schemas: schemas}, Marker: report.Marker{Key: "big"}, NoFingerprint: true, CheckRoom: CheckSummaryRoom})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var many []streamreport.Annotation
+	var many []report.Annotation
 	for i := range 120 {
-		many = append(many, streamreport.Annotation{Path: "main.tf", Line: i + 1, Level: "warning", Title: "t", Message: strings.Repeat("m", 100)})
+		many = append(many, report.Annotation{Path: "main.tf", Line: i + 1, Level: "warning", Title: "t", Message: strings.Repeat("m", 100)})
 	}
 	fake, api, _ := newFake(t, "t-write")
-	run, _, err := UpsertCheck(context.Background(), api, repo, Check{Name: "planpr / big", SHA: "abc", App: actions, Facts: report.FactsOf(results[0], nil),
-		FailOn: report.FailOn{report.FailDestroy}, Title: "big", Summary: body.String(), Text: strings.Repeat("x", 200_000), Annotations: many})
+	run, _, err := UpsertCheck(context.Background(), api, repo, Check{Name: "planpr / big", SHA: "abc", App: actions, Facts: report.FactsOf(rep.Result, nil),
+		FailOn: report.FailOn{report.FailDestroy}, Title: "big", Summary: rep.Check, Text: strings.Repeat("x", 200_000), Annotations: many})
 	if err != nil {
 		t.Fatal(err)
 	}

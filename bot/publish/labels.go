@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/planpr/planpr/bot/gh"
-	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/report"
 )
 
@@ -23,7 +22,7 @@ func SyncLabels(ctx context.Context, api interface {
 	if err != nil {
 		return err
 	}
-	newest := map[string]render.Marker{} // oldest first: the last one of a key wins
+	newest := map[string]report.Marker{} // oldest first: the last one of a key wins
 	for _, c := range all {
 		newest[c.Marker.Key] = c.Marker
 	}

@@ -10,13 +10,13 @@ import (
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/lockdiff"
-	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/report"
+	"github.com/planpr/planpr/render/review"
 )
 
 // PlanRoots are the directories of the plans of a run, relative to the
 // workspace and slash-separated, as the pull request's files name them.
-func PlanRoots(plans []render.CommentPlan, workspace string) []string {
+func PlanRoots(plans []review.Input, workspace string) []string {
 	base, err := filepath.Abs(cmp.Or(workspace, "."))
 	if err != nil {
 		return nil
@@ -72,19 +72,19 @@ func ByRoots(locks []*lockdiff.FileDiff, roots []string) (in, out []*lockdiff.Fi
 // that comment goes. The Action and the App both keep it so. It returns
 // the lock comment kept, nil when there is none. build makes its report
 // (report.LocksRequest): the sink posts what it is given.
-func PublishUnclaimedLocks(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, own render.Marker, locks []*lockdiff.FileDiff, build BuildLocks, mode CommentMode) (*LockComment, error) {
+func PublishUnclaimedLocks(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, own report.Marker, locks []*lockdiff.FileDiff, build BuildLocks, mode CommentMode) (*LockComment, error) {
 	all, err := planprComments(ctx, api, repo, pr, author)
 	if err != nil {
 		return nil, err
 	}
 	claimed := slices.Clone(own.Roots)
 	for _, c := range all {
-		if c.Marker.Key != render.MarkerField(own.Key) {
+		if c.Marker.Key != report.MarkerField(own.Key) {
 			claimed = append(claimed, c.Marker.Roots...)
 		}
 	}
 	_, unclaimed := ByRoots(locks, claimed)
-	marker := render.Marker{Key: report.LocksKey, SHA: own.SHA, At: own.At, Run: own.Run}
+	marker := report.Marker{Key: report.LocksKey, SHA: own.SHA, At: own.At, Run: own.Run}
 	if len(unclaimed) == 0 {
 		for _, c := range withKey(all, report.LocksKey) {
 			if err := api.DeleteComment(ctx, repo, c.ID); err != nil {
@@ -110,11 +110,11 @@ func PublishUnclaimedLocks(ctx context.Context, api Comments, repo gh.Repo, pr i
 
 // BuildLocks builds the report of the lock comment: the lock files no
 // root's comment holds, under its marker.
-type BuildLocks func(ctx context.Context, marker render.Marker, locks []*lockdiff.FileDiff) (*report.Report, error)
+type BuildLocks func(ctx context.Context, marker report.Marker, locks []*lockdiff.FileDiff) (*report.Report, error)
 
 // LockComment is the lock comment as kept: what a check of it needs.
 type LockComment struct {
-	Result          *render.CommentResult
+	Result          *report.Result
 	Body, CheckBody string
 	URL             string
 	Locks           []*lockdiff.FileDiff

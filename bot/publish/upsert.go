@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/bot/gh"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/report"
 )
 
 // CommentMode says how a new comment replaces the old one.
@@ -50,7 +50,7 @@ type UpsertResult struct {
 // same-key duplicates keeping the oldest, so runs racing each other end
 // with one comment. A run older than the one that wrote the comment
 // changes nothing, and an unchanged body is not written again.
-func Upsert(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker, body string, mode CommentMode) (*UpsertResult, error) {
+func Upsert(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker report.Marker, body string, mode CommentMode) (*UpsertResult, error) {
 	for range convergeTries - 1 {
 		res, err := upsertOnce(ctx, api, repo, pr, author, marker, body, mode)
 		if !errors.Is(err, gh.ErrGone) {
@@ -60,14 +60,14 @@ func Upsert(ctx context.Context, api Comments, repo gh.Repo, pr int, author stri
 	return upsertOnce(ctx, api, repo, pr, author, marker, body, mode)
 }
 
-func upsertOnce(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker, body string, mode CommentMode) (*UpsertResult, error) {
+func upsertOnce(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker report.Marker, body string, mode CommentMode) (*UpsertResult, error) {
 	if mode == ModeOff {
 		return &UpsertResult{Action: "off"}, nil
 	}
 	if mode == ModeChangesOnly {
 		mode = ModeUpdate // while there is something to say
 	}
-	if written, ok := render.ParseMarker(body); !ok || written.Key != render.MarkerField(marker.Key) || written.At != marker.At {
+	if written, ok := report.ParseMarker(body); !ok || written.Key != report.MarkerField(marker.Key) || written.At != marker.At {
 		return nil, errors.New("internal error: the comment body does not start with its marker")
 	}
 	if author == "" {
@@ -80,7 +80,7 @@ func upsertOnce(ctx context.Context, api Comments, repo gh.Repo, pr int, author 
 	if len(mine) > 0 {
 		newest := mine[0]
 		for _, c := range mine {
-			if m, _ := render.ParseMarker(c.Body); m.At > marker.At && marker.At != 0 {
+			if m, _ := report.ParseMarker(c.Body); m.At > marker.At && marker.At != 0 {
 				return &UpsertResult{Comment: c, Action: "skipped-older"}, nil
 			}
 			if c.CreatedAt.After(newest.CreatedAt) {
@@ -135,7 +135,7 @@ func upsertOnce(ctx context.Context, api Comments, repo gh.Repo, pr int, author 
 // runs: the oldest same-key comment wins and the others are deleted. (GitHub
 // offers no compare-and-swap, so which of several racing runs' bodies ends
 // up in it is not guaranteed; that there is exactly one comment is.)
-func createAndConverge(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker, body, action string) (*UpsertResult, error) {
+func createAndConverge(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker report.Marker, body, action string) (*UpsertResult, error) {
 	created, err := api.CreateComment(ctx, repo, pr, body)
 	if gh.AnswerLost(err) {
 		created, err = createdOrCreate(ctx, api, repo, pr, author, marker, body, err)
@@ -158,7 +158,7 @@ func createAndConverge(ctx context.Context, api Comments, repo gh.Repo, pr int, 
 // createdOrCreate follows a create whose answer was lost: the comment may
 // have been made. One of planpr's with the key and this very body is it;
 // else it is posted again, once.
-func createdOrCreate(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker, body string, lost error) (*gh.Comment, error) {
+func createdOrCreate(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker report.Marker, body string, lost error) (*gh.Comment, error) {
 	mine, err := sameKey(ctx, api, repo, pr, author, marker.Key)
 	if err != nil {
 		return nil, fmt.Errorf("%w; looking for the comment then: %w", lost, err)
@@ -175,7 +175,7 @@ func createdOrCreate(ctx context.Context, api Comments, repo gh.Repo, pr int, au
 const convergeTries = 4
 
 // converge keeps the oldest same-key comment and deletes the others.
-func converge(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker, body, action string, created *gh.Comment) (*UpsertResult, error) {
+func converge(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker report.Marker, body, action string, created *gh.Comment) (*UpsertResult, error) {
 	res := &UpsertResult{Comment: created, Action: action}
 	mine, err := sameKey(ctx, api, repo, pr, author, marker.Key)
 	if err != nil {
@@ -187,7 +187,7 @@ func converge(ctx context.Context, api Comments, repo gh.Repo, pr int, author st
 	// The oldest wins; it takes this run's body when this run is newer
 	// than the one that wrote it.
 	keep := mine[0]
-	if km, _ := render.ParseMarker(keep.Body); keep.ID != created.ID && (km.At < marker.At || marker.At == 0) && keep.Body != body {
+	if km, _ := report.ParseMarker(keep.Body); keep.ID != created.ID && (km.At < marker.At || marker.At == 0) && keep.Body != body {
 		c, err := api.EditComment(ctx, repo, keep.ID, body)
 		if err != nil {
 			return nil, err
@@ -217,7 +217,7 @@ func sameKey(ctx context.Context, api Comments, repo gh.Repo, pr int, author, ke
 // markedComment is one of planpr's comments and what its marker says.
 type markedComment struct {
 	*gh.Comment
-	Marker render.Marker
+	Marker report.Marker
 }
 
 // planprComments lists planpr's own comments on the pull request — a
@@ -229,7 +229,7 @@ func planprComments(ctx context.Context, api Comments, repo gh.Repo, pr int, aut
 	}
 	var mine []markedComment
 	for _, c := range all {
-		if m, ok := render.ParseMarker(c.Body); ok && c.User == author {
+		if m, ok := report.ParseMarker(c.Body); ok && c.User == author {
 			mine = append(mine, markedComment{c, m})
 		}
 	}
@@ -246,7 +246,7 @@ func planprComments(ctx context.Context, api Comments, repo gh.Repo, pr int, aut
 func withKey(all []markedComment, key string) []*gh.Comment {
 	var out []*gh.Comment
 	for _, c := range all {
-		if c.Marker.Key == render.MarkerField(key) {
+		if c.Marker.Key == report.MarkerField(key) {
 			out = append(out, c.Comment)
 		}
 	}
@@ -256,13 +256,13 @@ func withKey(all []markedComment, key string) []*gh.Comment {
 // Retract deletes the comments of the marker's key, for a root that has
 // nothing to say any more (ModeChangesOnly); a comment a newer run wrote
 // stays. It reports how many it deleted.
-func Retract(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker render.Marker) (int, error) {
+func Retract(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker report.Marker) (int, error) {
 	mine, err := sameKey(ctx, api, repo, pr, author, marker.Key)
 	if err != nil {
 		return 0, err
 	}
 	for _, c := range mine {
-		if m, _ := render.ParseMarker(c.Body); m.At > marker.At && marker.At != 0 {
+		if m, _ := report.ParseMarker(c.Body); m.At > marker.At && marker.At != 0 {
 			return 0, nil
 		}
 	}

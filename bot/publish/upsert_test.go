@@ -9,18 +9,18 @@ import (
 	"github.com/planpr/planpr/bot/githubtest"
 
 	"github.com/planpr/planpr/bot/gh"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/report"
 )
 
 func TestUpsertCreatesThenUpdates(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
 	fake.AddComment(5, "alice", "LGTM")
-	m := render.Marker{Key: "prod", SHA: "aaa", At: 10}
+	m := report.Marker{Key: "prod", SHA: "aaa", At: 10}
 	res, err := Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
 	if err != nil || res.Action != "created" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	m2 := render.Marker{Key: "prod", SHA: "bbb", At: 11}
+	m2 := report.Marker{Key: "prod", SHA: "bbb", At: 11}
 	res, err = Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m2, bodyFor(m2, "two"), ModeUpdate)
 	if err != nil || res.Action != "updated" {
 		t.Fatalf("%+v %v", res, err)
@@ -41,9 +41,9 @@ func TestUpsertCreatesThenUpdates(t *testing.T) {
 
 func TestUpsertOlderRunChangesNothing(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
-	newer := render.Marker{Key: "prod", At: 20}
+	newer := report.Marker{Key: "prod", At: 20}
 	Upsert(t.Context(), c, repo, 5, gh.ActionsBot, newer, bodyFor(newer, "new"), ModeUpdate)
-	older := render.Marker{Key: "prod", At: 19}
+	older := report.Marker{Key: "prod", At: 19}
 	res, err := Upsert(t.Context(), c, repo, 5, gh.ActionsBot, older, bodyFor(older, "old"), ModeUpdate)
 	if err != nil || res.Action != "skipped-older" {
 		t.Fatalf("%+v %v", res, err)
@@ -56,7 +56,7 @@ func TestUpsertOlderRunChangesNothing(t *testing.T) {
 func TestUpsertTwoKeysKeepTwoComments(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
 	for _, key := range []string{"prod", "staging", "prod", "staging"} {
-		m := render.Marker{Key: key, At: 1}
+		m := report.Marker{Key: key, At: 1}
 		if _, err := Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m, bodyFor(m, key), ModeUpdate); err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestUpsertConcurrentRunsConverge(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				m := render.Marker{Key: "prod", At: run}
+				m := report.Marker{Key: "prod", At: run}
 				if _, err := Upsert(t.Context(), c, repo, 9, gh.ActionsBot, m, bodyFor(m, "from run"), ModeUpdate); err != nil {
 					t.Error(err)
 				}
@@ -90,7 +90,7 @@ func TestUpsertConcurrentRunsConverge(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("round %d: %d comments", round, n)
 		}
-		if m, _ := render.ParseMarker(last.Body); m.At < 1 || m.At > 5 || last.Body != bodyFor(m, "from run") {
+		if m, _ := report.ParseMarker(last.Body); m.At < 1 || m.At > 5 || last.Body != bodyFor(m, "from run") {
 			t.Errorf("round %d: the comment holds %q", round, last.Body)
 		}
 	}
@@ -98,15 +98,15 @@ func TestUpsertConcurrentRunsConverge(t *testing.T) {
 
 func TestUpsertRecreateAndHide(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
-	m := render.Marker{Key: "prod", At: 1}
+	m := report.Marker{Key: "prod", At: 1}
 	Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
 	first := fake.Comments(5)[0].ID
-	m2 := render.Marker{Key: "prod", At: 2}
+	m2 := report.Marker{Key: "prod", At: 2}
 	res, err := Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m2, bodyFor(m2, "two"), ModeRecreate)
 	if err != nil || res.Action != "recreated" || len(fake.Comments(5)) != 1 || fake.Comments(5)[0].ID == first {
 		t.Fatalf("recreate: %+v %v %+v", res, err, fake.Comments(5))
 	}
-	m3 := render.Marker{Key: "prod", At: 3}
+	m3 := report.Marker{Key: "prod", At: 3}
 	res, err = Upsert(t.Context(), c, repo, 5, gh.ActionsBot, m3, bodyFor(m3, "three"), ModeHideAndNew)
 	if err != nil || res.Action != "hidden-and-created" {
 		t.Fatalf("hide: %+v %v", res, err)
@@ -125,7 +125,7 @@ func TestUpsertRecreateAndHide(t *testing.T) {
 
 func TestSyncLabelsSumsUpEveryKey(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
-	post := func(m render.Marker) {
+	post := func(m report.Marker) {
 		if _, err := Upsert(t.Context(), c, repo, 4, gh.ActionsBot, m, bodyFor(m, "x"), ModeUpdate); err != nil {
 			t.Fatal(err)
 		}
@@ -136,22 +136,22 @@ func TestSyncLabelsSumsUpEveryKey(t *testing.T) {
 		}
 		return strings.Join(fake.Labels(4), ",")
 	}
-	post(render.Marker{Key: "shared", At: 1, Destroy: 12})
-	post(render.Marker{Key: "prod", At: 1, LockAlert: true})
+	post(report.Marker{Key: "shared", At: 1, Destroy: 12})
+	post(report.Marker{Key: "prod", At: 1, LockAlert: true})
 	if got := labels(); got != "planpr:destroy,planpr:lock-alert" {
 		t.Errorf("labels %s", got)
 	}
 	// prod's job finishing last, with no destroy of its own, keeps the label.
-	post(render.Marker{Key: "prod", At: 2})
+	post(report.Marker{Key: "prod", At: 2})
 	if got := labels(); got != "planpr:destroy" {
 		t.Errorf("after prod's alert went away: %s", got)
 	}
-	post(render.Marker{Key: "shared", At: 2})
+	post(report.Marker{Key: "shared", At: 2})
 	if got := labels(); got != "" {
 		t.Errorf("after shared's destroys went away: %s", got)
 	}
 	// A marker anyone else writes counts for nothing.
-	fake.AddComment(4, "mallory", render.Marker{Key: "evil", Destroy: 1}.String())
+	fake.AddComment(4, "mallory", report.Marker{Key: "evil", Destroy: 1}.String())
 	if got := labels(); got != "" {
 		t.Errorf("mallory's comment set labels: %s", got)
 	}
@@ -161,7 +161,7 @@ func TestSyncLabelsSumsUpEveryKey(t *testing.T) {
 // by another run — looks again and ends well: losing never fails a run.
 func TestUpsertLosingARaceIsNoFailure(t *testing.T) {
 	fake, c, _ := newFake(t, "t-write")
-	m := render.Marker{Key: "race", At: 1}
+	m := report.Marker{Key: "race", At: 1}
 	first, err := Upsert(t.Context(), c, repo, 6, gh.ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestUpsertLosingARaceIsNoFailure(t *testing.T) {
 // the run ends well, with one comment.
 func TestUpsertAfterALostAnswer(t *testing.T) {
 	forEachLostAnswer(t, fmt.Sprintf("POST /repos/%s/issues/7/comments", repo), func(t *testing.T, fake *githubtest.Server, c *gh.Client) {
-		m := render.Marker{Key: "lost", At: 1}
+		m := report.Marker{Key: "lost", At: 1}
 		res, err := Upsert(t.Context(), c, repo, 7, gh.ActionsBot, m, bodyFor(m, "one"), ModeUpdate)
 		if err != nil || res.Action != "created" || res.Comment == nil || res.Comment.Body != bodyFor(m, "one") {
 			t.Fatalf("%+v %v", res, err)

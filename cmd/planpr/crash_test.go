@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/planpr/planpr/bot/githubtest"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/report"
 )
 
 // planprBinary is this test binary under the name planpr, which
@@ -136,7 +136,7 @@ func TestServeSurvivesKill9(t *testing.T) {
 func lockComments(fake *githubtest.Server, pr int) int {
 	n := 0
 	for _, c := range fake.Comments(pr) {
-		if m, ok := render.ParseMarker(c.Body); ok && m.Key == "locks" {
+		if m, ok := report.ParseMarker(c.Body); ok && m.Key == "locks" {
 			n++
 		}
 	}

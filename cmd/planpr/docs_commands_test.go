@@ -52,11 +52,11 @@ func TestDocsCommandsRun(t *testing.T) {
 	} {
 		copyTo(t, filepath.Join(example, from), filepath.Join(ws, to))
 	}
-	copyTo(t, filepath.Join(root, "render", "testdata", "states", "basic.json"), filepath.Join(ws, "state.json"))
+	copyTo(t, filepath.Join(root, "render", "comment", "testdata", "states", "basic.json"), filepath.Join(ws, "state.json"))
 	// One schemas.json for the plan and the state, as one working directory's.
 	merged := map[string]any{}
 	var version any
-	for _, f := range []string{filepath.Join(example, "schemas.json"), filepath.Join(root, "render", "testdata", "states", "schemas.json")} {
+	for _, f := range []string{filepath.Join(example, "schemas.json"), filepath.Join(root, "render", "comment", "testdata", "states", "schemas.json")} {
 		var doc map[string]any
 		b, _ := os.ReadFile(f)
 		if err := json.Unmarshal(b, &doc); err != nil {

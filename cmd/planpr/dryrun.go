@@ -20,7 +20,6 @@ import (
 	"github.com/planpr/planpr/flavor"
 
 	"github.com/planpr/planpr/lockdiff"
-	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/inputs"
 	"github.com/planpr/planpr/render/preview"
 	"github.com/planpr/planpr/render/report"
@@ -153,7 +152,7 @@ Flags:
 	}
 	headSHA, _ := git("rev-parse", "HEAD") // the commit the Action would name
 	rep, err := report.Build(context.Background(), report.Request{Plans: plans, Plan: popts,
-		Marker: render.Marker{Key: key, SHA: headSHA, Roots: publish.PlanRoots(plans, top)}, Title: report.Title(key),
+		Marker: report.Marker{Key: key, SHA: headSHA, Roots: publish.PlanRoots(plans, top)}, Title: report.Title(key),
 		Version: Version, Locks: locks, FullText: "the job summary", Summary: summaryFile != ""})
 	if err != nil {
 		return err
@@ -177,14 +176,14 @@ Flags:
 	if _, err := stdout.Write(out.Bytes()); err != nil {
 		return err
 	}
-	notes := []string{fmt.Sprintf("planpr dry-run: %d of %d characters (%.0f%%)", res.Size, render.GitHubMaxComment, 100*float64(res.Size)/render.GitHubMaxComment),
+	notes := []string{fmt.Sprintf("planpr dry-run: %d of %d characters (%.0f%%)", res.Size, report.GitHubMaxComment, 100*float64(res.Size)/report.GitHubMaxComment),
 		fmt.Sprintf("key %s, title %q, labels: %s", key, rep.Title, cmp.Or(strings.Join(rep.Labels(), ", "), "none")),
 		"outputs: " + outputsLine(rep.Outputs()),
 		fmt.Sprintf("check %q: %s (%s)", report.CheckName(key), verdict.Conclusion, strings.Join(verdict.Why, "; "))}
 	switch res.Level {
-	case render.LevelReduced:
+	case report.LevelReduced:
 		notes = append(notes, fmt.Sprintf("shortened: %s without a diff (a diff stands for each group of changes alike)", plural(res.Omitted, "change", "changes")))
-	case render.LevelSummary:
+	case report.LevelSummary:
 		notes = append(notes, "shortened: every diff left out; the job summary would hold them")
 	default:
 		notes = append(notes, "not shortened")
@@ -215,7 +214,7 @@ func withoutSchemas(args []string, kinds []inputs.File) (rest []string, restKind
 // groupAsAction sorts the inputs into root modules as the Action does: by
 // directory, named by the directory's place in the repository (top), so
 // that dry-run's key and title are the Action's; NAME=PATH labels stay.
-func groupAsAction(open *tofujson.Files, args []string, kinds []inputs.File, top string) []render.CommentPlan {
+func groupAsAction(open *tofujson.Files, args []string, kinds []inputs.File, top string) []review.Input {
 	files := make([]review.File, len(args))
 	for i, in := range args {
 		name, path := label(in)

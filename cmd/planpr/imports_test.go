@@ -20,16 +20,19 @@ type importRule struct {
 var importRules = []importRule{
 	{from: []string{"..."}, to: []string{"cmd/..."}, why: "nothing imports cmd"},
 	{from: []string{"render/...", "lockdiff/...", "flavor", "internal/..."}, to: []string{"bot/..."}, why: "bot is above render, lockdiff and the leaves"},
-	{from: []string{"render/tofujson/..."}, to: []string{"render", "render/report", "render/review", "render/inputs", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview", "render/fingerprint", "render/mask", "render/internal/...", "render/md", "lockdiff/..."}, why: "the models and their reader are below everything that reads them"},
+	{from: []string{"render/tofujson/..."}, to: []string{"render/comment", "render/report", "render/review", "render/inputs", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview", "render/fingerprint", "render/mask", "render/internal/...", "render/md", "lockdiff/..."}, why: "the models and their reader are below everything that reads them"},
 	{from: []string{"render/tofujson/internal/jsonread"}, to: []string{"..."}, why: "the JSON mechanics know no plan"},
-	{from: []string{"render/inputs"}, to: []string{"render", "render/report", "render/review", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview", "render/fingerprint"}, why: "inputs decides what files are, before any read or format"},
-	{from: []string{"render/review"}, to: []string{"render", "render/report", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview", "render/fingerprint"}, why: "the read knows no format and no report"},
-	{from: []string{"render/fingerprint", "render/mask", "render/internal/diff", "render/internal/shape", "render/internal/budget"}, to: []string{"render", "render/report", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview"}, why: "the hash, the secrets, the diff tree, the shapes and the budget are below the formats"},
-	{from: []string{"render", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview", "render/md"}, to: []string{"render/report"}, why: "formats are below the report that builds with them"},
+	{from: []string{"render/inputs"}, to: []string{"render/comment", "render/report", "render/review", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview", "render/fingerprint"}, why: "inputs decides what files are, before any read or format"},
+	{from: []string{"render/review"}, to: []string{"render/comment", "render/report", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview", "render/fingerprint"}, why: "the read knows no format and no report"},
+	{from: []string{"render/fingerprint", "render/mask", "render/internal/diff", "render/internal/shape", "render/internal/budget"}, to: []string{"render/comment", "render/report", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview"}, why: "the hash, the secrets, the diff tree, the shapes and the budget are below the formats"},
+	{from: []string{"render/comment", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview", "render/md"}, to: []string{"render/report"}, why: "formats are below the report that builds with them"},
+	{from: []string{"bot/...", "cmd/...", "lockdiff/...", "render/inputs", "render/review", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview", "render/fingerprint"}, to: []string{"render/comment"}, why: "the comment is built by render/report alone: every runner asks report.Build"},
+	{from: []string{"bot/publish"}, to: []string{"render/comment", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview"}, why: "a sink posts what a report holds: it never renders"},
+	{from: []string{"render/report"}, to: []string{"bot/...", "cmd/..."}, why: "the report knows no sink and no runner"},
+	{from: []string{"bot/webhook", "bot/gh", "bot/artifact", "bot/setup", "bot/pack"}, to: []string{"render/..."}, why: "the intake, the GitHub adapter, untrusted downloads, packing and setup know no plan"},
 	{from: []string{"render/md", "render/preview", "render/marker"}, to: []string{"..."}, why: "safe Markdown, the preview page and the marker know no plan"},
 	{from: []string{"lockdiff/...", "flavor"}, to: []string{"render/..."}, why: "lock files and the tools' words are beside render, never above it"},
 	{from: []string{"flavor", "internal/lazyre"}, to: []string{"..."}, why: "leaves everyone may ask"},
-	{from: []string{"bot/webhook", "bot/gh", "bot/artifact", "bot/setup"}, to: []string{"render/..."}, why: "the intake, the GitHub adapter, untrusted downloads and setup know no plan"},
 }
 
 // matches reports whether pkg matches one of patterns.
@@ -77,7 +80,7 @@ func TestImportsOnlyGoDown(t *testing.T) {
 func TestImportRulesCanFail(t *testing.T) {
 	for _, edge := range [][2]string{
 		{"render/text", "bot/publish"}, {"render/tofujson", "render/review"}, {"lockdiff", "render/mask"},
-		{"render/review", "render"}, {"render", "render/report"}, {"bot/webhook", "render/tofujson"}, {"bot", "cmd/planpr"},
+		{"render/review", "render/comment"}, {"render/comment", "render/report"}, {"bot", "render/comment"}, {"bot/publish", "render/text"}, {"render/report", "bot/publish"}, {"bot/webhook", "render/tofujson"}, {"bot", "cmd/planpr"},
 	} {
 		forbidden := false
 		for _, r := range importRules {

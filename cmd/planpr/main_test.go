@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/planpr/planpr/bot/githubtest"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/report"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -121,14 +121,14 @@ func fakegh(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	case "body":
 		for _, c := range fake.Comments(n) {
-			if m, ok := render.ParseMarker(c.Body); ok && m.Key == args[2] {
+			if m, ok := report.ParseMarker(c.Body); ok && m.Key == args[2] {
 				fmt.Fprintln(ts.Stdout(), c.Body)
 			}
 		}
 	case "count":
 		count := 0
 		for _, c := range fake.Comments(n) {
-			if m, ok := render.ParseMarker(c.Body); ok && m.Key == args[2] {
+			if m, ok := report.ParseMarker(c.Body); ok && m.Key == args[2] {
 				count++
 			}
 		}
@@ -230,7 +230,7 @@ func waitcount(ts *testscript.TestScript, neg bool, args []string) {
 	for i := 0; i < 400; i++ {
 		count := 0
 		for _, c := range fake.Comments(n) {
-			if m, ok := render.ParseMarker(c.Body); ok && m.Key == args[1] {
+			if m, ok := report.ParseMarker(c.Body); ok && m.Key == args[1] {
 				count++
 			}
 		}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/planpr/planpr/bot/githubtest"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/report"
 )
 
 // TestParityDryRunAndAction: dry-run is the Action with a stdout sink.
@@ -86,8 +86,8 @@ func TestParityDryRunAndAction(t *testing.T) {
 	action := comments[0].Body
 
 	dry := dryOut.String()
-	dm, _ := render.ParseMarker(dry)
-	am, _ := render.ParseMarker(action)
+	dm, _ := report.ParseMarker(dry)
+	am, _ := report.ParseMarker(action)
 	if dm.Key != am.Key || dm.SHA != am.SHA || dm.Destroy != am.Destroy || dm.LockAlert != am.LockAlert || strings.Join(dm.Roots, ",") != strings.Join(am.Roots, ",") {
 		t.Errorf("markers differ: dry-run %+v, Action %+v", dm, am)
 	}
@@ -128,11 +128,11 @@ func TestParityDryRunAndAction(t *testing.T) {
 }
 
 func bodyOf(comment string) string {
-	_, body, _ := render.CommentParts(comment)
+	_, body, _ := report.CommentParts(comment)
 	return body
 }
 
 func footerPart(comment string) string {
-	_, _, footer := render.CommentParts(comment)
+	_, _, footer := report.CommentParts(comment)
 	return footer
 }

@@ -15,7 +15,6 @@ import (
 	txt "github.com/planpr/planpr/render/text"
 
 	"github.com/planpr/planpr/flavor"
-	"github.com/planpr/planpr/render"
 	"github.com/planpr/planpr/render/inputs"
 	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
@@ -120,7 +119,7 @@ Flags:
 			key = strings.Join(names, ",")
 		}
 		var rep *report.Report
-		rep, err = report.Build(context.Background(), report.Request{Plans: plans, Plan: popts, Marker: render.Marker{Key: key},
+		rep, err = report.Build(context.Background(), report.Request{Plans: plans, Plan: popts, Marker: report.Marker{Key: key},
 			Title: o.title, MaxSize: o.maxSize, Version: Version, NoFingerprint: true})
 		if err == nil {
 			out.WriteString(rep.Comment)
@@ -138,7 +137,7 @@ Flags:
 			prepared = nil
 		}
 		defer closeAll()
-		cleanup, err := review.Splitting(popts.Files, plans, func(split []render.CommentPlan) error {
+		cleanup, err := review.Splitting(popts.Files, plans, func(split []review.Input) error {
 			closeAll()
 			plans = split
 			return prepareText(plans, popts, &prepared)
@@ -177,7 +176,7 @@ Flags:
 
 // prepareText checks each plan and stream, appending what each plan needs
 // to print (nil for a module without a plan) to prepared.
-func prepareText(plans []render.CommentPlan, popts review.PlanOptions, prepared *[]*txt.PreparedPlan) error {
+func prepareText(plans []review.Input, popts review.PlanOptions, prepared *[]*txt.PreparedPlan) error {
 	for _, p := range plans {
 		if p.Path == "" {
 			*prepared = append(*prepared, nil)
@@ -230,7 +229,7 @@ func inputPaths(args []string) []string {
 // groupInputs sorts the inputs into root modules: each input is a plan JSON
 // or a UI stream (its first line is a "version" message), and inputs with
 // the same NAME (or, unlabelled, the same directory name) form one section.
-func groupInputs(open *tofujson.Files, args []string, kinds []inputs.File) []render.CommentPlan {
+func groupInputs(open *tofujson.Files, args []string, kinds []inputs.File) []review.Input {
 	files := make([]review.File, len(args))
 	for i, in := range args {
 		name, path := label(in)
@@ -262,7 +261,7 @@ func renderStates(states []string, count int, o renderOptions, popts review.Plan
 			return &usageError{"--format markdown renders one state at a time"}
 		}
 		key := cmp.Or(o.key, "state")
-		rep, err := report.BuildState(states[0], report.Request{Plan: popts, Marker: render.Marker{Key: key}, Title: o.title, MaxSize: o.maxSize, Version: Version})
+		rep, err := report.BuildState(states[0], report.Request{Plan: popts, Marker: report.Marker{Key: key}, Title: o.title, MaxSize: o.maxSize, Version: Version})
 		if err != nil {
 			return err
 		}

@@ -27,7 +27,7 @@ func sumOf(ctx context.Context, path string, opts Options) (string, error) {
 func canonicalPlans(t *testing.T) []string {
 	t.Helper()
 	paths, _ := filepath.Glob("../../testdata/terraform/*/plan.json")
-	paths = append(paths, "../../testdata/example/plan.json", "../testdata/plans/terraform-actions.json", "../testdata/plans/hostile.json")
+	paths = append(paths, "../../testdata/example/plan.json", "../comment/testdata/plans/terraform-actions.json", "../comment/testdata/plans/hostile.json")
 	nested := rc("aws_instance.nested", []string{"update"},
 		map[string]any{"tags": map[string]any{"b<&>": "x\u2028\x01\"\\", "a": 1.5e3}, "list": []any{json.Number("-0.0"), json.Number("10e-1"), nil, true}, "password": "p"},
 		map[string]any{"tags": map[string]any{"b<&>": "y"}, "list": []any{}, "password": "q"},

@@ -7,9 +7,11 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/lockdiff"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/comment"
 	"github.com/planpr/planpr/render/fingerprint"
+	"github.com/planpr/planpr/render/marker"
 	"github.com/planpr/planpr/render/review"
+	"github.com/planpr/planpr/render/streamreport"
 )
 
 // Request is what a runner knows of one report: the root modules to
@@ -18,12 +20,12 @@ import (
 // Build turns it into a Report; it is the only place a comment's options
 // are made.
 type Request struct {
-	Plans []render.CommentPlan
+	Plans []comment.CommentPlan
 	// Plan says how the plans were made and holds the run's open files,
 	// through which every read of the report goes (each file opened once).
 	Plan review.PlanOptions
 	// Marker is the comment's hidden first line: its Key names the report.
-	Marker render.Marker
+	Marker comment.Marker
 	// Title is the comment's title, as given ("" leaves the comment
 	// untitled, as `planpr render` does); Title(key) is the runners'.
 	Title   string
@@ -35,7 +37,7 @@ type Request struct {
 	RunURL, SourceURL string
 	Check, CheckURL   string
 	// Missing are the roots expected and not reported (a failed matrix job).
-	Missing []render.MissingRoot
+	Missing []comment.MissingRoot
 	// FullText says where the unshortened text is, when the comment is
 	// shortened.
 	FullText string
@@ -61,9 +63,9 @@ type Report struct {
 	// other bodies asked for ("" when not).
 	Comment, JobSummary, Check, Summary string
 	// Result says what the comment holds: counts, level, masked values.
-	Result *render.CommentResult
+	Result *comment.CommentResult
 	// Marker is the comment's marker, fingerprint and all.
-	Marker      render.Marker
+	Marker      comment.Marker
 	Title       string
 	Fingerprint string
 	Locks       []*lockdiff.FileDiff
@@ -91,16 +93,16 @@ func Build(ctx context.Context, req Request) (*Report, error) {
 			return nil, err
 		}
 	}
-	opts := render.CommentOptions{
+	opts := comment.CommentOptions{
 		PlanOptions: req.Plan, Marker: req.Marker, Title: req.Title, Version: req.Version, Locks: req.Locks,
 		RunURL: req.RunURL, SourceURL: req.SourceURL, Check: req.Check, CheckURL: req.CheckURL,
 		Missing: req.Missing, FullText: req.FullText, MaxSize: req.MaxSize, Fingerprint: fp,
 	}
-	var comment, jobSummary, check, summary bytes.Buffer
+	var body, jobSummary, check, summary bytes.Buffer
 	if req.Summary {
 		opts.Summary = &summary
 	}
-	writers, all := []io.Writer{&comment}, []render.CommentOptions{opts}
+	writers, all := []io.Writer{&body}, []comment.CommentOptions{opts}
 	if req.JobSummaryBytes > 0 {
 		full := opts
 		full.Summary = nil
@@ -114,20 +116,20 @@ func Build(ctx context.Context, req Request) (*Report, error) {
 		c.MaxSize = req.CheckRoom
 		writers, all = append(writers, &check), append(all, c)
 	}
-	results, err := render.CommentsContext(ctx, writers, req.Plans, all)
+	results, err := comment.CommentsContext(ctx, writers, req.Plans, all)
 	if err != nil {
 		return nil, err
 	}
 	marker := req.Marker
 	marker.Fingerprint = fp
-	return &Report{Comment: comment.String(), JobSummary: jobSummary.String(), Check: check.String(), Summary: summary.String(),
+	return &Report{Comment: body.String(), JobSummary: jobSummary.String(), Check: check.String(), Summary: summary.String(),
 		Result: results[0], Marker: marker, Title: req.Title, Fingerprint: fp, Locks: req.Locks}, nil
 }
 
 // LocksRequest is the request of the lock comment (key "locks") a
 // runner keeps beside its own: the lock files no root's comment holds,
 // under marker, with base's version, links and open files.
-func LocksRequest(base Request, marker render.Marker, locks []*lockdiff.FileDiff) Request {
+func LocksRequest(base Request, marker comment.Marker, locks []*lockdiff.FileDiff) Request {
 	return Request{Plan: base.Plan, Marker: marker, Title: Title(LocksKey), Version: base.Version, Locks: locks,
 		RunURL: base.RunURL, NoFingerprint: true, CheckRoom: base.CheckRoom}
 }
@@ -135,20 +137,51 @@ func LocksRequest(base Request, marker render.Marker, locks []*lockdiff.FileDiff
 // BuildState writes the inventory of a state (`tofu show -json
 // STATEFILE`) as a comment.
 func BuildState(path string, req Request) (*Report, error) {
-	var comment bytes.Buffer
-	res, err := render.StateMarkdown(&comment, path, render.CommentOptions{PlanOptions: req.Plan, Marker: req.Marker,
+	var body bytes.Buffer
+	res, err := comment.StateMarkdown(&body, path, comment.CommentOptions{PlanOptions: req.Plan, Marker: req.Marker,
 		Title: req.Title, MaxSize: req.MaxSize, Version: req.Version})
 	if err != nil {
 		return nil, err
 	}
-	return &Report{Comment: comment.String(), Result: res, Marker: req.Marker, Title: req.Title}, nil
+	return &Report{Comment: body.String(), Result: res, Marker: req.Marker, Title: req.Title}, nil
 }
 
 // Roots are the plans as package fingerprint names them.
-func Roots(plans []render.CommentPlan) []fingerprint.Root {
+func Roots(plans []comment.CommentPlan) []fingerprint.Root {
 	var roots []fingerprint.Root
 	for _, p := range plans {
 		roots = append(roots, fingerprint.Root{Name: p.Name, Path: p.Path})
 	}
 	return roots
 }
+
+// The comment's vocabulary, for the runners and sinks that read a report:
+// they never import the comment itself.
+type (
+	// Result says what a comment holds: counts, level, masked values.
+	Result = comment.CommentResult
+	// MissingRoot is a root expected and not reported, a failed row.
+	MissingRoot = comment.MissingRoot
+	// Level is how far a comment was shortened to fit.
+	Level = comment.Level
+	// Annotation is a located problem a check run marks.
+	Annotation = streamreport.Annotation
+)
+
+// The levels of a comment, and GitHub's limit on a comment's characters.
+const (
+	LevelFull        = comment.LevelFull
+	LevelReduced     = comment.LevelReduced
+	LevelSummary     = comment.LevelSummary
+	GitHubMaxComment = comment.GitHubMaxComment
+)
+
+// The marker of planpr's comments (see package marker), as the runners
+// and sinks find and stamp it.
+type Marker = marker.Marker
+
+var (
+	MarkerField  = marker.Field
+	ParseMarker  = marker.Parse
+	CommentParts = marker.CommentParts
+)

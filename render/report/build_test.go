@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/comment"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -17,8 +17,8 @@ const examplePlan = "../../testdata/example/plan.json"
 func TestBuildGivesEveryBodyFromOneRequest(t *testing.T) {
 	files := tofujson.NewFiles()
 	defer files.Close()
-	rep, err := Build(t.Context(), Request{Plans: []render.CommentPlan{{Name: "prod", Path: examplePlan}}, Plan: review.PlanOptions{Files: files},
-		Marker: render.Marker{Key: "prod"}, Title: Title("prod"), JobSummaryBytes: 1 << 20, CheckRoom: 3000, Summary: true})
+	rep, err := Build(t.Context(), Request{Plans: []comment.CommentPlan{{Name: "prod", Path: examplePlan}}, Plan: review.PlanOptions{Files: files},
+		Marker: comment.Marker{Key: "prod"}, Title: Title("prod"), JobSummaryBytes: 1 << 20, CheckRoom: 3000, Summary: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestBuildGivesEveryBodyFromOneRequest(t *testing.T) {
 
 // TestBuildWithoutFingerprint: `planpr render` publishes none.
 func TestBuildWithoutFingerprint(t *testing.T) {
-	rep, err := Build(t.Context(), Request{Plans: []render.CommentPlan{{Path: examplePlan}}, Marker: render.Marker{Key: "k"}, NoFingerprint: true})
+	rep, err := Build(t.Context(), Request{Plans: []comment.CommentPlan{{Path: examplePlan}}, Marker: comment.Marker{Key: "k"}, NoFingerprint: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestBuildWithoutFingerprint(t *testing.T) {
 // TestJobSummaryDoesNotReferToItself: a shortened job summary sends the
 // reader to the plan files, never to the job summary.
 func TestJobSummaryDoesNotReferToItself(t *testing.T) {
-	rep, err := Build(t.Context(), Request{Plans: []render.CommentPlan{{Path: examplePlan}}, Marker: render.Marker{Key: "k"},
+	rep, err := Build(t.Context(), Request{Plans: []comment.CommentPlan{{Path: examplePlan}}, Marker: comment.Marker{Key: "k"},
 		FullText: "the [job summary](https://github.com/o/r/actions/runs/1) of this run", JobSummaryBytes: 2000}) // as if the plan were larger than a job summary holds
 	if err != nil {
 		t.Fatal(err)
@@ -69,8 +69,8 @@ func TestJobSummaryDoesNotReferToItself(t *testing.T) {
 // TestLocksRequestHoldsOnlyTheLockFiles: the lock comment's request reads
 // no plan, publishes no fingerprint, and keeps the base's links.
 func TestLocksRequestHoldsOnlyTheLockFiles(t *testing.T) {
-	base := Request{Plans: []render.CommentPlan{{Path: examplePlan}}, Version: "1.2.3", RunURL: "https://github.com/o/r/actions/runs/9", CheckRoom: 3000}
-	req := LocksRequest(base, render.Marker{Key: LocksKey}, nil)
+	base := Request{Plans: []comment.CommentPlan{{Path: examplePlan}}, Version: "1.2.3", RunURL: "https://github.com/o/r/actions/runs/9", CheckRoom: 3000}
+	req := LocksRequest(base, comment.Marker{Key: LocksKey}, nil)
 	if len(req.Plans) != 0 || !req.NoFingerprint || req.Title != Title(LocksKey) || req.RunURL != base.RunURL || req.Version != "1.2.3" || req.CheckRoom != 3000 {
 		t.Errorf("%+v", req)
 	}

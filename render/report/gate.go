@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/lockdiff"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/comment"
 )
 
 // The conditions a team can say must stop a merge (the Action's fail-on,
@@ -99,7 +99,7 @@ type Facts struct {
 const maxFailing = 8
 
 // FactsOf are a report's facts.
-func FactsOf(res *render.CommentResult, locks []*lockdiff.FileDiff) Facts {
+func FactsOf(res *comment.CommentResult, locks []*lockdiff.FileDiff) Facts {
 	return Facts{Errored: res.Errored, LockAlerts: LockAlerts(locks), Destroys: res.Counts.Destroy - res.Replace, Replaces: res.Replace, Drift: res.Drift}
 }
 
@@ -188,7 +188,7 @@ func OtherFailing(prior Facts, pr int, open func(int) bool) []int {
 }
 
 // Judge is the check's verdict on a report (see JudgeFacts).
-func Judge(res *render.CommentResult, locks []*lockdiff.FileDiff, failOn FailOn, approval Approval) Verdict {
+func Judge(res *comment.CommentResult, locks []*lockdiff.FileDiff, failOn FailOn, approval Approval) Verdict {
 	return JudgeFacts(FactsOf(res, locks), failOn, approval)
 }
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/planpr/planpr/lockdiff"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/comment"
 	"github.com/planpr/planpr/render/review"
 )
 
@@ -24,11 +24,11 @@ func TestParseFailOn(t *testing.T) {
 // TestJudge: each condition of fail-on, the default, and the approval
 // label by a writer, by a reader and by someone planpr cannot tell.
 func TestJudge(t *testing.T) {
-	destroys := &render.CommentResult{Counts: review.Counts{Add: 1, Destroy: 3}, Replace: 1}
+	destroys := &comment.CommentResult{Counts: review.Counts{Add: 1, Destroy: 3}, Replace: 1}
 	alert := []*lockdiff.FileDiff{{Findings: []lockdiff.Finding{{Severity: lockdiff.Alert}}}}
 	for _, tc := range []struct {
 		name     string
-		res      *render.CommentResult
+		res      *comment.CommentResult
 		locks    []*lockdiff.FileDiff
 		failOn   string
 		approval Approval
@@ -36,16 +36,16 @@ func TestJudge(t *testing.T) {
 		why      string
 	}{
 		{"default: destroys pass", destroys, nil, "", Approval{}, "success", "nothing in fail-on (errored, lock-alert) happened"},
-		{"default: errored", &render.CommentResult{Errored: true}, nil, "", Approval{}, "failure", "the run failed"},
-		{"default: a lock alert", &render.CommentResult{}, alert, "", Approval{}, "failure", "1 lock-file alert"},
-		{"lock alert not in fail-on", &render.CommentResult{}, alert, "errored", Approval{}, "success", ""},
+		{"default: errored", &comment.CommentResult{Errored: true}, nil, "", Approval{}, "failure", "the run failed"},
+		{"default: a lock alert", &comment.CommentResult{}, alert, "", Approval{}, "failure", "1 lock-file alert"},
+		{"lock alert not in fail-on", &comment.CommentResult{}, alert, "errored", Approval{}, "success", ""},
 		{"destroy", destroys, nil, "destroy", Approval{}, "failure", "2 resources destroyed (destroy is in fail-on); a maintainer can approve"},
 		{"replace", destroys, nil, "replace", Approval{}, "failure", "1 resource replaced"},
-		{"drift", &render.CommentResult{Drift: 2}, nil, "drift", Approval{}, "failure", "2 resources changed outside the tool"},
+		{"drift", &comment.CommentResult{Drift: 2}, nil, "drift", Approval{}, "failure", "2 resources changed outside the tool"},
 		{"approved by a writer", destroys, nil, "destroy,replace", Approval{By: "octocat"}, "success", "approved by @octocat"},
 		{"labelled by a reader", destroys, nil, "destroy", Approval{Refused: "mallory"}, "failure", "added by @mallory, who cannot write"},
 		{"access unknown fails: a gate that cannot tell never passes", destroys, nil, "destroy", Approval{Unknown: true}, "failure", "could not read who added it"},
-		{"approval does not excuse errors", &render.CommentResult{Errored: true, Counts: review.Counts{Destroy: 1}}, nil, "errored,destroy", Approval{By: "octocat"}, "failure", "approved by @octocat"},
+		{"approval does not excuse errors", &comment.CommentResult{Errored: true, Counts: review.Counts{Destroy: 1}}, nil, "errored,destroy", Approval{By: "octocat"}, "failure", "approved by @octocat"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := ParseFailOn(tc.failOn)

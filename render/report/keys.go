@@ -4,7 +4,13 @@
 // same inputs give the same key and title wherever they run.
 package report
 
-import "strings"
+import (
+	"cmp"
+	"path"
+	"strings"
+
+	"github.com/planpr/planpr/render/review"
+)
 
 // LocksKey is the key of a comment that holds lock files alone: a pull
 // request with no plan, or the lock files no planned root holds.
@@ -45,4 +51,21 @@ func Key(names []string) string {
 		return LocksKey
 	}
 	return strings.Join(names, ",")
+}
+
+// Missing are the roots the roots input expects and no plan or
+// stream of this run is: a matrix job that failed or was cancelled.
+func Missing(expected []string, plans []review.Input) []MissingRoot {
+	have := map[string]bool{}
+	for _, p := range plans {
+		have[path.Clean(cmp.Or(p.Root, p.Name))] = true
+		have[path.Clean(p.Name)] = true
+	}
+	var out []MissingRoot
+	for _, r := range expected {
+		if !have[path.Clean(r)] {
+			out = append(out, MissingRoot{Name: r, Why: "no plan arrived: its job failed or was cancelled"})
+		}
+	}
+	return out
 }

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/planpr/planpr/lockdiff"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/comment"
 )
 
 // Labels planpr manages on a pull request.
@@ -15,7 +15,7 @@ const (
 )
 
 // Labels are the labels a comment's facts ask for.
-func Labels(res *render.CommentResult) []string {
+func Labels(res *comment.CommentResult) []string {
 	var labels []string
 	if res.Counts.Destroy > 0 {
 		labels = append(labels, LabelDestroy)
@@ -28,7 +28,7 @@ func Labels(res *render.CommentResult) []string {
 
 // Outputs are the Action's step outputs for a comment; the sinks that post
 // it fill comment-id and comment-url, check-url and conclusion.
-func Outputs(res *render.CommentResult, locks []*lockdiff.FileDiff) map[string]string {
+func Outputs(res *comment.CommentResult, locks []*lockdiff.FileDiff) map[string]string {
 	return map[string]string{
 		"add": strconv.Itoa(res.Counts.Add), "change": strconv.Itoa(res.Counts.Change), "destroy": strconv.Itoa(res.Counts.Destroy),
 		"has-changes": strconv.FormatBool(res.HasChange), "lock-alerts": strconv.Itoa(LockAlerts(locks)),

@@ -10,7 +10,7 @@ import (
 
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/bot/githubtest"
-	"github.com/planpr/planpr/render"
+	"github.com/planpr/planpr/render/report"
 )
 
 // NewFake starts a fake GitHub and a client for it whose retries do not
@@ -29,13 +29,13 @@ func NewFake(t *testing.T, token string) (*githubtest.Server, *gh.Client, *atomi
 }
 
 // BodyFor is a comment body with its marker.
-func BodyFor(m render.Marker, text string) string { return m.String() + "\n" + text }
+func BodyFor(m report.Marker, text string) string { return m.String() + "\n" + text }
 
 // CountKey counts the comments of a pull request that carry key's
 // marker, and returns the last.
 func CountKey(fake *githubtest.Server, pr int, key string) (n int, last githubtest.Comment) {
 	for _, c := range fake.Comments(pr) {
-		if m, ok := render.ParseMarker(c.Body); ok && m.Key == key {
+		if m, ok := report.ParseMarker(c.Body); ok && m.Key == key {
 			n++
 			last = c
 		}
