@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"time"
+
+	"github.com/planpr/planpr/render/report"
 )
 
 // Event is the part of a webhook / workflow event payload planpr reads.
@@ -85,4 +88,30 @@ type Manifest struct {
 	// the App then names the plan as the Action does and reviews that
 	// directory's lock file in the same comment.
 	Root string `json:"root"`
+}
+
+// ShortSHA is a commit as people read it: its first seven digits.
+func ShortSHA(s string) string {
+	if len(s) > 7 {
+		return s[:7]
+	}
+	return s
+}
+
+// UnixTime reads one of GitHub's timestamps as the comments' order; 0 when
+// absent.
+func UnixTime(s string) int64 {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return 0
+	}
+	return t.Unix()
+}
+
+// ApprovalLabelledAt reports whether ev is the approval label's own
+// labeled event, sent while sha was the pull request's head: the one
+// moment an approval binds to a commit.
+func ApprovalLabelledAt(ev *Event, sha string) bool {
+	return ev.Action == "labeled" && ev.Label != nil && ev.Label.Name == report.LabelDestroyApproved &&
+		ev.PullRequest != nil && sha != "" && ev.PullRequest.Head.SHA == sha
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
-// planPaths are the plan files of root modules (those that have one).
-func planPaths(plans []review.Input) []string {
+// PlanPaths are the plan files of root modules (those that have one).
+func PlanPaths(plans []review.Input) []string {
 	var paths []string
 	for _, p := range plans {
 		if p.Path != "" {
@@ -20,9 +20,9 @@ func planPaths(plans []review.Input) []string {
 	return paths
 }
 
-// anyApply reports whether one of files is the UI stream of an apply
+// AnyApply reports whether one of files is the UI stream of an apply
 // (review.IsApply), told by its messages.
-func anyApply(open *tofujson.Files, files []string) bool {
+func AnyApply(open *tofujson.Files, files []string) bool {
 	for _, f := range files {
 		if !uistream.IsStream(open, f) {
 			continue
@@ -34,11 +34,11 @@ func anyApply(open *tofujson.Files, files []string) bool {
 	return false
 }
 
-// takeSchemas moves the provider schemas among files out, known by their
+// TakeSchemas moves the provider schemas among files out, known by their
 // content: a glob such as envs/prod/*.json, or an artifact, holds
 // schemas.json beside the plan, and read as a plan it would say "no
 // changes". It returns the other files and the schemas.
-func takeSchemas(open *tofujson.Files, files []string) (rest, schemas []string) {
+func TakeSchemas(open *tofujson.Files, files []string) (rest, schemas []string) {
 	rest = slices.DeleteFunc(slices.Clone(files), func(f string) bool {
 		if kind, err := inputs.Classify(open, f); err != nil || kind != inputs.Schemas {
 			return false

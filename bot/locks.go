@@ -21,18 +21,20 @@ import (
 // lock files beyond it cannot be seen.
 const MaxPRFiles = 3000
 
-// lockPair is a changed lock file: where it was at the base, where it is
+// LockPair is a changed lock file: where it was at the base, where it is
 // at the head.
-type lockPair struct{ before, after string }
+// LockPair is a lock file as the pull request changes it: its path at
+// the base and at the head (one, unless it moved).
+type LockPair struct{ Before, After string }
 
-// changedLockFiles lists the .terraform.lock.hcl files a pull request
+// ChangedLockFiles lists the .terraform.lock.hcl files a pull request
 // changes.
-func changedLockFiles(ctx context.Context, api Files, repo gh.Repo, pr int) ([]lockPair, bool, error) {
+func ChangedLockFiles(ctx context.Context, api Files, repo gh.Repo, pr int) ([]LockPair, bool, error) {
 	files, err := api.ListFiles(ctx, repo, pr)
 	if err != nil {
 		return nil, false, err
 	}
-	var pairs []lockPair
+	var pairs []LockPair
 	for _, f := range files {
 		if path.Base(f.Name) != ".terraform.lock.hcl" && path.Base(f.PreviousName) != ".terraform.lock.hcl" {
 			continue
@@ -41,30 +43,30 @@ func changedLockFiles(ctx context.Context, api Files, repo gh.Repo, pr int) ([]l
 		if f.PreviousName != "" {
 			before = f.PreviousName
 		}
-		pairs = append(pairs, lockPair{before, f.Name})
+		pairs = append(pairs, LockPair{before, f.Name})
 	}
 	return pairs, len(files) >= MaxPRFiles, nil
 }
 
-// maxConfigFiles bounds how many configuration files of one root module
+// MaxConfigFiles bounds how many configuration files of one root module
 // the App fetches (one request each): a pull request's directory of 1,000
 // .tf files made 1,007 requests per delivery. The files where provider
-// requirements usually are come first. maxConfigFilesPerReview bounds
+// requirements usually are come first. MaxConfigFilesPerReview bounds
 // them over all the lock files of a review.
 const (
-	maxConfigFiles          = 20
-	maxConfigFilesPerReview = 100
+	MaxConfigFiles          = 20
+	MaxConfigFilesPerReview = 100
 )
 
 // configBudget is what is left of a review's configuration files.
 type configBudget struct{ left int }
 
-func newConfigBudget() *configBudget { return &configBudget{left: maxConfigFilesPerReview} }
+func NewConfigBudget() *configBudget { return &configBudget{left: MaxConfigFilesPerReview} }
 
-// configAtRef reads a root module's configuration through the API, for
+// ConfigAtRef reads a root module's configuration through the API, for
 // servers that have no checkout, within budget; skipped names the
 // configuration files it did not read.
-func configAtRef(ctx context.Context, api Files, repo gh.Repo, dir, ref string, budget *configBudget) (cfg *lockdiff.Config, skipped []string, err error) {
+func ConfigAtRef(ctx context.Context, api Files, repo gh.Repo, dir, ref string, budget *configBudget) (cfg *lockdiff.Config, skipped []string, err error) {
 	files, err := api.ListDir(ctx, repo, dir, ref)
 	if err != nil || len(files) == 0 {
 		return nil, nil, err
@@ -76,7 +78,7 @@ func configAtRef(ctx context.Context, api Files, repo gh.Repo, dir, ref string, 
 		}
 	}
 	slices.SortStableFunc(names, func(a, b string) int { return configRank(a) - configRank(b) })
-	if n := min(maxConfigFiles, budget.left); len(names) > n {
+	if n := min(MaxConfigFiles, budget.left); len(names) > n {
 		names, skipped = names[:n], names[n:]
 	}
 	budget.left -= len(names)
@@ -100,8 +102,8 @@ func configAtRef(ctx context.Context, api Files, repo gh.Repo, dir, ref string, 
 	return cfg, skipped, nil
 }
 
-// skippedNote says which configuration files a review did not read.
-func skippedNote(dir string, skipped []string) string {
+// SkippedNote says which configuration files a review did not read.
+func SkippedNote(dir string, skipped []string) string {
 	if len(skipped) == 0 {
 		return ""
 	}
@@ -111,7 +113,7 @@ func skippedNote(dir string, skipped []string) string {
 		more = fmt.Sprintf(" and %d more", len(skipped)-len(shown))
 	}
 	return fmt.Sprintf("The provider requirements of %s were read from its first %d configuration files at most (%d in one review); not read: %s%s.",
-		dir, maxConfigFiles, maxConfigFilesPerReview, strings.Join(shown, ", "), more)
+		dir, MaxConfigFiles, MaxConfigFilesPerReview, strings.Join(shown, ", "), more)
 }
 
 func isConfigFile(name string) bool {
@@ -150,10 +152,10 @@ const MaxLockFiles = 20
 // configuration, or nil, and a note for the comment (files not read).
 type configFn func(dir string) (*lockdiff.Config, string)
 
-// reviewLocks compares each pair at the pull request's base and head, and
+// ReviewLocks compares each pair at the pull request's base and head, and
 // cross-checks with the head's root module when config gives one. Past
 // MaxLockFiles, lock files are listed as not reviewed.
-func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, tool flavor.Flavor, platforms []string, config configFn) ([]*lockdiff.FileDiff, error) {
+func ReviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullRequest, pairs []LockPair, tool flavor.Flavor, platforms []string, config configFn) ([]*lockdiff.FileDiff, error) {
 	var out []*lockdiff.FileDiff
 	if len(pairs) == 0 {
 		return nil, nil
@@ -161,7 +163,7 @@ func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullReques
 	var skipped []*lockdiff.FileDiff
 	if len(pairs) > MaxLockFiles {
 		for _, pp := range pairs[MaxLockFiles:] {
-			skipped = append(skipped, &lockdiff.FileDiff{Path: pp.after, Skipped: true, Flavor: tool, Findings: []lockdiff.Finding{{
+			skipped = append(skipped, &lockdiff.FileDiff{Path: pp.After, Skipped: true, Flavor: tool, Findings: []lockdiff.Finding{{
 				Kind: "not-reviewed", Severity: lockdiff.Warning, Message: fmt.Sprintf(
 					"Not reviewed: this pull request changes %d lock files and planpr reviews %d in one review. Review it with `planpr lockdiff` (see the README), or split the pull request.",
 					len(pairs), MaxLockFiles)}}})
@@ -178,26 +180,26 @@ func reviewLocks(ctx context.Context, api Files, repo gh.Repo, pr *gh.PullReques
 		// GitHub cannot compute the merge base (a force-pushed base, an
 		// unrelated history): compare with the base commit and say so —
 		// never drop the review.
-		base, err, fallback = pr.BaseSHA, nil, fmt.Sprintf("Compared with the pull request's base commit %s: GitHub could not compute where the branch left its base (a force-pushed base?), so a change merged to the base since then may show here as this pull request's.", shortSHA(pr.BaseSHA))
+		base, err, fallback = pr.BaseSHA, nil, fmt.Sprintf("Compared with the pull request's base commit %s: GitHub could not compute where the branch left its base (a force-pushed base?), so a change merged to the base since then may show here as this pull request's.", ShortSHA(pr.BaseSHA))
 	}
 	if err != nil {
 		return nil, err
 	}
 	base = cmp.Or(base, pr.BaseSHA)
 	for _, pp := range pairs {
-		before, _, err := api.FileAt(ctx, repo, pp.before, base)
+		before, _, err := api.FileAt(ctx, repo, pp.Before, base)
 		if err != nil {
 			return nil, err
 		}
-		after, _, err := api.FileAt(ctx, repo, pp.after, pr.HeadSHA)
+		after, _, err := api.FileAt(ctx, repo, pp.After, pr.HeadSHA)
 		if err != nil {
 			return nil, err
 		}
-		p := lockdiff.Pair{Path: pp.after, Before: before, After: after,
-			BeforeName: pp.before + "@" + shortSHA(base), AfterName: pp.after + "@" + shortSHA(pr.HeadSHA), Flavor: tool, Platforms: platforms}
+		p := lockdiff.Pair{Path: pp.After, Before: before, After: after,
+			BeforeName: pp.Before + "@" + ShortSHA(base), AfterName: pp.After + "@" + ShortSHA(pr.HeadSHA), Flavor: tool, Platforms: platforms}
 		note := ""
 		if config != nil {
-			p.Config, note = config(path.Dir(pp.after))
+			p.Config, note = config(path.Dir(pp.After))
 		}
 		fd, diags := lockdiff.ComparePair(p)
 		if diags.HasErrors() {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -27,19 +28,19 @@ const LocksKey = report.LocksKey
 // reservedKeys are the keys planpr gives its own comments: an untrusted
 // manifest may never claim one, or it could overwrite (and silence) the
 // lock-file review.
-var reservedKeys = []string{LocksKey, oldLockKey}
+var reservedKeys = []string{LocksKey, OldLockKey}
 
-// keyPattern is what a manifest's key may be: a root module's path or a
+// KeyPattern is what a manifest's key may be: a root module's path or a
 // workspace name.
-var keyPattern = lazyre.New(`^[A-Za-z0-9_.][A-Za-z0-9_.,/=+-]{0,127}$`)
+var KeyPattern = lazyre.New(`^[A-Za-z0-9_.][A-Za-z0-9_.,/=+-]{0,127}$`)
 
 var shaPattern = lazyre.New(`^[0-9a-f]{40}$`)
 
 // maxManifest bounds planpr.json, which comes from untrusted workflows.
 const maxManifest = 64 << 10
 
-// readManifestFile reads and validates a planpr.json.
-func readManifestFile(path string) (Manifest, error) {
+// ReadManifestFile reads and validates a planpr.json.
+func ReadManifestFile(path string) (Manifest, error) {
 	var m Manifest
 	f, err := os.Open(path)
 	if err != nil {
@@ -72,7 +73,7 @@ func (m Manifest) validate() error {
 		if slices.Contains(reservedKeys, m.Key) {
 			return fmt.Errorf("key %q is planpr's own and cannot come from a manifest", m.Key)
 		}
-		if !keyPattern().MatchString(m.Key) {
+		if !KeyPattern().MatchString(m.Key) {
 			return fmt.Errorf("key %q: want up to 128 letters, digits and . _ , / = + -", m.Key)
 		}
 	}
@@ -102,7 +103,7 @@ var rootPattern = lazyre.New(`^[A-Za-z0-9_.][A-Za-z0-9_./-]{0,255}$`)
 // any pull request.
 func verifyRunPR(pr *gh.PullRequest, runHeadSHA, runHeadRepo string) error {
 	if pr.HeadSHA != runHeadSHA {
-		return fmt.Errorf("the manifest names pull request #%d, whose head %s is not the run's head %s: refused", pr.Number, shortSHA(pr.HeadSHA), shortSHA(runHeadSHA))
+		return fmt.Errorf("the manifest names pull request #%d, whose head %s is not the run's head %s: refused", pr.Number, ShortSHA(pr.HeadSHA), ShortSHA(runHeadSHA))
 	}
 	if runHeadRepo == "" || pr.HeadRepo != runHeadRepo {
 		return fmt.Errorf("the manifest names pull request #%d, whose head is in %s, not in the run's head repository %s: refused", pr.Number, cmpOrUnknown(pr.HeadRepo), cmpOrUnknown(runHeadRepo))
@@ -117,15 +118,15 @@ func cmpOrUnknown(s string) string {
 	return s
 }
 
-// errNoRunPR: no open pull request has the run's head branch.
-var errNoRunPR = errors.New("no pull request found for the run")
+// ErrNoRunPR: no open pull request has the run's head branch.
+var ErrNoRunPR = errors.New("no pull request found for the run")
 
-// runPR finds the pull request a workflow run belongs to: one GitHub lists
+// RunPR finds the pull request a workflow run belongs to: one GitHub lists
 // with the run (the manifest's, when it names one of them), else the one
 // the manifest claims once verifyRunPR accepts it, else the open one of
-// the run's head branch (runs from forks list none; errNoRunPR when there
+// the run's head branch (runs from forks list none; ErrNoRunPR when there
 // is none).
-func runPR(ctx context.Context, api PullRequests, repo gh.Repo, ev *Event, claimed int) (int, error) {
+func RunPR(ctx context.Context, api PullRequests, repo gh.Repo, ev *Event, claimed int) (int, error) {
 	run := ev.WorkflowRun
 	for _, p := range run.PullRequests {
 		if claimed == 0 || p.Number == claimed {
@@ -145,7 +146,53 @@ func runPR(ctx context.Context, api PullRequests, repo gh.Repo, ev *Event, claim
 	owner := cmp.Or(run.HeadRepository.Owner.Login, repo.Owner)
 	n, err := api.PullRequestForBranch(ctx, repo, owner, run.HeadBranch)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %w", errNoRunPR, err)
+		return 0, fmt.Errorf("%w: %w", ErrNoRunPR, err)
 	}
 	return n, nil
+}
+
+// OldLockKey is the App's lock-file key before it was the Action's.
+const OldLockKey = "lock-files"
+
+// ReadManifest reads planpr.json beside the first input, if any.
+func ReadManifest(files ...[]string) (Manifest, error) {
+	for _, list := range files {
+		for _, f := range list {
+			path := filepath.Join(filepath.Dir(f), "planpr.json")
+			if _, err := os.Stat(path); err != nil {
+				continue
+			}
+			return ReadManifestFile(path)
+		}
+	}
+	return Manifest{}, nil
+}
+
+// NameByManifests names each root by the manifest beside its files (the
+// pack input writes one into each matrix job's artifact): its place in
+// the repository.
+func NameByManifests(plans []review.Input) error {
+	for i := range plans {
+		first := cmp.Or(plans[i].Path, first(plans[i].Streams))
+		m, err := ReadManifest([]string{first})
+		if err != nil {
+			return err
+		}
+		if m.Root == "" {
+			continue
+		}
+		plans[i].Name, plans[i].Root = m.Root, m.Root
+		if plans[i].Path != "" {
+			plans[i].Source = path.Join(m.Root, filepath.Base(plans[i].Path))
+		}
+	}
+	return nil
+}
+
+// first is the first of s, "" when there is none.
+func first(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
 }

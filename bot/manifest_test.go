@@ -18,7 +18,7 @@ func TestManifestFields(t *testing.T) {
 	} {
 		path := filepath.Join(dir, "planpr.json")
 		writeFiles(t, dir, map[string]string{"planpr.json": tc.text})
-		_, err := readManifestFile(path)
+		_, err := ReadManifestFile(path)
 		switch {
 		case tc.err == "" && err != nil:
 			t.Errorf("%s: %v", tc.text, err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/planpr/planpr/bot"
+	"github.com/planpr/planpr/bot/action"
 	"github.com/planpr/planpr/render/tofujson"
 )
 
@@ -107,7 +108,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			err = &usageError{"action takes no arguments: its inputs are the workflow step's (INPUT_* variables); see planpr action --help"}
 			break
 		}
-		err = bot.RunAction(context.Background(), bot.ActionEnv{Getenv: os.Getenv, Stdout: stdout, Version: Version})
+		err = action.Run(context.Background(), action.Env{Getenv: os.Getenv, Stdout: stdout, Version: Version})
 	case "version", "--version":
 		fmt.Fprintf(stdout, "planpr %s\n", Version)
 	case "help", "-h", "--help":

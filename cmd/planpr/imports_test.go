@@ -29,6 +29,9 @@ var importRules = []importRule{
 	{from: []string{"bot/...", "cmd/...", "lockdiff/...", "render/inputs", "render/review", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview", "render/fingerprint"}, to: []string{"render/comment"}, why: "the comment is built by render/report alone: every runner asks report.Build"},
 	{from: []string{"bot/publish"}, to: []string{"render/comment", "render/text", "render/summary", "render/streamreport", "render/lockreport", "render/preview"}, why: "a sink posts what a report holds: it never renders"},
 	{from: []string{"render/report"}, to: []string{"bot/...", "cmd/..."}, why: "the report knows no sink and no runner"},
+	{from: []string{"bot", "bot/publish", "bot/gh", "bot/webhook", "bot/artifact", "bot/pack", "bot/setup", "bot/actionlog"}, to: []string{"bot/action", "bot/app"}, why: "the adapters are above what they share"},
+	{from: []string{"bot/action"}, to: []string{"bot/app"}, why: "the Action and the App are two adapters over one hallway"},
+	{from: []string{"bot/app"}, to: []string{"bot/action"}, why: "the Action and the App are two adapters over one hallway"},
 	{from: []string{"bot/webhook", "bot/gh", "bot/artifact", "bot/setup", "bot/pack"}, to: []string{"render/..."}, why: "the intake, the GitHub adapter, untrusted downloads, packing and setup know no plan"},
 	{from: []string{"render/md", "render/preview", "render/marker"}, to: []string{"..."}, why: "safe Markdown, the preview page and the marker know no plan"},
 	{from: []string{"lockdiff/...", "flavor"}, to: []string{"render/..."}, why: "lock files and the tools' words are beside render, never above it"},
@@ -80,7 +83,7 @@ func TestImportsOnlyGoDown(t *testing.T) {
 func TestImportRulesCanFail(t *testing.T) {
 	for _, edge := range [][2]string{
 		{"render/text", "bot/publish"}, {"render/tofujson", "render/review"}, {"lockdiff", "render/mask"},
-		{"render/review", "render/comment"}, {"render/comment", "render/report"}, {"bot", "render/comment"}, {"bot/publish", "render/text"}, {"render/report", "bot/publish"}, {"bot/webhook", "render/tofujson"}, {"bot", "cmd/planpr"},
+		{"render/review", "render/comment"}, {"render/comment", "render/report"}, {"bot", "render/comment"}, {"bot/publish", "render/text"}, {"render/report", "bot/publish"}, {"bot/app", "bot/action"}, {"bot", "bot/app"}, {"bot/webhook", "render/tofujson"}, {"bot", "cmd/planpr"},
 	} {
 		forbidden := false
 		for _, r := range importRules {

@@ -19,7 +19,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/planpr/planpr/bot"
+	"github.com/planpr/planpr/bot/app"
 	"github.com/planpr/planpr/bot/setup"
 	webhooks "github.com/planpr/planpr/bot/webhook"
 	"github.com/planpr/planpr/lockdiff/verify"
@@ -126,7 +126,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	if cfg.Verify != nil {
 		cfg.Verify.Logger = log
 	}
-	srv, err := bot.NewServer(bot.ServerConfig{Verifier: cfg.Verify, Platforms: cfg.Platforms, FailOn: cfg.FailOn,
+	srv, err := app.NewServer(app.ServerConfig{Verifier: cfg.Verify, Platforms: cfg.Platforms, FailOn: cfg.FailOn,
 		AppID: creds.ID, PrivateKey: []byte(creds.PrivateKey), WebhookSecret: []byte(creds.WebhookSecret),
 		APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
 		DataDir: dataDir, DatabaseURL: cfg.DatabaseURL, MaxAttempts: cfg.MaxAttempts, Redeliver: cfg.Redeliver,

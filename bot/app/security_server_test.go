@@ -1,9 +1,10 @@
-package bot
+package app
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/planpr/planpr/bot"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 
 // TestConfigFetchesBounded: a pull request whose root module holds 1,000
 // .tf files made 1,007 API requests per delivery: the App now fetches at
-// most maxConfigFiles of them, the likely ones first.
+// most bot.MaxConfigFiles of them, the likely ones first.
 func TestConfigFetchesBounded(t *testing.T) {
 	a := newTestApp(t, 1)
 	a.start(t)
@@ -27,7 +28,7 @@ func TestConfigFetchesBounded(t *testing.T) {
 	if n, c := countKey(a.fake, 2, LockKey); n != 1 || !strings.Contains(c.Body, "envs/prod/main.tf:3") {
 		t.Fatalf("%d lock comments; main.tf (a likely file) was not read: %.300q", n, c.Body)
 	}
-	if n := a.fake.CountRequests("GET /repos/Codertocat/Hello-World/contents/"); n > maxConfigFiles+4 {
+	if n := a.fake.CountRequests("GET /repos/Codertocat/Hello-World/contents/"); n > bot.MaxConfigFiles+4 {
 		t.Errorf("%d contents requests for one delivery", n)
 	}
 }
@@ -48,7 +49,7 @@ func TestLargeFilesAreNotFetched(t *testing.T) {
 
 // TestLockFilesPerPullRequestCapped: 100 lock files with 20 .tf files
 // each made 2,308 API calls in one delivery (111 s). A review now reads
-// MaxLockFiles lock files and maxConfigFilesPerReview configuration files,
+// bot.MaxLockFiles lock files and bot.MaxConfigFilesPerReview configuration files,
 // and names the rest in the comment as not reviewed.
 func TestLockFilesPerPullRequestCapped(t *testing.T) {
 	a := newTestApp(t, 1)
@@ -80,7 +81,7 @@ func TestLockFilesPerPullRequestCapped(t *testing.T) {
 	// 20 lock files at base and head, their directories listed, at most
 	// 100 configuration files, and the pull request's own calls.
 	calls := a.fake.CountRequests("GET /repos/")
-	if calls > 2*MaxLockFiles+MaxLockFiles+maxConfigFilesPerReview+20 {
+	if calls > 2*bot.MaxLockFiles+bot.MaxLockFiles+bot.MaxConfigFilesPerReview+20 {
 		t.Errorf("%d API calls for one delivery", calls)
 	}
 	t.Logf("%d API calls for a pull request of 100 lock files with 20 .tf files each", calls)

@@ -1,4 +1,4 @@
-package bot
+package action
 
 import (
 	"cmp"
@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/planpr/planpr/bot"
 	"io"
 	"maps"
 	"net/http"
@@ -37,20 +38,20 @@ import (
 	"github.com/planpr/planpr/render/tofujson"
 )
 
-// ActionEnv is the Action's world: its environment (the INPUT_* inputs and
+// Env is the Action's world: its environment (the INPUT_* inputs and
 // GITHUB_* variables, read by package main) and where to write.
-type ActionEnv struct {
+type Env struct {
 	Getenv     func(string) string
 	Stdout     io.Writer
 	HTTPClient *http.Client // nil: a retrying client
 	Version    string
 }
 
-func (e ActionEnv) input(name string) string {
+func (e Env) input(name string) string {
 	return strings.TrimSpace(e.Getenv("INPUT_" + strings.ToUpper(name)))
 }
 
-func (e ActionEnv) boolInput(name string, def bool) (bool, error) {
+func (e Env) boolInput(name string, def bool) (bool, error) {
 	switch strings.ToLower(e.input(name)) {
 	case "":
 		return def, nil
@@ -89,8 +90,8 @@ type actionPlan struct {
 	lockSpec    string
 	locks       []*lockdiff.FileDiff
 	verifier    *verify.Verifier // nil: lock hashes not checked against the registries
-	ev          *Event
-	manifest    Manifest
+	ev          *bot.Event
+	manifest    bot.Manifest
 	author      string // the login planpr's comments carry
 	title       string
 	warnings    []string // said in the log once the run starts
@@ -100,12 +101,12 @@ type actionPlan struct {
 // made, the marker and title, the run it links, and the bodies the
 // Action's sinks need (the comment, the job summary, the check's, the
 // machine summary).
-func (p *actionPlan) request(env ActionEnv) report.Request {
+func (p *actionPlan) request(env Env) report.Request {
 	req := report.Request{
 		Plans:  p.plans,
 		Plan:   review.PlanOptions{Mode: p.mode, Schemas: p.schemas, SchemasFile: p.schemasFile, SchemasOf: p.schemasOf, Flavor: p.flavor, Files: p.files},
 		Marker: p.marker, Version: env.Version, Locks: p.locks, Title: p.title, Missing: report.Missing(p.in.Roots, p.plans),
-		FullText: "the job summary of this run", JobSummaryBytes: MaxJobSummary, CheckRoom: publish.CheckSummaryRoom, Summary: true,
+		FullText: "the job summary of this run", JobSummaryBytes: bot.MaxJobSummary, CheckRoom: publish.CheckSummaryRoom, Summary: true,
 	}
 	if s, r, id := env.Getenv("GITHUB_SERVER_URL"), env.Getenv("GITHUB_REPOSITORY"), env.Getenv("GITHUB_RUN_ID"); s != "" && r != "" && id != "" {
 		req.RunURL = s + "/" + r + "/actions/runs/" + id
@@ -132,7 +133,7 @@ const (
 // publishComment keeps the unit's comment on the pull request, and
 // records its id and URL in outputs. A read-only token (a fork's) is a
 // warning.
-func (p *actionPlan) publishComment(ctx context.Context, log *ActionLog, api *gh.Client, body string, outputs map[string]string, quiet bool) (commentKept, error) {
+func (p *actionPlan) publishComment(ctx context.Context, log *bot.ActionLog, api *gh.Client, body string, outputs map[string]string, quiet bool) (commentKept, error) {
 	if p.commentMode == publish.ModeChangesOnly && quiet {
 		n, err := publish.Retract(ctx, api, p.repo, p.pr, p.author, p.marker)
 		if err != nil && !errors.Is(err, gh.ErrReadOnly) {
@@ -159,9 +160,9 @@ func (p *actionPlan) publishComment(ctx context.Context, log *ActionLog, api *gh
 
 // publishRest keeps what the run keeps once, whatever its comments: the
 // comment of the lock files no root holds, and planpr's labels.
-func (p *actionPlan) publishRest(ctx context.Context, log *ActionLog, api *gh.Client, own report.Marker, req report.Request, otherLocks []*lockdiff.FileDiff) error {
+func (p *actionPlan) publishRest(ctx context.Context, log *bot.ActionLog, api *gh.Client, own report.Marker, req report.Request, otherLocks []*lockdiff.FileDiff) error {
 	if len(p.plans) > 0 && p.lockSpec != "off" {
-		if _, err := publish.PublishUnclaimedLocks(ctx, api, p.repo, p.pr, p.author, own, otherLocks, lockBuilder(req), p.commentMode); err != nil {
+		if _, err := publish.PublishUnclaimedLocks(ctx, api, p.repo, p.pr, p.author, own, otherLocks, bot.LockBuilder(req), p.commentMode); err != nil {
 			return err
 		}
 	}
@@ -221,7 +222,7 @@ type builtUnit struct {
 // build reads the unit's plans once: its fingerprints, what a run after
 // a merge does (gate, or the applied comment), and its report. done says
 // the run was a gate's and has nothing more to post.
-func (p *actionPlan) build(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, units int) (b builtUnit, done bool, err error) {
+func (p *actionPlan) build(ctx context.Context, env Env, log *bot.ActionLog, api *gh.Client, units int) (b builtUnit, done bool, err error) {
 	// The published fingerprint and, with the review's secret, the keyed
 	// one (sensitive values count, and the review is authenticated): the
 	// plans read once for both.
@@ -252,10 +253,10 @@ func (p *actionPlan) build(ctx context.Context, env ActionEnv, log *ActionLog, a
 	return builtUnit{u: p, req: req, rep: rep}, false, err
 }
 
-// RunAction is `planpr action`: render the plans, streams and lock-file
+// Run is `planpr action`: render the plans, streams and lock-file
 // changes of a pull request, and keep one comment per key on it.
-func RunAction(ctx context.Context, env ActionEnv) (err error) {
-	log := NewActionLog(env.Stdout)
+func Run(ctx context.Context, env Env) (err error) {
+	log := bot.NewActionLog(env.Stdout)
 	defer func() {
 		if err != nil {
 			log.Command("error", "planpr: "+mask.MaskCredentials(err.Error()))
@@ -372,14 +373,14 @@ func RunAction(ctx context.Context, env ActionEnv) (err error) {
 // publishAll keeps every unit's comment, then the run's lock comment and
 // labels (when a comment was posted and the token can write), then each
 // unit's check.
-func publishAll(ctx context.Context, log *ActionLog, api *gh.Client, p *actionPlan, built []builtUnit, own report.Marker, otherLocks []*lockdiff.FileDiff, outputs []map[string]string) error {
+func publishAll(ctx context.Context, log *bot.ActionLog, api *gh.Client, p *actionPlan, built []builtUnit, own report.Marker, otherLocks []*lockdiff.FileDiff, outputs []map[string]string) error {
 	if err := p.login(ctx, api); err != nil {
 		return err
 	}
 	posted := false
 	for i, b := range built {
 		b.u.author = p.author
-		kept, err := b.u.publishComment(ctx, log, api, b.rep.Comment, outputs[i], quietReport(b.rep.Result, b.u.locks))
+		kept, err := b.u.publishComment(ctx, log, api, b.rep.Comment, outputs[i], bot.QuietReport(b.rep.Result, b.u.locks))
 		if err != nil {
 			return err
 		}
@@ -405,7 +406,7 @@ func publishAll(ctx context.Context, log *ActionLog, api *gh.Client, p *actionPl
 	return nil
 }
 
-func prepare(env ActionEnv) (p *actionPlan, err error) {
+func prepare(env Env) (p *actionPlan, err error) {
 	in, err := readActionInputs(env)
 	if err != nil {
 		return nil, err
@@ -437,7 +438,7 @@ func prepare(env ActionEnv) (p *actionPlan, err error) {
 		return nil, errors.New("nothing to report: set the plan input (plan JSON files), ui-log, or lock-files")
 	}
 	schemasFile := in.Schemas
-	planFiles, found := takeSchemas(p.files, planFiles)
+	planFiles, found := bot.TakeSchemas(p.files, planFiles)
 	p.plans = groupByDir(p.files, planFiles, logFiles)
 	for i := range p.plans { // named as the repository names them, wherever the step runs
 		workspace := cmp.Or(env.Getenv("GITHUB_WORKSPACE"), ".")
@@ -457,7 +458,7 @@ func prepare(env ActionEnv) (p *actionPlan, err error) {
 	if schemasFile == "" {
 		// Each root's schemas, beside its plan: a monorepo's final job
 		// holds every root's; schemas beside no plan are the run's.
-		beside := inputs.SchemasBeside(p.files, planPaths(p.plans), found)
+		beside := inputs.SchemasBeside(p.files, bot.PlanPaths(p.plans), found)
 		if p.schemasOf, err = review.ReadSchemasOf(p.files, beside); err != nil {
 			return nil, err
 		}
@@ -473,7 +474,7 @@ func prepare(env ActionEnv) (p *actionPlan, err error) {
 		}
 		p.schemasFile = schemasFile
 	}
-	manifest, err := readManifest(planFiles, logFiles)
+	manifest, err := bot.ReadManifest(planFiles, logFiles)
 	if err != nil {
 		return nil, err
 	}
@@ -488,7 +489,7 @@ func prepare(env ActionEnv) (p *actionPlan, err error) {
 	} else if len(p.plans) > 1 {
 		// The artifacts of a matrix (the two-job recipe): each
 		// directory's manifest names its root, as the repository does.
-		if err := NameByManifests(p.plans); err != nil {
+		if err := bot.NameByManifests(p.plans); err != nil {
 			return nil, err
 		}
 		p.manifest.Key, p.manifest.Root = "", ""
@@ -513,14 +514,14 @@ func prepare(env ActionEnv) (p *actionPlan, err error) {
 	p.title = cmp.Or(in.Title, report.Title(key))
 	p.marker.Run, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
 
-	if p.ev, err = ReadEvent(env.Getenv("GITHUB_EVENT_PATH")); err != nil {
+	if p.ev, err = bot.ReadEvent(env.Getenv("GITHUB_EVENT_PATH")); err != nil {
 		return nil, err
 	}
 	switch ev := p.ev; {
 	case ev.PullRequest != nil:
-		p.pr, p.marker.SHA, p.marker.At = ev.PullRequest.Number, ev.PullRequest.Head.SHA, unixTime(ev.PullRequest.UpdatedAt)
+		p.pr, p.marker.SHA, p.marker.At = ev.PullRequest.Number, ev.PullRequest.Head.SHA, bot.UnixTime(ev.PullRequest.UpdatedAt)
 	case ev.WorkflowRun != nil:
-		p.marker.SHA, p.marker.At = ev.WorkflowRun.HeadSHA, unixTime(ev.WorkflowRun.RunStartedAt)
+		p.marker.SHA, p.marker.At = ev.WorkflowRun.HeadSHA, bot.UnixTime(ev.WorkflowRun.RunStartedAt)
 	}
 	if p.marker.At == 0 {
 		p.marker.At = time.Now().Unix()
@@ -529,15 +530,15 @@ func prepare(env ActionEnv) (p *actionPlan, err error) {
 }
 
 // findPR finds the pull request of a workflow_run event (the fork-safe
-// pattern), as the App does (runPR); a run of a branch with no pull
+// pattern), as the App does (bot.RunPR); a run of a branch with no pull
 // request is a notice, not an error.
-func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, api PullRequests) error {
+func (p *actionPlan) findPR(ctx context.Context, log *bot.ActionLog, api bot.PullRequests) error {
 	run := p.ev.WorkflowRun
 	if p.pr != 0 || run == nil || (p.manifest.PR == 0 && len(run.PullRequests) == 0 && run.HeadBranch == "") {
 		return nil
 	}
-	n, err := runPR(ctx, api, p.repo, p.ev, p.manifest.PR)
-	if errors.Is(err, errNoRunPR) {
+	n, err := bot.RunPR(ctx, api, p.repo, p.ev, p.manifest.PR)
+	if errors.Is(err, bot.ErrNoRunPR) {
 		log.Command("notice", "planpr: "+err.Error())
 		return nil
 	}
@@ -548,19 +549,19 @@ func (p *actionPlan) findPR(ctx context.Context, log *ActionLog, api PullRequest
 // actionLocks compares each changed lock file at the pull request's base and
 // head: "auto" finds them in the pull request's files through the API; a
 // glob names local files (the head) compared with the base.
-func actionLocks(ctx context.Context, env ActionEnv, log *ActionLog, api GitHub, p *actionPlan) ([]*lockdiff.FileDiff, error) {
+func actionLocks(ctx context.Context, env Env, log *bot.ActionLog, api bot.GitHub, p *actionPlan) ([]*lockdiff.FileDiff, error) {
 	pr, err := api.PullRequest(ctx, p.repo, p.pr)
 	if err != nil {
 		return nil, err
 	}
-	var pairs []lockPair
+	var pairs []bot.LockPair
 	if p.lockSpec == "auto" {
 		var capped bool
-		if pairs, capped, err = changedLockFiles(ctx, api, p.repo, p.pr); err != nil {
+		if pairs, capped, err = bot.ChangedLockFiles(ctx, api, p.repo, p.pr); err != nil {
 			return nil, err
 		}
 		if capped {
-			log.Command("warning", fmt.Sprintf("planpr: the pull request has %d files or more; GitHub lists no more, so lock files beyond them are not reviewed", MaxPRFiles))
+			log.Command("warning", fmt.Sprintf("planpr: the pull request has %d files or more; GitHub lists no more, so lock files beyond them are not reviewed", bot.MaxPRFiles))
 		}
 	} else {
 		paths, err := expandGlobs(p.lockSpec)
@@ -568,12 +569,12 @@ func actionLocks(ctx context.Context, env ActionEnv, log *ActionLog, api GitHub,
 			return nil, err
 		}
 		for _, path := range paths {
-			pairs = append(pairs, lockPair{path, path})
+			pairs = append(pairs, bot.LockPair{Before: path, After: path})
 		}
 	}
 	workspace := env.Getenv("GITHUB_WORKSPACE")
 	// The checkout is the head: cross-check with the root module there.
-	return reviewLocks(ctx, api, p.repo, pr, pairs, p.flavor, p.platforms, func(dir string) (*lockdiff.Config, string) {
+	return bot.ReviewLocks(ctx, api, p.repo, pr, pairs, p.flavor, p.platforms, func(dir string) (*lockdiff.Config, string) {
 		full := filepath.Join(workspace, dir)
 		if st, err := os.Stat(full); workspace == "" || err != nil || !st.IsDir() {
 			return nil, ""
@@ -584,13 +585,6 @@ func actionLocks(ctx context.Context, env ActionEnv, log *ActionLog, api GitHub,
 		}
 		return cfg, ""
 	})
-}
-
-func shortSHA(s string) string {
-	if len(s) > 7 {
-		return s[:7]
-	}
-	return s
 }
 
 // expandGlobs expands whitespace- or comma-separated glob patterns,
@@ -670,25 +664,11 @@ func groupByDir(open *tofujson.Files, planFiles, logFiles []string) []review.Inp
 	return review.Group(open, files)
 }
 
-// readManifest reads planpr.json beside the first input, if any.
-func readManifest(files ...[]string) (Manifest, error) {
-	for _, list := range files {
-		for _, f := range list {
-			path := filepath.Join(filepath.Dir(f), "planpr.json")
-			if _, err := os.Stat(path); err != nil {
-				continue
-			}
-			return readManifestFile(path)
-		}
-	}
-	return Manifest{}, nil
-}
-
 // writeJobSummary appends the report and its last newline to the job
-// summary, within MaxJobSummary bytes including that newline: past it
+// summary, within bot.MaxJobSummary bytes including that newline: past it
 // GitHub drops the summary whole.
 func writeJobSummary(path, text string) error {
-	return appendFile(path, md.Cut(text, MaxJobSummary-1)+"\n")
+	return appendFile(path, md.Cut(text, bot.MaxJobSummary-1)+"\n")
 }
 
 func appendFile(path, text string) error {
@@ -725,12 +705,6 @@ func randomToken() string {
 	return hex.EncodeToString(b)
 }
 
-// quietReport says a comment has nothing to say: no change, no failure,
-// no lock file.
-func quietReport(res *report.Result, locks []*lockdiff.FileDiff) bool {
-	return !res.HasChange && !res.Errored && len(locks) == 0
-}
-
 func firstOf(s []string) string {
 	if len(s) == 0 {
 		return ""
@@ -742,7 +716,7 @@ func firstOf(s []string) string {
 // the fail-on policy and the approval label, its summary the comment, its
 // annotations the located problems. A token that may not write checks is
 // a warning: the comment is posted all the same.
-func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, res *report.Result, checkBody, full string, outputs map[string]string) error {
+func (p *actionPlan) check(ctx context.Context, log *bot.ActionLog, api *gh.Client, res *report.Result, checkBody, full string, outputs map[string]string) error {
 	if p.marker.SHA == "" {
 		return nil
 	}
@@ -763,7 +737,7 @@ func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, 
 	app := strings.TrimSuffix(cmp.Or(p.in.CommentAuthor, gh.ActionsBot), "[bot]")
 	run, verdict, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(p.marker.Key), SHA: p.marker.SHA, App: app, PR: p.pr,
 		Facts: report.FactsOf(res, p.locks), FailOn: p.in.FailOn, Approval: publish.ReadApproval(ctx, api, p.repo, p.pr, labels),
-		LabelledHere: approvalLabelledAt(p.ev, p.marker.SHA),
+		LabelledHere: bot.ApprovalLabelledAt(p.ev, p.marker.SHA),
 		Title:        res.Heading, Summary: checkBody, Text: full, DetailsURL: outputs["comment-url"], Annotations: res.Annotations})
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Command("warning", "planpr: the token cannot write check runs (add `checks: write` to the workflow's permissions, or set check: false); the comment is posted all the same")
@@ -775,26 +749,5 @@ func (p *actionPlan) check(ctx context.Context, log *ActionLog, api *gh.Client, 
 	outputs["check-url"], outputs["conclusion"] = run.URL, verdict.Conclusion
 	outputs["summary"] = report.WithCheck(outputs["summary"], run.Name, verdict)
 	log.Printf("planpr: check %q %s: %s", run.Name, verdict.Conclusion, strings.Join(verdict.Why, "; "))
-	return nil
-}
-
-// NameByManifests names each root by the manifest beside its files (the
-// pack input writes one into each matrix job's artifact): its place in
-// the repository.
-func NameByManifests(plans []review.Input) error {
-	for i := range plans {
-		first := cmp.Or(plans[i].Path, firstOf(plans[i].Streams))
-		m, err := readManifest([]string{first})
-		if err != nil {
-			return err
-		}
-		if m.Root == "" {
-			continue
-		}
-		plans[i].Name, plans[i].Root = m.Root, m.Root
-		if plans[i].Path != "" {
-			plans[i].Source = path.Join(m.Root, filepath.Base(plans[i].Path))
-		}
-	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package bot
+package app
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"github.com/planpr/planpr/render/report"
 	"io"
 	"log/slog"
 	"net/http"
@@ -137,7 +138,7 @@ func (a *testApp) deliver(t testing.TB, event, delivery string, body []byte, sig
 // what the test needs.
 func payload(t testing.TB, name string, edit func(map[string]any)) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/payloads/" + strings.TrimSuffix(name, ".json") + ".json")
+	b, err := os.ReadFile("../../testdata/payloads/" + strings.TrimSuffix(name, ".json") + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,8 +290,8 @@ func TestServerCommentsPlansFromWorkflowRunArtifacts(t *testing.T) {
 		t.Errorf("the artifact was downloaded %d times, want once", n)
 	}
 	// The App sets the labels the Action would: this plan destroys.
-	if labels := a.fake.Labels(2); !slices.Contains(labels, LabelDestroy) {
-		t.Errorf("labels %v, want %s", labels, LabelDestroy)
+	if labels := a.fake.Labels(2); !slices.Contains(labels, report.LabelDestroy) {
+		t.Errorf("labels %v, want %s", labels, report.LabelDestroy)
 	}
 }
 

@@ -1,4 +1,4 @@
-package bot
+package app
 
 import (
 	"os"
@@ -22,7 +22,7 @@ func TestAppCheckAndApproval(t *testing.T) {
 	a.fake.AddPR(githubtest.PR{Number: 2, BaseSHA: baseSHA, HeadSHA: head, HeadRef: "b", HeadOwner: "Codertocat"})
 	a.fake.AddFile("main", RepoConfigPath, []byte("fail_on: [errored, destroy]\n"))
 	a.fake.AddFile(head, RepoConfigPath, []byte("fail_on: none\n")) // the head's own settings count for nothing
-	plan, err := os.ReadFile("../testdata/example/plan.json")
+	plan, err := os.ReadFile("../../testdata/example/plan.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestAppApprovalBindsToTheApprovedCommit(t *testing.T) {
 	const headA, headB = "3484a3fb816e0859fd6e1cea078d76385ff50625", "b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0"
 	a.fake.AddPR(githubtest.PR{Number: 2, BaseSHA: baseSHA, HeadSHA: headA, HeadRef: "b", HeadOwner: "Codertocat"})
 	a.fake.AddFile("main", RepoConfigPath, []byte("fail_on: [destroy]\n"))
-	plan, err := os.ReadFile("../testdata/example/plan.json")
+	plan, err := os.ReadFile("../../testdata/example/plan.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package bot
+package app
 
 import (
 	"os"
@@ -105,7 +105,7 @@ func TestAppAppliedComment(t *testing.T) {
 	a.start(t)
 	const merge = "3484a3fb816e0859fd6e1cea078d76385ff50625"
 	a.fake.AddPR(githubtest.PR{Number: 2, BaseSHA: baseSHA, HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821", HeadRef: "b", HeadOwner: "Codertocat", MergeCommitSHA: merge})
-	apply, err := os.ReadFile("../render/comment/testdata/streams/apply.jsonl")
+	apply, err := os.ReadFile("../../render/comment/testdata/streams/apply.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

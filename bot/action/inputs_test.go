@@ -1,4 +1,4 @@
-package bot
+package action
 
 import (
 	"path/filepath"
@@ -17,7 +17,7 @@ func TestActionKnowsSchemasByContent(t *testing.T) {
 		"envs/prod/schemas.json": `{"format_version":"1.0","provider_schemas":{"registry.opentofu.org/x/a":{"resource_schemas":{"a":{"version":0,"block":{"attributes":{"v":{"type":"string","optional":true}}}}}}}}`,
 	})
 	env := actionEnv(map[string]string{"GITHUB_REPOSITORY": "o/r", "INPUT_GITHUB-TOKEN": "t", "INPUT_PLAN": filepath.Join(dir, "envs/prod/*.json"),
-		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": "../testdata/payloads/pull_request-opened.json"})
+		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": "../../testdata/payloads/pull_request-opened.json"})
 	p, err := prepare(env)
 	if err != nil {
 		t.Fatal(err)

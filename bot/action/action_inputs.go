@@ -1,4 +1,4 @@
-package bot
+package action
 
 import (
 	"cmp"
@@ -38,7 +38,7 @@ type actionInputs struct {
 	FailOn               report.FailOn    // what makes the check fail
 }
 
-func readActionInputs(env ActionEnv) (*actionInputs, error) {
+func readActionInputs(env Env) (*actionInputs, error) {
 	in := &actionInputs{
 		Token: env.input("github-token"), CommentAuthor: env.input("comment-author"),
 		Plan: env.input("plan"), UILog: env.input("ui-log"), Schemas: env.input("schemas"),
@@ -122,7 +122,7 @@ func inputError(err error) error {
 // actionVerifier is the lock-hash verification the verify, registry and
 // verify-hosts inputs ask for (on by default), its answers cached in the
 // runner's tool cache.
-func actionVerifier(env ActionEnv) (*verify.Verifier, error) {
+func actionVerifier(env Env) (*verify.Verifier, error) {
 	on, full, err := verify.ParseVerify(cmp.Or(env.input("verify"), "true"))
 	if err != nil {
 		return nil, fmt.Errorf("input %w", err)

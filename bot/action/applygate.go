@@ -1,10 +1,11 @@
-package bot
+package action
 
 import (
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/planpr/planpr/bot"
 	"slices"
 	"strings"
 
@@ -46,7 +47,7 @@ func (p *actionPlan) review(pr int, head, keyed string) fingerprint.Review {
 // request's review (see gate): done, whatever it finds. Given an apply's
 // stream, the run's comment is that pull request's "applied" comment. It
 // reports whether the run is done.
-func (p *actionPlan) afterMerge(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, fp, keyed string) (bool, error) {
+func (p *actionPlan) afterMerge(ctx context.Context, env Env, log *bot.ActionLog, api *gh.Client, fp, keyed string) (bool, error) {
 	if p.in.Reviewed {
 		return true, p.gate(ctx, env, log, api, fp, keyed)
 	}
@@ -82,7 +83,7 @@ func (p *actionPlan) afterMerge(ctx context.Context, env ActionEnv, log *ActionL
 // commit, a record without the secret, edited or copied, or a plan that
 // differs; the pull request is told what differs. It never posts or edits
 // a review.
-func (p *actionPlan) gate(ctx context.Context, env ActionEnv, log *ActionLog, api *gh.Client, fp, keyed string) error {
+func (p *actionPlan) gate(ctx context.Context, env Env, log *bot.ActionLog, api *gh.Client, fp, keyed string) error {
 	sha := env.Getenv("GITHUB_SHA")
 	if sha == "" {
 		return errors.New("reviewed: required, but GITHUB_SHA is not set: the commit about to be applied is unknown")
@@ -92,7 +93,7 @@ func (p *actionPlan) gate(ctx context.Context, env ActionEnv, log *ActionLog, ap
 		return err
 	}
 	if pr == 0 {
-		return fmt.Errorf("reviewed: required, but no pull request's merge made commit %s: nothing was reviewed", shortSHA(sha))
+		return fmt.Errorf("reviewed: required, but no pull request's merge made commit %s: nothing was reviewed", bot.ShortSHA(sha))
 	}
 	merged, err := api.PullRequest(ctx, p.repo, pr)
 	if err != nil {
@@ -119,18 +120,18 @@ func (p *actionPlan) gate(ctx context.Context, env ActionEnv, log *ActionLog, ap
 	case kept == nil:
 		return fmt.Errorf("reviewed: required, but pull request #%d has no review by planpr of %q: the plan about to be applied was not reviewed", pr, p.marker.Key)
 	case kept.SHA != merged.HeadSHA:
-		return fmt.Errorf("reviewed: required, but the review of %q on #%d is of commit %s, not of the head that was merged (%s): the merged head's plan was not reviewed", p.marker.Key, pr, shortSHA(kept.SHA), shortSHA(merged.HeadSHA))
+		return fmt.Errorf("reviewed: required, but the review of %q on #%d is of commit %s, not of the head that was merged (%s): the merged head's plan was not reviewed", p.marker.Key, pr, bot.ShortSHA(kept.SHA), bot.ShortSHA(merged.HeadSHA))
 	case kept.Review == "":
 		return fmt.Errorf("reviewed: required, but the review of %q on #%d carries no authenticated record: it was made without review-secret (give the review run the same secret and run it again)", p.marker.Key, pr)
 	case want.Verify(kept.Review):
-		log.Command("notice", fmt.Sprintf("planpr: the plan is the one reviewed on #%d at %s (plan %s)", pr, shortSHA(merged.HeadSHA), fingerprint.Short(fp)))
+		log.Command("notice", fmt.Sprintf("planpr: the plan is the one reviewed on #%d at %s (plan %s)", pr, bot.ShortSHA(merged.HeadSHA), fingerprint.Short(fp)))
 		return nil
 	}
 	var b strings.Builder
 	gate := report.Marker{Key: p.marker.Key + "/apply-gate", SHA: sha}
 	fmt.Fprintf(&b, "%s\n## ❌ %s: the plan to apply is not the one reviewed\n\n", gate, md.Text(p.title))
 	fmt.Fprintf(&b, "Reviewed on #%d at commit `%s` as plan `%s`; the plan of commit `%s` is `%s`. The apply was stopped.\n\n",
-		pr, shortSHA(merged.HeadSHA), md.Text(fingerprint.Short(kept.Fingerprint)), shortSHA(sha), fingerprint.Short(fp))
+		pr, bot.ShortSHA(merged.HeadSHA), md.Text(fingerprint.Short(kept.Fingerprint)), bot.ShortSHA(sha), fingerprint.Short(fp))
 	if kept.Fingerprint == fp {
 		b.WriteString("The plans agree on everything but sensitive values, or the review's record was altered: either way, what is applied is not what was reviewed.\n\n")
 	}

@@ -1,8 +1,9 @@
-package bot
+package app
 
 import (
 	"context"
 	"errors"
+	"github.com/planpr/planpr/bot"
 	"log/slog"
 	"strings"
 
@@ -19,7 +20,7 @@ const RepoConfigPath = report.RepoConfigPath
 // failOn is a repository's fail-on: its RepoConfigPath's on the default
 // branch, else the App's (PLANPR_FAIL_ON). A file that says something
 // planpr cannot read is logged and the App's is used.
-func (s *Server) failOn(ctx context.Context, api GitHub, repo gh.Repo, defaultBranch string, log *slog.Logger) report.FailOn {
+func (s *Server) failOn(ctx context.Context, api bot.GitHub, repo gh.Repo, defaultBranch string, log *slog.Logger) report.FailOn {
 	fallback := s.cfg.FailOn
 	if fallback == nil {
 		fallback, _ = report.ParseFailOn("")
@@ -41,7 +42,7 @@ func (s *Server) failOn(ctx context.Context, api GitHub, repo gh.Repo, defaultBr
 // keepCheck keeps a key's check run on the head commit, judged by the
 // repository's fail-on and the approval label. An installation the App
 // may not write checks with is logged, and the comment stands.
-func (s *Server) keepCheck(ctx context.Context, api GitHub, repo gh.Repo, pr int, ev *Event, key, sha string, res *report.Result, locks []*lockdiff.FileDiff, checkBody, detailsURL string, log *slog.Logger) error {
+func (s *Server) keepCheck(ctx context.Context, api bot.GitHub, repo gh.Repo, pr int, ev *bot.Event, key, sha string, res *report.Result, locks []*lockdiff.FileDiff, checkBody, detailsURL string, log *slog.Logger) error {
 	labels, err := api.Labels(ctx, repo, pr)
 	if err != nil {
 		return err
@@ -52,7 +53,7 @@ func (s *Server) keepCheck(ctx context.Context, api GitHub, repo gh.Repo, pr int
 	}
 	run, verdict, err := publish.UpsertCheck(ctx, api, repo, publish.Check{Name: report.CheckName(key), SHA: sha, App: app, PR: pr,
 		Facts: report.FactsOf(res, locks), FailOn: s.failOn(ctx, api, repo, ev.Repository.DefaultBranch, log),
-		Approval: publish.ReadApproval(ctx, api, repo, pr, labels), LabelledHere: approvalLabelledAt(ev, sha),
+		Approval: publish.ReadApproval(ctx, api, repo, pr, labels), LabelledHere: bot.ApprovalLabelledAt(ev, sha),
 		Title: res.Heading, Summary: checkBody, DetailsURL: detailsURL, Annotations: res.Annotations})
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Warn("the App cannot write check runs: give it checks (write)")
@@ -71,19 +72,11 @@ func (s *Server) appSlug(ctx context.Context) (string, error) {
 	return strings.TrimSuffix(login, "[bot]"), err
 }
 
-// approvalLabelledAt reports whether ev is the approval label's own
-// labeled event, sent while sha was the pull request's head: the one
-// moment an approval binds to a commit.
-func approvalLabelledAt(ev *Event, sha string) bool {
-	return ev.Action == "labeled" && ev.Label != nil && ev.Label.Name == report.LabelDestroyApproved &&
-		ev.PullRequest != nil && sha != "" && ev.PullRequest.Head.SHA == sha
-}
-
 // rejudge answers the approval label added or removed: planpr's checks on
 // the commit that was the head when the label changed (the event's, never
 // the head read later: a push after the label is not approved) are judged
 // again.
-func (s *Server) rejudge(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, log *slog.Logger) error {
+func (s *Server) rejudge(ctx context.Context, api bot.GitHub, repo gh.Repo, ev *bot.Event, log *slog.Logger) error {
 	pr, sha := ev.PullRequest.Number, ev.PullRequest.Head.SHA
 	labels, err := api.Labels(ctx, repo, pr)
 	if err != nil {
@@ -94,7 +87,7 @@ func (s *Server) rejudge(ctx context.Context, api GitHub, repo gh.Repo, ev *Even
 		return err
 	}
 	n, err := publish.Rejudge(ctx, api, repo, sha, app, pr, s.failOn(ctx, api, repo, ev.Repository.DefaultBranch, log),
-		publish.ReadApproval(ctx, api, repo, pr, labels), approvalLabelledAt(ev, sha))
+		publish.ReadApproval(ctx, api, repo, pr, labels), bot.ApprovalLabelledAt(ev, sha))
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Warn("the App cannot write check runs: give it checks (write)")
 		return nil
@@ -105,7 +98,7 @@ func (s *Server) rejudge(ctx context.Context, api GitHub, repo gh.Repo, ev *Even
 
 // dropApproval removes the approval label on a new push: an approval is
 // for the commit it was given at.
-func dropApproval(ctx context.Context, api GitHub, repo gh.Repo, pr int, log *slog.Logger) error {
+func dropApproval(ctx context.Context, api bot.GitHub, repo gh.Repo, pr int, log *slog.Logger) error {
 	labels, err := api.Labels(ctx, repo, pr)
 	if err != nil {
 		return err

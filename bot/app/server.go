@@ -1,4 +1,4 @@
-package bot
+package app
 
 import (
 	"cmp"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/planpr/planpr/bot"
 	"io"
 	"log/slog"
 	"net"
@@ -130,7 +131,7 @@ func (s *Server) Handler() http.Handler { return s.HTTPHandler() }
 // Deliveries of one pull request are keyed by it: the newest supersedes
 // those still waiting, and they run one at a time.
 func (s *Server) Accept(event string, body []byte) (*webhook.Job, error) {
-	var ev Event
+	var ev bot.Event
 	if err := json.Unmarshal(body, &ev); err != nil {
 		return nil, err
 	}
@@ -148,7 +149,7 @@ func (s *Server) Accept(event string, body []byte) (*webhook.Job, error) {
 	return job, nil
 }
 
-func wanted(event string, ev *Event) bool {
+func wanted(event string, ev *bot.Event) bool {
 	switch event {
 	case "pull_request":
 		if ev.PullRequest != nil && (ev.Action == "labeled" || ev.Action == "unlabeled") {
@@ -163,7 +164,7 @@ func wanted(event string, ev *Event) bool {
 
 // Handle does one delivery's work.
 func (s *Server) Handle(ctx context.Context, event string, body []byte, log *slog.Logger) error {
-	var ev Event
+	var ev bot.Event
 	if err := json.Unmarshal(body, &ev); err != nil {
 		return err
 	}
@@ -294,28 +295,25 @@ func (s *Server) Redeliver(ctx context.Context, id int64) error {
 // old key, stays reserved: a manifest cannot take it.)
 const LockKey = report.LocksKey
 
-// oldLockKey is the App's lock-file key before it was the Action's.
-const oldLockKey = "lock-files"
-
 // reviewPR reviews the lock files a pull request changes and keeps the
 // lock comment.
 //
 // The pull request is read again first: deliveries wait in the queue, and
 // the comment is for its head now, whichever delivery asked.
-func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, log *slog.Logger) error {
+func (s *Server) reviewPR(ctx context.Context, api bot.GitHub, repo gh.Repo, ev *bot.Event, log *slog.Logger) error {
 	pr, err := api.PullRequest(ctx, repo, ev.PullRequest.Number)
 	if err != nil {
 		return err
 	}
 	if pr.HeadSHA != ev.PullRequest.Head.SHA {
-		log.Info("the pull request moved on since this delivery: reviewing its head now", "delivery_head", shortSHA(ev.PullRequest.Head.SHA), "head", shortSHA(pr.HeadSHA))
+		log.Info("the pull request moved on since this delivery: reviewing its head now", "delivery_head", bot.ShortSHA(ev.PullRequest.Head.SHA), "head", bot.ShortSHA(pr.HeadSHA))
 	}
 	if ev.Action == "synchronize" {
 		if err := dropApproval(ctx, api, repo, pr.Number, log); err != nil {
 			return err
 		}
 	}
-	pairs, capped, err := changedLockFiles(ctx, api, repo, pr.Number)
+	pairs, capped, err := bot.ChangedLockFiles(ctx, api, repo, pr.Number)
 	if err != nil {
 		return err
 	}
@@ -335,9 +333,9 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 	}
 	// The lock files of no root a plan comment holds: the rest are
 	// reviewed in those comments, as the Action does.
-	marker := report.Marker{Key: LockKey, SHA: pr.HeadSHA, At: unixTime(ev.PullRequest.UpdatedAt)}
+	marker := report.Marker{Key: LockKey, SHA: pr.HeadSHA, At: bot.UnixTime(ev.PullRequest.UpdatedAt)}
 	lc, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr.Number, author, marker, locks,
-		lockBuilder(report.Request{Version: s.cfg.Version, CheckRoom: publish.CheckSummaryRoom}), publish.ModeUpdate)
+		bot.LockBuilder(report.Request{Version: s.cfg.Version, CheckRoom: publish.CheckSummaryRoom}), publish.ModeUpdate)
 	if err != nil {
 		return err
 	}
@@ -353,14 +351,14 @@ func (s *Server) reviewPR(ctx context.Context, api GitHub, repo gh.Repo, ev *Eve
 // reviewPRLocks compares the lock files of a pull request at its merge
 // base and head (configuration read through the API, within budgets) and
 // verifies their new hashes.
-func (s *Server) reviewPRLocks(ctx context.Context, api GitHub, repo gh.Repo, pr *gh.PullRequest, pairs []lockPair, tool flavor.Flavor, installation int64, log *slog.Logger) ([]*lockdiff.FileDiff, error) {
-	budget := newConfigBudget()
-	locks, err := reviewLocks(ctx, api, repo, pr, pairs, tool, s.cfg.Platforms, func(dir string) (*lockdiff.Config, string) {
-		cfg, skipped, err := configAtRef(ctx, api, repo, dir, pr.HeadSHA, budget)
+func (s *Server) reviewPRLocks(ctx context.Context, api bot.GitHub, repo gh.Repo, pr *gh.PullRequest, pairs []bot.LockPair, tool flavor.Flavor, installation int64, log *slog.Logger) ([]*lockdiff.FileDiff, error) {
+	budget := bot.NewConfigBudget()
+	locks, err := bot.ReviewLocks(ctx, api, repo, pr, pairs, tool, s.cfg.Platforms, func(dir string) (*lockdiff.Config, string) {
+		cfg, skipped, err := bot.ConfigAtRef(ctx, api, repo, dir, pr.HeadSHA, budget)
 		if err != nil {
 			log.Warn("cannot read the root module's configuration", "dir", boundedName(dir), "error", mask.MaskCredentials(err.Error()))
 		}
-		return cfg, skippedNote(dir, skipped)
+		return cfg, bot.SkippedNote(dir, skipped)
 	})
 	if err != nil {
 		return nil, err
@@ -376,7 +374,7 @@ func (s *Server) reviewPRLocks(ctx context.Context, api GitHub, repo gh.Repo, pr
 // labels keeps planpr's labels as the Action does, from every planpr
 // comment on the pull request. A token that cannot change labels is a
 // warning in the log: the comment is what matters.
-func (s *Server) labels(ctx context.Context, api GitHub, repo gh.Repo, pr int, author string, log *slog.Logger) error {
+func (s *Server) labels(ctx context.Context, api bot.GitHub, repo gh.Repo, pr int, author string, log *slog.Logger) error {
 	err := publish.SyncLabels(ctx, api, repo, pr, author)
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Warn("the App cannot change this pull request's labels: give it pull requests (write)")
@@ -385,19 +383,9 @@ func (s *Server) labels(ctx context.Context, api GitHub, repo gh.Repo, pr int, a
 	return err
 }
 
-// unixTime reads one of GitHub's timestamps as the comments' order; 0 when
-// absent.
-func unixTime(s string) int64 {
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return 0
-	}
-	return t.Unix()
-}
-
 // commentRun renders the plans a finished workflow run uploaded as
 // planpr* artifacts and comments on its pull request.
-func (s *Server) commentRun(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, log *slog.Logger) error {
+func (s *Server) commentRun(ctx context.Context, api bot.GitHub, repo gh.Repo, ev *bot.Event, log *slog.Logger) error {
 	run := ev.WorkflowRun
 	arts, err := api.ListArtifacts(ctx, repo, run.ID)
 	if err != nil {
@@ -414,7 +402,7 @@ func (s *Server) commentRun(ctx context.Context, api GitHub, repo gh.Repo, ev *E
 		if !strings.HasPrefix(a.Name, "planpr") || a.Expired {
 			continue
 		}
-		if !keyPattern().MatchString(a.Name) {
+		if !bot.KeyPattern().MatchString(a.Name) {
 			log.Warn("artifact name is not a usable key: skipped", "artifact", boundedName(a.Name))
 			continue
 		}
@@ -448,12 +436,12 @@ type unpackedArtifact struct {
 }
 
 // commentArtifact comments an unpacked artifact of the run.
-func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, a unpackedArtifact, log *slog.Logger) error {
+func (s *Server) commentArtifact(ctx context.Context, api bot.GitHub, repo gh.Repo, ev *bot.Event, a unpackedArtifact, log *slog.Logger) error {
 	run, dir := ev.WorkflowRun, a.dir
-	var manifest Manifest
+	var manifest bot.Manifest
 	var err error
 	if path := filepath.Join(dir, "planpr.json"); fileExists(path) {
-		if manifest, err = readManifestFile(path); err != nil {
+		if manifest, err = bot.ReadManifestFile(path); err != nil {
 			return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))
 		}
 	}
@@ -474,23 +462,23 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	}
 	files := tofujson.NewFiles() // the artifact's inputs, each opened once
 	defer files.Close()
-	applied := run.Event == "push" && anyApply(files, planFiles) // an apply after the merge: the merged pull request's
+	applied := run.Event == "push" && bot.AnyApply(files, planFiles) // an apply after the merge: the merged pull request's
 	var pr int
 	if applied {
 		if pr, err = api.MergedPullRequest(ctx, repo, run.HeadSHA); err == nil && pr == 0 {
-			err = fmt.Errorf("%w: no pull request's merge made %s", errNoRunPR, shortSHA(run.HeadSHA))
+			err = fmt.Errorf("%w: no pull request's merge made %s", bot.ErrNoRunPR, bot.ShortSHA(run.HeadSHA))
 		}
 	} else {
-		pr, err = runPR(ctx, api, repo, ev, manifest.PR)
+		pr, err = bot.RunPR(ctx, api, repo, ev, manifest.PR)
 	}
 	if err != nil {
 		return err
 	}
-	planFiles, schemas = takeSchemas(files, planFiles)
+	planFiles, schemas = bot.TakeSchemas(files, planFiles)
 	plans := artifactPlans(files, dir, a.Name, manifest.Root, planFiles)
 	mode, _ := review.ParseMode(manifest.Mode) // validated with the manifest
 	tool, _ := flavor.Parse(manifest.Flavor)
-	marker := report.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: unixTime(run.RunStartedAt), Run: run.ID}
+	marker := report.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: bot.UnixTime(run.RunStartedAt), Run: run.ID}
 	title := report.Title(marker.Key)
 	if applied {
 		marker.Key, title = marker.Key+"/applied", title+" · applied"
@@ -508,7 +496,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		if err != nil {
 			return err
 		}
-		pairs, _, err := changedLockFiles(ctx, api, repo, pr)
+		pairs, _, err := bot.ChangedLockFiles(ctx, api, repo, pr)
 		if err != nil {
 			return err
 		}
@@ -538,7 +526,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 	if err != nil {
 		return err
 	}
-	if s.cfg.CommentMode == publish.ModeChangesOnly && quietReport(result, req.Locks) {
+	if s.cfg.CommentMode == publish.ModeChangesOnly && bot.QuietReport(result, req.Locks) {
 		n, err := publish.Retract(ctx, api, repo, pr, author, marker)
 		if err != nil {
 			return err
@@ -559,7 +547,7 @@ func (s *Server) commentArtifact(ctx context.Context, api GitHub, repo gh.Repo, 
 		}
 	}
 	if manifest.Root != "" {
-		if _, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, lockBuilder(req), publish.ModeUpdate); err != nil {
+		if _, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, bot.LockBuilder(req), publish.ModeUpdate); err != nil {
 			return err
 		}
 	}
@@ -610,5 +598,5 @@ func boundedName(s string) string {
 	if len(s) > 100 {
 		s = strings.ToValidUTF8(s[:100], "") + "…"
 	}
-	return SafeLog(s)
+	return bot.SafeLog(s)
 }

@@ -1,8 +1,10 @@
-package bot
+package app
 
 import (
 	"bytes"
 	"context"
+	"github.com/planpr/planpr/bot"
+	"github.com/planpr/planpr/bot/action"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,7 +23,7 @@ import (
 // same plan, stream and lock change — body, footer, key, title and labels
 // — apart from the run the marker records and the footer links.
 func TestParityAppAndAction(t *testing.T) {
-	example := "../testdata/example"
+	example := "../../testdata/example"
 	read := func(name string) []byte {
 		b, err := os.ReadFile(filepath.Join(example, name))
 		if err != nil {
@@ -47,16 +49,17 @@ func TestParityAppAndAction(t *testing.T) {
 	ws := t.TempDir()
 	writeFiles(t, ws, map[string]string{"envs/prod/plan.json": string(read("plan.json")), "envs/prod/plan.jsonl": stream,
 		"envs/prod/versions.tf": string(read("versions.tf")), lockPath: string(read("after.terraform.lock.hcl"))})
-	env := actionEnv(map[string]string{
+	vars := map[string]string{
 		"GITHUB_API_URL": fake.URL, "GITHUB_GRAPHQL_URL": fake.URL + "/graphql", "GITHUB_REPOSITORY": "octo-org/octo-repo",
-		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": "../testdata/payloads/pull_request-opened.json", "GITHUB_RUN_ID": "100",
+		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": "../../testdata/payloads/pull_request-opened.json", "GITHUB_RUN_ID": "100",
 		"GITHUB_SERVER_URL": "https://github.com", "GITHUB_WORKSPACE": ws, "RUNNER_TEMP": t.TempDir(), "GITHUB_OUTPUT": outputFile,
 		"INPUT_GITHUB-TOKEN": "t-write", "INPUT_PLAN": filepath.Join(ws, "envs/*/plan.json"), "INPUT_UI-LOG": filepath.Join(ws, "envs/*/plan.jsonl"), "INPUT_VERIFY": "false",
-	})
-	if err := RunAction(context.Background(), env); err != nil {
+	}
+	env := action.Env{Getenv: func(k string) string { return vars[k] }, Stdout: &strings.Builder{}, Version: "test"}
+	if err := action.Run(context.Background(), env); err != nil {
 		t.Fatalf("action: %v\n%s", err, env.Stdout)
 	}
-	_, action := countKey(fake, 2, "prod")
+	_, fromAction := countKey(fake, 2, "prod")
 
 	// The App, from the run's artifact.
 	a := newTestApp(t, 1)
@@ -69,7 +72,7 @@ func TestParityAppAndAction(t *testing.T) {
 	// reviewed in the lock comment until a plan's comment holds it.
 	opened := payload(t, "pull_request-opened.json", setPR(2, runHead, "2026-11-01T10:00:00Z"))
 	a.deliver(t, "pull_request", "p-1", opened, githubtest.Sign(testSecret, opened))
-	waitFor(t, "the lock comment", func() bool { n, _ := countKey(a.fake, 2, LocksKey); return n == 1 })
+	waitFor(t, "the lock comment", func() bool { n, _ := countKey(a.fake, 2, bot.LocksKey); return n == 1 })
 	body := payload(t, "workflow_run-completed.with-pull-requests.json", func(m map[string]any) {
 		run := m["workflow_run"].(map[string]any)
 		run["head_sha"] = head
@@ -80,22 +83,22 @@ func TestParityAppAndAction(t *testing.T) {
 	a.stop(t)
 	_, app := countKey(a.fake, 2, "prod")
 
-	am, _ := report.ParseMarker(action.Body)
+	am, _ := report.ParseMarker(fromAction.Body)
 	pm, _ := report.ParseMarker(app.Body)
 	if am.Key != pm.Key || am.Destroy != pm.Destroy || am.LockAlert != pm.LockAlert || slices.Compare(am.Roots, pm.Roots) != 0 {
 		t.Errorf("markers differ: Action %+v, App %+v", am, pm)
 	}
-	for _, c := range []string{action.Body, app.Body} {
+	for _, c := range []string{fromAction.Body, app.Body} {
 		if !strings.Contains(c, "### Lock file changes") || !strings.Contains(c, "2 to add, 2 to change, 2 to destroy") {
 			t.Fatalf("a comment without its plan or lock section:\n%s", c)
 		}
 	}
-	if a, p := bodyOf(action.Body), bodyOf(app.Body); a != p {
+	if a, p := bodyOf(fromAction.Body), bodyOf(app.Body); a != p {
 		t.Errorf("bodies differ:\n--- Action\n%s\n--- App\n%s", a, p)
 	}
 	// The footers differ in the run they link alone.
 	runLink := regexp.MustCompile(`\[run\]\([^)]*\)( · \[check [^\]]*\]\([^)]*\))?`)
-	if a, p := runLink.ReplaceAllString(footerPart(action.Body), "RUN"), runLink.ReplaceAllString(footerPart(app.Body), "RUN"); a != p {
+	if a, p := runLink.ReplaceAllString(footerPart(fromAction.Body), "RUN"), runLink.ReplaceAllString(footerPart(app.Body), "RUN"); a != p {
 		t.Errorf("footers differ:\n%s\n%s", a, p)
 	}
 	al, pl := fake.Labels(2), a.fake.Labels(2)
@@ -124,7 +127,7 @@ func TestParityAppAndAction(t *testing.T) {
 		t.Errorf("summaries differ:\n--- Action\n%s\n--- App\n%s", actionSummary, appSummary.String())
 	}
 	// Its root's lock file is in the plan's comment: no lock comment stays.
-	if n, _ := countKey(a.fake, 2, LocksKey); n != 0 {
+	if n, _ := countKey(a.fake, 2, bot.LocksKey); n != 0 {
 		t.Errorf("%d lock comments beside the plan's", n)
 	}
 }

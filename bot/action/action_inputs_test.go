@@ -1,6 +1,7 @@
-package bot
+package action
 
 import (
+	"github.com/planpr/planpr/bot"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,12 +52,12 @@ func TestActionInputsCheckedTogether(t *testing.T) {
 // keys and titles them as the plan's own job would.
 func TestActionManifestRoot(t *testing.T) {
 	ws := t.TempDir()
-	plan, err := os.ReadFile("../testdata/example/plan.json")
+	plan, err := os.ReadFile("../../testdata/example/plan.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	writeFiles(t, ws, map[string]string{"artifact/plan.json": string(plan), "artifact/planpr.json": `{"pr": 2, "root": "envs/prod"}`})
-	p, err := prepare(actionEnv(map[string]string{"GITHUB_REPOSITORY": "o/r", "GITHUB_EVENT_PATH": "../testdata/payloads/pull_request-opened.json",
+	p, err := prepare(actionEnv(map[string]string{"GITHUB_REPOSITORY": "o/r", "GITHUB_EVENT_PATH": "../../testdata/payloads/pull_request-opened.json",
 		"INPUT_GITHUB-TOKEN": "t", "INPUT_PLAN": filepath.Join(ws, "artifact/plan.json"), "INPUT_LOCK-FILES": "off"}))
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +65,7 @@ func TestActionManifestRoot(t *testing.T) {
 	if p.plans[0].Name != "prod" || p.plans[0].Source != "envs/prod/plan.json" || p.marker.Key != "prod" || p.title != "planpr · prod" {
 		t.Errorf("name %q, source %q, key %q, title %q", p.plans[0].Name, p.plans[0].Source, p.marker.Key, p.title)
 	}
-	if _, err := readManifestFile(writeManifest(t, `{"root": "../etc"}`)); err == nil {
+	if _, err := bot.ReadManifestFile(writeManifest(t, `{"root": "../etc"}`)); err == nil {
 		t.Error("a root outside the repository was accepted")
 	}
 }
@@ -83,8 +84,8 @@ func TestActionNothingToReport(t *testing.T) {
 	fake.AddPR(githubtest.PR{Number: 2, BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
 		Files: []githubtest.File{{Name: "README.md", Status: "modified"}}})
 	env := actionEnv(map[string]string{"GITHUB_API_URL": fake.URL, "GITHUB_GRAPHQL_URL": fake.URL + "/graphql", "GITHUB_REPOSITORY": "o/r",
-		"GITHUB_EVENT_PATH": "../testdata/payloads/pull_request-opened.json", "INPUT_GITHUB-TOKEN": "t-write", "INPUT_VERIFY": "false"})
-	err := RunAction(t.Context(), env)
+		"GITHUB_EVENT_PATH": "../../testdata/payloads/pull_request-opened.json", "INPUT_GITHUB-TOKEN": "t-write", "INPUT_VERIFY": "false"})
+	err := Run(t.Context(), env)
 	if err == nil || !strings.Contains(err.Error(), "nothing to report") || !strings.Contains(err.Error(), "plan input") {
 		t.Errorf("err = %v", err)
 	}

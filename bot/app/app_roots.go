@@ -1,9 +1,10 @@
-package bot
+package app
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/planpr/planpr/bot"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -23,7 +24,7 @@ import (
 // its directory there, its manifest, the run it came from.
 type packedRoot struct {
 	dir      string
-	manifest Manifest
+	manifest bot.Manifest
 	run      gh.Run
 }
 
@@ -39,7 +40,7 @@ func (e *badArtifact) Unwrap() error { return e.err }
 // directory under parent, within the job's budget. A download that fails
 // is an error to retry; an artifact that cannot be unpacked, or one past
 // the budget, a *badArtifact.
-func unpackArtifact(ctx context.Context, api Artifacts, repo gh.Repo, a gh.Artifact, parent string, budget *artifact.Budget) (string, error) {
+func unpackArtifact(ctx context.Context, api bot.Artifacts, repo gh.Repo, a gh.Artifact, parent string, budget *artifact.Budget) (string, error) {
 	if err := budget.Take(); err != nil {
 		return "", &badArtifact{err}
 	}
@@ -75,7 +76,7 @@ func packedRoots(dir string, run gh.Run) ([]*packedRoot, error) {
 		if !e.IsDir() || !fileExists(path) {
 			continue
 		}
-		m, err := readManifestFile(path)
+		m, err := bot.ReadManifestFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))
 		}
@@ -94,7 +95,7 @@ func packedRoots(dir string, run gh.Run) ([]*packedRoot, error) {
 // a root an earlier comment had and no run of this commit brings is shown
 // as not planned at this commit. It reports false, doing nothing, when the
 // run's artifacts are not packed (one comment per artifact, as before).
-func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev *Event, arts []unpackedArtifact, tmp string, budget *artifact.Budget, log *slog.Logger) (bool, error) {
+func (s *Server) commentRoots(ctx context.Context, api bot.GitHub, repo gh.Repo, ev *bot.Event, arts []unpackedArtifact, tmp string, budget *artifact.Budget, log *slog.Logger) (bool, error) {
 	ev0 := ev.WorkflowRun
 	this := gh.Run{ID: ev0.ID, HeadSHA: ev0.HeadSHA, HTMLURL: ev0.HTMLURL}
 	byRoot := map[string]*packedRoot{}
@@ -118,7 +119,7 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 	}
 	visit := func(run gh.Run, arts []gh.Artifact) error {
 		for _, a := range arts {
-			if !strings.HasPrefix(a.Name, "planpr") || a.Expired || !keyPattern().MatchString(a.Name) || seen[a.Name] {
+			if !strings.HasPrefix(a.Name, "planpr") || a.Expired || !bot.KeyPattern().MatchString(a.Name) || seen[a.Name] {
 				continue
 			}
 			seen[a.Name] = true
@@ -166,7 +167,7 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 			return false, err
 		}
 	}
-	pr, err := runPR(ctx, api, repo, ev, 0)
+	pr, err := bot.RunPR(ctx, api, repo, ev, 0)
 	if err != nil {
 		return false, err
 	}
@@ -202,7 +203,7 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 	}
 	unlock := s.prLocks.Lock(fmt.Sprintf("%s#%d", repo, pr))
 	defer unlock()
-	marker := report.Marker{Key: report.PullRequestKey, SHA: ev0.HeadSHA, At: unixTime(ev0.RunStartedAt), Run: ev0.ID, Roots: order}
+	marker := report.Marker{Key: report.PullRequestKey, SHA: ev0.HeadSHA, At: bot.UnixTime(ev0.RunStartedAt), Run: ev0.ID, Roots: order}
 	req := report.Request{Plans: plans, Marker: marker, Version: s.cfg.Version, Title: report.Title(marker.Key), RunURL: ev0.HTMLURL,
 		Missing: s.rootsGone(ctx, api, repo, pr, author, order), Plan: review.PlanOptions{Files: open}, CheckRoom: publish.CheckSummaryRoom}
 	if repoURL, _, ok := strings.Cut(ev0.HTMLURL, "/actions/runs/"); ok && ev0.HeadSHA != "" {
@@ -222,7 +223,7 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 		return false, err
 	}
 	var locks []*lockdiff.FileDiff
-	if pairs, _, err := changedLockFiles(ctx, api, repo, pr); err != nil {
+	if pairs, _, err := bot.ChangedLockFiles(ctx, api, repo, pr); err != nil {
 		return false, err
 	} else if len(pairs) > 0 {
 		if locks, err = s.reviewPRLocks(ctx, api, repo, prInfo, pairs, 0, ev.Installation.ID, log); err != nil {
@@ -246,7 +247,7 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 	if err := s.keepCheck(ctx, api, repo, pr, ev, marker.Key, ev0.HeadSHA, rep.Result, req.Locks, rep.Check, details, log); err != nil {
 		return false, err
 	}
-	if _, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, lockBuilder(req), publish.ModeUpdate); err != nil {
+	if _, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, bot.LockBuilder(req), publish.ModeUpdate); err != nil {
 		return false, err
 	}
 	return true, s.labels(ctx, api, repo, pr, author, log)
@@ -255,7 +256,7 @@ func (s *Server) commentRoots(ctx context.Context, api GitHub, repo gh.Repo, ev 
 // rootsGone are the roots the pull request's comment had and no run of
 // this commit brings: "not planned at this commit", with the commit they
 // were last planned at.
-func (s *Server) rootsGone(ctx context.Context, api GitHub, repo gh.Repo, pr int, author string, now []string) []report.MissingRoot {
+func (s *Server) rootsGone(ctx context.Context, api bot.GitHub, repo gh.Repo, pr int, author string, now []string) []report.MissingRoot {
 	comments, err := api.ListComments(ctx, repo, pr)
 	if err != nil {
 		return nil
@@ -268,7 +269,7 @@ func (s *Server) rootsGone(ctx context.Context, api GitHub, repo gh.Repo, pr int
 		}
 		for _, r := range m.Roots {
 			if !slices.Contains(now, r) {
-				gone = append(gone, report.MissingRoot{Name: r, Why: "not planned at this commit (last planned at " + shortSHA(m.SHA) + ")"})
+				gone = append(gone, report.MissingRoot{Name: r, Why: "not planned at this commit (last planned at " + bot.ShortSHA(m.SHA) + ")"})
 			}
 		}
 	}
