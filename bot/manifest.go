@@ -196,3 +196,27 @@ func first(s []string) string {
 	}
 	return s[0]
 }
+
+// NameByPlace names each of several root modules by its place in the
+// repository (envs/prod, not prod), as the manifests of a matrix's
+// artifacts name them: one job over several roots and the two-job
+// recipe's final job then name them alike, and two roots of one last
+// name (envs/prod, apps/prod) stay apart. One root keeps its short name.
+func NameByPlace(plans []review.Input) {
+	if len(plans) < 2 {
+		return
+	}
+	for i := range plans {
+		root, name := plans[i].Root, plans[i].Name
+		if root == "" || root == "." {
+			continue
+		}
+		switch base := path.Base(root); {
+		case name == root:
+		case strings.HasSuffix(root, "/"+name): // prod, or prod/eu as grouping told alike roots apart
+			plans[i].Name = root
+		case strings.HasPrefix(name, base+" ("): // prod (again.json): two plans of one directory
+			plans[i].Name = root + name[len(base):]
+		}
+	}
+}

@@ -455,6 +455,7 @@ func prepare(env Env) (p *actionPlan, err error) {
 			}
 		}
 	}
+	bot.NameByPlace(p.plans)
 	if schemasFile == "" {
 		// Each root's schemas, beside its plan: a monorepo's final job
 		// holds every root's; schemas beside no plan are the run's.

@@ -216,11 +216,13 @@ func withoutSchemas(args []string, kinds []inputs.File) (rest []string, restKind
 // that dry-run's key and title are the Action's; NAME=PATH labels stay.
 func groupAsAction(open *tofujson.Files, args []string, kinds []inputs.File, top string) []review.Input {
 	files := make([]review.File, len(args))
+	labelled := map[string]bool{}
 	for i, in := range args {
 		name, path := label(in)
 		stream := kinds[i].Kind == inputs.Stream
 		if name != path {
 			files[i] = review.File{Key: "label:" + name, Name: name, Path: path, Stream: stream, Known: true}
+			labelled[name] = true
 			continue
 		}
 		rel := path
@@ -233,7 +235,29 @@ func groupAsAction(open *tofujson.Files, args []string, kinds []inputs.File, top
 		f.Key, f.Path, f.Stream, f.Known = "dir:"+f.Key, path, stream, true
 		files[i] = f
 	}
-	return review.Group(open, files)
+	plans := review.Group(open, files)
+	for i := range plans { // the root's place in the repository, as the Action has it
+		if labelled[plans[i].Name] {
+			continue // named by its label
+		}
+		if first := cmp.Or(plans[i].Path, firstStream(plans[i].Streams)); first != "" {
+			if abs, err := filepath.Abs(first); err == nil {
+				if r, err := filepath.Rel(top, filepath.Dir(abs)); err == nil && !strings.HasPrefix(r, "..") {
+					plans[i].Root = filepath.ToSlash(r)
+				}
+			}
+		}
+	}
+	bot.NameByPlace(plans)
+	return plans
+}
+
+// firstStream is the first of streams, "" when there is none.
+func firstStream(streams []string) string {
+	if len(streams) == 0 {
+		return ""
+	}
+	return streams[0]
 }
 
 // outputsLine is the Action's step outputs as dry-run says them (the
