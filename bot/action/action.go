@@ -238,8 +238,10 @@ func (p *actionPlan) build(ctx context.Context, env Env, log *bot.ActionLog, api
 	if len(sums) > 1 {
 		keyed = sums[1]
 	}
-	if done, err := p.afterMerge(ctx, env, log, api, fp, keyed); done || err != nil {
-		return b, done, err
+	if api != nil { // a run after a merge asks GitHub which pull request it answers
+		if done, err := p.afterMerge(ctx, env, log, api, fp, keyed); done || err != nil {
+			return b, done, err
+		}
 	}
 	if keyed != "" && p.pr != 0 && p.marker.SHA != "" {
 		p.marker.Review = p.review(p.pr, p.marker.SHA, keyed).MAC()
@@ -282,18 +284,23 @@ func Run(ctx context.Context, env Env) (err error) {
 		}
 		return pack.Write(p.in.Pack, roots, p.schemasFile, m, log.Printf)
 	}
-	client := env.HTTPClient
-	if client == nil {
-		client = &http.Client{Transport: &gh.RetryTransport{}}
+	// comment-mode: off makes no GitHub call at all: the job summary and
+	// the outputs are the report (no token needed, no lock review, which
+	// asks GitHub what the pull request changes, and no check).
+	var api *gh.Client
+	if p.commentMode != publish.ModeOff {
+		client := env.HTTPClient
+		if client == nil {
+			client = &http.Client{Transport: &gh.RetryTransport{}}
+		}
+		if api, err = gh.NewClient(client, env.Getenv("GITHUB_API_URL"), env.Getenv("GITHUB_GRAPHQL_URL"), p.in.Token); err != nil {
+			return err
+		}
+		if err := p.findPR(ctx, log, api); err != nil {
+			return err
+		}
 	}
-	api, err := gh.NewClient(client, env.Getenv("GITHUB_API_URL"), env.Getenv("GITHUB_GRAPHQL_URL"), p.in.Token)
-	if err != nil {
-		return err
-	}
-	if err := p.findPR(ctx, log, api); err != nil {
-		return err
-	}
-	if p.pr != 0 && p.lockSpec != "off" {
+	if api != nil && p.pr != 0 && p.lockSpec != "off" {
 		if p.locks, err = actionLocks(ctx, env, log, api, p); err != nil {
 			return err
 		}
@@ -359,10 +366,15 @@ func Run(ctx context.Context, env Env) (err error) {
 		log.Command("endgroup", "")
 		outputs[i] = b.rep.Outputs() // the machine summary among them: what workflows branch on
 	}
-	if p.pr == 0 {
+	switch {
+	case api == nil:
+		log.Printf("planpr: comment-mode off: nothing posted; the job summary and the outputs have the report")
+	case p.pr == 0:
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
-	} else if err := publishAll(ctx, log, api, p, built, own, otherLocks, outputs); err != nil {
-		return err
+	default:
+		if err := publishAll(ctx, log, api, p, built, own, otherLocks, outputs); err != nil {
+			return err
+		}
 	}
 	if err := writeOutputs(env.Getenv("GITHUB_OUTPUT"), report.MergeOutputs(outputs)); err != nil {
 		log.Command("warning", "planpr: could not write the step outputs ("+mask.MaskCredentials(err.Error())+")")

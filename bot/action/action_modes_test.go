@@ -3,6 +3,7 @@ package action
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -38,5 +39,44 @@ func TestCommentModeChangesOnly(t *testing.T) {
 	run("../../testdata/terraform/nochanges/plan.json", "3")
 	if len(fake.Comments(2)) != 0 {
 		t.Errorf("a comment was posted for nothing: %+v", fake.Comments(2))
+	}
+}
+
+// TestCommentModeOffCallsNoGitHub: comment-mode off needs no token and
+// makes no GitHub call at all (no GET /user, no pull request, no lock
+// review), and still writes the job summary and the outputs; a gate that
+// would need GitHub is refused, not skipped.
+func TestCommentModeOffCallsNoGitHub(t *testing.T) {
+	fake, _, _ := newFake(t, "t-write")
+	ws := t.TempDir()
+	plan, err := os.ReadFile("../../testdata/example/plan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, ws, map[string]string{"envs/prod/plan.json": string(plan)})
+	summary, outputs := filepath.Join(ws, "summary.md"), filepath.Join(ws, "outputs.txt")
+	vars := map[string]string{"GITHUB_API_URL": fake.URL, "GITHUB_GRAPHQL_URL": fake.URL + "/graphql", "GITHUB_REPOSITORY": "o/r",
+		"GITHUB_EVENT_PATH": "../../testdata/payloads/pull_request-opened.json", "GITHUB_RUN_ID": "1", "GITHUB_WORKSPACE": ws,
+		"GITHUB_STEP_SUMMARY": summary, "GITHUB_OUTPUT": outputs,
+		"INPUT_PLAN": filepath.Join(ws, "envs/*/plan.json"), "INPUT_COMMENT-MODE": "off", "INPUT_VERIFY": "false"}
+	env := actionEnv(vars)
+	if err := Run(t.Context(), env); err != nil {
+		t.Fatalf("%v\n%s", err, env.Stdout)
+	}
+	if n := fake.CountRequests(""); n != 0 {
+		t.Errorf("%d GitHub calls with comment-mode off", n)
+	}
+	if b, err := os.ReadFile(summary); err != nil || !strings.Contains(string(b), "2 to add, 2 to change, 2 to destroy") {
+		t.Errorf("job summary: %v\n%.300s", err, b)
+	}
+	if b, err := os.ReadFile(outputs); err != nil || !strings.Contains(string(b), "destroy=2") || !strings.Contains(string(b), "fingerprint=") {
+		t.Errorf("outputs: %v\n%s", err, b)
+	}
+	vars["INPUT_REVIEWED"], vars["INPUT_REVIEW-SECRET"], vars["GITHUB_EVENT_NAME"] = "required", "s3cret", "push"
+	if err := Run(t.Context(), actionEnv(vars)); err == nil || !strings.Contains(err.Error(), "comment-mode off makes no GitHub call") {
+		t.Errorf("a gate without GitHub: %v", err)
+	}
+	if n := fake.CountRequests(""); n != 0 {
+		t.Errorf("%d GitHub calls by the refused gate", n)
 	}
 }

@@ -28,6 +28,9 @@ func (p *actionPlan) canGate(event string) error {
 	if !p.in.Reviewed {
 		return nil
 	}
+	if p.commentMode == publish.ModeOff {
+		return errors.New("reviewed: required reads the review from the merged pull request on GitHub, and comment-mode off makes no GitHub call: nothing was checked; leave comment-mode at update in the apply job")
+	}
 	if slices.Contains(gateEvents, event) || event == "" && p.ev.PullRequest == nil && p.ev.WorkflowRun == nil {
 		return nil
 	}
