@@ -11,6 +11,7 @@ import (
 
 	"github.com/planpr/planpr/bot/actionlog"
 	"github.com/planpr/planpr/render/fingerprint"
+	"github.com/planpr/planpr/render/inputs"
 	"github.com/planpr/planpr/render/md"
 	"github.com/planpr/planpr/render/tofujson"
 )
@@ -68,6 +69,16 @@ Flags:
 	open := tofujson.NewFiles() // each plan opened once
 	defer open.Close()
 	for i, f := range files {
+		// What the file is, said in compare-plans' words: it compares two
+		// plans, and nothing else.
+		switch kind, _ := inputs.Classify(open, f); kind {
+		case inputs.Stream:
+			return &exitStatus{2, f + ": a UI stream (`tofu plan -json`), not a plan: compare-plans compares two plan JSON files, as `tofu show -json PLANFILE` writes them; a stream goes to render, dry-run or the Action's ui-log"}
+		case inputs.Schemas:
+			return &exitStatus{2, f + ": provider schemas (`tofu providers schema -json`), not a plan: compare-plans compares two plan JSON files, as `tofu show -json PLANFILE` writes them; it needs no schemas"}
+		case inputs.State:
+			return &exitStatus{2, f + ": a state (`tofu show -json`), not a plan: compare-plans compares two plan JSON files, as `tofu show -json PLANFILE` writes them"}
+		}
 		p, err := fingerprint.Read(open, f, opts)
 		if err != nil {
 			return &exitStatus{2, inUsersWords(open, err).Error()}

@@ -108,6 +108,9 @@ func sniff(path string, br *bufio.Reader) error {
 	if strings.HasPrefix(first, "PK\x03\x04") {
 		return &InputError{File: path, Line: line, Column: col, Msg: "a binary plan file (the zip `tofu plan -out` writes), not its JSON: run `tofu show -json PLANFILE > plan.json`"}
 	}
+	if strings.HasPrefix(first, "# This file is maintained automatically") || strings.HasPrefix(first, `provider "`) {
+		return &InputError{File: path, Line: line, Column: col, Msg: "a dependency lock file (.terraform.lock.hcl), not JSON: `planpr lockdiff BEFORE AFTER` compares lock files, and the Action, the App and dry-run find the ones a pull request changes themselves"}
+	}
 	if strings.HasPrefix(first, "[command]") || strings.HasPrefix(first, "::") {
 		return &InputError{File: path, Line: line, Column: col, Msg: "not plain JSON: the file holds GitHub Actions log lines (" + jsonread.Clip(first, 40) +
 			"); the setup-terraform/setup-opentofu wrapper adds them: set `terraform_wrapper: false` / `tofu_wrapper: false`, or write the JSON with `tofu show -json PLANFILE > plan.json`"}
