@@ -61,7 +61,7 @@ type riverClient interface {
 func openStore(ctx context.Context, cfg StoreConfig) (*store, error) {
 	if url := cfg.DatabaseURL; url != "" {
 		if !strings.HasPrefix(url, "postgres://") && !strings.HasPrefix(url, "postgresql://") {
-			return nil, errors.New("PLANPR_DATABASE_URL must be a PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DB)")
+			return nil, errors.New("PLANPR_DATABASE_URL: want a postgres:// URL — postgres://USER@HOST:5432/DB, the password after USER: or in PGPASSWORD (only PostgreSQL is supported)")
 		}
 		pool, err := pgxpool.New(ctx, url)
 		if err != nil {
