@@ -133,3 +133,51 @@ func TestReadmeMonorepoRecipe(t *testing.T) {
 		t.Errorf("the final job ignored the packed schemas:\n%s", body)
 	}
 }
+
+// TestReadmeForkSafeRecipeWires: the fork-safe pair waits for the plan
+// workflow by the name that workflow has (GitHub matches workflow_run's
+// workflows by name, else by path), and the trusted workflow may write
+// the check that the check input makes by default.
+func TestReadmeForkSafeRecipeWires(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start = "```yaml\n# .github/workflows/plan.yml — runs the fork's code"
+	i := bytes.Index(readme, []byte(start))
+	if i < 0 {
+		t.Fatal("the README has no fork-safe pair")
+	}
+	block := readme[i+len("```yaml\n"):]
+	block = block[:bytes.Index(block, []byte("```"))]
+	docs := bytes.Split(block, []byte("\n---\n"))
+	if len(docs) != 2 {
+		t.Fatalf("the fork-safe pair is %d workflows, want two", len(docs))
+	}
+	var plan struct {
+		Name string `yaml:"name"`
+	}
+	var comment struct {
+		On struct {
+			WorkflowRun struct {
+				Workflows []string `yaml:"workflows"`
+			} `yaml:"workflow_run"`
+		} `yaml:"on"`
+		Permissions map[string]string `yaml:"permissions"`
+	}
+	if err := yaml.Unmarshal(docs[0], &plan); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(docs[1], &comment); err != nil {
+		t.Fatal(err)
+	}
+	if plan.Name == "" || len(comment.On.WorkflowRun.Workflows) != 1 || comment.On.WorkflowRun.Workflows[0] != plan.Name {
+		t.Errorf("comment.yml waits for %q; plan.yml is named %q", comment.On.WorkflowRun.Workflows, plan.Name)
+	}
+	for perm, want := range map[string]string{"pull-requests": "write", "actions": "read", "checks": "write"} {
+		if comment.Permissions[perm] != want {
+			t.Errorf("comment.yml: %s: %q, want %s", perm, comment.Permissions[perm], want)
+		}
+	}
+}
