@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/planpr/planpr/bot"
@@ -81,6 +82,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
 	}
+	// Help asked for is the output, on stdout (`planpr render --help |
+	// less`); help after a mistake goes to stderr with the mistake.
+	if slices.ContainsFunc(args[1:], isHelp) {
+		stderr = stdout
+	}
 	var err error
 	switch args[0] {
 	case "render":
@@ -117,7 +123,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprint(stdout, usage)
 	default:
-		err = &usageError{fmt.Sprintf("unknown command %q", args[0])}
+		msg := fmt.Sprintf("unknown command %q", args[0])
+		if c := nearest(args[0], commands); c != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", c)
+		}
+		err = &usageError{msg}
 	}
 	return exitCode(err, stderr)
 }
@@ -188,6 +198,20 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
+
+// commands are planpr's commands, for suggestions.
+var commands = []string{"render", "lockdiff", "compare-plans", "dry-run", "serve", "health", "jobs", "migrate", "action", "version", "help"}
+
+// nearest is the word of words at most two edits from w, "" when none is.
+func nearest(w string, words []string) string {
+	best, bestDist := "", 3
+	for _, c := range words {
+		if d := editDistance(w, c); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
 
 // didYouMean suggests the flag nearest to an unknown one ("--fromat":
 // did you mean --format?), or "".
