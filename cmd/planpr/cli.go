@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/planpr/planpr/bot"
 	"github.com/planpr/planpr/bot/action"
@@ -148,7 +150,10 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "planpr: %s\nRun 'planpr --help' for usage.\n", bot.SafeLog(ue.msg))
+		fmt.Fprintf(stderr, "planpr: %s\n", bot.SafeLog(ue.msg))
+		if !strings.Contains(ue.msg, "--help'") {
+			fmt.Fprintln(stderr, "Run 'planpr --help' for usage.")
+		}
 		return exitUsage
 	}
 	// Messages quote file names, plan values and lock-file contents: no
@@ -177,13 +182,22 @@ func inUsersWords(files *tofujson.Files, err error) error {
 // parseFlags parses flags wherever they appear among the positional
 // arguments (`render plan.json --format text` works too).
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	// The flag package prints a mistake and the whole usage; planpr says
+	// the mistake once, with a suggestion and where the usage is, and
+	// prints the usage only when it is asked for.
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	defer func() { fs.SetOutput(out); fs.Usage = usage }()
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(out)
+				usage()
 				return nil, err
 			}
-			return nil, &usageError{err.Error() + didYouMean(fs, err)}
+			return nil, &usageError{flagMessage(fs, err) + didYouMean(fs, err) + "; see 'planpr " + fs.Name() + " --help'"}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -230,7 +244,39 @@ func didYouMean(fs *flag.FlagSet, err error) string {
 	if best == "" {
 		return ""
 	}
-	return "; did you mean --" + best + "?"
+	return " (did you mean --" + best + "?)"
+}
+
+// invalidValue is the flag package's wrapping of a value a flag refused.
+var invalidValue = regexp.MustCompile(`^invalid (?:boolean )?value "([^"]*)" for (?:flag )?-([\w-]+): `)
+
+// flagMessage says a flag's refused value as planpr says it: the flag's
+// own message when it names the flag, else the flag, the value and why.
+func flagMessage(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	m := invalidValue.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	rest := msg[len(m[0]):]
+	if strings.Contains(rest, m[2]) {
+		return rest
+	}
+	if f := fs.Lookup(m[2]); f != nil {
+		if g, ok := f.Value.(flag.Getter); ok {
+			switch g.Get().(type) {
+			case int, int64, uint, uint64:
+				rest = "want a whole number"
+			case bool:
+				rest = "want true or false"
+			case time.Duration:
+				rest = "want a duration, such as 30s or 5m"
+			case float64:
+				rest = "want a number"
+			}
+		}
+	}
+	return fmt.Sprintf("--%s %q: %s", m[2], m[1], rest)
 }
 
 // editDistance is the Levenshtein distance between a and b.
