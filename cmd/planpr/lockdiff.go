@@ -122,6 +122,10 @@ Flags:
 
 // readLock reads a lock file; a missing one is empty (created or deleted).
 func readLock(path string, stderr io.Writer) ([]byte, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		fmt.Fprintln(stderr, bot.SafeLog(fmt.Sprintf("%s: a directory, not a lock file: name the .terraform.lock.hcl in it", path)))
+		return nil, errors.New("a directory")
+	}
 	src, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		// A typo must not read as "lock file deleted": a side that does

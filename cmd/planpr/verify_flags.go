@@ -86,7 +86,7 @@ func joinVerifyMode(args []string) []string {
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if (a == "--verify" || a == "-verify") && i+1 < len(args) && slices.Contains(verifyModes, args[i+1]) {
+		if (a == "--verify" || a == "-verify") && i+1 < len(args) && (slices.Contains(verifyModes, args[i+1]) || modeLike(args[i+1])) {
 			out = append(out, a+"="+args[i+1])
 			i++
 			continue
@@ -96,8 +96,24 @@ func joinVerifyMode(args []string) []string {
 	return out
 }
 
+// modeLike reports whether an argument after --verify reads as a mode
+// that is not one (--verify bogus), rather than as a lock file: a word
+// that is no file here and no path.
+func modeLike(arg string) bool {
+	if strings.ContainsAny(arg, `/\.`) || strings.HasPrefix(arg, "-") {
+		return false
+	}
+	_, err := os.Stat(arg)
+	return err != nil
+}
+
 // platformsOf checks --platform's values (OS_ARCH).
 func (f *verifyFlags) platformsOf() ([]string, error) {
+	for _, p := range f.platforms {
+		if strings.TrimSpace(p) == "" {
+			return nil, &usageError{`--platform "": want OS_ARCH, such as linux_amd64`}
+		}
+	}
 	ps, err := lockdiff.ParsePlatforms(strings.Join(f.platforms, ","))
 	if err != nil {
 		return nil, &usageError{"--" + err.Error()}
