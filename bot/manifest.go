@@ -63,6 +63,19 @@ func ReadManifestFile(path string) (Manifest, error) {
 	return m, nil
 }
 
+// CheckKey refuses a comment key given from outside (an input, a flag, a
+// manifest) that is planpr's own (the lock comment's) or that a marker
+// cannot carry.
+func CheckKey(key string) error {
+	if slices.Contains(reservedKeys, key) {
+		return fmt.Errorf("key %q is planpr's own (the comment of lock files alone): name the root instead", key)
+	}
+	if !KeyPattern().MatchString(key) {
+		return fmt.Errorf("key %q: want up to 128 letters, digits and . _ , / = + -", key)
+	}
+	return nil
+}
+
 // validate checks every field of a manifest by pattern. It says nothing of
 // whether its pull request may be commented on: see verifyManifestPR.
 func (m Manifest) validate() error {
@@ -70,11 +83,8 @@ func (m Manifest) validate() error {
 		return fmt.Errorf("pr %d is not a pull request number", m.PR)
 	}
 	if m.Key != "" {
-		if slices.Contains(reservedKeys, m.Key) {
-			return fmt.Errorf("key %q is planpr's own and cannot come from a manifest", m.Key)
-		}
-		if !KeyPattern().MatchString(m.Key) {
-			return fmt.Errorf("key %q: want up to 128 letters, digits and . _ , / = + -", m.Key)
+		if err := CheckKey(m.Key); err != nil {
+			return err
 		}
 	}
 	if m.Mode != "" {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/planpr/planpr/bot"
 	"path/filepath"
 	"strings"
 
@@ -79,6 +80,11 @@ func readActionInputs(env Env) (*actionInputs, error) {
 	case commentPerPullRequest, commentPerRoot:
 	default:
 		problems = append(problems, fmt.Sprintf("input comment-per %q: want pull-request or root", in.CommentPer))
+	}
+	if in.Key != "" {
+		if err := bot.CheckKey(in.Key); err != nil {
+			problems = append(problems, "input "+err.Error())
+		}
 	}
 	in.Roots = strings.FieldsFunc(env.input("roots"), func(r rune) bool { return r == ',' || r == '\n' || r == ' ' })
 	in.Pack = env.input("pack")

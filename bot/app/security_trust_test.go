@@ -37,7 +37,7 @@ func TestManifestCannotClaimTheLockKey(t *testing.T) {
 	if len(a.fake.Comments(2)) != 1 {
 		t.Errorf("%d comments: a manifest's key was used", len(a.fake.Comments(2)))
 	}
-	mustContain(t, a.logs.String(), "is planpr's own and cannot come from a manifest")
+	mustContain(t, a.logs.String(), "is planpr's own (the comment of lock files alone)")
 }
 
 // TestOneClockOrdersEveryComment: plan comments were ordered by run id

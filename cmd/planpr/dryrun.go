@@ -61,6 +61,11 @@ Flags:
 	if err != nil {
 		return err
 	}
+	if key != "" { // as the Action's key input is checked
+		if err := bot.CheckKey(key); err != nil {
+			return &usageError{"--" + err.Error()}
+		}
+	}
 	if files, err = expandPatterns(files); err != nil {
 		return err
 	}
