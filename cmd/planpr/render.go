@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -147,6 +148,7 @@ Flags:
 			return err
 		}
 		w := bufio.NewWriterSize(stdout, 1<<16)
+		failed := 0 // streams whose run failed: all printed, then exit 1
 		for i, p := range plans {
 			if len(plans) > 1 {
 				fmt.Fprintf(w, "### %s\n", p.Name)
@@ -157,13 +159,18 @@ Flags:
 				}
 			}
 			for _, st := range p.Streams {
-				if err = txt.StreamText(w, popts.Files, st); err != nil {
+				if err = txt.StreamText(w, popts.Files, st); errors.Is(err, txt.ErrStreamFailed) {
+					failed, err = failed+1, nil
+				} else if err != nil {
 					break
 				}
 			}
 		}
 		if err == nil {
 			err = w.Flush()
+		}
+		if err == nil && failed > 0 {
+			err = &exitStatus{1, fmt.Sprintf("%d of the streams record a failed run (their errors are above)", failed)}
 		}
 		return err
 	}
