@@ -85,6 +85,17 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 		return fmt.Sprintf("## %s %s: %s", icon, safeText(m, t), safeText(m, strings.Join(parts, "; ")))
 	}
 	text := countsText(res.Counts, res.HasChange)
+	if res.HasChange && !res.Counts.Any() { // no resource changes: what changes, said
+		outputs := 0
+		for _, s := range sections {
+			if s.Path != "" {
+				outputs += len(s.ChangedOutputs())
+			}
+		}
+		if outputs > 0 {
+			text = "no resource changes, " + words.Count(outputs, "output") + " to change"
+		}
+	}
 	if res.failure != review.NoFailure {
 		text = outcomeText(sections, res.Counts) // what happened first
 	}

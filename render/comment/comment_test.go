@@ -469,3 +469,21 @@ func TestCommentsReadOnceWriteEach(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputsOnlyTitleSaysSo: a plan that changes outputs alone is titled
+// by them, not "0 to add, 0 to change, 0 to destroy".
+func TestOutputsOnlyTitleSaysSo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := os.WriteFile(path, []byte(`{"format_version":"1.2","terraform_version":"1.9.0","resource_changes":[],"output_changes":{`+
+		`"url":{"actions":["update"],"before":"a","after":"b","after_unknown":false,"before_sensitive":false,"after_sensitive":false},`+
+		`"name":{"actions":["create"],"before":null,"after":"x","after_unknown":false,"before_sensitive":false,"after_sensitive":false}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if _, err := Comment(&out, []CommentPlan{{Path: path}}, CommentOptions{Marker: Marker{Key: "k"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "## ✅ planpr: no resource changes, 2 outputs to change\n") || strings.Contains(out.String(), "0 to add") {
+		t.Errorf("title:\n%.300s", out.String())
+	}
+}
