@@ -219,28 +219,21 @@ func JudgeFacts(f Facts, failOn FailOn, approval Approval) Verdict {
 	if on(FailReplace) && f.Replaces > 0 {
 		risky = append(risky, fmt.Sprintf("%s replaced (replace is in fail-on)", count(f.Replaces, "resource", "resources")))
 	}
+	// The destroys and the replacements are one reason, and one approval
+	// answers them: its sentence is said once.
+	r := strings.Join(risky, " and ")
 	switch {
 	case len(risky) == 0:
 	case approval.By != "":
-		for _, r := range risky {
-			approved = append(approved, r+", approved by @"+approval.By+" with the "+LabelDestroyApproved+" label")
-		}
+		approved = append(approved, r+", approved by @"+approval.By+" with the "+LabelDestroyApproved+" label")
 	case approval.Unknown:
-		for _, r := range risky {
-			failed = append(failed, r+"; the "+LabelDestroyApproved+" label is there, but planpr could not read who added it or whether they may write to the repository, so it does not approve (run the check again, or remove and add the label)")
-		}
+		failed = append(failed, r+"; the "+LabelDestroyApproved+" label is there, but planpr could not read who added it or whether they may write to the repository, so it does not approve (run the check again, or remove and add the label)")
 	case approval.Refused != "":
-		for _, r := range risky {
-			failed = append(failed, r+"; the "+LabelDestroyApproved+" label was added by @"+approval.Refused+", who cannot write to the repository, so it does not approve")
-		}
+		failed = append(failed, r+"; the "+LabelDestroyApproved+" label was added by @"+approval.Refused+", who cannot write to the repository, so it does not approve")
 	case approval.Stale != "":
-		for _, r := range risky {
-			failed = append(failed, r+"; the "+LabelDestroyApproved+" label was added by @"+approval.Stale+" at an earlier commit, and an approval is for the commit it was given at: remove the label and add it again to approve what this commit does")
-		}
+		failed = append(failed, r+"; the "+LabelDestroyApproved+" label was added by @"+approval.Stale+" at an earlier commit, and an approval is for the commit it was given at: remove the label and add it again to approve what this commit does")
 	default:
-		for _, r := range risky {
-			failed = append(failed, r+"; a maintainer can approve with the "+LabelDestroyApproved+" label")
-		}
+		failed = append(failed, r+"; a maintainer can approve with the "+LabelDestroyApproved+" label")
 	}
 	v := Verdict{Conclusion: "success", Why: []string{}}
 	switch {

@@ -59,3 +59,20 @@ func TestJudge(t *testing.T) {
 		})
 	}
 }
+
+// TestDestroysAndReplacementsAskForOneApproval: with destroy and replace
+// in fail-on, both are one reason, and the approval's sentence is said
+// once.
+func TestDestroysAndReplacementsAskForOneApproval(t *testing.T) {
+	v := JudgeFacts(Facts{Destroys: 2, Replaces: 1}, FailOn{FailDestroy, FailReplace}, Approval{})
+	if v.Conclusion != "failure" || len(v.Why) != 1 {
+		t.Fatalf("%+v", v)
+	}
+	if n := strings.Count(v.Why[0], LabelDestroyApproved); n != 1 || !strings.Contains(v.Why[0], "2 resources destroyed (destroy is in fail-on) and 1 resource replaced (replace is in fail-on)") {
+		t.Errorf("%q", v.Why[0])
+	}
+	v = JudgeFacts(Facts{Destroys: 2, Replaces: 1}, FailOn{FailDestroy, FailReplace}, Approval{By: "alice"})
+	if v.Conclusion != "success" || len(v.Why) != 1 || strings.Count(v.Why[0], "@alice") != 1 {
+		t.Errorf("approved: %+v", v)
+	}
+}
