@@ -449,15 +449,31 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 	unknown := false
 	several := map[string]int{} // a file of several plans: how many, said once
 	for _, s := range sections {
+		if p := partOf.FindStringSubmatch(s.Source); s.Path != "" && p != nil {
+			several[p[1]]++
+		}
+	}
+	said := map[string]bool{}
+	for _, s := range sections {
 		if s.Path != "" {
-			if m := partOf.FindStringSubmatch(s.Source); m != nil {
-				if several[m[1]]++; several[m[1]] > 1 {
+			source := s.Source
+			if p := partOf.FindStringSubmatch(s.Source); p != nil {
+				if said[p[1]] {
 					continue
 				}
+				said[p[1]] = true
+				source = p[1] // the file, once, with how many plans it holds
 			}
-			src := safeText(m, streamreport.DisplayPath(s.Source))
+			src := safeText(m, streamreport.DisplayPath(source))
+			var about []string
+			if n := several[source]; n > 1 {
+				about = append(about, fmt.Sprintf("%d plans", n))
+			}
 			if tv := s.Scan.Plan.TerraformVersion; tv != "" {
-				src += " (" + toolName(s.Scan.Flavor) + " " + md.Text(tv) + ")"
+				about = append(about, toolName(s.Scan.Flavor)+" "+md.Text(tv))
+			}
+			if len(about) > 0 {
+				src += " (" + strings.Join(about, ", ") + ")"
 			}
 			parts = append(parts, src)
 			unknown = unknown || s.Scan.Flavor == flavor.Unknown
