@@ -2,6 +2,7 @@ package comment
 
 import (
 	"fmt"
+	"github.com/planpr/planpr/render/tofujson/uistream"
 	"regexp"
 	"slices"
 	"strings"
@@ -96,6 +97,12 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 			text = "no resource changes, " + words.Count(outputs, "output") + " to change"
 		}
 	}
+	if applied, ok := appliedText(sections); ok {
+		text = applied // done, in the past tense: what the apply did
+		if strings.HasSuffix(t, "applied") { // "planpr · prod · applied" says it already
+			text = strings.TrimPrefix(text, "Applied: ")
+		}
+	}
 	if res.failure != review.NoFailure {
 		text = outcomeText(sections, res.Counts) // what happened first
 	}
@@ -117,6 +124,35 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 		}
 	}
 	return fmt.Sprintf("## %s %s: %s", icon, safeText(m, t), text)
+}
+
+// appliedText is the title of a comment of finished applies (each
+// stream's own summary, an apply's or a destroy's): what they did, in the
+// past tense, as the tools' "Apply complete!" line says it.
+func appliedText(sections []*planSection) (string, bool) {
+	var sum uistream.ChangeSummary
+	found := false
+	for _, s := range sections {
+		if s.Path != "" {
+			return "", false // a plan beside: its counts are what will be done
+		}
+		for _, st := range s.Streams {
+			c := st.Changes
+			if c == nil || (c.Operation != "apply" && c.Operation != "destroy") {
+				continue
+			}
+			found = true
+			sum.Add, sum.Change, sum.Remove, sum.Import = sum.Add+c.Add, sum.Change+c.Change, sum.Remove+c.Remove, sum.Import+c.Import
+		}
+	}
+	if !found {
+		return "", false
+	}
+	text := fmt.Sprintf("Applied: %d added, %d changed, %d destroyed", sum.Add, sum.Change, sum.Remove)
+	if sum.Import > 0 {
+		text = fmt.Sprintf("Applied: %d imported, %d added, %d changed, %d destroyed", sum.Import, sum.Add, sum.Change, sum.Remove)
+	}
+	return text, true
 }
 
 // outcomeText is a failed comment's title: what failed, then the counts
