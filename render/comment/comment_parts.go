@@ -98,7 +98,7 @@ func title(sections []*planSection, o CommentOptions, res *CommentResult, m *mas
 		}
 	}
 	if applied, ok := appliedText(sections); ok {
-		text = applied // done, in the past tense: what the apply did
+		text = applied                       // done, in the past tense: what the apply did
 		if strings.HasSuffix(t, "applied") { // "planpr · prod · applied" says it already
 			text = strings.TrimPrefix(text, "Applied: ")
 		}
