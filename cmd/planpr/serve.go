@@ -98,7 +98,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) er
 	dataDir, creds, ok := cfg.DataDir, cfg.Creds, cfg.HaveApp
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
-		return err
+		return fmt.Errorf("PLANPR_LISTEN=%q: %w (is another server on that port?)", cfg.Listen, err)
 	}
 	ln = webhooks.LimitListener(ln)
 	front := &switchHandler{}
@@ -208,11 +208,15 @@ func appCredentials(getenv func(string) string, dataDir string) (setup.AppCreden
 		return creds, false, errors.New("PLANPR_APP_ID must be the App's numeric id")
 	}
 	key := getenv("PLANPR_PRIVATE_KEY")
+	var missing []string // every one, in one message
 	if key == "" {
-		return creds, false, errors.New("PLANPR_PRIVATE_KEY is not set: the App's private key, as PEM text or the path of the .pem file GitHub let you download")
+		missing = append(missing, "PLANPR_PRIVATE_KEY is not set: the App's private key, as PEM text or the path of the .pem file GitHub let you download")
 	}
 	if getenv("PLANPR_WEBHOOK_SECRET") == "" {
-		return creds, false, errors.New("PLANPR_WEBHOOK_SECRET is not set: the App's webhook secret, which every delivery is checked against")
+		missing = append(missing, "PLANPR_WEBHOOK_SECRET is not set: the App's webhook secret, which every delivery is checked against")
+	}
+	if len(missing) > 0 {
+		return creds, false, errors.New(strings.Join(missing, "\n  "))
 	}
 	if !strings.Contains(key, "-----BEGIN") {
 		b, err := os.ReadFile(key)

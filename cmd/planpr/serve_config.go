@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net"
 	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -69,6 +70,30 @@ func (r *envReader) intIn(name string, def, lo, hi int) int {
 	return n
 }
 
+// address checks a listening address: HOST:PORT or :PORT, a port from 0
+// to 65535 and a host that resolves, as net.Listen will want it.
+func (r *envReader) address(name, v, example string) {
+	if _, port, err := net.SplitHostPort(v); err != nil || port == "" {
+		r.bad(name, v, "want HOST:PORT or :PORT, such as "+example)
+		return
+	}
+	if _, err := net.ResolveTCPAddr("tcp", v); err != nil {
+		r.bad(name, v, fmt.Sprintf("not an address planpr can listen on (%v): want HOST:PORT or :PORT, such as %s", errors.Unwrap(err), example))
+	}
+}
+
+// url checks an http(s) URL, when the variable is set.
+func (r *envReader) url(name, example string) {
+	v := strings.TrimSpace(r.getenv(name))
+	if v == "" {
+		return
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		r.bad(name, redactedURL(v), "want an http(s) URL, such as "+example)
+	}
+}
+
 func (r *envReader) err() error {
 	if len(r.problems) == 0 {
 		return nil
@@ -102,10 +127,13 @@ func readServeConfig(getenv func(string) string) (*serveConfig, error) {
 	if c.Verify, err = serveVerifier(getenv, c.DataDir); err != nil {
 		r.problems = append(r.problems, err.Error())
 	}
+	r.address("PLANPR_LISTEN", c.Listen, ":8080")
 	if c.MetricsListen = getenv("PLANPR_METRICS_LISTEN"); c.MetricsListen != "" {
-		if _, port, err := net.SplitHostPort(c.MetricsListen); err != nil || port == "" {
-			r.bad("PLANPR_METRICS_LISTEN", c.MetricsListen, "want HOST:PORT or :PORT, such as :9090")
-		}
+		r.address("PLANPR_METRICS_LISTEN", c.MetricsListen, ":9090")
+	}
+	for name, example := range map[string]string{"GITHUB_API_URL": "https://HOST/api/v3", "GITHUB_GRAPHQL_URL": "https://HOST/api/graphql",
+		"GITHUB_SERVER_URL": "https://HOST", "PLANPR_PUBLIC_URL": "https://planpr.example.com"} {
+		r.url(name, example)
 	}
 	if c.FailOn, err = report.ParseFailOn(getenv("PLANPR_FAIL_ON")); err != nil {
 		r.problems = append(r.problems, "PLANPR_FAIL_ON: "+err.Error())

@@ -25,6 +25,14 @@ func TestServeConfigRefusesBadVariables(t *testing.T) {
 		{"PLANPR_FAIL_ON=destroy,sometimes", `PLANPR_FAIL_ON: fail-on "sometimes": want a list of`},
 		{"PLANPR_DATABASE_URL=mysql://root:hunter2@db/planpr", `PLANPR_DATABASE_URL="mysql://…": want a postgres:// URL — postgres://USER@HOST:5432/DB`},
 		{"PLANPR_METRICS_LISTEN=9090", `PLANPR_METRICS_LISTEN="9090": want HOST:PORT or :PORT`},
+		{"PLANPR_METRICS_LISTEN=:99999", `PLANPR_METRICS_LISTEN=":99999": not an address planpr can listen on`},
+		{"PLANPR_LISTEN=bad", `PLANPR_LISTEN="bad": want HOST:PORT or :PORT, such as :8080`},
+		{"PLANPR_LISTEN=:99999", `PLANPR_LISTEN=":99999": not an address planpr can listen on`},
+		{"GITHUB_API_URL=ftp://x", `GITHUB_API_URL="ftp://x": want an http(s) URL, such as https://HOST/api/v3`},
+		{"GITHUB_SERVER_URL=notaurl", `GITHUB_SERVER_URL="notaurl": want an http(s) URL`},
+		{"PLANPR_PUBLIC_URL=notaurl", `PLANPR_PUBLIC_URL="notaurl": want an http(s) URL`},
+		{"PLANPR_APP_ID=777", "PLANPR_PRIVATE_KEY is not set"},
+		{"PLANPR_APP_ID=777", "PLANPR_WEBHOOK_SECRET is not set"},
 	} {
 		name, value, _ := strings.Cut(tc.env, "=")
 		_, err := readServeConfig(func(k string) string {
