@@ -129,7 +129,7 @@ func inputError(err error) error {
 // verify-hosts inputs ask for (on by default), its answers cached in the
 // runner's tool cache.
 func actionVerifier(env Env) (*verify.Verifier, error) {
-	on, full, err := verify.ParseVerify(cmp.Or(env.input("verify"), "true"))
+	on, full, err := verify.ParseVerify(cmp.Or(env.input("verify"), "on"))
 	if err != nil {
 		return nil, fmt.Errorf("input %w", err)
 	}
