@@ -276,6 +276,9 @@ func Run(ctx context.Context, env Env) (err error) {
 	for _, w := range p.warnings {
 		log.Command("warning", w)
 	}
+	for _, n := range p.in.Notices {
+		log.Command("notice", n)
+	}
 	if p.in.Pack != "" {
 		m := pack.Manifest{PR: p.pr, SHA: p.marker.SHA, Mode: p.in.Mode, Flavor: p.in.Flavor}
 		var roots []pack.Root
@@ -310,7 +313,7 @@ func Run(ctx context.Context, env Env) (err error) {
 	}
 	if len(p.plans) == 0 && len(p.locks) == 0 && len(p.in.Roots) == 0 {
 		// Nothing to say is not a green comment: name what was missing.
-		return fmt.Errorf("nothing to report: the plan input (%q) matched no plan or stream, and the pull request changes no lock file; point plan at the `tofu show -json` output, or ui-log at the `tofu plan -json` stream", p.in.Plan)
+		return fmt.Errorf("nothing to report: the plan input (%q) matched no plan or stream, and the pull request changes no lock file; point plan at the `tofu show -json` output, or ui-stream at the `tofu plan -json` stream", p.in.Plan)
 	}
 	workspace := env.Getenv("GITHUB_WORKSPACE")
 	units := p.units(workspace)
@@ -447,7 +450,7 @@ func prepare(env Env) (p *actionPlan, err error) {
 		p.warnings = append(p.warnings, fmt.Sprintf("planpr: plan pattern %q matches no file; the comment shows the UI stream's diagnostics (did the plan fail?)", pat))
 	}
 	if len(planFiles) == 0 && len(logFiles) == 0 && p.lockSpec == "off" && len(in.Roots) == 0 {
-		return nil, errors.New("nothing to report: set the plan input (plan JSON files), ui-log, or lock-files")
+		return nil, errors.New("nothing to report: set the plan input (plan JSON files), ui-stream, or lock-files")
 	}
 	schemasFile := in.Schemas
 	planFiles, found := bot.TakeSchemas(p.files, planFiles)

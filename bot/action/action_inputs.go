@@ -21,8 +21,9 @@ import (
 // with what it accepts, in one error.
 type actionInputs struct {
 	Token, CommentAuthor string
-	Plan, UILog, Schemas string
-	LockFiles            string // auto, off, or a glob
+	Plan, UILog, Schemas string   // UILog: the ui-stream input (ui-log, its old name)
+	LockFiles            string   // auto, off, or a glob
+	Notices              []string // said in the log once the run starts
 	Key, Title           string
 	Mode, Flavor         string // checked here; a manifest may give them instead
 	CommentMode          publish.CommentMode
@@ -42,10 +43,18 @@ type actionInputs struct {
 func readActionInputs(env Env) (*actionInputs, error) {
 	in := &actionInputs{
 		Token: env.input("github-token"), CommentAuthor: env.input("comment-author"),
-		Plan: env.input("plan"), UILog: env.input("ui-log"), Schemas: env.input("schemas"),
+		Plan: env.input("plan"), UILog: env.input("ui-stream"), Schemas: env.input("schemas"),
 		Key: env.input("key"), Title: env.input("title"), Mode: env.input("mode"), Flavor: env.input("flavor"),
 	}
 	var problems []string
+	switch old := env.input("ui-log"); {
+	case old == "":
+	case in.UILog == "":
+		in.UILog = old
+		in.Notices = append(in.Notices, "planpr: the ui-log input is now ui-stream (the UI stream, as the docs name it): rename it in the workflow; ui-log is still read")
+	case old != in.UILog:
+		problems = append(problems, "inputs ui-stream and ui-log (its old name) are both set, to different globs: keep ui-stream")
+	}
 	bad := func(err error) {
 		if err != nil {
 			problems = append(problems, err.Error())

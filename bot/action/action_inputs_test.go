@@ -2,6 +2,7 @@ package action
 
 import (
 	"github.com/planpr/planpr/bot"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,5 +92,30 @@ func TestActionNothingToReport(t *testing.T) {
 	}
 	if n := len(fake.Comments(2)); n != 0 {
 		t.Errorf("%d comments posted", n)
+	}
+}
+
+// TestUIStreamInputAndItsOldName: ui-stream is the input; ui-log, its old
+// name, is still read with a notice to rename it, and the two set to
+// different globs are refused.
+func TestUIStreamInputAndItsOldName(t *testing.T) {
+	base := map[string]string{"GITHUB_REPOSITORY": "o/r", "INPUT_GITHUB-TOKEN": "t", "INPUT_LOCK-FILES": "off"}
+	with := func(kv ...string) Env {
+		vars := maps.Clone(base)
+		for i := 0; i < len(kv); i += 2 {
+			vars[kv[i]] = kv[i+1]
+		}
+		return actionEnv(vars)
+	}
+	in, err := readActionInputs(with("INPUT_UI-STREAM", "a/*.jsonl"))
+	if err != nil || in.UILog != "a/*.jsonl" || len(in.Notices) != 0 {
+		t.Errorf("ui-stream: %+v %v", in, err)
+	}
+	in, err = readActionInputs(with("INPUT_UI-LOG", "b/*.jsonl"))
+	if err != nil || in.UILog != "b/*.jsonl" || len(in.Notices) != 1 || !strings.Contains(in.Notices[0], "now ui-stream") {
+		t.Errorf("ui-log: %+v %v", in, err)
+	}
+	if _, err := readActionInputs(with("INPUT_UI-STREAM", "a/*.jsonl", "INPUT_UI-LOG", "b/*.jsonl")); err == nil || !strings.Contains(err.Error(), "both set") {
+		t.Errorf("both: %v", err)
 	}
 }

@@ -73,7 +73,7 @@ Flags:
 		// plans, and nothing else.
 		switch kind, _ := inputs.Classify(open, f); kind {
 		case inputs.Stream:
-			return &exitStatus{2, f + ": a UI stream (`tofu plan -json`), not a plan: compare-plans compares two plan JSON files, as `tofu show -json PLANFILE` writes them; a stream goes to render, dry-run or the Action's ui-log"}
+			return &exitStatus{2, f + ": a UI stream (`tofu plan -json`), not a plan: compare-plans compares two plan JSON files, as `tofu show -json PLANFILE` writes them; a stream goes to render, dry-run or the Action's ui-stream"}
 		case inputs.Schemas:
 			return &exitStatus{2, f + ": provider schemas (`tofu providers schema -json`), not a plan: compare-plans compares two plan JSON files, as `tofu show -json PLANFILE` writes them; it needs no schemas"}
 		case inputs.State:

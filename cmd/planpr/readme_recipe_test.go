@@ -81,7 +81,7 @@ func TestReadmeMonorepoRecipe(t *testing.T) {
 		"INPUT_GITHUB-TOKEN": "t-write", "INPUT_VERIFY": "false"}
 	step := func(s recipeStep, matrixRoot string) {
 		t.Helper()
-		for _, k := range []string{"plan", "ui-log", "schemas", "pack", "roots", "key"} {
+		for _, k := range []string{"plan", "ui-stream", "schemas", "pack", "roots", "key"} {
 			t.Setenv("INPUT_"+strings.ToUpper(k), strings.ReplaceAll(s.With[k], "${{ matrix.root }}", matrixRoot))
 		}
 		for k, v := range env {
