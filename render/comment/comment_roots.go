@@ -154,8 +154,15 @@ func rootSections(sections []*planSection, level Level, m *mask.Masker) string {
 		if attention(s) <= 1 {
 			open = " open"
 		}
+		var body strings.Builder
+		s.writeBody(&body, level, m)
+		if body.Len() == 0 && s.Failure() != review.NoFailure {
+			// Its errors are in the box at the top, in full: the section
+			// says so rather than open on nothing.
+			body.WriteString("Nothing was planned here: the errors in the box above stopped the run.\n")
+		}
 		fmt.Fprintf(&b, "<details%s><summary><b>%s</b> — %s</summary>\n\n", open, safeHTML(m, s.Name), sectionText(s))
-		s.writeBody(&b, level, m)
+		b.WriteString(body.String())
 		b.WriteString("\n</details>\n\n")
 	}
 	if len(unchanged) > 0 {
