@@ -100,11 +100,15 @@ func (s *Server) commentRoots(ctx context.Context, api bot.GitHub, repo gh.Repo,
 	this := gh.Run{ID: ev0.ID, HeadSHA: ev0.HeadSHA, HTMLURL: ev0.HTMLURL}
 	byRoot := map[string]*packedRoot{}
 	var order []string
+	// The comment holds every run's roots: it is as new as the newest run
+	// it holds, whichever delivery brings it (see publish.Upsert).
+	newest := ev0.ID
 	add := func(run gh.Run, a unpackedArtifact) error {
 		roots, err := packedRoots(a.dir, run)
 		if err != nil {
 			return fmt.Errorf("artifact %s: %w", a.Name, err)
 		}
+		newest = max(newest, run.ID)
 		for _, r := range roots {
 			if byRoot[r.manifest.Root] == nil { // the newest run's, seen first
 				byRoot[r.manifest.Root] = r
@@ -203,7 +207,7 @@ func (s *Server) commentRoots(ctx context.Context, api bot.GitHub, repo gh.Repo,
 	}
 	unlock := s.prLocks.Lock(fmt.Sprintf("%s#%d", repo, pr))
 	defer unlock()
-	marker := report.Marker{Key: report.PullRequestKey, SHA: ev0.HeadSHA, At: bot.UnixTime(ev0.RunStartedAt), Run: ev0.ID, Roots: order}
+	marker := report.Marker{Key: report.PullRequestKey, SHA: ev0.HeadSHA, At: bot.UnixTime(ev0.RunStartedAt), Run: newest, Roots: order}
 	req := report.Request{Plans: plans, Marker: marker, Version: s.cfg.Version, Title: report.Title(marker.Key), RunURL: ev0.HTMLURL,
 		Missing: s.rootsGone(ctx, api, repo, pr, author, order), Plan: review.PlanOptions{Files: open}, CheckRoom: publish.CheckSummaryRoom}
 	if repoURL, _, ok := strings.Cut(ev0.HTMLURL, "/actions/runs/"); ok && ev0.HeadSHA != "" {

@@ -60,6 +60,20 @@ func Upsert(ctx context.Context, api Comments, repo gh.Repo, pr int, author stri
 	return upsertOnce(ctx, api, repo, pr, author, marker, body, mode)
 }
 
+// olderThan reports whether a run with marker mine is older than the one
+// that wrote a comment with marker theirs: its object (the pull request's
+// update, the workflow run's start) is older, or it is the same commit's
+// and an earlier workflow run's (a lower run id), finishing late.
+func olderThan(mine, theirs report.Marker) bool {
+	if mine.At == 0 {
+		return false // unknown: never counts as older
+	}
+	if theirs.At != mine.At {
+		return theirs.At > mine.At
+	}
+	return mine.SHA != "" && theirs.SHA == mine.SHA && mine.Run != 0 && theirs.Run > mine.Run
+}
+
 func upsertOnce(ctx context.Context, api Comments, repo gh.Repo, pr int, author string, marker report.Marker, body string, mode CommentMode) (*UpsertResult, error) {
 	if mode == ModeOff {
 		return &UpsertResult{Action: "off"}, nil
@@ -80,7 +94,7 @@ func upsertOnce(ctx context.Context, api Comments, repo gh.Repo, pr int, author 
 	if len(mine) > 0 {
 		newest := mine[0]
 		for _, c := range mine {
-			if m, _ := report.ParseMarker(c.Body); m.At > marker.At && marker.At != 0 {
+			if m, _ := report.ParseMarker(c.Body); olderThan(marker, m) {
 				return &UpsertResult{Comment: c, Action: "skipped-older"}, nil
 			}
 			if c.CreatedAt.After(newest.CreatedAt) {

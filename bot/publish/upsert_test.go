@@ -195,3 +195,24 @@ func TestUpsertAfterALostAnswer(t *testing.T) {
 		}
 	})
 }
+
+// TestUpsertEarlierRunOfTheSameCommitStepsAside: two runs of one commit
+// finishing out of order — the earlier run (lower run id) finishes last —
+// leave the later run's comment; a re-run (the same run id) updates it.
+func TestUpsertEarlierRunOfTheSameCommitStepsAside(t *testing.T) {
+	fake, c, _ := newFake(t, "t-write")
+	later := report.Marker{Key: "prod", At: 20, SHA: "abc", Run: 200}
+	Upsert(t.Context(), c, repo, 5, gh.ActionsBot, later, bodyFor(later, "later"), ModeUpdate)
+	earlier := report.Marker{Key: "prod", At: 20, SHA: "abc", Run: 100}
+	res, err := Upsert(t.Context(), c, repo, 5, gh.ActionsBot, earlier, bodyFor(earlier, "earlier"), ModeUpdate)
+	if err != nil || res.Action != "skipped-older" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if _, last := countKey(fake, 5, "prod"); last.Body != bodyFor(later, "later") {
+		t.Errorf("the earlier run overwrote the later: %q", last.Body)
+	}
+	rerun := report.Marker{Key: "prod", At: 20, SHA: "abc", Run: 200}
+	if res, err := Upsert(t.Context(), c, repo, 5, gh.ActionsBot, rerun, bodyFor(rerun, "re-run"), ModeUpdate); err != nil || res.Action != "updated" {
+		t.Errorf("a re-run of the same run: %+v %v", res, err)
+	}
+}
