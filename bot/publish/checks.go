@@ -117,6 +117,9 @@ func UpsertCheck(ctx context.Context, api Checks, repo gh.Repo, c Check) (*gh.Ch
 		facts, verdict := judge(ctx, api, repo, c, prior)
 		spec := checkSpec(c, facts, verdict)
 		if mine != nil {
+			if unchanged(mine, spec) {
+				return mine, verdict, nil // the same report judged the same: nothing to write
+			}
 			run, err := api.UpdateCheckRun(ctx, repo, mine.ID, spec)
 			return run, verdict, err
 		}
@@ -152,6 +155,14 @@ func judge(ctx context.Context, api Checks, repo gh.Repo, c Check, prior report.
 }
 
 // checkSpec is what UpsertCheck writes.
+// unchanged reports whether a check run already says what spec would
+// write: the verdict, its facts, title, summary (the verdict and the
+// comment, which the text and the annotations follow) and link.
+func unchanged(r *gh.CheckRun, spec gh.CheckSpec) bool {
+	return r.Conclusion == spec.Conclusion && r.ExternalID == spec.ExternalID && r.Title == spec.Output.Title &&
+		r.Summary == spec.Output.Summary && r.DetailsURL == spec.DetailsURL
+}
+
 func checkSpec(c Check, facts report.Facts, verdict report.Verdict) gh.CheckSpec {
 	out := gh.CheckOutput{Title: cut(c.Title, 1000), Summary: cut(CheckHead(c, verdict)+c.Summary, gh.MaxCheckText)}
 	if utf8.RuneCountInString(c.Text) <= gh.MaxCheckText {

@@ -205,3 +205,25 @@ func TestAnotherAppsCheckRunOfTheSameNameIsLeftAlone(t *testing.T) {
 		t.Fatalf("check runs %+v", runs)
 	}
 }
+
+// TestUpsertCheckWritesNothingUnchanged: a run whose check would say
+// what it says already writes nothing; a changed report writes it.
+func TestUpsertCheckWritesNothingUnchanged(t *testing.T) {
+	fake, api, _ := newFake(t, "t-write")
+	c := Check{Name: "planpr / same", SHA: "abc", App: actions, Title: "same", Summary: "s", DetailsURL: "https://github.com/o/r/pull/1#issuecomment-1"}
+	for range 2 {
+		if _, _, err := UpsertCheck(t.Context(), api, repo, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := fake.CountRequests("PATCH "); n != 0 {
+		t.Errorf("%d updates of an unchanged check\n%s", n, strings.Join(fake.Log(), "\n"))
+	}
+	c.Summary = "changed"
+	if _, _, err := UpsertCheck(t.Context(), api, repo, c); err != nil {
+		t.Fatal(err)
+	}
+	if n := fake.CountRequests("PATCH "); n != 1 {
+		t.Errorf("%d updates of a changed check, want 1", n)
+	}
+}
