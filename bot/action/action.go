@@ -86,6 +86,7 @@ type actionPlan struct {
 	schemas     *tofujson.Schemas
 	schemasFile string
 	schemasOf   map[string]review.PlanSchemas // each root's, beside its plan
+	labelsNow   []string                      // the pull request's labels once kept this run; nil when not
 	files       *tofujson.Files               // the run's inputs, each opened once; closed when the run ends
 	lockSpec    string
 	locks       []*lockdiff.FileDiff
@@ -169,11 +170,13 @@ func (p *actionPlan) publishRest(ctx context.Context, log *bot.ActionLog, api *g
 	if !p.labels {
 		return nil
 	}
-	if err := publish.SyncLabels(ctx, api, p.repo, p.pr, p.author); errors.Is(err, gh.ErrReadOnly) {
+	labels, err := publish.SyncLabels(ctx, api, p.repo, p.pr, p.author)
+	if errors.Is(err, gh.ErrReadOnly) {
 		log.Command("warning", "planpr: the token cannot change labels")
 	} else if err != nil {
 		return err
 	}
+	p.labelsNow = labels // the checks read them next: not listed again
 	return nil
 }
 
@@ -414,9 +417,11 @@ func publishAll(ctx context.Context, log *bot.ActionLog, api *gh.Client, p *acti
 		return nil
 	}
 	for i, b := range built {
+		b.u.labelsNow = p.labelsNow
 		if err := b.u.check(ctx, log, api, b.rep.Result, b.rep.Check, b.rep.JobSummary, outputs[i]); err != nil {
 			return err
 		}
+		p.labelsNow = b.u.labelsNow
 	}
 	return nil
 }
@@ -736,9 +741,12 @@ func (p *actionPlan) check(ctx context.Context, log *bot.ActionLog, api *gh.Clie
 	if p.marker.SHA == "" {
 		return nil
 	}
-	labels, err := api.Labels(ctx, p.repo, p.pr)
-	if err != nil {
-		return err
+	labels := p.labelsNow
+	if labels == nil { // the labels were not kept this run (labels: false, a read-only token)
+		var err error
+		if labels, err = api.Labels(ctx, p.repo, p.pr); err != nil {
+			return err
+		}
 	}
 	if p.ev.Action == "synchronize" && slices.Contains(labels, report.LabelDestroyApproved) {
 		// An approval is for the commit it was given at: a new push asks
@@ -748,6 +756,7 @@ func (p *actionPlan) check(ctx context.Context, log *bot.ActionLog, api *gh.Clie
 			labels = slices.DeleteFunc(labels, func(l string) bool { return l == report.LabelDestroyApproved })
 		}
 	}
+	p.labelsNow = labels // as they are now, for the run's next check
 	// The Action's check runs are the Actions app's, or those of the App
 	// whose installation token it was given (comment-author SLUG[bot]).
 	app := strings.TrimSuffix(cmp.Or(p.in.CommentAuthor, gh.ActionsBot), "[bot]")

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"github.com/planpr/planpr/bot/githubtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,5 +79,42 @@ func TestCommentModeOffCallsNoGitHub(t *testing.T) {
 	}
 	if n := fake.CountRequests(""); n != 0 {
 		t.Errorf("%d GitHub calls by the refused gate", n)
+	}
+}
+
+// TestUnchangedUpdateRunIsQuietOnGitHub: a run that finds its comment,
+// labels and check as they should be writes nothing, and reads what it
+// must once: the pull request, its files, the token's login, the
+// comments (for the upsert, the lock comment and the labels' sum), the
+// labels and the check runs — 8 calls, counted on the fake GitHub.
+func TestUnchangedUpdateRunIsQuietOnGitHub(t *testing.T) {
+	fake, _, _ := newFake(t, "t-write")
+	fake.AddPR(githubtest.PR{Number: 2, BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+		HeadRef: "feature", HeadOwner: "octo", Files: []githubtest.File{{Name: "main.tf", Status: "modified"}}})
+	ws := t.TempDir()
+	plan, err := os.ReadFile("../../testdata/example/plan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, ws, map[string]string{"envs/prod/plan.json": string(plan)})
+	vars := map[string]string{"GITHUB_API_URL": fake.URL, "GITHUB_GRAPHQL_URL": fake.URL + "/graphql", "GITHUB_REPOSITORY": "o/r",
+		"GITHUB_EVENT_PATH": "../../testdata/payloads/pull_request-opened.json", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_RUN_ID": "1",
+		"GITHUB_WORKSPACE": ws, "INPUT_GITHUB-TOKEN": "t-write", "INPUT_PLAN": filepath.Join(ws, "envs/*/plan.json"), "INPUT_VERIFY": "off"}
+	if err := Run(t.Context(), actionEnv(vars)); err != nil {
+		t.Fatal(err)
+	}
+	before := len(fake.Log())
+	if err := Run(t.Context(), actionEnv(vars)); err != nil {
+		t.Fatal(err)
+	}
+	calls := fake.Log()[before:]
+	var writes []string
+	for _, c := range calls {
+		if !strings.HasPrefix(c, "GET ") {
+			writes = append(writes, c)
+		}
+	}
+	if len(writes) > 0 || len(calls) > 8 {
+		t.Errorf("an unchanged run made %d calls, %d of them writes:\n%s", len(calls), len(writes), strings.Join(calls, "\n"))
 	}
 }

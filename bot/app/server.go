@@ -375,7 +375,7 @@ func (s *Server) reviewPRLocks(ctx context.Context, api bot.GitHub, repo gh.Repo
 // comment on the pull request. A token that cannot change labels is a
 // warning in the log: the comment is what matters.
 func (s *Server) labels(ctx context.Context, api bot.GitHub, repo gh.Repo, pr int, author string, log *slog.Logger) error {
-	err := publish.SyncLabels(ctx, api, repo, pr, author)
+	_, err := publish.SyncLabels(ctx, api, repo, pr, author)
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Warn("the App cannot change this pull request's labels: give it pull requests (write)")
 		return nil

@@ -13,14 +13,15 @@ import (
 // each job comments for its own root, and whichever finishes last must
 // keep planpr:destroy while any root destroys. Each comment's marker says
 // what it found; of a key's comments (hide-and-new leaves old ones) only
-// the newest counts.
+// the newest counts. It returns the pull request's labels as they are
+// once it is done, for whoever reads them next in the run.
 func SyncLabels(ctx context.Context, api interface {
 	Comments
 	Labels
-}, repo gh.Repo, pr int, author string) error {
+}, repo gh.Repo, pr int, author string) ([]string, error) {
 	all, err := planprComments(ctx, api, repo, pr, author)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	newest := map[string]report.Marker{} // oldest first: the last one of a key wins
 	for _, c := range all {
@@ -33,8 +34,9 @@ func SyncLabels(ctx context.Context, api interface {
 	}
 	have, err := api.Labels(ctx, repo, pr)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	now := append([]string{}, have...) // never nil: the labels are known
 	want := map[string]bool{report.LabelDestroy: destroy, report.LabelLockAlert: lockAlert}
 	var add []string
 	for _, l := range []string{report.LabelDestroy, report.LabelLockAlert} {
@@ -44,12 +46,16 @@ func SyncLabels(ctx context.Context, api interface {
 			add = append(add, l)
 		case !want[l] && has:
 			if err := api.RemoveLabel(ctx, repo, pr, l); err != nil {
-				return err
+				return nil, err
 			}
+			now = slices.DeleteFunc(now, func(x string) bool { return x == l })
 		}
 	}
 	if len(add) > 0 {
-		return api.AddLabels(ctx, repo, pr, add)
+		if err := api.AddLabels(ctx, repo, pr, add); err != nil {
+			return nil, err
+		}
+		now = append(now, add...)
 	}
-	return nil
+	return now, nil
 }

@@ -2,6 +2,7 @@ package publish
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -131,10 +132,15 @@ func TestSyncLabelsSumsUpEveryKey(t *testing.T) {
 		}
 	}
 	labels := func() string {
-		if err := SyncLabels(t.Context(), c, repo, 4, gh.ActionsBot); err != nil {
+		now, err := SyncLabels(t.Context(), c, repo, 4, gh.ActionsBot)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return strings.Join(fake.Labels(4), ",")
+		got := strings.Join(fake.Labels(4), ",")
+		if slices.Sort(now); strings.Join(now, ",") != got {
+			t.Errorf("SyncLabels says the labels are %q; the pull request has %q", now, got)
+		}
+		return got
 	}
 	post(report.Marker{Key: "shared", At: 1, Destroy: 12})
 	post(report.Marker{Key: "prod", At: 1, LockAlert: true})
