@@ -207,6 +207,21 @@ func first(s []string) string {
 	return s[0]
 }
 
+// Place sets a root module's place in the repository whose top is top:
+// the directory of its plan (or first stream) relative to top, when it is
+// under it. The tools name the files of their diagnostics from there.
+func Place(in *review.Input, top string) {
+	file := cmp.Or(in.Path, first(in.Streams))
+	if file == "" {
+		return
+	}
+	t, errT := filepath.Abs(top)
+	dir, errD := filepath.Abs(filepath.Dir(file))
+	if rel, err := filepath.Rel(t, dir); errT == nil && errD == nil && err == nil && !strings.HasPrefix(rel, "..") {
+		in.Root = filepath.ToSlash(rel)
+	}
+}
+
 // NameByPlace names each of several root modules by its place in the
 // repository (envs/prod, not prod), as the manifests of a matrix's
 // artifacts name them: one job over several roots and the two-job

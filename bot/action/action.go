@@ -465,15 +465,7 @@ func prepare(env Env) (p *actionPlan, err error) {
 		if rel, err := filepath.Rel(workspace, p.plans[i].Path); err == nil && p.plans[i].Path != "" && !strings.HasPrefix(rel, "..") {
 			p.plans[i].Source = filepath.ToSlash(rel)
 		}
-		// The root module is where its files are: the tools name the
-		// files of their diagnostics from there.
-		if first := cmp.Or(p.plans[i].Path, firstOf(p.plans[i].Streams)); first != "" {
-			ws, errW := filepath.Abs(workspace)
-			dir, errD := filepath.Abs(filepath.Dir(first))
-			if rel, err := filepath.Rel(ws, dir); errW == nil && errD == nil && err == nil && !strings.HasPrefix(rel, "..") {
-				p.plans[i].Root = filepath.ToSlash(rel)
-			}
-		}
+		bot.Place(&p.plans[i], workspace)
 	}
 	bot.NameByPlace(p.plans)
 	if schemasFile == "" {
@@ -724,13 +716,6 @@ func randomToken() string {
 	b := make([]byte, 12)
 	rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-func firstOf(s []string) string {
-	if len(s) == 0 {
-		return ""
-	}
-	return s[0]
 }
 
 // check keeps the key's check run on the head commit: its conclusion by

@@ -234,13 +234,9 @@ func didYouMean(fs *flag.FlagSet, err error) string {
 	if !ok {
 		return ""
 	}
-	name = strings.TrimPrefix(name, "-")
-	best, bestDist := "", 3 // suggest only what is at most two edits away
-	fs.VisitAll(func(f *flag.Flag) {
-		if d := editDistance(name, f.Name); d < bestDist {
-			best, bestDist = f.Name, d
-		}
-	})
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	best := nearest(strings.TrimPrefix(name, "-"), names)
 	if best == "" {
 		return ""
 	}

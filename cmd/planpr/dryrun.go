@@ -124,11 +124,7 @@ Flags:
 	files, kinds, given := withoutSchemas(files, set.Files)
 	plans := groupAsAction(set.Open(), files, kinds, top)
 	if schemas == "" {
-		var paths []string
-		for _, p := range plans {
-			paths = append(paths, p.Path)
-		}
-		beside := inputs.SchemasBeside(set.Open(), paths, given)
+		beside := inputs.SchemasBeside(set.Open(), bot.PlanPaths(plans), given)
 		if popts.SchemasOf, err = review.ReadSchemasOf(set.Open(), beside); err != nil {
 			return err
 		}
@@ -245,24 +241,10 @@ func groupAsAction(open *tofujson.Files, args []string, kinds []inputs.File, top
 		if labelled[plans[i].Name] {
 			continue // named by its label
 		}
-		if first := cmp.Or(plans[i].Path, firstStream(plans[i].Streams)); first != "" {
-			if abs, err := filepath.Abs(first); err == nil {
-				if r, err := filepath.Rel(top, filepath.Dir(abs)); err == nil && !strings.HasPrefix(r, "..") {
-					plans[i].Root = filepath.ToSlash(r)
-				}
-			}
-		}
+		bot.Place(&plans[i], top)
 	}
 	bot.NameByPlace(plans)
 	return plans
-}
-
-// firstStream is the first of streams, "" when there is none.
-func firstStream(streams []string) string {
-	if len(streams) == 0 {
-		return ""
-	}
-	return streams[0]
 }
 
 // outputsLine is the Action's step outputs as dry-run says them (the

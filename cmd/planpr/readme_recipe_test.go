@@ -26,18 +26,7 @@ type recipeStep struct {
 // download-artifact lays them out, and the final job's planpr step posts
 // one comment covering every root, the failed one a ❌ row.
 func TestReadmeMonorepoRecipe(t *testing.T) {
-	root, _ := filepath.Abs("../..")
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const start = "```yaml\n# A monorepo: one job per root module, then one comment for the whole pull request."
-	i := bytes.Index(readme, []byte(start))
-	if i < 0 {
-		t.Fatal("the README has no monorepo recipe")
-	}
-	block := readme[i+len("```yaml\n"):]
-	block = block[:bytes.Index(block, []byte("```"))]
+	block := readmeYAML(t, "# A monorepo: one job per root module, then one comment for the whole pull request.")
 	var wf struct {
 		Jobs map[string]struct {
 			Needs    string `yaml:"needs"`
@@ -139,18 +128,7 @@ func TestReadmeMonorepoRecipe(t *testing.T) {
 // workflows by name, else by path), and the trusted workflow may write
 // the check that the check input makes by default.
 func TestReadmeForkSafeRecipeWires(t *testing.T) {
-	root, _ := filepath.Abs("../..")
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const start = "```yaml\n# .github/workflows/plan.yml — runs the fork's code"
-	i := bytes.Index(readme, []byte(start))
-	if i < 0 {
-		t.Fatal("the README has no fork-safe pair")
-	}
-	block := readme[i+len("```yaml\n"):]
-	block = block[:bytes.Index(block, []byte("```"))]
+	block := readmeYAML(t, "# .github/workflows/plan.yml — runs the fork's code")
 	docs := bytes.Split(block, []byte("\n---\n"))
 	if len(docs) != 2 {
 		t.Fatalf("the fork-safe pair is %d workflows, want two", len(docs))
@@ -180,4 +158,21 @@ func TestReadmeForkSafeRecipeWires(t *testing.T) {
 			t.Errorf("comment.yml: %s: %q, want %s", perm, comment.Permissions[perm], want)
 		}
 	}
+}
+
+// readmeYAML is the README's YAML block whose first line starts with
+// first, without its fences.
+func readmeYAML(t *testing.T, first string) []byte {
+	t.Helper()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := "```yaml\n" + first
+	i := bytes.Index(readme, []byte(start))
+	if i < 0 {
+		t.Fatalf("the README has no YAML block starting %q", first)
+	}
+	block := readme[i+len("```yaml\n"):]
+	return block[:bytes.Index(block, []byte("```"))]
 }

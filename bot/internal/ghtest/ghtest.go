@@ -4,6 +4,9 @@ package ghtest
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -41,4 +44,26 @@ func CountKey(fake *githubtest.Server, pr int, key string) (n int, last githubte
 		}
 	}
 	return
+}
+
+// MustContain fails the test unless s holds sub.
+func MustContain(t *testing.T, s, sub string) {
+	t.Helper()
+	if !strings.Contains(s, sub) {
+		t.Errorf("%q does not contain %q", s, sub)
+	}
+}
+
+// WriteFiles writes files under dir, making their directories.
+func WriteFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
