@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -75,8 +76,11 @@ type runner struct {
 var expression = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
 
 // value evaluates a context path: inputs.x, steps.id.outputs.x, github.x,
-// runner.os, runner.arch.
+// runner.os, runner.arch; or PATH == PATH, true or false.
 func (r *runner) value(path string) string {
+	if left, right, ok := strings.Cut(path, "=="); ok {
+		return strconv.FormatBool(r.value(strings.TrimSpace(left)) == r.value(strings.TrimSpace(right)))
+	}
 	parts := strings.Split(path, ".")
 	switch {
 	case parts[0] == "inputs" && len(parts) == 2:
@@ -387,7 +391,7 @@ func TestCompositeAction(t *testing.T) {
 				os.WriteFile(filepath.Join(dir, name), []byte("not the release's archive"), 0o644)
 			}
 			r := &runner{t: t, dir: work, outputs: map[string]map[string]string{}, path: []string{gh},
-				github: map[string]string{"action_ref": tc.ref, "action_repository": "planpr/planpr", "action_path": root},
+				github: map[string]string{"action_ref": tc.ref, "action_repository": "planpr/planpr", "action_path": root, "token": "t-write"},
 				inputs: map[string]string{},
 				env: map[string]string{
 					"HOME": os.Getenv("HOME"), "GOPATH": os.Getenv("GOPATH"), "GOCACHE": goEnv(t, "GOCACHE"), "GOMODCACHE": goEnv(t, "GOMODCACHE"),
@@ -422,6 +426,11 @@ func TestCompositeAction(t *testing.T) {
 			}
 			if comments := api.Comments(2); len(comments) != 1 || !strings.Contains(comments[0].Body, "2 to add, 2 to change, 2 to destroy") {
 				t.Errorf("comments %+v\n%s", comments, r.log.String())
+			}
+			// The workflow's own token (the input is github.token): its
+			// comments are github-actions[bot]'s, without asking GitHub.
+			if n := api.CountRequests("GET /user"); n != 0 {
+				t.Errorf("GET /user %d times for the workflow's own token", n)
 			}
 			// The action's outputs are the run step's.
 			for name, o := range a.Outputs {

@@ -53,3 +53,35 @@ type (
 // MaxJobSummary is the most a step's job summary may hold, in bytes: past
 // it GitHub drops the whole summary.
 const MaxJobSummary = 1 << 20
+
+// ForOneRun is api for the run of one event: a pull request's comments
+// are listed once and read from that list until the run writes one (see
+// publish.RunComments).
+func ForOneRun(api GitHub) GitHub {
+	return oneRun{GitHub: api, comments: publish.NewRunComments(api)}
+}
+
+type oneRun struct {
+	GitHub
+	comments *publish.RunComments
+}
+
+func (o oneRun) ListComments(ctx context.Context, repo gh.Repo, pr int) ([]*gh.Comment, error) {
+	return o.comments.ListComments(ctx, repo, pr)
+}
+
+func (o oneRun) CreateComment(ctx context.Context, repo gh.Repo, pr int, body string) (*gh.Comment, error) {
+	return o.comments.CreateComment(ctx, repo, pr, body)
+}
+
+func (o oneRun) EditComment(ctx context.Context, repo gh.Repo, id int64, body string) (*gh.Comment, error) {
+	return o.comments.EditComment(ctx, repo, id, body)
+}
+
+func (o oneRun) DeleteComment(ctx context.Context, repo gh.Repo, id int64) error {
+	return o.comments.DeleteComment(ctx, repo, id)
+}
+
+func (o oneRun) MinimizeComment(ctx context.Context, nodeID string) error {
+	return o.comments.MinimizeComment(ctx, nodeID)
+}

@@ -134,7 +134,7 @@ const (
 // publishComment keeps the unit's comment on the pull request, and
 // records its id and URL in outputs. A read-only token (a fork's) is a
 // warning.
-func (p *actionPlan) publishComment(ctx context.Context, log *bot.ActionLog, api *gh.Client, body string, outputs map[string]string, quiet bool) (commentKept, error) {
+func (p *actionPlan) publishComment(ctx context.Context, log *bot.ActionLog, api publish.Comments, body string, outputs map[string]string, quiet bool) (commentKept, error) {
 	if p.commentMode == publish.ModeChangesOnly && quiet {
 		n, err := publish.Retract(ctx, api, p.repo, p.pr, p.author, p.marker)
 		if err != nil && !errors.Is(err, gh.ErrReadOnly) {
@@ -161,16 +161,16 @@ func (p *actionPlan) publishComment(ctx context.Context, log *bot.ActionLog, api
 
 // publishRest keeps what the run keeps once, whatever its comments: the
 // comment of the lock files no root holds, and planpr's labels.
-func (p *actionPlan) publishRest(ctx context.Context, log *bot.ActionLog, api *gh.Client, own report.Marker, req report.Request, otherLocks []*lockdiff.FileDiff) error {
+func (p *actionPlan) publishRest(ctx context.Context, log *bot.ActionLog, api *gh.Client, comments publish.Comments, own report.Marker, req report.Request, otherLocks []*lockdiff.FileDiff) error {
 	if len(p.plans) > 0 && p.lockSpec != "off" {
-		if _, err := publish.PublishUnclaimedLocks(ctx, api, p.repo, p.pr, p.author, own, otherLocks, bot.LockBuilder(req), p.commentMode); err != nil {
+		if _, err := publish.PublishUnclaimedLocks(ctx, comments, p.repo, p.pr, p.author, own, otherLocks, bot.LockBuilder(req), p.commentMode); err != nil {
 			return err
 		}
 	}
 	if !p.labels {
 		return nil
 	}
-	labels, err := publish.SyncLabels(ctx, api, p.repo, p.pr, p.author)
+	labels, err := publish.SyncLabels(ctx, comments, api, p.repo, p.pr, p.author)
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Command("warning", "planpr: the token cannot change labels")
 	} else if err != nil {
@@ -181,9 +181,13 @@ func (p *actionPlan) publishRest(ctx context.Context, log *bot.ActionLog, api *g
 }
 
 // author is the login planpr's comments carry: the comment-author input,
-// else the token's.
+// else github-actions[bot] for the workflow's own token, else the token's
+// (GET /user).
 func (p *actionPlan) login(ctx context.Context, api *gh.Client) error {
-	if p.author = p.in.CommentAuthor; p.author == "" {
+	if p.author = p.in.CommentAuthor; p.author == "" && p.in.WorkflowToken {
+		p.author = gh.ActionsBot
+	}
+	if p.author == "" {
 		login, err := api.Login(ctx)
 		if err != nil {
 			return err
@@ -395,10 +399,13 @@ func publishAll(ctx context.Context, log *bot.ActionLog, api *gh.Client, p *acti
 	if err := p.login(ctx, api); err != nil {
 		return err
 	}
+	// The comments are listed once for the run, and again only after it
+	// writes one.
+	comments := publish.NewRunComments(api)
 	posted := false
 	for i, b := range built {
 		b.u.author = p.author
-		kept, err := b.u.publishComment(ctx, log, api, b.rep.Comment, outputs[i], bot.QuietReport(b.rep.Result, b.u.locks))
+		kept, err := b.u.publishComment(ctx, log, comments, b.rep.Comment, outputs[i], bot.QuietReport(b.rep.Result, b.u.locks))
 		if err != nil {
 			return err
 		}
@@ -409,7 +416,7 @@ func publishAll(ctx context.Context, log *bot.ActionLog, api *gh.Client, p *acti
 		posted = posted || kept == commentPosted
 	}
 	if posted {
-		if err := p.publishRest(ctx, log, api, own, built[0].req, otherLocks); err != nil {
+		if err := p.publishRest(ctx, log, api, comments, own, built[0].req, otherLocks); err != nil {
 			return err
 		}
 	}

@@ -21,6 +21,9 @@ import (
 // with what it accepts, in one error.
 type actionInputs struct {
 	Token, CommentAuthor string
+	// WorkflowToken says the token is the workflow's own (action.yml
+	// compares them): its comments are github-actions[bot]'s.
+	WorkflowToken        bool
 	Plan, UILog, Schemas string   // UILog: the ui-stream input (ui-log, its old name)
 	LockFiles            string   // auto, off, or a glob
 	Notices              []string // said in the log once the run starts
@@ -43,7 +46,8 @@ type actionInputs struct {
 func readActionInputs(env Env) (*actionInputs, error) {
 	in := &actionInputs{
 		Token: env.input("github-token"), CommentAuthor: env.input("comment-author"),
-		Plan: env.input("plan"), UILog: env.input("ui-stream"), Schemas: env.input("schemas"),
+		WorkflowToken: env.Getenv("PLANPR_WORKFLOW_TOKEN") == "true",
+		Plan:          env.input("plan"), UILog: env.input("ui-stream"), Schemas: env.input("schemas"),
 		Key: env.input("key"), Title: env.input("title"), Mode: env.input("mode"), Flavor: env.input("flavor"),
 	}
 	var problems []string

@@ -2,6 +2,7 @@ package action
 
 import (
 	"github.com/planpr/planpr/bot/githubtest"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,12 +83,12 @@ func TestCommentModeOffCallsNoGitHub(t *testing.T) {
 	}
 }
 
-// TestUnchangedUpdateRunIsQuietOnGitHub: a run that finds its comment,
-// labels and check as they should be writes nothing, and reads what it
-// must once: the pull request, its files, the token's login, the
-// comments (for the upsert, the lock comment and the labels' sum), the
-// labels and the check runs — 8 calls, counted on the fake GitHub.
-func TestUnchangedUpdateRunIsQuietOnGitHub(t *testing.T) {
+// quietRun runs the Action twice over the plans at paths (relative to
+// the workspace, each a copy of the example plan) with the workflow's own
+// token, as action.yml passes it, and returns the second run's calls:
+// those of a run that finds everything as it should be.
+func quietRun(t *testing.T, extra map[string]string, paths ...string) []string {
+	t.Helper()
 	fake, _, _ := newFake(t, "t-write")
 	fake.AddPR(githubtest.PR{Number: 2, BaseSHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e", HeadSHA: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
 		HeadRef: "feature", HeadOwner: "octo", Files: []githubtest.File{{Name: "main.tf", Status: "modified"}}})
@@ -96,10 +97,16 @@ func TestUnchangedUpdateRunIsQuietOnGitHub(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, ws, map[string]string{"envs/prod/plan.json": string(plan)})
+	files := map[string]string{}
+	for _, p := range paths {
+		files[p] = string(plan)
+	}
+	writeFiles(t, ws, files)
 	vars := map[string]string{"GITHUB_API_URL": fake.URL, "GITHUB_GRAPHQL_URL": fake.URL + "/graphql", "GITHUB_REPOSITORY": "o/r",
 		"GITHUB_EVENT_PATH": "../../testdata/payloads/pull_request-opened.json", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_RUN_ID": "1",
-		"GITHUB_WORKSPACE": ws, "INPUT_GITHUB-TOKEN": "t-write", "INPUT_PLAN": filepath.Join(ws, "envs/*/plan.json"), "INPUT_VERIFY": "off"}
+		"GITHUB_WORKSPACE": ws, "INPUT_GITHUB-TOKEN": "t-write", "PLANPR_WORKFLOW_TOKEN": "true",
+		"INPUT_PLAN": filepath.Join(ws, "envs/*/plan.json"), "INPUT_VERIFY": "off"}
+	maps.Copy(vars, extra)
 	if err := Run(t.Context(), actionEnv(vars)); err != nil {
 		t.Fatal(err)
 	}
@@ -108,13 +115,48 @@ func TestUnchangedUpdateRunIsQuietOnGitHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := fake.Log()[before:]
-	var writes []string
 	for _, c := range calls {
 		if !strings.HasPrefix(c, "GET ") {
-			writes = append(writes, c)
+			t.Errorf("an unchanged run wrote: %s", c)
 		}
 	}
-	if len(writes) > 0 || len(calls) > 8 {
-		t.Errorf("an unchanged run made %d calls, %d of them writes:\n%s", len(calls), len(writes), strings.Join(calls, "\n"))
+	return calls
+}
+
+// TestUnchangedUpdateRunIsQuietOnGitHub: a run of one root that finds its
+// comment, labels and check as they should be writes nothing and makes 6
+// calls: the pull request (its head, which the event may no longer be),
+// its files (the lock files it changes), its comments (listed once for
+// the upsert, the lock comment and the labels' sum), its labels and the
+// commit's check runs. No GET /user: the workflow's token is
+// github-actions[bot].
+func TestUnchangedUpdateRunIsQuietOnGitHub(t *testing.T) {
+	calls := quietRun(t, nil, "envs/prod/plan.json")
+	if len(calls) > 6 {
+		t.Errorf("an unchanged run made %d calls:\n%s", len(calls), strings.Join(calls, "\n"))
+	}
+	for _, c := range calls {
+		if strings.HasPrefix(c, "GET /user") {
+			t.Errorf("%s for the workflow's own token", c)
+		}
+	}
+}
+
+// TestUnchangedRunOfFiveRootsIsQuietOnGitHub: five roots in one comment
+// cost at most 5 + 6 calls, whether the comment holds them together or
+// each root has its own (comment-per: root).
+func TestUnchangedRunOfFiveRootsIsQuietOnGitHub(t *testing.T) {
+	var paths []string
+	for _, root := range []string{"a", "b", "c", "d", "e"} {
+		paths = append(paths, "envs/"+root+"/plan.json")
+	}
+	for _, per := range []string{"pull-request", "root"} {
+		t.Run(per, func(t *testing.T) {
+			calls := quietRun(t, map[string]string{"INPUT_COMMENT-PER": per}, paths...)
+			if len(calls) > 11 {
+				t.Errorf("an unchanged run of 5 roots made %d calls:\n%s", len(calls), strings.Join(calls, "\n"))
+			}
+			t.Logf("%d calls:\n%s", len(calls), strings.Join(calls, "\n"))
+		})
 	}
 }

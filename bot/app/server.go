@@ -172,10 +172,11 @@ func (s *Server) Handle(ctx context.Context, event string, body []byte, log *slo
 	if err != nil || ev.Installation == nil {
 		return errors.New("delivery without a repository or installation")
 	}
-	api, err := s.client(ev.Installation.ID)
+	client, err := s.client(ev.Installation.ID)
 	if err != nil {
 		return fmt.Errorf("no client for installation %d: %w", ev.Installation.ID, err)
 	}
+	api := bot.ForOneRun(client)
 	switch event {
 	case "pull_request":
 		if ev.Action == "labeled" || ev.Action == "unlabeled" {
@@ -375,7 +376,7 @@ func (s *Server) reviewPRLocks(ctx context.Context, api bot.GitHub, repo gh.Repo
 // comment on the pull request. A token that cannot change labels is a
 // warning in the log: the comment is what matters.
 func (s *Server) labels(ctx context.Context, api bot.GitHub, repo gh.Repo, pr int, author string, log *slog.Logger) error {
-	_, err := publish.SyncLabels(ctx, api, repo, pr, author)
+	_, err := publish.SyncLabels(ctx, api, api, repo, pr, author)
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Warn("the App cannot change this pull request's labels: give it pull requests (write)")
 		return nil

@@ -15,11 +15,8 @@ import (
 // what it found; of a key's comments (hide-and-new leaves old ones) only
 // the newest counts. It returns the pull request's labels as they are
 // once it is done, for whoever reads them next in the run.
-func SyncLabels(ctx context.Context, api interface {
-	Comments
-	Labels
-}, repo gh.Repo, pr int, author string) ([]string, error) {
-	all, err := planprComments(ctx, api, repo, pr, author)
+func SyncLabels(ctx context.Context, comments Comments, api Labels, repo gh.Repo, pr int, author string) ([]string, error) {
+	all, err := planprComments(ctx, comments, repo, pr, author)
 	if err != nil {
 		return nil, err
 	}

@@ -132,7 +132,7 @@ func TestSyncLabelsSumsUpEveryKey(t *testing.T) {
 		}
 	}
 	labels := func() string {
-		now, err := SyncLabels(t.Context(), c, repo, 4, gh.ActionsBot)
+		now, err := SyncLabels(t.Context(), c, c, repo, 4, gh.ActionsBot)
 		if err != nil {
 			t.Fatal(err)
 		}
