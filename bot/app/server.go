@@ -230,7 +230,9 @@ func (s *Server) client(installation int64) (*gh.Client, error) {
 	}
 	itr := ghinstallation.NewFromAppsTransport(s.apps, installation)
 	itr.BaseURL = s.apps.BaseURL
-	c, err := gh.NewClient(&http.Client{Transport: itr}, s.cfg.APIURL, s.cfg.GraphQLURL, "")
+	// The client lives across deliveries: what it read before is asked
+	// for with If-None-Match, and an unchanged answer costs no rate limit.
+	c, err := gh.NewClient(&http.Client{Transport: &gh.ETagTransport{Base: itr}}, s.cfg.APIURL, s.cfg.GraphQLURL, "")
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,9 @@
 package githubtest
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -298,6 +300,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	st := s.route(r, path)
+	// As GitHub does, a GET's answer carries an ETag, and a request whose
+	// If-None-Match is that ETag gets 304 and no body.
+	if r.Method == http.MethodGet && st.code == http.StatusOK && !st.cut {
+		if etag := etagOf(st.body); etag != "" {
+			if st.hdr == nil {
+				st.hdr = map[string]string{}
+			}
+			st.hdr["ETag"] = etag
+			if r.Header.Get("If-None-Match") == etag {
+				st = status{code: http.StatusNotModified, body: []byte{}, hdr: map[string]string{"ETag": etag}}
+			}
+		}
+	}
 	s.log = append(s.log, fmt.Sprintf("%s %s %d", r.Method, path, st.code))
 	s.mu.Unlock()
 	for k, v := range st.hdr {
@@ -321,6 +336,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if st.body != nil {
 		json.NewEncoder(w).Encode(st.body)
 	}
+}
+
+// etagOf is a strong ETag of an answer's body, as it is encoded.
+func etagOf(body any) string {
+	raw, ok := body.([]byte)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(body); err != nil {
+			return ""
+		}
+	}
+	sum := sha256.Sum256(raw)
+	return `"` + hex.EncodeToString(sum[:16]) + `"`
 }
 
 func msg(code int, m string) status { return status{code: code, body: map[string]string{"message": m}} }
