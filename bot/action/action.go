@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"github.com/planpr/planpr/bot"
 	"io"
+	"io/fs"
 	"maps"
 	"net/http"
 	"os"
@@ -280,6 +281,9 @@ func Run(ctx context.Context, env Env) (err error) {
 	if err := p.canGate(env.Getenv("GITHUB_EVENT_NAME")); err != nil {
 		return err
 	}
+	if p.labelEvent() && len(p.plans) == 0 {
+		return p.rejudge(ctx, env, log)
+	}
 	for _, w := range p.warnings {
 		log.Command("warning", w)
 	}
@@ -448,20 +452,33 @@ func prepare(env Env) (p *actionPlan, err error) {
 	if p.repo, err = gh.ParseRepo(env.Getenv("GITHUB_REPOSITORY")); err != nil {
 		return nil, fmt.Errorf("GITHUB_REPOSITORY: %w", err)
 	}
+	if p.ev, err = bot.ReadEvent(env.Getenv("GITHUB_EVENT_PATH")); err != nil {
+		return nil, err
+	}
 	logFiles, err := expandGlobs(in.UILog)
+	var none *noMatchError
+	if errors.As(err, &none) && p.labelEvent() {
+		err = nil // a label's run skips the plan steps: see rejudge
+	}
 	if err != nil {
 		return nil, err
 	}
-	planFiles, missing, err := expandPlans(in.Plan, len(logFiles) > 0)
+	planFiles, missing, err := expandPlans(in.Plan, len(logFiles) > 0 || p.labelEvent())
 	if err != nil {
 		return nil, err
+	}
+	if len(planFiles) == 0 && len(logFiles) == 0 && p.labelEvent() {
+		// Nothing more to read: the checks on the head the label was
+		// given at are judged again.
+		p.pr, p.marker.SHA = p.ev.PullRequest.Number, p.ev.PullRequest.Head.SHA
+		return p, nil
 	}
 	for _, pat := range missing {
 		// The plan step failed before `show -json` wrote the plan: the
 		// UI stream holds the errors, and the pull request must see them.
 		p.warnings = append(p.warnings, fmt.Sprintf("planpr: plan pattern %q matches no file; the comment shows the UI stream's diagnostics (did the plan fail?)", pat))
 	}
-	if len(planFiles) == 0 && len(logFiles) == 0 && p.lockSpec == "off" && len(in.Roots) == 0 {
+	if len(planFiles) == 0 && len(logFiles) == 0 && p.lockSpec == "off" && len(in.Roots) == 0 && !p.labelEvent() {
 		return nil, errors.New("nothing to report: set the plan input (plan JSON files), ui-stream, or lock-files")
 	}
 	schemasFile := in.Schemas
@@ -487,6 +504,12 @@ func prepare(env Env) (p *actionPlan, err error) {
 		} else if len(p.plans) > 0 {
 			p.schemasFile = beside[p.plans[0].Path] // what pack takes along
 		}
+	}
+	if _, err := os.Stat(schemasFile); schemasFile != "" && errors.Is(err, fs.ErrNotExist) && len(planFiles) == 0 {
+		// The plan step failed before it wrote the schemas, as before
+		// the plan: the streams' diagnostics are the report.
+		p.warnings = append(p.warnings, fmt.Sprintf("planpr: schemas file %q does not exist and no plan JSON was found; the comment shows the UI stream's diagnostics (did the plan fail?)", schemasFile))
+		schemasFile = ""
 	}
 	if schemasFile != "" {
 		if p.schemas, err = p.files.ReadSchemas(schemasFile); err != nil {
@@ -534,9 +557,6 @@ func prepare(env Env) (p *actionPlan, err error) {
 	p.title = cmp.Or(in.Title, report.Title(key))
 	p.marker.Run, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
 
-	if p.ev, err = bot.ReadEvent(env.Getenv("GITHUB_EVENT_PATH")); err != nil {
-		return nil, err
-	}
 	switch ev := p.ev; {
 	case ev.PullRequest != nil:
 		p.pr, p.marker.SHA, p.marker.At = ev.PullRequest.Number, ev.PullRequest.Head.SHA, bot.UnixTime(ev.PullRequest.UpdatedAt)
@@ -547,6 +567,53 @@ func prepare(env Env) (p *actionPlan, err error) {
 		p.marker.At = time.Now().Unix()
 	}
 	return p, nil
+}
+
+// labelEvent says the run is a label added to or removed from a pull
+// request: the approval label's event, which the recipes answer without
+// planning again.
+func (p *actionPlan) labelEvent() bool {
+	return p.ev.PullRequest != nil && (p.ev.Action == "labeled" || p.ev.Action == "unlabeled")
+}
+
+// rejudge answers a label event whose workflow skipped its plan steps
+// (the plan is the one already judged): planpr's checks on the commit
+// that was the head when the label changed are judged again from the
+// facts each keeps, as the App does; the comment stays as it is. A label
+// other than the approval changes no verdict, and nothing is asked.
+func (p *actionPlan) rejudge(ctx context.Context, env Env, log *bot.ActionLog) error {
+	if p.ev.Label == nil || p.ev.Label.Name != report.LabelDestroyApproved {
+		log.Printf("planpr: a label other than %s changed and no plan was given: nothing to judge again", report.LabelDestroyApproved)
+		return nil
+	}
+	if !p.in.Check || p.commentMode == publish.ModeOff {
+		log.Printf("planpr: the %s label changed; no check to judge again (check: false or comment-mode: off)", report.LabelDestroyApproved)
+		return nil
+	}
+	client := env.HTTPClient
+	if client == nil {
+		client = &http.Client{Transport: &gh.RetryTransport{}}
+	}
+	api, err := gh.NewClient(client, env.Getenv("GITHUB_API_URL"), env.Getenv("GITHUB_GRAPHQL_URL"), p.in.Token)
+	if err != nil {
+		return err
+	}
+	labels, err := api.Labels(ctx, p.repo, p.pr)
+	if err != nil {
+		return err
+	}
+	app := strings.TrimSuffix(cmp.Or(p.in.CommentAuthor, gh.ActionsBot), "[bot]")
+	n, err := publish.Rejudge(ctx, api, p.repo, p.marker.SHA, app, p.pr, p.in.FailOn,
+		publish.ReadApproval(ctx, api, p.repo, p.pr, labels), bot.ApprovalLabelledAt(p.ev, p.marker.SHA))
+	if errors.Is(err, gh.ErrReadOnly) {
+		log.Command("warning", "planpr: the token cannot write check runs: add `checks: write` to the workflow's permissions")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	log.Printf("planpr: the %s label was %s: %d checks judged again", report.LabelDestroyApproved, p.ev.Action, n)
+	return nil
 }
 
 // findPR finds the pull request of a workflow_run event (the fork-safe

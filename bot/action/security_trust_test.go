@@ -78,7 +78,8 @@ func TestActionManifestCannotClaimAReservedKey(t *testing.T) {
 		"plan/plan.json":   `{"format_version":"1.2","resource_changes":[]}`,
 		"plan/planpr.json": `{"key": "lock-files"}`,
 	})
-	env := actionEnv(map[string]string{"GITHUB_REPOSITORY": "o/r", "INPUT_GITHUB-TOKEN": "t", "INPUT_PLAN": filepath.Join(dir, "plan/plan.json")})
+	env := actionEnv(map[string]string{"GITHUB_REPOSITORY": "o/r", "INPUT_GITHUB-TOKEN": "t", "INPUT_PLAN": filepath.Join(dir, "plan/plan.json"),
+		"GITHUB_EVENT_PATH": "../../testdata/payloads/pull_request-opened.json"})
 	if _, err := prepare(env); err == nil || !strings.Contains(err.Error(), `key "lock-files" is planpr's own`) {
 		t.Errorf("err %v", err)
 	}
