@@ -1,7 +1,9 @@
 package main
 
 import (
+	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -63,5 +65,31 @@ func TestDocsShowTheRecipes(t *testing.T) {
 		if !slices.Contains(shown, abs) {
 			t.Errorf("%s is shown in no doc", f)
 		}
+	}
+}
+
+// TestDocsImagesScriptDrawsTheComment: scripts/docs-images, which draws
+// the README's picture from the comment planpr prints now, runs, and
+// draws a picture of the size the README shows.
+func TestDocsImagesScriptDrawsTheComment(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium is not installed (.ci/run installs it)")
+		}
+		t.Skip("chromium not installed: apt-get install chromium")
+	}
+	out := filepath.Join(t.TempDir(), "comment.png")
+	cmd := exec.Command("../../scripts/docs-images", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("scripts/docs-images: %v\n%s", err, b)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil || cfg.Width != 900 || cfg.Height != 800 {
+		t.Errorf("the picture: %+v, %v; want a 900×800 PNG", cfg, err)
 	}
 }
