@@ -67,28 +67,74 @@ func TestDocsCommandsRun(t *testing.T) {
 			merged[k] = v
 		}
 	}
-	b, _ := json.Marshal(map[string]any{"format_version": version, "provider_schemas": merged})
-	os.WriteFile(filepath.Join(ws, "schemas.json"), b, 0o644)
-	os.Symlink(filepath.Join(root, "testdata"), filepath.Join(ws, "testdata"))
-	os.Symlink(filepath.Join(root, "cmd"), filepath.Join(ws, "cmd"))
-	os.Symlink(filepath.Join(root, "go.mod"), filepath.Join(ws, "go.mod"))
-	os.Symlink(filepath.Join(root, "go.sum"), filepath.Join(ws, "go.sum"))
+	b, err := json.Marshal(map[string]any{"format_version": version, "provider_schemas": merged})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "schemas.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"testdata", "cmd", "go.mod", "go.sum"} {
+		if err := os.Symlink(filepath.Join(root, name), filepath.Join(ws, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"-c", "user.email=d@e", "-c", "user.name=d", "commit", "-q", "-m", "docs"}} {
 		if out, err := exec.Command("git", append([]string{"-C", ws}, args...)...).CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	for _, c := range commands {
-		c = strings.ReplaceAll(c, "go run ./cmd/planpr ", bin+" ")
+	for _, doc := range commands {
+		c := strings.ReplaceAll(doc, "go run ./cmd/planpr ", bin+" ")
 		c = regexp.MustCompile(`(^|&& )planpr `).ReplaceAllString(c, "${1}"+bin+" ")
 		c = strings.ReplaceAll(c, "/tmp/planpr.html", filepath.Join(t.TempDir(), "planpr.html"))
 		cmd := exec.Command("bash", "-c", c)
 		cmd.Dir = ws
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("%s: %v\n%s", c, err, out)
+		out, err := cmd.Output()
+		if err != nil {
+			var stderr []byte
+			if ee, ok := err.(*exec.ExitError); ok {
+				stderr = ee.Stderr
+			}
+			t.Errorf("%s: %v\n%s%s", doc, err, out, stderr)
+			continue
+		}
+		// What each command is for, its output must show: exit 0 with
+		// the wrong output is no working recipe.
+		var wants []string
+		for pattern, w := range docsCommandShows {
+			if regexp.MustCompile(pattern).MatchString(doc) {
+				wants = w
+			}
+		}
+		if wants == nil {
+			t.Errorf("%s: say in docsCommandShows what its output must show", doc)
+		}
+		for _, want := range wants {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("%s: the output lacks %q:\n%s", doc, want, out)
+			}
+		}
+		if strings.Contains(doc, "--html preview.html") {
+			if page, err := os.ReadFile(filepath.Join(ws, "preview.html")); err != nil || !strings.Contains(string(page), "<details") {
+				t.Errorf("%s wrote no preview with the comment's sections (%v)", doc, err)
+			}
 		}
 	}
 	t.Logf("%d commands from the README and docs ran", len(commands))
+}
+
+// docsCommandShows says, for each command the docs show (a pattern over
+// the command as written), what its output must hold.
+var docsCommandShows = map[string][]string{
+	`dry-run .*testdata/example/plan.json && go run ./cmd/planpr lockdiff`: {
+		"## ⚠️ planpr · example: 2 to add, 2 to change, 2 to destroy", "registry.opentofu.org/hashicorp/aws  upgraded 5.82.2 → 6.0.0"},
+	`^planpr dry-run --html preview.html plan.json$`: {"2 to add, 2 to change, 2 to destroy", "<details>"},
+	`^planpr render --schemas schemas.json plan.json$`: {"Plan: 2 to add, 2 to change, 2 to destroy.", "# aws_db_instance.main must be replaced"},
+	`^planpr render --schemas schemas.json state.json$`: {`data "test_data_source" "data" {`},
+	`^planpr render --format markdown state.json$`: {"## 📦 planpr: state — 2 resources in 1 module, 1 output"},
+	`^planpr render --format markdown --key prod`: {"key=prod", "2 to add, 2 to change, 2 to destroy"},
+	`^planpr render --format markdown prod=envs/prod/plan.json staging=`: {"| `prod` |", "| `staging` |"},
 }
 
 func copyTo(t *testing.T, from, to string) {
