@@ -129,11 +129,11 @@ func TestDocsCommandsRun(t *testing.T) {
 var docsCommandShows = map[string][]string{
 	`dry-run .*testdata/example/plan.json && go run ./cmd/planpr lockdiff`: {
 		"## ⚠️ planpr · example: 2 to add, 2 to change, 2 to destroy", "registry.opentofu.org/hashicorp/aws  upgraded 5.82.2 → 6.0.0"},
-	`^planpr dry-run --html preview.html plan.json$`: {"2 to add, 2 to change, 2 to destroy", "<details>"},
-	`^planpr render --schemas schemas.json plan.json$`: {"Plan: 2 to add, 2 to change, 2 to destroy.", "# aws_db_instance.main must be replaced"},
-	`^planpr render --schemas schemas.json state.json$`: {`data "test_data_source" "data" {`},
-	`^planpr render --format markdown state.json$`: {"## 📦 planpr: state — 2 resources in 1 module, 1 output"},
-	`^planpr render --format markdown --key prod`: {"key=prod", "2 to add, 2 to change, 2 to destroy"},
+	`^planpr dry-run --html preview.html plan.json$`:                     {"2 to add, 2 to change, 2 to destroy", "<details>"},
+	`^planpr render --schemas schemas.json plan.json$`:                   {"Plan: 2 to add, 2 to change, 2 to destroy.", "# aws_db_instance.main must be replaced"},
+	`^planpr render --schemas schemas.json state.json$`:                  {`data "test_data_source" "data" {`},
+	`^planpr render --format markdown state.json$`:                       {"## 📦 planpr: state — 2 resources in 1 module, 1 output"},
+	`^planpr render --format markdown --key prod`:                        {"key=prod", "2 to add, 2 to change, 2 to destroy"},
 	`^planpr render --format markdown prod=envs/prod/plan.json staging=`: {"| `prod` |", "| `staging` |"},
 }
 
