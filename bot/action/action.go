@@ -46,6 +46,10 @@ type Env struct {
 	Stdout     io.Writer
 	HTTPClient *http.Client // nil: a retrying client
 	Version    string
+	// Sink takes the run's reports instead of GitHub when set (GitHub is
+	// still read: the pull request, its lock files). The job summary and
+	// the step outputs are written all the same.
+	Sink publish.Sink
 }
 
 func (e Env) input(name string) string {
@@ -380,13 +384,23 @@ func Run(ctx context.Context, env Env) (err error) {
 		log.Command("endgroup", "")
 		outputs[i] = b.rep.Outputs() // the machine summary among them: what workflows branch on
 	}
+	pub := publish.Publication{Outputs: outputs}
+	posting := make([]*actionPlan, len(built))
+	for i, b := range built {
+		pub.Reports, posting[i] = append(pub.Reports, b.rep), b.u
+	}
 	switch {
+	case env.Sink != nil:
+		if err := env.Sink.Publish(ctx, pub); err != nil {
+			return err
+		}
 	case api == nil:
 		log.Printf("planpr: comment-mode off: nothing posted; the job summary and the outputs have the report")
 	case p.pr == 0:
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
 	default:
-		if err := publishAll(ctx, log, api, p, built, own, otherLocks, outputs); err != nil {
+		sink := &githubSink{log: log, api: api, p: p, units: posting, lockReq: built[0].req, own: own, otherLocks: otherLocks}
+		if err := sink.Publish(ctx, pub); err != nil {
 			return err
 		}
 	}
@@ -396,10 +410,22 @@ func Run(ctx context.Context, env Env) (err error) {
 	return nil
 }
 
-// publishAll keeps every unit's comment, then the run's lock comment and
-// labels (when a comment was posted and the token can write), then each
-// unit's check.
-func publishAll(ctx context.Context, log *bot.ActionLog, api *gh.Client, p *actionPlan, built []builtUnit, own report.Marker, otherLocks []*lockdiff.FileDiff, outputs []map[string]string) error {
+// githubSink is the Action's sink: it keeps every unit's comment, then
+// the run's lock comment and labels (when a comment was posted and the
+// token can write), then each unit's check. units[i] is the unit whose
+// report is the publication's i-th.
+type githubSink struct {
+	log        *bot.ActionLog
+	api        *gh.Client
+	p          *actionPlan
+	units      []*actionPlan
+	lockReq    report.Request // what the lock comment is built from
+	own        report.Marker
+	otherLocks []*lockdiff.FileDiff
+}
+
+func (g *githubSink) Publish(ctx context.Context, pub publish.Publication) error {
+	p, api, log := g.p, g.api, g.log
 	if err := p.login(ctx, api); err != nil {
 		return err
 	}
@@ -407,9 +433,10 @@ func publishAll(ctx context.Context, log *bot.ActionLog, api *gh.Client, p *acti
 	// writes one.
 	comments := publish.NewRunComments(api)
 	posted := false
-	for i, b := range built {
-		b.u.author = p.author
-		kept, err := b.u.publishComment(ctx, log, comments, b.rep.Comment, outputs[i], bot.QuietReport(b.rep.Result, b.u.locks))
+	for i, rep := range pub.Reports {
+		u := g.units[i]
+		u.author = p.author
+		kept, err := u.publishComment(ctx, log, comments, rep.Comment, pub.Outputs[i], bot.QuietReport(rep.Result, u.locks))
 		if err != nil {
 			return err
 		}
@@ -420,19 +447,20 @@ func publishAll(ctx context.Context, log *bot.ActionLog, api *gh.Client, p *acti
 		posted = posted || kept == commentPosted
 	}
 	if posted {
-		if err := p.publishRest(ctx, log, api, comments, own, built[0].req, otherLocks); err != nil {
+		if err := p.publishRest(ctx, log, api, comments, g.own, g.lockReq, g.otherLocks); err != nil {
 			return err
 		}
 	}
 	if !p.in.Check {
 		return nil
 	}
-	for i, b := range built {
-		b.u.labelsNow = p.labelsNow
-		if err := b.u.check(ctx, log, api, b.rep.Result, b.rep.Check, b.rep.JobSummary, outputs[i]); err != nil {
+	for i, rep := range pub.Reports {
+		u := g.units[i]
+		u.labelsNow = p.labelsNow
+		if err := u.check(ctx, log, api, rep.Result, rep.Check, rep.JobSummary, pub.Outputs[i]); err != nil {
 			return err
 		}
-		p.labelsNow = b.u.labelsNow
+		p.labelsNow = u.labelsNow
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/planpr/planpr/bot"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -207,9 +208,20 @@ func (s *Server) commentRoots(ctx context.Context, api bot.GitHub, repo gh.Repo,
 	}
 	unlock := s.prLocks.Lock(fmt.Sprintf("%s#%d", repo, pr))
 	defer unlock()
-	marker := report.Marker{Key: report.PullRequestKey, SHA: ev0.HeadSHA, At: bot.UnixTime(ev0.RunStartedAt), Run: newest, Roots: order}
+	// Keyed and named as the Action's final job keys and names the same
+	// roots: one root by its name (prod), several (or roots the pull
+	// request's comment had) in one comment for the pull request.
+	missing := s.rootsGone(ctx, api, repo, pr, author, order)
+	if len(plans) == 1 && len(missing) == 0 {
+		plans[0].Name = path.Base(plans[0].Root)
+	}
+	var names []string
+	for _, p := range plans {
+		names = append(names, p.Name)
+	}
+	marker := report.Marker{Key: report.KeyFor(names, true, len(missing) > 0), SHA: ev0.HeadSHA, At: bot.UnixTime(ev0.RunStartedAt), Run: newest, Roots: order}
 	req := report.Request{Plans: plans, Marker: marker, Version: s.cfg.Version, Title: report.Title(marker.Key), RunURL: ev0.HTMLURL,
-		Missing: s.rootsGone(ctx, api, repo, pr, author, order), Plan: review.PlanOptions{Files: open}, CheckRoom: publish.CheckSummaryRoom}
+		Missing: missing, Plan: review.PlanOptions{Files: open}, CheckRoom: publish.CheckSummaryRoom}
 	if repoURL, _, ok := strings.Cut(ev0.HTMLURL, "/actions/runs/"); ok && ev0.HeadSHA != "" {
 		req.SourceURL = repoURL + "/blob/" + ev0.HeadSHA
 	}
@@ -239,22 +251,10 @@ func (s *Server) commentRoots(ctx context.Context, api bot.GitHub, repo gh.Repo,
 	if err != nil {
 		return false, err
 	}
-	res, err := publish.Upsert(ctx, api, repo, pr, author, marker, rep.Comment, publish.ModeUpdate)
-	if err != nil {
-		return false, err
-	}
-	log.Info("pull request comment", "action", res.Action, "roots", len(order), "runs", len(runs))
-	details := ""
-	if res.Comment != nil {
-		details = res.Comment.URL
-	}
-	if err := s.keepCheck(ctx, api, repo, pr, ev, marker.Key, ev0.HeadSHA, rep.Result, req.Locks, rep.Check, details, log); err != nil {
-		return false, err
-	}
-	if _, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, bot.LockBuilder(req), publish.ModeUpdate); err != nil {
-		return false, err
-	}
-	return true, s.labels(ctx, api, repo, pr, author, log)
+	log.Info("pull request comment", "roots", len(order), "runs", len(runs))
+	sink := s.sink(&githubSink{s: s, api: api, repo: repo, pr: pr, author: author, ev: ev, sha: ev0.HeadSHA, req: req,
+		locks: locks, lockComment: true, what: "pull request comment", log: log})
+	return true, sink.Publish(ctx, publish.Publication{Reports: []*report.Report{rep}, Outputs: []map[string]string{rep.Outputs()}})
 }
 
 // rootsGone are the roots the pull request's comment had and no run of

@@ -67,6 +67,9 @@ type ServerConfig struct {
 	// CommentMode is how plan comments are kept (PLANPR_COMMENT_MODE):
 	// update (the default) or changes-only.
 	CommentMode publish.CommentMode
+	// Sink takes the plan comments' reports instead of GitHub when set
+	// (GitHub is still read: artifacts, pull requests, lock files).
+	Sink publish.Sink
 	// Retry tunes GitHub retries (tests shorten the waits).
 	Retry *gh.RetryTransport
 	// Intake tunes the webhook intake's budget (see webhook.Config).
@@ -522,39 +525,77 @@ func (s *Server) commentArtifact(ctx context.Context, api bot.GitHub, repo gh.Re
 	if err != nil {
 		return err
 	}
-	result := rep.Result
 	unlock := s.prLocks.Lock(fmt.Sprintf("%s#%d", repo, pr))
 	defer unlock()
 	author, err := s.login(ctx)
 	if err != nil {
 		return err
 	}
-	if s.cfg.CommentMode == publish.ModeChangesOnly && bot.QuietReport(result, req.Locks) {
-		n, err := publish.Retract(ctx, api, repo, pr, author, marker)
+	sink := s.sink(&githubSink{s: s, api: api, repo: repo, pr: pr, author: author, ev: ev, sha: run.HeadSHA, req: req,
+		locks: locks, lockComment: manifest.Root != "", changesOnly: s.cfg.CommentMode == publish.ModeChangesOnly, what: "plan comment " + a.Name, log: log})
+	return sink.Publish(ctx, publish.Publication{Reports: []*report.Report{rep}, Outputs: []map[string]string{rep.Outputs()}})
+}
+
+// sink is where the App's reports go: GitHub, unless the configuration
+// names another.
+func (s *Server) sink(github *githubSink) publish.Sink {
+	if s.cfg.Sink != nil {
+		return s.cfg.Sink
+	}
+	return github
+}
+
+// githubSink is the App's sink for one pull request: each report's
+// comment kept (or, changes-only, retracted when it has nothing to say)
+// with its check on sha, then the lock comment of the lock files no
+// comment holds (lockComment), then planpr's labels. The caller holds the
+// pull request's lock.
+type githubSink struct {
+	s           *Server
+	api         bot.GitHub
+	repo        gh.Repo
+	pr          int
+	author      string
+	ev          *bot.Event
+	sha         string
+	req         report.Request // the report's request: its marker, its locks; the lock comment's too
+	locks       []*lockdiff.FileDiff
+	lockComment bool
+	changesOnly bool
+	what        string // for the log
+	log         *slog.Logger
+}
+
+func (g *githubSink) Publish(ctx context.Context, pub publish.Publication) error {
+	marker := g.req.Marker
+	for _, rep := range pub.Reports {
+		if g.changesOnly && bot.QuietReport(rep.Result, g.req.Locks) {
+			n, err := publish.Retract(ctx, g.api, g.repo, g.pr, g.author, marker)
+			if err != nil {
+				return err
+			}
+			g.log.Info(g.what+": nothing to say (changes-only)", "removed", n)
+			continue
+		}
+		res, err := publish.Upsert(ctx, g.api, g.repo, g.pr, g.author, marker, rep.Comment, publish.ModeUpdate)
 		if err != nil {
 			return err
 		}
-		log.Info("plan comment: nothing to say (changes-only)", "removed", n, "artifact", a.Name)
-	} else {
-		res, err := publish.Upsert(ctx, api, repo, pr, author, marker, rep.Comment, publish.ModeUpdate)
-		if err != nil {
-			return err
-		}
-		log.Info("plan comment", "action", res.Action, "artifact", a.Name)
+		g.log.Info(g.what, "action", res.Action)
 		details := ""
 		if res.Comment != nil {
 			details = res.Comment.URL
 		}
-		if err := s.keepCheck(ctx, api, repo, pr, ev, marker.Key, run.HeadSHA, result, req.Locks, rep.Check, details, log); err != nil {
+		if err := g.s.keepCheck(ctx, g.api, g.repo, g.pr, g.ev, marker.Key, g.sha, rep.Result, g.req.Locks, rep.Check, details, g.log); err != nil {
 			return err
 		}
 	}
-	if manifest.Root != "" {
-		if _, err := publish.PublishUnclaimedLocks(ctx, api, repo, pr, author, marker, locks, bot.LockBuilder(req), publish.ModeUpdate); err != nil {
+	if g.lockComment {
+		if _, err := publish.PublishUnclaimedLocks(ctx, g.api, g.repo, g.pr, g.author, marker, g.locks, bot.LockBuilder(g.req), publish.ModeUpdate); err != nil {
 			return err
 		}
 	}
-	return s.labels(ctx, api, repo, pr, author, log)
+	return g.s.labels(ctx, g.api, g.repo, g.pr, g.author, g.log)
 }
 
 // artifactPlans groups an artifact's plans and streams into root modules.

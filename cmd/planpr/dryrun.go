@@ -27,22 +27,33 @@ import (
 	"github.com/planpr/planpr/render/tofujson"
 )
 
+// dryRunOptions are `planpr dry-run`'s flags and arguments, and where
+// its report goes.
+type dryRunOptions struct {
+	base, schemas, mode, htmlFile, summaryFile, key, flavorName, failOnText string
+	verify                                                                  verifyFlags
+	files                                                                   []string
+	stdout, stderr                                                          io.Writer
+	// sink takes the report; nil: the terminal (the comment on stdout,
+	// the notes on stderr, the --html and --summary files).
+	sink publish.Sink
+}
+
 // runDryRun is `planpr dry-run`: the comment the Action would post, from a
 // git checkout, with no token and no network.
 func runDryRun(args []string, stdout, stderr io.Writer) (err error) {
-	var base, schemas, mode, htmlFile, summaryFile, key, flavorName, failOnText string
+	o := dryRunOptions{stdout: stdout, stderr: stderr}
 	fs := flag.NewFlagSet("dry-run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&base, "base", "", "compare lock files with the merge base of `REF` (default: the remote's default branch, else main or master, whichever exists)")
-	fs.StringVar(&schemas, "schemas", "", "provider schemas `FILE` (from tofu providers schema -json)")
-	fs.StringVar(&mode, "mode", "normal", "how the plans were made, `MODE`: normal, destroy or refresh-only")
-	fs.StringVar(&htmlFile, "html", "", "also write a self-contained preview page of the comment to `FILE`")
-	fs.StringVar(&summaryFile, "summary", "", "also write the machine summary (the Action's summary output, as render --format json) to `FILE`")
-	fs.StringVar(&key, "key", "", "the comment's `KEY` (default: the plans' names)")
-	fs.StringVar(&flavorName, "flavor", "auto", flavorUsage)
-	fs.StringVar(&failOnText, "fail-on", report.DefaultFailOn, "what would fail the check, as the Action's fail-on: `LIST` of errored, lock-alert, destroy, replace, drift, or none (no approval label is assumed)")
-	var vf verifyFlags
-	vf.add(fs)
+	fs.StringVar(&o.base, "base", "", "compare lock files with the merge base of `REF` (default: the remote's default branch, else main or master, whichever exists)")
+	fs.StringVar(&o.schemas, "schemas", "", "provider schemas `FILE` (from tofu providers schema -json)")
+	fs.StringVar(&o.mode, "mode", "normal", "how the plans were made, `MODE`: normal, destroy or refresh-only")
+	fs.StringVar(&o.htmlFile, "html", "", "also write a self-contained preview page of the comment to `FILE`")
+	fs.StringVar(&o.summaryFile, "summary", "", "also write the machine summary (the Action's summary output, as render --format json) to `FILE`")
+	fs.StringVar(&o.key, "key", "", "the comment's `KEY` (default: the plans' names)")
+	fs.StringVar(&o.flavorName, "flavor", "auto", flavorUsage)
+	fs.StringVar(&o.failOnText, "fail-on", report.DefaultFailOn, "what would fail the check, as the Action's fail-on: `LIST` of errored, lock-alert, destroy, replace, drift, or none (no approval label is assumed)")
+	o.verify.add(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: planpr dry-run [flags] [PLAN_OR_STREAM...]
 
@@ -57,10 +68,16 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	files, err := parseFlags(fs, joinVerifyMode(args))
-	if err != nil {
+	if o.files, err = parseFlags(fs, joinVerifyMode(args)); err != nil {
 		return err
 	}
+	return dryRun(o)
+}
+
+// dryRun runs dry-run with its options.
+func dryRun(o dryRunOptions) (err error) {
+	base, schemas, mode, htmlFile, summaryFile, key, flavorName, failOnText := o.base, o.schemas, o.mode, o.htmlFile, o.summaryFile, o.key, o.flavorName, o.failOnText
+	files, vf, stdout, stderr := o.files, o.verify, o.stdout, o.stderr
 	if key != "" { // as the Action's key input is checked
 		if err := bot.CheckKey(key); err != nil {
 			return &usageError{"--" + err.Error()}
@@ -154,10 +171,42 @@ Flags:
 	headSHA, _ := git("rev-parse", "HEAD") // the commit the Action would name
 	rep, err := report.Build(context.Background(), report.Request{Plans: plans, Plan: popts,
 		Marker: report.Marker{Key: key, SHA: headSHA, Roots: publish.PlanRoots(plans, top)}, Title: report.Title(key),
-		Version: Version, Locks: locks, FullText: "the job summary", Summary: summaryFile != ""})
+		Version: Version, Locks: locks, FullText: "the job summary", Summary: true}) // the Action's summary output, which the sink writes to --summary
 	if err != nil {
 		return err
 	}
+	sink := o.sink
+	if sink == nil {
+		sink = &terminalSink{stdout: stdout, stderr: stderr, htmlFile: htmlFile, summaryFile: summaryFile, key: key,
+			locks: locks, failOn: failOn, compared: fmt.Sprintf("compared with %s (merge base with %s)", shortRef(mergeBase), base)}
+	}
+	return sink.Publish(context.Background(), publish.Publication{Reports: []*report.Report{rep}, Outputs: []map[string]string{rep.Outputs()}})
+}
+
+// terminalSink is dry-run's sink: each report's comment on stdout, a
+// short report of it on stderr (its size, key, title, labels, outputs,
+// check, what was shortened and masked, the lock files compared), and
+// the --html preview and --summary file when asked for.
+type terminalSink struct {
+	stdout, stderr        io.Writer
+	htmlFile, summaryFile string
+	key                   string
+	locks                 []*lockdiff.FileDiff
+	failOn                report.FailOn
+	compared              string // what the lock files were compared with
+}
+
+func (t *terminalSink) Publish(_ context.Context, pub publish.Publication) error {
+	for _, rep := range pub.Reports {
+		if err := t.publish(rep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *terminalSink) publish(rep *report.Report) error {
+	stdout, stderr, htmlFile, summaryFile, key, locks, failOn := t.stdout, t.stderr, t.htmlFile, t.summaryFile, t.key, t.locks, t.failOn
 	res, out := rep.Result, bytes.NewBufferString(rep.Comment)
 	if htmlFile != "" {
 		var page bytes.Buffer
@@ -190,7 +239,7 @@ Flags:
 		notes = append(notes, "not shortened")
 	}
 	notes = append(notes, plural(res.Masked, "sensitive value", "sensitive values")+" masked",
-		fmt.Sprintf("%s compared with %s (merge base with %s)", plural(len(locks), "lock file", "lock files"), shortRef(mergeBase), base))
+		plural(len(locks), "lock file", "lock files")+" "+t.compared)
 	if htmlFile != "" {
 		notes = append(notes, "preview: "+htmlFile)
 	}

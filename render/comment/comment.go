@@ -506,7 +506,7 @@ func (s *planSection) finishDiffs(masker *mask.Masker) {
 	}
 	s.diffMasks = masker.Count - before
 	for _, st := range s.Streams {
-		name := streamreport.NameBeside(s.Path, s.Source, st.Path) // as the footer names it
+		name := streamreport.NameBeside(s.Path, s.Source, s.Root, st.Path) // as the footer names it
 		s.streamFull += streamreport.Markdown(st, name, masker, s.Path != "", false)
 		s.streamCompact += streamreport.Markdown(st, name, masker, s.Path != "", true)
 		s.streamWarn = append(s.streamWarn, streamreport.Warnings(st, masker)...)

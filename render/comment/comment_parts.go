@@ -515,7 +515,7 @@ func footer(sections []*planSection, o CommentOptions, res *CommentResult, m *ma
 			unknown = unknown || s.Scan.Flavor == flavor.Unknown
 		}
 		for _, st := range s.Streams {
-			parts = append(parts, safeText(m, streamreport.NameBeside(s.Path, s.Source, st.Path)))
+			parts = append(parts, safeText(m, streamreport.NameBeside(s.Path, s.Source, s.Root, st.Path)))
 		}
 	}
 	if unknown {

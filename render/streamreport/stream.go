@@ -281,13 +281,19 @@ const maxItemNames = 2000
 
 // NameBeside names a stream as its plan is named: beside the plan's source
 // (planSource, for the plan read from planPath) when the two files sit
-// together (an artifact's temporary directory, a workspace), as given
-// otherwise.
-func NameBeside(planPath, planSource, stream string) string {
+// together (an artifact's temporary directory, a workspace); else as
+// given, or, when that would be only its file's name (a runner's
+// temporary directory), in its root module's directory in the repository
+// (root, when known), as the Action names the same stream.
+func NameBeside(planPath, planSource, root, stream string) string {
 	if planPath != "" && planSource != "" && filepath.Dir(planPath) == filepath.Dir(stream) {
 		return path.Join(path.Dir(filepath.ToSlash(DisplayPath(planSource))), filepath.Base(stream))
 	}
-	return DisplayPath(stream)
+	name := DisplayPath(stream)
+	if filepath.IsAbs(stream) && name == filepath.Base(stream) && root != "" && root != "." {
+		return path.Join(root, name)
+	}
+	return name
 }
 
 // DisplayPath is how the comment names an input: as given when relative,

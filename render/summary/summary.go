@@ -79,7 +79,7 @@ func New() *Doc {
 func (doc *Doc) Add(m *review.Module, o review.PlanOptions, masker *mask.Masker) error {
 	f := m.Facts(func(p []any) string { return review.MaskedPath(masker, p) })
 	for i := range f.Streams { // named as the footer names them: no runner's paths
-		f.Streams[i].Path = streamreport.NameBeside(m.Path, f.Path, f.Streams[i].Path)
+		f.Streams[i].Path = streamreport.NameBeside(m.Path, f.Path, m.Root, f.Streams[i].Path)
 	}
 	if m.Scan.HasDrift && m.Path != "" {
 		entries, err := txt.DriftEntries(o, m.Scan, len(f.OutputsChanged) > 0, review.IndexConfiguration(m.Scan.Plan.Configuration))
