@@ -10,7 +10,7 @@ import (
 )
 
 // PlanPaths are the plan files of root modules (those that have one).
-func PlanPaths(plans []review.Input) []string {
+func PlanPaths(plans []inputs.Root) []string {
 	var paths []string
 	for _, p := range plans {
 		if p.Path != "" {

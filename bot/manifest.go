@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/planpr/planpr/render/inputs"
 	"io"
 	"os"
 	"path"
@@ -181,7 +182,7 @@ func ReadManifest(files ...[]string) (Manifest, error) {
 // NameByManifests names each root by the manifest beside its files (the
 // pack input writes one into each matrix job's artifact): its place in
 // the repository.
-func NameByManifests(plans []review.Input) error {
+func NameByManifests(plans []inputs.Root) error {
 	for i := range plans {
 		first := cmp.Or(plans[i].Path, first(plans[i].Streams))
 		m, err := ReadManifest([]string{first})
@@ -210,7 +211,7 @@ func first(s []string) string {
 // Place sets a root module's place in the repository whose top is top:
 // the directory of its plan (or first stream) relative to top, when it is
 // under it. The tools name the files of their diagnostics from there.
-func Place(in *review.Input, top string) {
+func Place(in *inputs.Root, top string) {
 	file := cmp.Or(in.Path, first(in.Streams))
 	if file == "" {
 		return
@@ -227,7 +228,7 @@ func Place(in *review.Input, top string) {
 // artifacts name them: one job over several roots and the two-job
 // recipe's final job then name them alike, and two roots of one last
 // name (envs/prod, apps/prod) stay apart. One root keeps its short name.
-func NameByPlace(plans []review.Input) {
+func NameByPlace(plans []inputs.Root) {
 	if len(plans) < 2 {
 		return
 	}

@@ -87,7 +87,7 @@ type actionPlan struct {
 	commentMode publish.CommentMode
 	jobSummary  bool
 	labels      bool
-	plans       []review.Input
+	plans       []inputs.Root
 	schemas     *tofujson.Schemas
 	schemasFile string
 	schemasOf   map[string]review.PlanSchemas // each root's, beside its plan
@@ -212,7 +212,7 @@ func (p *actionPlan) units(workspace string) []*actionPlan {
 	var units []*actionPlan
 	for _, pl := range p.plans {
 		u := *p
-		u.plans = []review.Input{pl}
+		u.plans = []inputs.Root{pl}
 		u.marker.Key = report.Key([]string{pl.Name})
 		u.marker.Roots = publish.PlanRoots(u.plans, workspace)
 		u.title = report.Title(u.marker.Key)
@@ -764,19 +764,19 @@ func glob(pat string) ([]string, error) {
 }
 
 // groupByDir makes one section per directory holding plans or streams.
-func groupByDir(open *tofujson.Files, planFiles, logFiles []string) []review.Input {
-	var files []review.File
+func groupByDir(open *tofujson.Files, planFiles, logFiles []string) []inputs.Root {
+	var files []inputs.RootFile
 	for _, f := range planFiles {
 		if filepath.Base(f) != "planpr.json" {
-			files = append(files, review.InDirectory(f))
+			files = append(files, inputs.InDirectory(f))
 		}
 	}
 	for _, f := range logFiles {
-		file := review.InDirectory(f)
+		file := inputs.InDirectory(f)
 		file.Stream = true
 		files = append(files, file)
 	}
-	return review.Group(open, files)
+	return inputs.Group(open, files)
 }
 
 // writeJobSummary appends the report and its last newline to the job

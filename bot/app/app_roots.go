@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/planpr/planpr/bot"
+	"github.com/planpr/planpr/render/inputs"
 	"log/slog"
 	"os"
 	"path"
@@ -177,11 +178,11 @@ func (s *Server) commentRoots(ctx context.Context, api bot.GitHub, repo gh.Repo,
 		return false, err
 	}
 	slices.Sort(order)
-	var plans []review.Input
+	var plans []inputs.Root
 	schemasOf := map[string]string{} // each root's plan → the schemas packed beside it
 	for _, root := range order {
 		r := byRoot[root]
-		p := review.Input{Name: root, Root: root}
+		p := inputs.Root{Name: root, Root: root}
 		entries, _ := os.ReadDir(r.dir)
 		schemas := ""
 		for _, e := range entries {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/planpr/planpr/bot"
+	"github.com/planpr/planpr/render/inputs"
 	"io"
 	"log/slog"
 	"net"
@@ -602,22 +603,22 @@ func (g *githubSink) Publish(ctx context.Context, pub publish.Publication) error
 // Without a root they are named by their place in the artifact (or the
 // artifact's name); with the manifest's root, by their place in the
 // repository, as the Action names them.
-func artifactPlans(open *tofujson.Files, dir, artifactName, root string, planFiles []string) []review.Input {
-	files := make([]review.File, len(planFiles))
+func artifactPlans(open *tofujson.Files, dir, artifactName, root string, planFiles []string) []inputs.Root {
+	files := make([]inputs.RootFile, len(planFiles))
 	for i, f := range planFiles {
 		rel, err := filepath.Rel(dir, f)
 		if err != nil {
 			rel = filepath.Base(f)
 		}
 		if root != "" {
-			files[i] = review.InDirectory(filepath.Join(filepath.FromSlash(root), rel))
+			files[i] = inputs.InDirectory(filepath.Join(filepath.FromSlash(root), rel))
 			files[i].Path = f
 			continue
 		}
-		files[i] = review.InDirectory(f)
+		files[i] = inputs.InDirectory(f)
 		files[i].Name = cmp.Or(strings.TrimPrefix(filepath.Dir(rel), "."), artifactName)
 	}
-	plans := review.Group(open, files)
+	plans := inputs.Group(open, files)
 	for i := range plans {
 		if plans[i].Path == "" {
 			continue

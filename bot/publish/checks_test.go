@@ -3,6 +3,7 @@ package publish
 import (
 	"context"
 	"fmt"
+	"github.com/planpr/planpr/render/inputs"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -28,7 +29,7 @@ func TestCheckSummaryAtScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := report.Build(context.Background(), report.Request{Plans: []review.Input{{Path: filepath.Join(dir, "plan.json")}},
+	rep, err := report.Build(context.Background(), report.Request{Plans: []inputs.Root{{Path: filepath.Join(dir, "plan.json")}},
 		Plan: review.PlanOptions{Schemas: schemas}, Marker: report.Marker{Key: "big"}, NoFingerprint: true, CheckRoom: CheckSummaryRoom})
 	if err != nil {
 		t.Fatal(err)

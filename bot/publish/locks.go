@@ -3,6 +3,7 @@ package publish
 import (
 	"cmp"
 	"context"
+	"github.com/planpr/planpr/render/inputs"
 	"path"
 	"path/filepath"
 	"slices"
@@ -11,12 +12,11 @@ import (
 	"github.com/planpr/planpr/bot/gh"
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/report"
-	"github.com/planpr/planpr/render/review"
 )
 
 // PlanRoots are the directories of the plans of a run, relative to the
 // workspace and slash-separated, as the pull request's files name them.
-func PlanRoots(plans []review.Input, workspace string) []string {
+func PlanRoots(plans []inputs.Root, workspace string) []string {
 	base, err := filepath.Abs(cmp.Or(workspace, "."))
 	if err != nil {
 		return nil

@@ -264,14 +264,14 @@ func withoutSchemas(args []string, kinds []inputs.File) (rest []string, restKind
 // groupAsAction sorts the inputs into root modules as the Action does: by
 // directory, named by the directory's place in the repository (top), so
 // that dry-run's key and title are the Action's; NAME=PATH labels stay.
-func groupAsAction(open *tofujson.Files, args []string, kinds []inputs.File, top string) []review.Input {
-	files := make([]review.File, len(args))
+func groupAsAction(open *tofujson.Files, args []string, kinds []inputs.File, top string) []inputs.Root {
+	files := make([]inputs.RootFile, len(args))
 	labelled := map[string]bool{}
 	for i, in := range args {
 		name, path := label(in)
 		stream := kinds[i].Kind == inputs.Stream
 		if name != path {
-			files[i] = review.File{Key: "label:" + name, Name: name, Path: path, Stream: stream, Known: true}
+			files[i] = inputs.RootFile{Key: "label:" + name, Name: name, Path: path, Stream: stream, Known: true}
 			labelled[name] = true
 			continue
 		}
@@ -281,11 +281,11 @@ func groupAsAction(open *tofujson.Files, args []string, kinds []inputs.File, top
 				rel = r
 			}
 		}
-		f := review.InDirectory(rel)
+		f := inputs.InDirectory(rel)
 		f.Key, f.Path, f.Stream, f.Known = "dir:"+f.Key, path, stream, true
 		files[i] = f
 	}
-	plans := review.Group(open, files)
+	plans := inputs.Group(open, files)
 	for i := range plans { // the root's place in the repository, as the Action has it
 		if labelled[plans[i].Name] {
 			continue // named by its label

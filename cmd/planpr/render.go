@@ -138,7 +138,7 @@ Flags:
 			prepared = nil
 		}
 		defer closeAll()
-		cleanup, err := review.Splitting(popts.Files, plans, func(split []review.Input) error {
+		cleanup, err := review.Splitting(popts.Files, plans, func(split []inputs.Root) error {
 			closeAll()
 			plans = split
 			return prepareText(plans, popts, &prepared)
@@ -183,7 +183,7 @@ Flags:
 
 // prepareText checks each plan and stream, appending what each plan needs
 // to print (nil for a module without a plan) to prepared.
-func prepareText(plans []review.Input, popts review.PlanOptions, prepared *[]*txt.PreparedPlan) error {
+func prepareText(plans []inputs.Root, popts review.PlanOptions, prepared *[]*txt.PreparedPlan) error {
 	for _, p := range plans {
 		if p.Path == "" {
 			*prepared = append(*prepared, nil)
@@ -236,23 +236,23 @@ func inputPaths(args []string) []string {
 // groupInputs sorts the inputs into root modules: each input is a plan JSON
 // or a UI stream (its first line is a "version" message), and inputs with
 // the same NAME (or, unlabelled, the same directory name) form one section.
-func groupInputs(open *tofujson.Files, args []string, kinds []inputs.File) []review.Input {
-	files := make([]review.File, len(args))
+func groupInputs(open *tofujson.Files, args []string, kinds []inputs.File) []inputs.Root {
+	files := make([]inputs.RootFile, len(args))
 	for i, in := range args {
 		name, path := label(in)
 		key := "label:" + name
 		if name == path {
 			// Unlabelled: one module per directory, however the path is
 			// spelled (plan.json, ./plan.json, dir/plan.json from above).
-			name = review.ModuleName(path)
+			name = inputs.ModuleName(path)
 			key = "dir:" + filepath.Dir(path)
 			if abs, err := filepath.Abs(path); err == nil {
 				key = "dir:" + filepath.Dir(abs)
 			}
 		}
-		files[i] = review.File{Key: key, Name: name, Path: path, Stream: kinds[i].Kind == inputs.Stream, Known: true}
+		files[i] = inputs.RootFile{Key: key, Name: name, Path: path, Stream: kinds[i].Kind == inputs.Stream, Known: true}
 	}
-	return review.Group(open, files)
+	return inputs.Group(open, files)
 }
 
 // renderStates renders states: as `tofu show` prints them, or as an

@@ -3,6 +3,7 @@ package comment
 import (
 	"cmp"
 	"context"
+	"github.com/planpr/planpr/render/inputs"
 	"html"
 	"io"
 	"strings"
@@ -28,7 +29,7 @@ const GitHubMaxComment = 65536
 
 // CommentPlan is one root module's part of a comment, titled by Name (or
 // its directory).
-type CommentPlan = review.Input
+type CommentPlan = inputs.Root
 
 // CommentOptions shape the comment.
 type CommentOptions struct {

@@ -6,10 +6,9 @@ package report
 
 import (
 	"cmp"
+	"github.com/planpr/planpr/render/inputs"
 	"path"
 	"strings"
-
-	"github.com/planpr/planpr/render/review"
 )
 
 // LocksKey is the key of a comment that holds lock files alone: a pull
@@ -55,7 +54,7 @@ func Key(names []string) string {
 
 // Missing are the roots the roots input expects and no plan or
 // stream of this run is: a matrix job that failed or was cancelled.
-func Missing(expected []string, plans []review.Input) []MissingRoot {
+func Missing(expected []string, plans []inputs.Root) []MissingRoot {
 	have := map[string]bool{}
 	for _, p := range plans {
 		have[path.Clean(cmp.Or(p.Root, p.Name))] = true

@@ -1,9 +1,8 @@
 package report
 
 import (
+	"github.com/planpr/planpr/render/inputs"
 	"testing"
-
-	"github.com/planpr/planpr/render/review"
 )
 
 func TestKeysAndTitles(t *testing.T) {
@@ -20,7 +19,7 @@ func TestKeysAndTitles(t *testing.T) {
 // TestMissingAreTheExpectedRootsNoPlanBrought: a root the roots input
 // expects and no plan or stream of the run is, is a failed row.
 func TestMissingAreTheExpectedRootsNoPlanBrought(t *testing.T) {
-	got := Missing([]string{"envs/prod", "envs/staging/", "envs/qa"}, []review.Input{{Name: "envs/prod", Root: "envs/prod"}, {Name: "staging", Root: "envs/staging"}})
+	got := Missing([]string{"envs/prod", "envs/staging/", "envs/qa"}, []inputs.Root{{Name: "envs/prod", Root: "envs/prod"}, {Name: "staging", Root: "envs/staging"}})
 	if len(got) != 1 || got[0].Name != "envs/qa" {
 		t.Errorf("missing %+v", got)
 	}

@@ -2,6 +2,7 @@ package review
 
 import (
 	"cmp"
+	"github.com/planpr/planpr/render/inputs"
 	"slices"
 	"strings"
 
@@ -14,7 +15,7 @@ import (
 // facts and the resources the pass kept, never the whole plan.
 type Module struct {
 	Name, Path, Source string
-	Root               string // see Input.Root
+	Root               string // see inputs.Root
 	Scan               *Scan
 	Streams            []*StreamSummary
 	Counts             map[diff.Action]int // the changes shown, by action
@@ -24,7 +25,7 @@ type Module struct {
 
 // ReadModule reads a root module's plan (one pass, calling so.Each for
 // each change) and its streams, whose secrets join so.Masker.
-func ReadModule(in Input, o PlanOptions, so ScanOptions) (*Module, error) {
+func ReadModule(in inputs.Root, o PlanOptions, so ScanOptions) (*Module, error) {
 	m := &Module{Name: in.Name, Path: in.Path, Source: cmp.Or(in.Source, in.Path), Root: in.Root}
 	if in.Path != "" {
 		scan, err := ReadPlan(in.Path, o, so)
@@ -44,7 +45,7 @@ func ReadModule(in Input, o PlanOptions, so ScanOptions) (*Module, error) {
 		m.Streams = append(m.Streams, st)
 	}
 	if m.Name == "" {
-		m.Name = ModuleName(cmp.Or(in.Path, first(in.Streams)))
+		m.Name = inputs.ModuleName(cmp.Or(in.Path, first(in.Streams)))
 	}
 	m.Counts, m.Total, m.Shown = m.Scan.Tally()
 	if in.Path == "" {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/planpr/planpr/render/inputs"
 	"slices"
 	"strings"
 
@@ -19,7 +20,7 @@ import (
 // place in it. The parts are read through files, the run's, which read
 // must read them through too. cleanup removes the parts: call it once
 // done with what read made, even on error.
-func Splitting(files *tofujson.Files, ins []Input, read func([]Input) error) (cleanup func(), err error) {
+func Splitting(files *tofujson.Files, ins []inputs.Root, read func([]inputs.Root) error) (cleanup func(), err error) {
 	var releases []func()
 	parts := map[string]split{} // a part's path → where it came from
 	cleanup = func() {
@@ -33,7 +34,7 @@ func Splitting(files *tofujson.Files, ins []Input, read func([]Input) error) (cl
 		if !errors.As(err, &several) {
 			return cleanup, locate(err, parts)
 		}
-		i := slices.IndexFunc(ins, func(in Input) bool { return in.Path == several.File })
+		i := slices.IndexFunc(ins, func(in inputs.Root) bool { return in.Path == several.File })
 		if i < 0 {
 			return cleanup, locate(err, parts) // not an input of ours: nothing to split
 		}
@@ -43,7 +44,7 @@ func Splitting(files *tofujson.Files, ins []Input, read func([]Input) error) (cl
 			return cleanup, locate(err, parts)
 		}
 		in := ins[i]
-		name := cmp.Or(in.Name, ModuleName(in.Path))
+		name := cmp.Or(in.Name, inputs.ModuleName(in.Path))
 		source := cmp.Or(in.Source, in.Path)
 		// Names for each plan, in order (terragrunt's modules: "envs/a,envs/b=plans.json"):
 		// the plan JSON does not record the directory it was made in.
@@ -51,9 +52,9 @@ func Splitting(files *tofujson.Files, ins []Input, read func([]Input) error) (cl
 		if len(names) > 1 && len(names) != len(found) {
 			return cleanup, &tofujson.InputError{File: in.Path, Msg: fmt.Sprintf("holds %d plans but %d names were given (%s): give one name for each plan, in the order they appear", len(found), len(names), name)}
 		}
-		each := make([]Input, len(found))
+		each := make([]inputs.Root, len(found))
 		for k, p := range found {
-			each[k] = Input{Name: fmt.Sprintf("%s#%d", name, k+1), Path: p.Path, Source: fmt.Sprintf("%s#%d", source, k+1), Root: in.Root}
+			each[k] = inputs.Root{Name: fmt.Sprintf("%s#%d", name, k+1), Path: p.Path, Source: fmt.Sprintf("%s#%d", source, k+1), Root: in.Root}
 			if len(names) > 1 {
 				each[k].Name, each[k].Root = names[k], names[k]
 			}

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"github.com/planpr/planpr/render/inputs"
 	"github.com/planpr/planpr/render/tofujson"
 	"os"
 	"path/filepath"
@@ -30,9 +31,9 @@ func TestSplittingReadsEachPlanOfAFile(t *testing.T) {
 		}
 	}
 	var calls int
-	var got []Input
+	var got []inputs.Root
 	var counts []int
-	cleanup, err := Splitting(files, []Input{{Name: "one", Path: one}, {Name: "live", Path: several, Streams: []string{log}}}, func(ins []Input) error {
+	cleanup, err := Splitting(files, []inputs.Root{{Name: "one", Path: one}, {Name: "live", Path: several, Streams: []string{log}}}, func(ins []inputs.Root) error {
 		calls++
 		got, counts = ins, nil
 		for _, in := range ins {
@@ -83,7 +84,7 @@ func TestSplittingLocatesErrorsInTheFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cleanup, err := Splitting(files, []Input{{Path: path}}, func(ins []Input) error {
+	cleanup, err := Splitting(files, []inputs.Root{{Path: path}}, func(ins []inputs.Root) error {
 		for _, in := range ins {
 			if _, err := ReadModule(in, PlanOptions{Mode: ModeNormal, Files: files}, ScanOptions{}); err != nil {
 				return err
@@ -110,7 +111,7 @@ func TestSplittingNamesEachPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	var names []string
-	cleanup, err := Splitting(files, []Input{{Name: "envs/a,envs/b", Path: path}}, func(ins []Input) error {
+	cleanup, err := Splitting(files, []inputs.Root{{Name: "envs/a,envs/b", Path: path}}, func(ins []inputs.Root) error {
 		names = nil
 		for _, in := range ins {
 			names = append(names, in.Name)
@@ -124,7 +125,7 @@ func TestSplittingNamesEachPlan(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(names, []string{"envs/a", "envs/b"}) {
 		t.Errorf("names %q, error %v", names, err)
 	}
-	cleanup, err = Splitting(files, []Input{{Name: "a,b,c", Path: path}}, func(ins []Input) error {
+	cleanup, err = Splitting(files, []inputs.Root{{Name: "a,b,c", Path: path}}, func(ins []inputs.Root) error {
 		for _, in := range ins {
 			if _, err := ReadPlan(in.Path, PlanOptions{Files: files}, ScanOptions{}); err != nil {
 				return err

@@ -7,6 +7,7 @@ package summary
 import (
 	"context"
 	"encoding/json"
+	"github.com/planpr/planpr/render/inputs"
 	"io"
 	"reflect"
 
@@ -20,7 +21,7 @@ import (
 )
 
 // Write writes the plans' machine summary as JSON.
-func Write(w io.Writer, plans []review.Input, o review.PlanOptions) error {
+func Write(w io.Writer, plans []inputs.Root, o review.PlanOptions) error {
 	if o.Mode == "" {
 		o.Mode = review.ModeNormal
 	}
@@ -30,7 +31,7 @@ func Write(w io.Writer, plans []review.Input, o review.PlanOptions) error {
 	}
 	var doc *Doc
 	var masker *mask.Masker
-	cleanup, err := review.Splitting(o.Files, plans, func(plans []review.Input) error {
+	cleanup, err := review.Splitting(o.Files, plans, func(plans []inputs.Root) error {
 		masker, doc = mask.NewMasker(), New()
 		var roots []fingerprint.Root
 		for _, p := range plans {

@@ -1,4 +1,4 @@
-package review
+package inputs
 
 import (
 	"path/filepath"
@@ -9,9 +9,9 @@ import (
 	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
-// Input is one root module's inputs, titled by Name: a plan JSON (Path,
+// Root is one root module's inputs, titled by Name: a plan JSON (Path,
 // may be empty) and the UI streams of the same root module.
-type Input struct {
+type Root struct {
 	Name, Path string
 	Streams    []string
 	Source     string // how a comment's footer names the plan; Path when empty
@@ -20,9 +20,9 @@ type Input struct {
 	Root string
 }
 
-// File is one input file and the root module it belongs to: files with
-// the same Key are one module, titled by the first one's Name.
-type File struct {
+// RootFile is one input file and the root module it belongs to: files
+// with the same Key are one module, titled by the first one's Name.
+type RootFile struct {
 	Key, Name, Path string
 	Stream          bool // a UI stream
 	// Known says Stream was decided already (render/inputs): the file is
@@ -33,13 +33,13 @@ type File struct {
 // InDirectory keys a file by its directory, the way a CI job lays out one
 // root module per directory; the module is named by the directory's last
 // element, "." at the root.
-func InDirectory(path string) File {
+func InDirectory(path string) RootFile {
 	dir := filepath.Dir(path)
 	name := filepath.Base(dir)
 	if dir == "." {
 		name = "."
 	}
-	return File{Key: dir, Name: name, Path: path}
+	return RootFile{Key: dir, Name: name, Path: path}
 }
 
 // ModuleName names an unlabelled input by its directory, or by its file
@@ -58,15 +58,15 @@ func ModuleName(path string) string {
 // by their plan files too, "prod (plan.json)" and "prod (again.json)",
 // so that neither hides the other. A file whose kind is not Known is
 // looked at, through inputs, the run's files.
-func Group(inputs *tofujson.Files, files []File) []Input {
-	var out []Input
+func Group(inputs *tofujson.Files, files []RootFile) []Root {
+	var out []Root
 	var keys []string
 	latest := map[string]int{}
 	for _, f := range files {
 		stream := f.Stream || !f.Known && uistream.IsStream(inputs, f.Path)
 		i, ok := latest[f.Key]
 		if !ok || (!stream && out[i].Path != "") {
-			out = append(out, Input{Name: f.Name})
+			out = append(out, Root{Name: f.Name})
 			keys = append(keys, f.Key)
 			i = len(out) - 1
 			latest[f.Key] = i
@@ -89,7 +89,7 @@ func Group(inputs *tofujson.Files, files []File) []Input {
 // uniqueNames renames modules of different keys (directories) that share
 // a name by the shortest end of their directories that tells them apart:
 // regions/prod/eu and regions/staging/eu are "prod/eu" and "staging/eu".
-func uniqueNames(out []Input, keys []string) {
+func uniqueNames(out []Root, keys []string) {
 	byName := map[string][]int{}
 	for i, in := range out {
 		byName[in.Name] = append(byName[in.Name], i)

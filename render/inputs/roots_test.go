@@ -1,4 +1,4 @@
-package review
+package inputs
 
 import (
 	"os"
@@ -27,12 +27,12 @@ func TestGroup(t *testing.T) {
 	secondProd := write("envs/prod/again.json", plan)
 	lateLog := write("envs/prod/apply.log", "not a stream line\n")
 
-	files := []File{InDirectory(prodPlan), InDirectory(devPlan), InDirectory(prodLog), InDirectory(secondProd)}
+	files := []RootFile{InDirectory(prodPlan), InDirectory(devPlan), InDirectory(prodLog), InDirectory(secondProd)}
 	late := InDirectory(lateLog)
 	late.Stream = true // the Action's logs are streams whatever their first line
 	files = append(files, late)
 	got := Group(nil, files)
-	want := []Input{
+	want := []Root{
 		{Name: "prod (plan.json)", Path: prodPlan, Streams: []string{prodLog}},
 		{Name: "dev", Path: devPlan},
 		{Name: "prod (again.json)", Path: secondProd, Streams: []string{lateLog}}, // a second plan is not dropped
@@ -59,7 +59,7 @@ func TestInDirectoryAndModuleName(t *testing.T) {
 }
 
 func TestGroupNamesByShortestUniquePath(t *testing.T) {
-	files := []File{
+	files := []RootFile{
 		InDirectory("regions/prod/eu/plan.json"),
 		InDirectory("regions/staging/eu/plan.json"),
 		InDirectory("regions/prod/us/plan.json"),
