@@ -511,15 +511,8 @@ func prepare(env Env) (p *actionPlan, err error) {
 	}
 	schemasFile := in.Schemas
 	planFiles, found := bot.TakeSchemas(p.files, planFiles)
-	p.plans = groupByDir(p.files, planFiles, logFiles)
-	for i := range p.plans { // named as the repository names them, wherever the step runs
-		workspace := cmp.Or(env.Getenv("GITHUB_WORKSPACE"), ".")
-		if rel, err := filepath.Rel(workspace, p.plans[i].Path); err == nil && p.plans[i].Path != "" && !strings.HasPrefix(rel, "..") {
-			p.plans[i].Source = filepath.ToSlash(rel)
-		}
-		bot.Place(&p.plans[i], workspace)
-	}
-	bot.NameByPlace(p.plans)
+	// Named as the repository names them, wherever the step runs.
+	p.plans = inputs.Roots(p.files, entriesOf(planFiles, logFiles), inputs.Naming{Top: cmp.Or(env.Getenv("GITHUB_WORKSPACE"), ".")})
 	if schemasFile == "" {
 		// Each root's schemas, beside its plan: a monorepo's final job
 		// holds every root's; schemas beside no plan are the run's.
@@ -763,20 +756,19 @@ func glob(pat string) ([]string, error) {
 	return doublestar.FilepathGlob(pat, doublestar.WithFilesOnly())
 }
 
-// groupByDir makes one section per directory holding plans or streams.
-func groupByDir(open *tofujson.Files, planFiles, logFiles []string) []inputs.Root {
-	var files []inputs.RootFile
+// entriesOf are the run's plans and streams as inputs.Roots takes them
+// (the manifests beside packed plans are not inputs).
+func entriesOf(planFiles, logFiles []string) []inputs.Entry {
+	var entries []inputs.Entry
 	for _, f := range planFiles {
 		if filepath.Base(f) != "planpr.json" {
-			files = append(files, inputs.InDirectory(f))
+			entries = append(entries, inputs.Entry{Path: f})
 		}
 	}
 	for _, f := range logFiles {
-		file := inputs.InDirectory(f)
-		file.Stream = true
-		files = append(files, file)
+		entries = append(entries, inputs.Entry{Path: f, Stream: true})
 	}
-	return inputs.Group(open, files)
+	return entries
 }
 
 // writeJobSummary appends the report and its last newline to the job

@@ -24,7 +24,6 @@ import (
 	"github.com/planpr/planpr/render/preview"
 	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
-	"github.com/planpr/planpr/render/tofujson"
 )
 
 // dryRunOptions are `planpr dry-run`'s flags and arguments, and where
@@ -139,7 +138,7 @@ func dryRun(o dryRunOptions) (err error) {
 	// Schemas among the inputs (envs/prod/*.json holds schemas.json) are
 	// taken as the Action takes them: each plan's beside it.
 	files, kinds, given := withoutSchemas(files, set.Files)
-	plans := groupAsAction(set.Open(), files, kinds, top)
+	plans := inputs.Roots(set.Open(), entries(files, kinds), inputs.Naming{Top: top}) // as the Action names them
 	if schemas == "" {
 		beside := inputs.SchemasBeside(set.Open(), bot.PlanPaths(plans), given)
 		if popts.SchemasOf, err = review.ReadSchemasOf(set.Open(), beside); err != nil {
@@ -261,39 +260,18 @@ func withoutSchemas(args []string, kinds []inputs.File) (rest []string, restKind
 	return rest, restKinds, schemas
 }
 
-// groupAsAction sorts the inputs into root modules as the Action does: by
-// directory, named by the directory's place in the repository (top), so
-// that dry-run's key and title are the Action's; NAME=PATH labels stay.
-func groupAsAction(open *tofujson.Files, args []string, kinds []inputs.File, top string) []inputs.Root {
-	files := make([]inputs.RootFile, len(args))
-	labelled := map[string]bool{}
+// entries are the arguments as inputs.Roots takes them: NAME=PATH
+// labels, streams told by their kind.
+func entries(args []string, kinds []inputs.File) []inputs.Entry {
+	out := make([]inputs.Entry, len(args))
 	for i, in := range args {
 		name, path := label(in)
-		stream := kinds[i].Kind == inputs.Stream
-		if name != path {
-			files[i] = inputs.RootFile{Key: "label:" + name, Name: name, Path: path, Stream: stream, Known: true}
-			labelled[name] = true
-			continue
+		if name == path {
+			name = ""
 		}
-		rel := path
-		if abs, err := filepath.Abs(path); err == nil {
-			if r, err := filepath.Rel(top, abs); err == nil && !strings.HasPrefix(r, "..") {
-				rel = r
-			}
-		}
-		f := inputs.InDirectory(rel)
-		f.Key, f.Path, f.Stream, f.Known = "dir:"+f.Key, path, stream, true
-		files[i] = f
+		out[i] = inputs.Entry{Label: name, Path: path, Stream: kinds[i].Kind == inputs.Stream}
 	}
-	plans := inputs.Group(open, files)
-	for i := range plans { // the root's place in the repository, as the Action has it
-		if labelled[plans[i].Name] {
-			continue // named by its label
-		}
-		bot.Place(&plans[i], top)
-	}
-	bot.NameByPlace(plans)
-	return plans
+	return out
 }
 
 // outputsLine is the Action's step outputs as dry-run says them (the

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	txt "github.com/planpr/planpr/render/text"
@@ -20,7 +19,6 @@ import (
 	"github.com/planpr/planpr/render/report"
 	"github.com/planpr/planpr/render/review"
 	"github.com/planpr/planpr/render/summary"
-	"github.com/planpr/planpr/render/tofujson"
 	"github.com/planpr/planpr/render/tofujson/uistream"
 )
 
@@ -106,7 +104,7 @@ Flags:
 	if states := set.Paths(inputs.State); len(states) > 0 {
 		return renderStates(states, len(args), o, popts, stdout)
 	}
-	plans := groupInputs(set.Open(), args, set.Files)
+	plans := inputs.Roots(set.Open(), entries(args, set.Files), inputs.Naming{}) // by label, else directory
 	switch o.format {
 	case "json":
 		err = summary.Write(&out, plans, popts)
@@ -231,28 +229,6 @@ func inputPaths(args []string) []string {
 		_, paths[i] = label(in)
 	}
 	return paths
-}
-
-// groupInputs sorts the inputs into root modules: each input is a plan JSON
-// or a UI stream (its first line is a "version" message), and inputs with
-// the same NAME (or, unlabelled, the same directory name) form one section.
-func groupInputs(open *tofujson.Files, args []string, kinds []inputs.File) []inputs.Root {
-	files := make([]inputs.RootFile, len(args))
-	for i, in := range args {
-		name, path := label(in)
-		key := "label:" + name
-		if name == path {
-			// Unlabelled: one module per directory, however the path is
-			// spelled (plan.json, ./plan.json, dir/plan.json from above).
-			name = inputs.ModuleName(path)
-			key = "dir:" + filepath.Dir(path)
-			if abs, err := filepath.Abs(path); err == nil {
-				key = "dir:" + filepath.Dir(abs)
-			}
-		}
-		files[i] = inputs.RootFile{Key: key, Name: name, Path: path, Stream: kinds[i].Kind == inputs.Stream, Known: true}
-	}
-	return inputs.Group(open, files)
 }
 
 // renderStates renders states: as `tofu show` prints them, or as an

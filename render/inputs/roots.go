@@ -1,6 +1,7 @@
 package inputs
 
 import (
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -102,6 +103,7 @@ func uniqueNames(out []Root, keys []string) {
 		if len(distinct) < 2 {
 			continue
 		}
+		shared := out[idx[0]].Name
 		for n := 2; ; n++ {
 			names := map[string]string{} // key → its last n elements
 			seen := map[string]string{}  // name → the key that has it
@@ -109,7 +111,11 @@ func uniqueNames(out []Root, keys []string) {
 			for k := range distinct {
 				parts := strings.Split(filepath.ToSlash(k), "/")
 				name := strings.Join(parts[max(0, len(parts)-n):], "/")
-				grew = grew || len(parts) >= n
+				if strings.HasPrefix(k, labelKey) {
+					name = shared // a label is the name given
+				} else {
+					grew = grew || len(parts) >= n
+				}
 				if other, ok := seen[name]; ok && other != k {
 					clash = true
 				}
@@ -121,6 +127,124 @@ func uniqueNames(out []Root, keys []string) {
 				}
 				break
 			}
+		}
+	}
+}
+
+// Naming is the one policy by which every runner names its roots.
+type Naming struct {
+	// Top is the repository's top where the run stands (the Action's
+	// workspace, dry-run's checkout): an unlabelled file belongs to the
+	// root of its directory's place there (Root, and the plan's Source,
+	// relative to Top), one root is named by its directory's name (prod)
+	// and several by their places (envs/prod, apps/prod), as a matrix's
+	// manifests name them. Empty (`planpr render`): each root is named by
+	// its directory's name, or its file's at the top.
+	Top string
+}
+
+// labelKey starts the key of a labelled root: no path starts with NUL,
+// so a label never joins a directory's root.
+const labelKey = "\x00label "
+
+// An Entry is one input file as given, NAME=PATH labelled or not.
+type Entry struct {
+	Label, Path string
+	Stream      bool
+}
+
+// Roots groups a run's plans and streams into root modules: entries with
+// one label form one root of that name; unlabelled ones, one per
+// directory, named by n.
+func Roots(open *tofujson.Files, entries []Entry, n Naming) []Root {
+	files := make([]RootFile, len(entries))
+	labelled := map[string]bool{}
+	for i, e := range entries {
+		switch {
+		case e.Label != "":
+			files[i] = RootFile{Key: labelKey + e.Label, Name: e.Label, Path: e.Path, Stream: e.Stream, Known: true}
+			labelled[e.Label] = true
+		case n.Top == "":
+			// However the path is spelled (plan.json, ./plan.json,
+			// dir/plan.json from above): one root per directory.
+			key := filepath.Dir(e.Path)
+			if abs, err := filepath.Abs(e.Path); err == nil {
+				key = filepath.Dir(abs)
+			}
+			files[i] = RootFile{Key: key, Name: ModuleName(e.Path), Path: e.Path, Stream: e.Stream, Known: true}
+		default:
+			rel, ok := under(n.Top, e.Path)
+			if !ok {
+				rel = e.Path
+			}
+			f := InDirectory(rel)
+			f.Path, f.Stream, f.Known = e.Path, e.Stream, true
+			files[i] = f
+		}
+	}
+	roots := Group(open, files)
+	if n.Top == "" {
+		return roots
+	}
+	for i := range roots {
+		if labelled[roots[i].Name] {
+			continue // named by its label
+		}
+		place(&roots[i], n.Top)
+		if rel, ok := under(n.Top, roots[i].Path); ok && roots[i].Path != "" {
+			roots[i].Source = filepath.ToSlash(rel)
+		}
+	}
+	nameByPlace(roots)
+	return roots
+}
+
+// under is path relative to top, when it is under top.
+func under(top, path string) (string, bool) {
+	t, errT := filepath.Abs(top)
+	p, errP := filepath.Abs(path)
+	if rel, err := filepath.Rel(t, p); errT == nil && errP == nil && err == nil && !strings.HasPrefix(rel, "..") {
+		return rel, true
+	}
+	return "", false
+}
+
+// place sets a root's place in the repository whose top is top: the
+// directory of its plan (or first stream) relative to top, when it is
+// under it. The tools name the files of their diagnostics from there.
+func place(in *Root, top string) {
+	file := in.Path
+	if file == "" && len(in.Streams) > 0 {
+		file = in.Streams[0]
+	}
+	if file == "" {
+		return
+	}
+	if rel, ok := under(top, filepath.Dir(file)); ok {
+		in.Root = filepath.ToSlash(rel)
+	}
+}
+
+// nameByPlace names each of several roots by its place in the repository
+// (envs/prod, not prod), as the manifests of a matrix's artifacts name
+// them: one job over several roots and the two-job recipe's final job
+// then name them alike, and two roots of one last name (envs/prod,
+// apps/prod) stay apart. One root keeps its short name.
+func nameByPlace(roots []Root) {
+	if len(roots) < 2 {
+		return
+	}
+	for i := range roots {
+		root, name := roots[i].Root, roots[i].Name
+		if root == "" || root == "." {
+			continue
+		}
+		switch base := path.Base(root); {
+		case name == root:
+		case strings.HasSuffix(root, "/"+name): // prod, or prod/eu as grouping told alike roots apart
+			roots[i].Name = root
+		case strings.HasPrefix(name, base+" ("): // prod (again.json): two plans of one directory
+			roots[i].Name = root + name[len(base):]
 		}
 	}
 }

@@ -73,3 +73,57 @@ func TestGroupNamesByShortestUniquePath(t *testing.T) {
 		t.Errorf("names %q, want %q", names, want)
 	}
 }
+
+// TestRootsNamesByOnePolicy: one policy names every runner's roots — by
+// label, else by directory: its name for `planpr render` (no top), its
+// place in the repository for the Action and dry-run (several roots by
+// place, one by its short name, the top as "."), whatever the spelling
+// of the paths.
+func TestRootsNamesByOnePolicy(t *testing.T) {
+	top := t.TempDir()
+	const plan = `{"format_version":"1.2"}`
+	for _, rel := range []string{"envs/prod/plan.json", "apps/prod/plan.json", "plan.json"} {
+		p := filepath.Join(top, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(plan), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	abs := func(rel string) string { return filepath.Join(top, rel) }
+	t.Chdir(top) // render's relative paths
+	type named struct{ Name, Root, Source string }
+	names := func(roots []Root) []named {
+		var out []named
+		for _, r := range roots {
+			out = append(out, named{r.Name, r.Root, r.Source})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		entries []Entry
+		naming  Naming
+		want    []named
+	}{
+		{"render: by directory name, a file at the top by its own", []Entry{{Path: "envs/prod/plan.json"}, {Path: "./plan.json"}}, Naming{},
+			[]named{{"prod", "", ""}, {"plan.json", "", ""}}},
+		{"render: alike directory names apart", []Entry{{Path: "envs/prod/plan.json"}, {Path: "apps/prod/plan.json"}}, Naming{},
+			[]named{{"envs/prod", "", ""}, {"apps/prod", "", ""}}},
+		{"one root: its short name", []Entry{{Path: abs("envs/prod/plan.json")}}, Naming{Top: top},
+			[]named{{"prod", "envs/prod", "envs/prod/plan.json"}}},
+		{"several roots: by place, alike last names apart", []Entry{{Path: abs("envs/prod/plan.json")}, {Path: abs("apps/prod/plan.json")}}, Naming{Top: top},
+			[]named{{"envs/prod", "envs/prod", "envs/prod/plan.json"}, {"apps/prod", "apps/prod", "apps/prod/plan.json"}}},
+		{"the top is .", []Entry{{Path: abs("plan.json")}}, Naming{Top: top},
+			[]named{{".", ".", "plan.json"}}},
+		{"a label names its root", []Entry{{Label: "web", Path: abs("envs/prod/plan.json")}, {Path: abs("apps/prod/plan.json")}}, Naming{Top: top},
+			[]named{{"web", "", ""}, {"apps/prod", "apps/prod", "apps/prod/plan.json"}}},
+		{"a label and a directory of one name", []Entry{{Label: "prod", Path: abs("plan.json")}, {Path: abs("envs/prod/plan.json")}}, Naming{},
+			[]named{{"prod", "", ""}, {"envs/prod", "", ""}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := names(Roots(nil, tc.entries, tc.naming)); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
