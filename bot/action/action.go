@@ -850,7 +850,7 @@ func (p *actionPlan) check(ctx context.Context, log *bot.ActionLog, api *gh.Clie
 	if err != nil {
 		return err
 	}
-	outputs["check-url"], outputs["conclusion"] = run.URL, verdict.Conclusion
+	outputs["check-name"], outputs["check-url"], outputs["conclusion"] = run.Name, run.URL, verdict.Conclusion
 	outputs["summary"] = report.WithCheck(outputs["summary"], run.Name, verdict)
 	log.Printf("planpr: check %q %s: %s", run.Name, verdict.Conclusion, strings.Join(verdict.Why, "; "))
 	return nil
