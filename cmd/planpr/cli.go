@@ -113,7 +113,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitOK
 		}
 		if len(args) > 1 {
-			err = &usageError{"action takes no arguments: its inputs are the workflow step's (INPUT_* variables); see planpr action --help"}
+			err = &usageError{"action takes no arguments: its inputs are the workflow step's (INPUT_* variables); see 'planpr action --help'"}
 			break
 		}
 		err = action.Run(context.Background(), action.Env{Getenv: os.Getenv, Stdout: stdout, Version: Version})
@@ -130,6 +130,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			msg += fmt.Sprintf(" (did you mean %q?)", c)
 		}
 		err = &usageError{msg}
+	}
+	// A mistake in a command's arguments points at that command's help.
+	var ue *usageError
+	if errors.As(err, &ue) && slices.Contains(commands, args[0]) && !strings.Contains(ue.msg, "--help") {
+		err = &usageError{ue.msg + "; see 'planpr " + args[0] + " --help'"}
 	}
 	return exitCode(err, stderr)
 }

@@ -43,7 +43,7 @@ func runJobs(args []string, stdout io.Writer) error {
 		return nil
 	}
 	if len(args) > 0 {
-		return &usageError{"jobs takes no arguments (see planpr jobs --help)"}
+		return &usageError{"jobs takes no arguments; see 'planpr jobs --help'"}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -75,7 +75,7 @@ func runMigrate(args []string, stdout io.Writer) error {
 		return nil
 	}
 	if len(args) > 0 {
-		return &usageError{"migrate takes no arguments (see planpr migrate --help)"}
+		return &usageError{"migrate takes no arguments; see 'planpr migrate --help'"}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

@@ -80,7 +80,7 @@ func runServe(args []string, stderr io.Writer) error {
 			fmt.Fprint(stderr, serveUsage)
 			return nil
 		}
-		return &usageError{"serve takes no arguments; it is configured by PLANPR_* variables (see planpr serve --help)"}
+		return &usageError{"serve takes no arguments: it is configured by PLANPR_* variables; see 'planpr serve --help'"}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -98,7 +98,7 @@ func (r *envReader) err() error {
 	if len(r.problems) == 0 {
 		return nil
 	}
-	return errors.New("planpr serve is misconfigured:\n  " + strings.Join(r.problems, "\n  ") + "\n(see planpr serve --help)")
+	return errors.New("planpr serve is misconfigured:\n  " + strings.Join(r.problems, "\n  ") + "\nsee 'planpr serve --help'")
 }
 
 // readServeConfig reads and checks serve's variables.
