@@ -55,12 +55,12 @@ Flags:
 		return err
 	}
 	if len(files) != 2 {
-		return &exitStatus{2, "compare-plans needs two plans: REVIEWED CURRENT"}
+		return &usageError{"compare-plans needs two plans: REVIEWED CURRENT"}
 	}
 	switch format {
 	case "text", "markdown", "json":
 	default:
-		return &exitStatus{2, fmt.Sprintf("--format %q: want text, markdown or json", format)}
+		return &usageError{fmt.Sprintf("--format %q: want text, markdown or json", format)}
 	}
 	var plans [2]*fingerprint.Plan
 	// With the review's secret, sensitive values count too (by their
