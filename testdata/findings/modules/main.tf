@@ -1,0 +1,23 @@
+terraform {
+  required_version = ">= 1.5"
+}
+
+module "a" {
+  source = "./modules/x"
+  name   = "a"
+}
+
+module "b" {
+  source = "./modules/x"
+  name   = "b"
+}
+
+resource "terraform_data" "web" {
+  for_each = toset(["eu", "us"])
+
+  input = "web-${each.key}"
+}
+
+resource "terraform_data" "kept" {
+  input = "unchanged"
+}

@@ -1,0 +1,12 @@
+variable "name" {
+  type = string
+}
+
+resource "terraform_data" "logs" {
+  input = "logs-${var.name}"
+}
+
+resource "terraform_data" "audit" {
+  input            = "audit-${var.name}"
+  triggers_replace = [var.name]
+}
