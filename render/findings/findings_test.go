@@ -151,3 +151,24 @@ func TestAModuleThatCallsItselfIsBounded(t *testing.T) {
 		t.Errorf("%d addresses for the resource", len(got))
 	}
 }
+
+// TestTflintFindingAtALineLandsOnEveryInstance: TFLint's real SARIF names
+// no resource, only a file and line (a comment in the for_each resource's
+// block): the finding lands on every instance of that block.
+func TestTflintFindingAtALineLandsOnEveryInstance(t *testing.T) {
+	root := filepath.Join("..", "..", "testdata", "findings", "modules")
+	found := readSARIF(t, filepath.Join(root, "tflint.sarif"))
+	if len(found) != 1 || found[0].Tool != "tflint" || found[0].Address != "" || found[0].Severity != Medium ||
+		found[0].File != "main.tf" || found[0].Line != 16 || !strings.Contains(found[0].HelpURI, "terraform_comment_syntax") {
+		t.Fatalf("read %+v", found)
+	}
+	placed := Place(found, NewIndex(os.DirFS(root)), planAddresses(t, filepath.Join(root, "plan.json")))
+	var on []string
+	for a := range placed.ByAddress {
+		on = append(on, a)
+	}
+	slices.Sort(on)
+	if want := []string{`terraform_data.web["eu"]`, `terraform_data.web["us"]`}; !slices.Equal(on, want) || len(placed.Unmatched) != 0 {
+		t.Errorf("on %v (%d unmatched), want %v", on, len(placed.Unmatched), want)
+	}
+}

@@ -13,6 +13,7 @@ module "b" {
 }
 
 resource "terraform_data" "web" {
+  // one per region
   for_each = toset(["eu", "us"])
 
   input = "web-${each.key}"

@@ -3,6 +3,7 @@ variable "name" {
 }
 
 resource "terraform_data" "logs" {
+  // the call's name, in the logs' input
   input = "logs-${var.name}"
 }
 
