@@ -128,8 +128,8 @@ func TestALineNamesEveryInstanceOfItsBlock(t *testing.T) {
 
 func TestConfigAddressDropsInstanceKeys(t *testing.T) {
 	for in, want := range map[string]string{
-		`aws_s3_bucket.b`:                               `aws_s3_bucket.b`,
-		`module.a["x"].aws_s3_bucket.b[0]`:              `module.a.aws_s3_bucket.b`,
+		`aws_s3_bucket.b`:                                 `aws_s3_bucket.b`,
+		`module.a["x"].aws_s3_bucket.b[0]`:                `module.a.aws_s3_bucket.b`,
 		`module.a["x.]y"].module.c[2].data.d_e.f["a\"]"]`: `module.a.module.c.data.d_e.f`,
 	} {
 		if got := ConfigAddress(in); got != want {

@@ -1,7 +1,6 @@
 package findings
 
 import (
-	"slices"
 	"strings"
 )
 
@@ -16,54 +15,93 @@ type Placed struct {
 }
 
 // Place puts each finding on the plan's resource instances (addresses,
-// the plan's resource_changes): the instance the finding names, when the
-// plan has it; else every instance of the configuration block the report
-// places it in (its file and line in ix; nil ix: by name only) — every
-// instance of a for_each resource, in every call of its module.
+// the plan's resource_changes) as a Placer does, all at once.
 func Place(found []Finding, ix *Index, addresses []string) *Placed {
-	p := &Placed{ByAddress: map[string][]Finding{}}
-	byConfig := map[string][]string{} // configuration address → the plan's instances of it
-	have := map[string]bool{}
+	p := NewPlacer(found, ix)
+	out := &Placed{ByAddress: map[string][]Finding{}}
 	for _, a := range addresses {
-		have[a] = true
-		c := ConfigAddress(a)
-		byConfig[c] = append(byConfig[c], a)
-	}
-	add := func(addr string, f Finding) {
-		if !slices.Contains(p.ByAddress[addr], f) {
-			p.ByAddress[addr] = append(p.ByAddress[addr], f)
+		if fs := p.For(a); len(fs) > 0 {
+			out.ByAddress[a] = fs
 		}
 	}
-	for _, f := range found {
-		var targets []string
+	out.Unmatched = p.Unmatched()
+	return out
+}
+
+// A Placer puts findings on a plan's resource instances as the plan is
+// read, one address at a time: the instance a finding names (a name
+// without instance keys, every instance of that block), else, for a
+// finding that names none, every instance of the configuration block the
+// report places it in (its file and line in the Index: both calls of a
+// module, every for_each key; a module block, every resource of that
+// call). What no address takes is Unmatched.
+type Placer struct {
+	found  []Finding
+	used   []bool
+	exact  map[string][]int // a named instance → findings
+	blocks map[string][]int // a configuration address → findings, named without keys or placed by line
+	calls  []callFindings   // module blocks → findings placed on them
+}
+
+type callFindings struct {
+	prefix string // module.a. (the call's resources start so)
+	idx    int
+}
+
+// NewPlacer indexes found for placing; ix may be nil (by name only).
+func NewPlacer(found []Finding, ix *Index) *Placer {
+	p := &Placer{found: found, used: make([]bool, len(found)), exact: map[string][]int{}, blocks: map[string][]int{}}
+	for i, f := range found {
 		switch {
-		case f.Address != "" && have[f.Address]:
-			targets = []string{f.Address}
-		case f.Address != "" && len(byConfig[ConfigAddress(f.Address)]) > 0 && ConfigAddress(f.Address) == f.Address:
-			targets = byConfig[f.Address] // a block named without its keys: every instance
+		case f.Address != "" && ConfigAddress(f.Address) == f.Address:
+			p.blocks[f.Address] = append(p.blocks[f.Address], i)
+		case f.Address != "":
+			p.exact[f.Address] = append(p.exact[f.Address], i)
 		case ix != nil && f.File != "" && f.Line > 0:
 			for _, c := range ix.At(f.File, f.Line) {
-				targets = append(targets, byConfig[c]...)
-				// A module block: every resource of that call.
 				if parts := strings.Split(c, "."); len(parts) >= 2 && parts[len(parts)-2] == "module" {
-					for conf, instances := range byConfig {
-						if strings.HasPrefix(conf, c+".") {
-							targets = append(targets, instances...)
-						}
-					}
+					p.calls = append(p.calls, callFindings{c + ".", i})
+				} else {
+					p.blocks[c] = append(p.blocks[c], i)
 				}
 			}
 		}
-		if len(targets) == 0 {
-			p.Unmatched = append(p.Unmatched, f)
-			continue
-		}
-		slices.Sort(targets)
-		for _, a := range slices.Compact(targets) {
-			add(a, f)
-		}
 	}
 	return p
+}
+
+// For is the findings on the resource instance at address, each once.
+func (p *Placer) For(address string) []Finding {
+	conf := ConfigAddress(address)
+	var idx []int
+	idx = append(idx, p.exact[address]...)
+	idx = append(idx, p.blocks[conf]...)
+	for _, c := range p.calls {
+		if strings.HasPrefix(conf, c.prefix) {
+			idx = append(idx, c.idx)
+		}
+	}
+	var out []Finding
+	seen := map[int]bool{}
+	for _, i := range idx {
+		if !seen[i] {
+			seen[i] = true
+			p.used[i] = true
+			out = append(out, p.found[i])
+		}
+	}
+	return out
+}
+
+// Unmatched are the findings no address asked for has taken, in order.
+func (p *Placer) Unmatched() []Finding {
+	var out []Finding
+	for i, f := range p.found {
+		if !p.used[i] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // ConfigAddress is an instance address without its instance keys: the
