@@ -558,6 +558,11 @@ func prepare(env Env) (p *actionPlan, err error) {
 		}
 		p.manifest.Key, p.manifest.Root = "", ""
 	}
+	if in.Findings != "" {
+		if err := p.takeFindings(in.Findings, cmp.Or(env.Getenv("GITHUB_WORKSPACE"), ".")); err != nil {
+			return nil, err
+		}
+	}
 	if p.mode, err = review.ParseMode(cmp.Or(in.Mode, manifest.Mode)); err != nil {
 		return nil, fmt.Errorf("input %w", err)
 	}
@@ -754,6 +759,60 @@ func (e *noMatchError) Error() string { return fmt.Sprintf("pattern %q matches n
 // doublestar (filepath.Glob has no **).
 func glob(pat string) ([]string, error) {
 	return doublestar.FilepathGlob(pat, doublestar.WithFilesOnly())
+}
+
+// takeFindings gives the roots the scanners' reports the findings input
+// names (each must be SARIF): a report in a root's directory is that
+// root's, any other every root's (a finding lands on the resources it is
+// about, or on none). Each root's configuration is its directory in the
+// workspace, where the reports' files and lines are.
+func (p *actionPlan) takeFindings(globs, workspace string) error {
+	reports, err := expandGlobs(globs)
+	if err != nil {
+		return fmt.Errorf("input findings: %w", err)
+	}
+	for _, r := range reports {
+		kind, err := inputs.Classify(p.files, r)
+		if err != nil {
+			return err
+		}
+		if kind != inputs.Findings {
+			return fmt.Errorf("input findings: %s is %s, not a scanner's SARIF report", r, kind)
+		}
+	}
+	planDirs := map[string]bool{}
+	for _, pl := range p.plans {
+		if pl.Path != "" {
+			planDirs[filepath.Dir(pl.Path)] = true
+		}
+	}
+	for i := range p.plans {
+		pl := &p.plans[i]
+		if pl.Path == "" {
+			continue
+		}
+		for _, r := range reports {
+			if dir := filepath.Dir(r); dir == filepath.Dir(pl.Path) || !planDirs[dir] || len(p.plans) == 1 {
+				pl.Findings = append(pl.Findings, r)
+			}
+		}
+		if pl.Root != "" {
+			if dir := filepath.Join(workspace, filepath.FromSlash(pl.Root)); hasConfig(dir) {
+				pl.Config = dir
+			}
+		}
+	}
+	return nil
+}
+
+// hasConfig says whether dir holds configuration files.
+func hasConfig(dir string) bool {
+	for _, pat := range []string{"*.tf", "*.tf.json", "*.tofu", "*.tofu.json"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, pat)); len(m) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // entriesOf are the run's plans and streams as inputs.Roots takes them

@@ -25,6 +25,7 @@ type actionInputs struct {
 	// compares them): its comments are github-actions[bot]'s.
 	WorkflowToken        bool
 	Plan, UILog, Schemas string   // UILog: the ui-stream input (ui-log, its old name)
+	Findings             string   // scanners' reports (SARIF), as globs
 	LockFiles            string   // auto, off, or a glob
 	Notices              []string // said in the log once the run starts
 	Key, Title           string
@@ -47,7 +48,7 @@ func readActionInputs(env Env) (*actionInputs, error) {
 	in := &actionInputs{
 		Token: env.input("github-token"), CommentAuthor: env.input("comment-author"),
 		WorkflowToken: env.Getenv("PLANPR_WORKFLOW_TOKEN") == "true",
-		Plan:          env.input("plan"), UILog: env.input("ui-stream"), Schemas: env.input("schemas"),
+		Plan:          env.input("plan"), UILog: env.input("ui-stream"), Schemas: env.input("schemas"), Findings: env.input("findings"),
 		Key: env.input("key"), Title: env.input("title"), Mode: env.input("mode"), Flavor: env.input("flavor"),
 	}
 	var problems []string

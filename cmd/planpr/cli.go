@@ -65,7 +65,7 @@ const actionUsage = `Usage: planpr action
 Run as the planpr GitHub Action's step (see action.yml): it renders the plans, UI streams and
 lock-file changes of the pull request and keeps one comment per key on it. It takes no flags;
 its inputs come from the workflow as INPUT_* variables (INPUT_PLAN, INPUT_UI-STREAM (INPUT_UI-LOG, its old name),
-INPUT_SCHEMAS, INPUT_LOCK-FILES, INPUT_KEY, INPUT_TITLE, INPUT_MODE, INPUT_FLAVOR,
+INPUT_SCHEMAS, INPUT_FINDINGS, INPUT_LOCK-FILES, INPUT_KEY, INPUT_TITLE, INPUT_MODE, INPUT_FLAVOR,
 INPUT_COMMENT-MODE, INPUT_JOB-SUMMARY, INPUT_LABELS, INPUT_VERIFY, INPUT_REGISTRY,
 INPUT_VERIFY-HOSTS, INPUT_PLATFORMS, INPUT_CHECK, INPUT_FAIL-ON, INPUT_COMMENT-PER,
 INPUT_ROOTS, INPUT_PACK, INPUT_REVIEWED, INPUT_REVIEWED-PLAN, INPUT_REVIEW-SECRET,

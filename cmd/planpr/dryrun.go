@@ -29,10 +29,10 @@ import (
 // dryRunOptions are `planpr dry-run`'s flags and arguments, and where
 // its report goes.
 type dryRunOptions struct {
-	base, schemas, mode, htmlFile, summaryFile, key, flavorName, failOnText string
-	verify                                                                  verifyFlags
-	files                                                                   []string
-	stdout, stderr                                                          io.Writer
+	base, schemas, config, mode, htmlFile, summaryFile, key, flavorName, failOnText string
+	verify                                                                          verifyFlags
+	files                                                                           []string
+	stdout, stderr                                                                  io.Writer
 	// sink takes the report; nil: the terminal (the comment on stdout,
 	// the notes on stderr, the --html and --summary files).
 	sink publish.Sink
@@ -46,6 +46,7 @@ func runDryRun(args []string, stdout, stderr io.Writer) (err error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.base, "base", "", "compare lock files with the merge base of `REF` (default: the remote's default branch, else main or master, whichever exists)")
 	fs.StringVar(&o.schemas, "schemas", "", "provider schemas `FILE` (from tofu providers schema -json)")
+	fs.StringVar(&o.config, "config", "", "the configuration `DIR` scanners' findings (SARIF inputs) are about (default: each plan's own directory, when it holds .tf files)")
 	fs.StringVar(&o.mode, "mode", "normal", "how the plans were made, `MODE`: normal, destroy or refresh-only")
 	fs.StringVar(&o.htmlFile, "html", "", "also write a self-contained preview page of the comment to `FILE`")
 	fs.StringVar(&o.summaryFile, "summary", "", "also write the machine summary (the Action's summary output, as render --format json) to `FILE`")
@@ -138,7 +139,9 @@ func dryRun(o dryRunOptions) (err error) {
 	// Schemas among the inputs (envs/prod/*.json holds schemas.json) are
 	// taken as the Action takes them: each plan's beside it.
 	files, kinds, given := withoutSchemas(files, set.Files)
+	files, kinds, reports := takeFindings(files, kinds)
 	plans := inputs.Roots(set.Open(), entries(files, kinds), inputs.Naming{Top: top}) // as the Action names them
+	withFindings(plans, reports, o.config)
 	if schemas == "" {
 		beside := inputs.SchemasBeside(set.Open(), bot.PlanPaths(plans), given)
 		if popts.SchemasOf, err = review.ReadSchemasOf(set.Open(), beside); err != nil {
@@ -244,6 +247,30 @@ func (t *terminalSink) publish(rep *report.Report) error {
 	}
 	fmt.Fprintln(stderr, bot.SafeLog(strings.Join(notes, "\n  ")))
 	return nil
+}
+
+// takeFindings takes scanners' reports (SARIF) out of the arguments:
+// the rest with their kinds, and the reports' paths.
+func takeFindings(args []string, kinds []inputs.File) (rest []string, restKinds []inputs.File, reports []string) {
+	for i, a := range args {
+		if kinds[i].Kind == inputs.Findings {
+			reports = append(reports, kinds[i].Path)
+		} else {
+			rest, restKinds = append(rest, a), append(restKinds, kinds[i])
+		}
+	}
+	return rest, restKinds, reports
+}
+
+// withFindings gives every root with a plan the scanners' reports (each
+// finding lands on the resources of the plan it is about, or on none)
+// and, when given, the configuration's directory.
+func withFindings(plans []inputs.Root, reports []string, config string) {
+	for i := range plans {
+		if plans[i].Path != "" && len(reports) > 0 {
+			plans[i].Findings, plans[i].Config = reports, config
+		}
+	}
 }
 
 // withoutSchemas are the arguments that are not provider schemas with

@@ -24,6 +24,7 @@ import (
 
 type renderOptions struct {
 	schemas  string
+	config   string
 	format   string
 	mode     string
 	targeted bool
@@ -38,6 +39,7 @@ func runRender(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.schemas, "schemas", "", "provider schemas `FILE` (from tofu providers schema -json: exact nested blocks and types)")
+	fs.StringVar(&o.config, "config", "", "the configuration `DIR` scanners' findings (SARIF inputs) are about (default: each plan's own directory, when it holds .tf files)")
 	fs.StringVar(&o.format, "format", "text", "output `FORMAT`: text (as tofu show -no-color), markdown (the pull-request comment) or json (a summary for workflows)")
 	fs.StringVar(&o.key, "key", "", "markdown: the comment's `KEY` (names the root module or workspace; default: the plans' names)")
 	fs.StringVar(&o.mode, "mode", "normal", "how the plan was made, `MODE`: normal, destroy (tofu plan -destroy) or refresh-only")
@@ -104,7 +106,12 @@ Flags:
 	if states := set.Paths(inputs.State); len(states) > 0 {
 		return renderStates(states, len(args), o, popts, stdout)
 	}
-	plans := inputs.Roots(set.Open(), entries(args, set.Files), inputs.Naming{}) // by label, else directory
+	args, kinds, reports := takeFindings(args, set.Files)
+	if len(reports) > 0 && o.format == "text" {
+		return &usageError{reports[0] + " is a scanner's report (SARIF): --format text prints the plan as the tool does; its findings are shown with --format markdown or json"}
+	}
+	plans := inputs.Roots(set.Open(), entries(args, kinds), inputs.Naming{}) // by label, else directory
+	withFindings(plans, reports, o.config)
 	switch o.format {
 	case "json":
 		err = summary.Write(&out, plans, popts)

@@ -3,6 +3,7 @@ package comment
 import (
 	"cmp"
 	"context"
+	"github.com/planpr/planpr/render/findings"
 	"github.com/planpr/planpr/render/inputs"
 	"html"
 	"io"
@@ -95,7 +96,10 @@ type CommentResult struct {
 	Errored     bool
 	HasChange   bool
 	LockAlert   bool
-	failure     review.Failure // the worst of the sections
+	// Findings counts the scanners' findings on the changes shown, by
+	// severity (findings.Severity).
+	Findings [findings.Critical + 1]int
+	failure  review.Failure // the worst of the sections
 	// maskedOutside is what was masked outside the diffs (see maskedAt).
 	maskedOutside int
 }
@@ -269,6 +273,9 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 		}
 		facts.HasChange = facts.HasChange || s.hasChanges()
 		facts.Drift += len(s.drift)
+		for sev, n := range s.Findings.BySeverity() {
+			facts.Findings[sev] += n
+		}
 	}
 	for _, fd := range o.Locks {
 		facts.LockAlert = facts.LockAlert || fd.MaxSeverity().Rank() >= lockdiff.Alert.Rank()

@@ -364,6 +364,7 @@ func (s *planSection) movesAndImports() string {
 // level to the comment being assembled (not to a builder of its own: a
 // comment is assembled many times over while it is fitted to its budget).
 func (s *planSection) writeBody(b *strings.Builder, level Level, m *mask.Masker) {
+	b.WriteString(s.findingsPart(m)) // at every size: what a scanner says of the change comes first
 	switch level {
 	case LevelFull:
 		b.WriteString(s.b().full.String())

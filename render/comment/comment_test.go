@@ -57,6 +57,15 @@ func TestCommentGolden(t *testing.T) {
 			CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "all"}, Title: "Infrastructure", Version: "test"}},
 		{"example-shortened.md", example, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test", MaxSize: 3000, FullText: "the job summary"}},
 		{"example-summary-only.md", example, CommentOptions{PlanOptions: review.PlanOptions{Schemas: schemas}, Marker: Marker{Key: "example"}, Version: "test", MaxSize: 1500, FullText: "the job summary"}},
+		// Real tfsec and TFLint SARIF beside the plan of the same
+		// configuration, with a report of a resource the plan leaves alone
+		// and one finding on no resource of it.
+		{"findings.md", []CommentPlan{{Name: "modules", Path: "../../testdata/findings/modules/plan.json", Findings: []string{
+			"../../testdata/findings/modules/tfsec.sarif", "../../testdata/findings/modules/tflint.sarif", "testdata/findings/elsewhere.sarif"}}},
+			CommentOptions{Marker: Marker{Key: "modules"}, Version: "test"}},
+		{"findings-summary-only.md", []CommentPlan{{Name: "modules", Path: "../../testdata/findings/modules/plan.json", Findings: []string{
+			"../../testdata/findings/modules/tfsec.sarif", "../../testdata/findings/modules/tflint.sarif", "testdata/findings/elsewhere.sarif"}}},
+			CommentOptions{Marker: Marker{Key: "modules"}, Version: "test", MaxSize: 2500, FullText: "the job summary"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {

@@ -44,8 +44,10 @@ func ParseSeverity(s string) (Severity, error) {
 // A Finding is one result of a scanner.
 type Finding struct {
 	Tool, RuleID string
-	// HelpURI is the rule's documentation, when the report gives one.
+	// HelpURI is the rule's documentation, when the report gives one;
+	// RuleText the rule's own short description ("" when none).
 	HelpURI  string
+	RuleText string
 	Message  string
 	Severity Severity
 	// File and Line are where the report places it: File as the report

@@ -129,7 +129,7 @@ func ReadSARIF(file string, data []byte) (found []Finding, dropped int, err erro
 			}
 			f := Finding{Tool: run.Tool.Driver.Name, RuleID: r.RuleID, Message: r.Message.Text, Severity: severityOf(r, rule)}
 			if rule != nil {
-				f.HelpURI = rule.HelpURI
+				f.HelpURI, f.RuleText = rule.HelpURI, strings.TrimSpace(rule.ShortDescription.Text)
 				if f.RuleID == "" {
 					f.RuleID = rule.ID
 				}

@@ -1,8 +1,8 @@
 // Package inputs owns a run's input files: Open opens each once (a Set
 // holds them, and every read of the run goes through it) and decides,
 // once, what each is — a plan (`tofu show -json PLANFILE`), a state,
-// provider schemas, or a UI stream (`tofu plan/apply/test -json`) — by
-// its content. Nothing else sniffs a file's kind.
+// provider schemas, a UI stream (`tofu plan/apply/test -json`), or a
+// scanner's SARIF report — by its content. Nothing else sniffs a file's kind.
 package inputs
 
 import (
@@ -21,6 +21,9 @@ const (
 	State   Kind = "state"
 	Schemas Kind = "schemas"
 	Stream  Kind = "stream"
+	// Findings is a scanner's report (SARIF 2.1.0), placed on the
+	// resources of the plans it is about.
+	Findings Kind = "findings"
 )
 
 // File is an input file and what it is.

@@ -19,6 +19,12 @@ type Root struct {
 	// Root is the root module's directory in the repository, where the
 	// tools' diagnostics name their files from ("" when not known).
 	Root string
+	// Findings are scanners' reports (SARIF) about this root, and Config
+	// the directory of its configuration on this machine, where their
+	// files and lines are ("" when not at hand: findings then land by the
+	// addresses they name only).
+	Findings []string
+	Config   string
 }
 
 // RootFile is one input file and the root module it belongs to: files

@@ -10,6 +10,7 @@ import (
 
 	"github.com/planpr/planpr/lockdiff"
 	"github.com/planpr/planpr/render/comment"
+	"github.com/planpr/planpr/render/findings"
 )
 
 // The conditions a team can say must stop a merge (the Action's fail-on,
@@ -20,6 +21,9 @@ const (
 	FailDestroy   = "destroy"    // something is destroyed (not replaced)
 	FailReplace   = "replace"    // something is replaced
 	FailDrift     = "drift"      // something changed outside the tool
+	// FailFinding, followed by a severity (finding:high), fails on a
+	// scanner's finding at or above it on a resource the plan changes.
+	FailFinding = "finding:"
 )
 
 // FailConditions are every condition fail-on may name, in its order.
@@ -49,8 +53,16 @@ func ParseFailOn(s string) (FailOn, error) {
 			if !slices.Contains(out, c) {
 				out = append(out, c)
 			}
+		case strings.HasPrefix(c, FailFinding):
+			sev, err := findings.ParseSeverity(strings.TrimPrefix(c, FailFinding))
+			if err != nil {
+				return nil, fmt.Errorf("fail-on %q: %v", c, err)
+			}
+			if c = FailFinding + sev.String(); !slices.Contains(out, c) {
+				out = append(out, c)
+			}
 		default:
-			return nil, fmt.Errorf("fail-on %q: want a list of %s (or none)", c, strings.Join(FailConditions, ", "))
+			return nil, fmt.Errorf("fail-on %q: want a list of %s, finding:SEVERITY (critical, high, medium, low, info), or none", c, strings.Join(FailConditions, ", "))
 		}
 	}
 	return out, nil
@@ -82,6 +94,9 @@ type Facts struct {
 	Errored                        bool
 	LockAlerts, Destroys, Replaces int
 	Drift                          int
+	// Findings counts the scanners' findings on the changes, by
+	// severity (findings.Severity).
+	Findings [findings.Critical + 1]int
 	// PR is the pull request the facts were judged for; Failed says its
 	// own verdict here was a failure.
 	PR     int
@@ -100,7 +115,7 @@ const maxFailing = 8
 
 // FactsOf are a report's facts.
 func FactsOf(res *comment.CommentResult, locks []*lockdiff.FileDiff) Facts {
-	return Facts{Errored: res.Errored, LockAlerts: LockAlerts(locks), Destroys: res.Counts.Destroy - res.Replace, Replaces: res.Replace, Drift: res.Drift}
+	return Facts{Errored: res.Errored, LockAlerts: LockAlerts(locks), Destroys: res.Counts.Destroy - res.Replace, Replaces: res.Replace, Drift: res.Drift, Findings: res.Findings}
 }
 
 // String writes facts for a check run's external_id.
@@ -118,6 +133,13 @@ func (f Facts) String() string {
 	}
 	if f.Approval != "" {
 		s += " a=" + f.Approval
+	}
+	if f.Findings != ([findings.Critical + 1]int{}) {
+		n := make([]string, len(f.Findings))
+		for i, c := range f.Findings {
+			n[i] = strconv.Itoa(c)
+		}
+		s += " x=" + strings.Join(n, ",") // info to critical
 	}
 	if len(f.Failing) > 0 {
 		prs := make([]string, len(f.Failing))
@@ -152,6 +174,12 @@ func ParseFacts(s string) (Facts, bool) {
 		case "a":
 			if loginPattern.MatchString(v) {
 				f.Approval = v
+			}
+		case "x":
+			for i, p := range strings.Split(v, ",") {
+				if n, err := strconv.Atoi(p); err == nil && n >= 0 && i < len(f.Findings) {
+					f.Findings[i] = n
+				}
 			}
 		case "o":
 			for _, p := range strings.Split(v, ",") {
@@ -208,6 +236,19 @@ func JudgeFacts(f Facts, failOn FailOn, approval Approval) Verdict {
 	}
 	for _, n := range f.Failing {
 		failed = append(failed, fmt.Sprintf("pull request #%d, whose head is this same commit, fails planpr's gate here: a check belongs to a commit, so it passes only when every open pull request with this head passes", n))
+	}
+	for _, c := range failOn {
+		sev, err := findings.ParseSeverity(strings.TrimPrefix(c, FailFinding))
+		if !strings.HasPrefix(c, FailFinding) || err != nil {
+			continue
+		}
+		n := 0
+		for s := sev; s <= findings.Critical; s++ {
+			n += f.Findings[s]
+		}
+		if n > 0 {
+			failed = append(failed, fmt.Sprintf("%s at %s or above on the resources this plan changes (%s is in fail-on)", count(n, "scanner finding", "scanner findings"), sev, c))
+		}
 	}
 	if on(FailDrift) && f.Drift > 0 {
 		failed = append(failed, fmt.Sprintf("%s changed outside the tool (drift is in fail-on)", count(f.Drift, "resource", "resources")))

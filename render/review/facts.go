@@ -37,6 +37,30 @@ type PlanFacts struct {
 	FailedChecks   []string                 `json:"failed_checks"`
 	Warnings       []string                 `json:"warnings"`
 	Streams        []StreamFacts            `json:"streams"`
+	// Findings are the scanners' findings placed on the plan (absent
+	// when no report was given).
+	Findings *FindingFacts `json:"findings,omitempty"`
+}
+
+// FindingFacts are a root's scanner findings in its summary: counted by
+// severity on the changes, listed per resource, the rest counted apart.
+type FindingFacts struct {
+	Counts    map[string]int           `json:"counts"` // on the changes, by severity
+	Resources map[string][]FindingFact `json:"resources"`
+	Unchanged int                      `json:"on_resources_left_alone"`
+	Unmatched []FindingFact            `json:"unmatched"`
+	Dropped   int                      `json:"dropped,omitempty"`
+}
+
+// FindingFact is one finding.
+type FindingFact struct {
+	Tool     string `json:"tool"`
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Help     string `json:"help,omitempty"`
 }
 
 // StreamFacts is what a UI stream adds to a plan's summary.
@@ -156,6 +180,9 @@ func (m *Module) Facts(path func([]any) string) PlanFacts {
 		Errored: failure != NoFailure, Streams: []StreamFacts{}}
 	for _, st := range m.Streams {
 		f.Streams = append(f.Streams, st.Facts())
+	}
+	if m.Findings != nil {
+		f.Findings = m.Findings.Facts()
 	}
 	t := m.Total
 	f.Counts = FactCounts{Add: t.Add, Change: t.Change, Destroy: t.Destroy, Import: t.Import, Forget: t.Forget,

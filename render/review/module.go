@@ -21,12 +21,31 @@ type Module struct {
 	Counts             map[diff.Action]int // the changes shown, by action
 	Total              Counts              // the "Plan:" line
 	Shown              int                 // how many changes are shown
+	// Findings are the scanners' findings placed on the plan (nil when
+	// none were given).
+	Findings *Findings
 }
 
 // ReadModule reads a root module's plan (one pass, calling so.Each for
 // each change) and its streams, whose secrets join so.Masker.
 func ReadModule(in inputs.Root, o PlanOptions, so ScanOptions) (*Module, error) {
 	m := &Module{Name: in.Name, Path: in.Path, Source: cmp.Or(in.Source, in.Path), Root: in.Root}
+	if len(in.Findings) > 0 && in.Path != "" {
+		place, done, found, err := placeFindings(o.Files, in)
+		if err != nil {
+			return nil, err
+		}
+		each := so.Each
+		so.Each = func(rc *tofujson.ResourceChange, c ChangeSummary) error {
+			place(c)
+			if each != nil {
+				return each(rc, c)
+			}
+			return nil
+		}
+		defer done() // what no change took is unmatched
+		m.Findings = found
+	}
 	if in.Path != "" {
 		scan, err := ReadPlan(in.Path, o, so)
 		if err != nil {

@@ -1,6 +1,8 @@
 package streamreport
 
 import (
+	"fmt"
+	"github.com/planpr/planpr/render/findings"
 	"path"
 	"strings"
 
@@ -48,6 +50,7 @@ func Annotations(modules []*review.Module, locks []*lockdiff.FileDiff, m *mask.M
 			}
 		}
 	}
+	out = append(out, findingAnnotations(modules, m)...)
 	for _, fd := range locks {
 		for _, p := range fd.Providers {
 			if p.After == nil || p.After.DeclRange.Start.Line < 1 {
@@ -65,6 +68,47 @@ func Annotations(modules []*review.Module, locks []*lockdiff.FileDiff, m *mask.M
 				}
 				out = append(out, Annotation{Path: fd.Path, Line: p.After.DeclRange.Start.Line, Level: level,
 					Title: "planpr: " + string(f.Severity) + " on " + p.Address.Short(), Message: m.Quiet(f.Message)})
+			}
+		}
+	}
+	return out
+}
+
+// findingAnnotations mark the scanners' findings on the changes a plan
+// shows, at their files and lines in the repository (a root's place
+// known), once per rule and line: critical and high as failures, medium
+// as warnings, the rest as notices.
+func findingAnnotations(modules []*review.Module, m *mask.Masker) []Annotation {
+	var out []Annotation
+	seen := map[string]bool{}
+	for _, s := range modules {
+		if s.Root == "" || s.Findings == nil {
+			continue
+		}
+		for _, c := range s.Findings.OnChanges {
+			for _, f := range c.Findings {
+				p := path.Clean(path.Join(s.Root, f.File))
+				if f.File == "" || f.Line < 1 || path.IsAbs(f.File) || p == ".." || strings.HasPrefix(p, "../") {
+					continue
+				}
+				key := fmt.Sprintf("%s:%d %s %s", p, f.Line, f.Tool, f.RuleID)
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				level := "notice"
+				switch {
+				case f.Severity >= findings.High:
+					level = "failure"
+				case f.Severity == findings.Medium:
+					level = "warning"
+				}
+				title := f.RuleID
+				if f.Tool != "" {
+					title = f.Tool + ": " + f.RuleID
+				}
+				out = append(out, Annotation{Path: p, Line: f.Line, Level: level,
+					Title: m.Quiet(f.Severity.String() + " " + title), Message: m.Quiet(strings.TrimSpace(f.Message + "\n\n" + f.HelpURI))})
 			}
 		}
 	}

@@ -79,6 +79,20 @@ func New() *Doc {
 // change: ScanOptions.KeepAll); masker holds the plan's secrets.
 func (doc *Doc) Add(m *review.Module, o review.PlanOptions, masker *mask.Masker) error {
 	f := m.Facts(func(p []any) string { return review.MaskedPath(masker, p) })
+	if f.Findings != nil { // a scanner's text may quote what the plan keeps secret
+		mask := func(ff []review.FindingFact) {
+			for i := range ff {
+				ff[i].Message, ff[i].Rule, ff[i].File = masker.Quiet(ff[i].Message), masker.Quiet(ff[i].Rule), masker.Quiet(ff[i].File)
+			}
+		}
+		byAddress := map[string][]review.FindingFact{}
+		for a, ff := range f.Findings.Resources {
+			mask(ff)
+			byAddress[masker.Quiet(a)] = append(byAddress[masker.Quiet(a)], ff...)
+		}
+		f.Findings.Resources = byAddress
+		mask(f.Findings.Unmatched)
+	}
 	for i := range f.Streams { // named as the footer names them: no runner's paths
 		f.Streams[i].Path = streamreport.NameBeside(m.Path, f.Path, m.Root, f.Streams[i].Path)
 	}

@@ -53,8 +53,9 @@ type StateVisitor struct {
 	Resource     func(r *StateResource) error
 }
 
-// DocumentKind tells a plan ("plan") from a state ("state") and provider
-// schemas ("schemas") by the top-level names of a JSON document. It stops at the first name that
+// DocumentKind tells a plan ("plan") from a state ("state"), provider
+// schemas ("schemas") and a scanner's SARIF log ("findings") by the
+// top-level names of a JSON document. It stops at the first name that
 // decides, so it reads little of a large file.
 func DocumentKind(path string) (string, error) { return (*Files)(nil).DocumentKind(path) }
 
@@ -84,6 +85,8 @@ func (fs *Files) DocumentKind(path string) (string, error) {
 			return "state", nil
 		case "provider_schemas":
 			return "schemas", nil
+		case "runs": // a SARIF log: a scanner's findings
+			return "findings", nil
 		case "format_version":
 			if dec.PeekKind() == '"' {
 				v, err := dec.ReadToken()

@@ -1,0 +1,169 @@
+package review
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/planpr/planpr/render/findings"
+	"github.com/planpr/planpr/render/inputs"
+	"github.com/planpr/planpr/render/internal/diff"
+	"github.com/planpr/planpr/render/tofujson"
+)
+
+// Findings are a root's scanner findings, placed on its plan as the plan
+// was read (see findings.Placer).
+type Findings struct {
+	// OnChanges are the changes the plan shows that have findings, in
+	// the plan's order.
+	OnChanges []ChangeFindings
+	// Unchanged counts the findings on resources the plan leaves alone;
+	// Unmatched are those on no resource of the plan (listed apart).
+	Unchanged int
+	Unmatched []findings.Finding
+	// Dropped counts the findings past findings.MaxFindings, not read.
+	Dropped int
+	// Problems are what could not be read of the configuration: its
+	// findings then land by the addresses they name only.
+	Problems []string
+}
+
+// ChangeFindings are the findings on one change the plan shows.
+type ChangeFindings struct {
+	Address  string
+	Action   diff.Action
+	Findings []findings.Finding
+}
+
+// AtLeast counts the findings on the plan's changes at sev or above.
+func (f *Findings) AtLeast(sev findings.Severity) int {
+	if f == nil {
+		return 0
+	}
+	n := 0
+	for _, c := range f.OnChanges {
+		for _, x := range c.Findings {
+			if x.Severity >= sev {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// BySeverity counts the findings on the plan's changes by severity.
+func (f *Findings) BySeverity() map[findings.Severity]int {
+	out := map[findings.Severity]int{}
+	if f == nil {
+		return out
+	}
+	for _, c := range f.OnChanges {
+		for _, x := range c.Findings {
+			out[x.Severity]++
+		}
+	}
+	return out
+}
+
+// placeFindings reads a root's reports: place puts them on each change
+// as the plan is read, and done, once the read is over, leaves in found
+// what no change took.
+func placeFindings(files *tofujson.Files, in inputs.Root) (place func(ChangeSummary), done func(), found *Findings, err error) {
+	found = &Findings{}
+	var all []findings.Finding
+	for _, path := range in.Findings {
+		data, err := readBounded(files, path, findings.MaxReportBytes)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		f, dropped, err := findings.ReadSARIF(path, data)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		all, found.Dropped = append(all, f...), found.Dropped+dropped
+	}
+	var ix *findings.Index
+	if dir := configDir(in); dir != "" {
+		ix = findings.NewIndex(os.DirFS(dir))
+		for _, d := range ix.Problems {
+			found.Problems = append(found.Problems, d.Error())
+		}
+	}
+	placer := findings.NewPlacer(all, ix)
+	place = func(c ChangeSummary) {
+		fs := placer.For(c.Address)
+		switch {
+		case len(fs) == 0:
+		case c.Shown():
+			found.OnChanges = append(found.OnChanges, ChangeFindings{Address: c.Address, Action: c.Action, Findings: fs})
+		default:
+			found.Unchanged += len(fs)
+		}
+	}
+	done = func() { found.Unmatched = placer.Unmatched() }
+	return place, done, found, nil
+}
+
+// configDir is where a root's configuration is: as given, else the
+// plan's own directory when it holds configuration files.
+func configDir(in inputs.Root) string {
+	if in.Config != "" {
+		return in.Config
+	}
+	if in.Path == "" {
+		return ""
+	}
+	dir := filepath.Dir(in.Path)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		for _, ext := range []string{".tf", ".tf.json", ".tofu", ".tofu.json"} {
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ext) {
+				return dir
+			}
+		}
+	}
+	return ""
+}
+
+// readBounded reads one of the run's files, at most max bytes.
+func readBounded(files *tofujson.Files, path string, max int64) ([]byte, error) {
+	f, err := files.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, &tofujson.InputError{File: path, Msg: err.Error()}
+	}
+	if int64(len(data)) > max {
+		return nil, &tofujson.InputError{File: path, Msg: fmt.Sprintf("over %d bytes: a report that large is not read; scan less at once, or raise the scanner's minimum severity", max)}
+	}
+	return data, nil
+}
+
+// Facts are the findings as the machine summary lists them.
+func (f *Findings) Facts() *FindingFacts {
+	out := &FindingFacts{Counts: map[string]int{}, Resources: map[string][]FindingFact{}, Unchanged: f.Unchanged, Unmatched: []FindingFact{}, Dropped: f.Dropped}
+	for sev, n := range f.BySeverity() {
+		out.Counts[sev.String()] = n
+	}
+	for _, c := range f.OnChanges {
+		for _, x := range c.Findings {
+			out.Resources[c.Address] = append(out.Resources[c.Address], findingFact(x))
+		}
+	}
+	for _, x := range f.Unmatched {
+		out.Unmatched = append(out.Unmatched, findingFact(x))
+	}
+	return out
+}
+
+func findingFact(f findings.Finding) FindingFact {
+	return FindingFact{Tool: f.Tool, Rule: f.RuleID, Severity: f.Severity.String(), Message: f.Message, File: f.File, Line: f.Line, Help: f.HelpURI}
+}
