@@ -464,7 +464,7 @@ func (s *planSection) renderChange(o CommentOptions, shapes *shape.Queue[shapeBu
 			return err
 		}
 		shown.item = it
-		estimate := budget.Estimate(it.Text, c.Address)
+		estimate := budget.Estimate(it.Text, c.Address) + 200*min(len(c.Findings), maxResourceFindings+1)
 		for i := range s.budgets {
 			if b := &s.budgets[i]; b.fullRoom() && b.full.Add(it, estimate) {
 				b.marked += it.Marked
@@ -487,8 +487,12 @@ func newDiffItem(rc *tofujson.ResourceChange, c review.ChangeSummary, o CommentO
 	if text == "" {
 		return nil, nil
 	}
-	return &budget.Item{Summary: func(m *mask.Masker) string { return summaryLine(c, m) },
-		Text: text, Wrap: md.DiffBlock, Marked: strings.Count(text, mask.Masked)}, nil
+	it := &budget.Item{Summary: func(m *mask.Masker) string { return summaryLine(c, m) },
+		Text: text, Wrap: md.DiffBlock, Marked: strings.Count(text, mask.Masked)}
+	if len(c.Findings) > 0 {
+		it.Head = func(m *mask.Masker) string { return resourceFindings(c.Findings, m) }
+	}
+	return it, nil
 }
 
 // fullRoom reports whether some size can still take every diff.
@@ -558,7 +562,7 @@ func summaryLine(c review.ChangeSummary, m *mask.Masker) string {
 	if sym := strings.TrimSpace(txt.Symbol(c.Action)); sym != "" {
 		mark = "<code>" + html.EscapeString(sym) + "</code> "
 	}
-	return mark + safeHTML(m, c.Address) + " " + verb(c, m)
+	return mark + safeHTML(m, c.Address) + " " + verb(c, m) + findingsBadge(c.Findings)
 }
 
 func verb(c review.ChangeSummary, m *mask.Masker) string {

@@ -192,3 +192,42 @@ func SeverityCounts(by map[findings.Severity]int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// maxResourceFindings is the most findings listed inside one resource's
+// diff; the rest are counted (the findings part has them all by rule).
+const maxResourceFindings = 5
+
+// findingsBadge follows a resource's summary line when scanners found
+// something on it: " · 🔴 2 findings (1 high)", its worst first.
+func findingsBadge(fs []findings.Finding) string {
+	if len(fs) == 0 {
+		return ""
+	}
+	worst := findings.Info
+	by := map[findings.Severity]int{}
+	for _, f := range fs {
+		worst = max(worst, f.Severity)
+		by[f.Severity]++
+	}
+	return fmt.Sprintf(" · %s %s (%s)", severityMark(worst), words.Count(len(fs), "finding"), SeverityCounts(by))
+}
+
+// resourceFindings are a resource's findings, above its diff.
+func resourceFindings(fs []findings.Finding, m *mask.Masker) string {
+	var b strings.Builder
+	sorted := slices.Clone(fs)
+	slices.SortStableFunc(sorted, func(a, b findings.Finding) int { return cmp.Compare(b.Severity, a.Severity) })
+	for i, f := range sorted {
+		if i == maxResourceFindings {
+			fmt.Fprintf(&b, "- … and %d more\n", len(sorted)-i)
+			break
+		}
+		b.WriteString(findingLine(f, m))
+		if f.File != "" && f.Line > 0 {
+			b.WriteString(" at " + safeCode(m, fmt.Sprintf("%s:%d", f.File, f.Line)))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}

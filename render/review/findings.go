@@ -68,9 +68,9 @@ func (f *Findings) BySeverity() map[findings.Severity]int {
 }
 
 // placeFindings reads a root's reports: place puts them on each change
-// as the plan is read, and done, once the read is over, leaves in found
-// what no change took.
-func placeFindings(files *tofujson.Files, in inputs.Root) (place func(ChangeSummary), done func(), found *Findings, err error) {
+// as the plan is read (and returns the change's), and done, once the
+// read is over, leaves in found what no change took.
+func placeFindings(files *tofujson.Files, in inputs.Root) (place func(ChangeSummary) []findings.Finding, done func(), found *Findings, err error) {
 	found = &Findings{}
 	var all []findings.Finding
 	for _, path := range in.Findings {
@@ -92,7 +92,7 @@ func placeFindings(files *tofujson.Files, in inputs.Root) (place func(ChangeSumm
 		}
 	}
 	placer := findings.NewPlacer(all, ix)
-	place = func(c ChangeSummary) {
+	place = func(c ChangeSummary) []findings.Finding {
 		fs := placer.For(c.Address)
 		switch {
 		case len(fs) == 0:
@@ -101,6 +101,7 @@ func placeFindings(files *tofujson.Files, in inputs.Root) (place func(ChangeSumm
 		default:
 			found.Unchanged += len(fs)
 		}
+		return fs
 	}
 	done = func() { found.Unmatched = placer.Unmatched() }
 	return place, done, found, nil

@@ -37,7 +37,7 @@ func ReadModule(in inputs.Root, o PlanOptions, so ScanOptions) (*Module, error) 
 		}
 		each := so.Each
 		so.Each = func(rc *tofujson.ResourceChange, c ChangeSummary) error {
-			place(c)
+			c.Findings = place(c)
 			if each != nil {
 				return each(rc, c)
 			}

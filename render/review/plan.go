@@ -7,6 +7,7 @@ package review
 
 import (
 	"fmt"
+	"github.com/planpr/planpr/render/findings"
 	"slices"
 	"strings"
 
@@ -120,6 +121,9 @@ type ChangeSummary struct {
 	// At is the address split (see SplitAddress), when the read has
 	// split it (a destroyed or replaced change's, for the warnings).
 	At *SplitAt
+	// Findings are the scanners' findings on this resource, when reports
+	// came with the plan (see Findings).
+	Findings []findings.Finding
 }
 
 // Split is the address split: the read's (At), or made now.

@@ -17,9 +17,12 @@ import (
 // fenced and laid out.
 type Item struct {
 	Summary func(m *mask.Masker) string // the <summary> line
-	Text    string                      // the plain text inside
-	Wrap    func(string) string         // fences the masked text
-	Marked  int                         // values the plan marked sensitive in it
+	// Head, when set, is Markdown laid out inside before the text, its
+	// untrusted parts masked and escaped by it (a resource's findings).
+	Head   func(m *mask.Masker) string
+	Text   string              // the plain text inside
+	Wrap   func(string) string // fences the masked text
+	Marked int                 // values the plan marked sensitive in it
 
 	// An item can sit in several buffers (every size, and the groups'
 	// first diffs): it is masked and laid out once.
@@ -35,7 +38,11 @@ func (it *Item) LayOut(m *mask.Masker) int {
 		before := m.Count
 		summary := it.Summary(m)
 		m.Count += strings.Count(summary, mask.Masked) // laid out once, so counted here
-		it.LaidOut = md.Details(summary, it.Wrap(m.Mask(it.Text)))
+		head := ""
+		if it.Head != nil {
+			head = it.Head(m)
+		}
+		it.LaidOut = md.Details(summary, head+it.Wrap(m.Mask(it.Text)))
 		it.masks, it.done = m.Count-before, true
 	}
 	return it.masks
