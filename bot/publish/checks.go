@@ -71,8 +71,8 @@ func CheckHead(c Check, v report.Verdict) string {
 		}
 		b.WriteString(line)
 	}
-	if n := len(c.Annotations); n > gh.MaxAnnotations {
-		fmt.Fprintf(&b, "\n%d problems are marked on their lines in the Files tab; %d more are in the comment.\n", gh.MaxAnnotations, n-gh.MaxAnnotations)
+	if n := len(c.Annotations); n > maxAnnotations {
+		fmt.Fprintf(&b, "\n%d problems are marked on their lines in the Files tab; %d more are in the comment.\n", maxAnnotations, n-maxAnnotations)
 	}
 	if u := c.DetailsURL; (strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) && !strings.ContainsAny(u, " ()<>\"'\n") {
 		fmt.Fprintf(&b, "\nThe same report is [the pull request's comment](%s).\n", c.DetailsURL)
@@ -121,11 +121,17 @@ func UpsertCheck(ctx context.Context, api Checks, repo gh.Repo, c Check) (*gh.Ch
 				return mine, verdict, nil // the same report judged the same: nothing to write
 			}
 			run, err := api.UpdateCheckRun(ctx, repo, mine.ID, spec)
+			if err == nil {
+				err = moreAnnotations(ctx, api, repo, run.ID, spec, c.Annotations)
+			}
 			return run, verdict, err
 		}
 		run, err := api.CreateCheckRun(ctx, repo, spec)
 		if looked == 0 && gh.AnswerLost(err) {
 			continue // it may have been made: look again, then update it or make it once more
+		}
+		if err == nil {
+			err = moreAnnotations(ctx, api, repo, run.ID, spec, c.Annotations)
 		}
 		return run, verdict, err
 	}
@@ -154,6 +160,36 @@ func judge(ctx context.Context, api Checks, repo gh.Repo, c Check, prior report.
 	return facts, report.JudgeFacts(facts, c.FailOn, approval)
 }
 
+// maxAnnotations bounds the annotations a check run is given, in
+// batches of gh.MaxAnnotations (GitHub's limit a request): a report of
+// thousands of findings costs at most ten requests; the rest are in the
+// comment.
+const maxAnnotations = 10 * gh.MaxAnnotations
+
+// moreAnnotations gives a check run the annotations past the first batch
+// (which its creation or update carried), a batch a request: GitHub adds
+// each request's to the run's.
+func moreAnnotations(ctx context.Context, api Checks, repo gh.Repo, id int64, spec gh.CheckSpec, all []report.Annotation) error {
+	for start := gh.MaxAnnotations; start < min(len(all), maxAnnotations); start += gh.MaxAnnotations {
+		batch := spec
+		batch.Output.Annotations = annotations(all[start:min(start+gh.MaxAnnotations, len(all), maxAnnotations)])
+		if _, err := api.UpdateCheckRun(ctx, repo, id, batch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// annotations are a check's annotations as GitHub takes them.
+func annotations(as []report.Annotation) []gh.Annotation {
+	var out []gh.Annotation
+	for _, a := range as {
+		out = append(out, gh.Annotation{Path: a.Path, StartLine: a.Line, EndLine: a.Line, Level: a.Level,
+			Title: cut(a.Title, 255), Message: cut(a.Message, 64*1024-1)})
+	}
+	return out
+}
+
 // checkSpec is what UpsertCheck writes.
 // unchanged reports whether a check run already says what spec would
 // write: the verdict, its facts, title, summary (the verdict and the
@@ -168,13 +204,7 @@ func checkSpec(c Check, facts report.Facts, verdict report.Verdict) gh.CheckSpec
 	if utf8.RuneCountInString(c.Text) <= gh.MaxCheckText {
 		out.Text = c.Text
 	}
-	for i, a := range c.Annotations {
-		if i == gh.MaxAnnotations {
-			break
-		}
-		out.Annotations = append(out.Annotations, gh.Annotation{Path: a.Path, StartLine: a.Line, EndLine: a.Line, Level: a.Level,
-			Title: cut(a.Title, 255), Message: cut(a.Message, 64*1024-1)})
-	}
+	out.Annotations = annotations(c.Annotations[:min(len(c.Annotations), gh.MaxAnnotations)])
 	return gh.CheckSpec{Name: c.Name, SHA: c.SHA, Conclusion: verdict.Conclusion, DetailsURL: c.DetailsURL, ExternalID: facts.String(), Output: out}
 }
 

@@ -19,7 +19,8 @@ import (
 
 // TestCheckSummaryAtScale: the check of a 10,000-change plan holds its
 // verdict and the comment within GitHub's 65,535 characters (the fake
-// answers 422 past them, as GitHub does), with 50 of its annotations.
+// answers 422 past them, as GitHub does), and its annotations, 50 a
+// request (the fake refuses more, as GitHub does), 500 at most.
 func TestCheckSummaryAtScale(t *testing.T) {
 	dir := t.TempDir()
 	if out, err := exec.Command("go", "run", "../../testdata/genplan", "-n", "10000", "-o", dir).CombinedOutput(); err != nil {
@@ -35,7 +36,7 @@ func TestCheckSummaryAtScale(t *testing.T) {
 		t.Fatal(err)
 	}
 	var many []report.Annotation
-	for i := range 120 {
+	for i := range 620 {
 		many = append(many, report.Annotation{Path: "main.tf", Line: i + 1, Level: "warning", Title: "t", Message: strings.Repeat("m", 100)})
 	}
 	fake, api, _ := newFake(t, "t-write")
@@ -49,10 +50,16 @@ func TestCheckSummaryAtScale(t *testing.T) {
 		t.Fatalf("check runs %+v, run %+v", got, run)
 	}
 	c := got[0]
-	if n := utf8.RuneCountInString(c.Summary); n > gh.MaxCheckText || n < gh.MaxCheckText*8/10 || c.Text != "" || len(c.Annotations) != gh.MaxAnnotations {
+	if n := utf8.RuneCountInString(c.Summary); n > gh.MaxCheckText || n < gh.MaxCheckText*8/10 || c.Text != "" || len(c.Annotations) != 500 {
 		t.Errorf("summary %d characters, text %d, %d annotations", n, len(c.Text), len(c.Annotations))
 	}
-	if !strings.Contains(c.Summary, "50 problems are marked on their lines in the Files tab; 70 more are in the comment.") ||
+	if c.Annotations[0].StartLine != 1 || c.Annotations[499].StartLine != 500 {
+		t.Errorf("annotations from line %d to %d", c.Annotations[0].StartLine, c.Annotations[499].StartLine)
+	}
+	if n := fake.CountRequests("PATCH /repos/octo/infra/check-runs/"); n != 9 {
+		t.Errorf("%d requests after the first for 500 annotations, want 9", n)
+	}
+	if !strings.Contains(c.Summary, "500 problems are marked on their lines in the Files tab; 120 more are in the comment.") ||
 		!strings.Contains(c.Summary, "**❌ Fails**") || !strings.Contains(c.Summary, "<!-- planpr:v1 key=big") {
 		t.Errorf("summary head:\n%s", c.Summary[:min(len(c.Summary), 1500)])
 	}
