@@ -48,3 +48,16 @@ func TakeSchemas(open *tofujson.Files, files []string) (rest, schemas []string) 
 	})
 	return rest, schemas
 }
+
+// TakeFindings takes scanners' reports (SARIF, known by their content)
+// out of files: the rest, and the reports.
+func TakeFindings(open *tofujson.Files, files []string) (rest, reports []string) {
+	rest = slices.DeleteFunc(slices.Clone(files), func(f string) bool {
+		if kind, err := inputs.Classify(open, f); err != nil || kind != inputs.Findings {
+			return false
+		}
+		reports = append(reports, f)
+		return true
+	})
+	return rest, reports
+}

@@ -459,7 +459,7 @@ func (s *Server) commentArtifact(ctx context.Context, api bot.GitHub, repo gh.Re
 		}
 		switch base := filepath.Base(path); {
 		case base == "planpr.json":
-		case strings.HasSuffix(base, ".json"), strings.HasSuffix(base, ".jsonl"), strings.HasSuffix(base, ".log"):
+		case strings.HasSuffix(base, ".json"), strings.HasSuffix(base, ".jsonl"), strings.HasSuffix(base, ".log"), strings.HasSuffix(base, ".sarif"):
 			planFiles = append(planFiles, path)
 		}
 		return nil
@@ -468,6 +468,10 @@ func (s *Server) commentArtifact(ctx context.Context, api bot.GitHub, repo gh.Re
 		return err
 	}
 	files := tofujson.NewFiles() // the artifact's inputs, each opened once
+	// Scanners' reports in the artifact: their findings land on the
+	// resources they name (the App has no checkout to place the others
+	// by their lines: those are listed apart).
+	planFiles, reports := bot.TakeFindings(files, planFiles)
 	defer files.Close()
 	applied := run.Event == "push" && bot.AnyApply(files, planFiles) // an apply after the merge: the merged pull request's
 	var pr int
@@ -483,6 +487,11 @@ func (s *Server) commentArtifact(ctx context.Context, api bot.GitHub, repo gh.Re
 	}
 	planFiles, schemas = bot.TakeSchemas(files, planFiles)
 	plans := artifactPlans(files, dir, a.Name, manifest.Root, planFiles)
+	for i := range plans {
+		if plans[i].Path != "" {
+			plans[i].Findings = reports
+		}
+	}
 	mode, _ := review.ParseMode(manifest.Mode) // validated with the manifest
 	tool, _ := flavor.Parse(manifest.Flavor)
 	marker := report.Marker{Key: cmp.Or(manifest.Key, a.Name), SHA: run.HeadSHA, At: bot.UnixTime(run.RunStartedAt), Run: run.ID}

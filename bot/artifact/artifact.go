@@ -62,11 +62,11 @@ func (b *Budget) Take() error {
 }
 
 // Read reports whether an artifact's file is one planpr reads: plan
-// JSON, UI streams (.jsonl, .log), schemas and the pack's planpr.json.
-// Nothing else is written to disk.
+// JSON, UI streams (.jsonl, .log), schemas, scanners' reports (.sarif)
+// and the pack's planpr.json. Nothing else is written to disk.
 func Read(name string) bool {
 	base := path.Base(name)
-	return strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".log")
+	return strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".log") || strings.HasSuffix(base, ".sarif")
 }
 
 // Download fetches an artifact's zip from its pre-signed URL,
