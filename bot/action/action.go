@@ -298,7 +298,7 @@ func Run(ctx context.Context, env Env) (err error) {
 		m := pack.Manifest{PR: p.pr, SHA: p.marker.SHA, Mode: p.in.Mode, Flavor: p.in.Flavor}
 		var roots []pack.Root
 		for _, pl := range p.plans {
-			roots = append(roots, pack.Root{Name: pl.Name, Root: pl.Root, Path: pl.Path, Streams: pl.Streams})
+			roots = append(roots, pack.Root{Name: pl.Name, Root: pl.Root, Path: pl.Path, Streams: pl.Streams, Findings: pl.Findings})
 		}
 		return pack.Write(p.in.Pack, roots, p.schemasFile, m, log.Printf)
 	}

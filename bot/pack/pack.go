@@ -29,11 +29,14 @@ type Manifest struct {
 type Root struct {
 	Name, Root, Path string
 	Streams          []string
+	// Findings are scanners' reports about the root (SARIF): packed
+	// beside its plan as NAME.sarif, so that the final job finds them.
+	Findings []string
 }
 
 // Write writes what a matrix job read into dir, one directory a root
 // (its place in the repository, slashes as "__"): the plan, the streams,
-// the schemas and a planpr.json naming the root, the commit and the pull
+// the schemas, the scanners' reports and a planpr.json naming the root, the commit and the pull
 // request — the layout the final job (plan: artifacts/**/plan.json) and
 // the App read. The job uploads dir as an artifact; nothing is posted.
 func Write(dir string, plans []Root, schemas string, m Manifest, logf func(format string, args ...any)) error {
@@ -54,10 +57,17 @@ func Write(dir string, plans []Root, schemas string, m Manifest, logf func(forma
 		if schemas != "" {
 			files = append(files, schemas)
 		}
+		findings := map[string]bool{}
+		for _, f := range p.Findings {
+			files, findings[f] = append(files, f), true
+		}
 		for _, f := range files {
 			name := filepath.Base(f)
-			if f == schemas {
+			switch {
+			case f == schemas:
 				name = "schemas.json"
+			case findings[f] && !strings.HasSuffix(name, ".sarif"):
+				name = strings.TrimSuffix(name, filepath.Ext(name)) + ".sarif"
 			}
 			if err := copyFile(f, filepath.Join(sub, name)); err != nil {
 				return err
