@@ -49,15 +49,21 @@ func TakeSchemas(open *tofujson.Files, files []string) (rest, schemas []string) 
 	return rest, schemas
 }
 
-// TakeFindings takes scanners' reports (SARIF, known by their content)
-// out of files: the rest, and the reports.
-func TakeFindings(open *tofujson.Files, files []string) (rest, reports []string) {
+// TakeFindings takes scanners' reports (SARIF) and Infracost reports,
+// known by their content, out of files: the rest, and the reports.
+func TakeFindings(open *tofujson.Files, files []string) (rest, reports, costs []string) {
 	rest = slices.DeleteFunc(slices.Clone(files), func(f string) bool {
-		if kind, err := inputs.Classify(open, f); err != nil || kind != inputs.Findings {
+		switch kind, err := inputs.Classify(open, f); {
+		case err != nil:
 			return false
+		case kind == inputs.Findings:
+			reports = append(reports, f)
+			return true
+		case kind == inputs.Cost:
+			costs = append(costs, f)
+			return true
 		}
-		reports = append(reports, f)
-		return true
+		return false
 	})
-	return rest, reports
+	return rest, reports, costs
 }

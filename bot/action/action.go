@@ -298,7 +298,7 @@ func Run(ctx context.Context, env Env) (err error) {
 		m := pack.Manifest{PR: p.pr, SHA: p.marker.SHA, Mode: p.in.Mode, Flavor: p.in.Flavor}
 		var roots []pack.Root
 		for _, pl := range p.plans {
-			roots = append(roots, pack.Root{Name: pl.Name, Root: pl.Root, Path: pl.Path, Streams: pl.Streams, Findings: pl.Findings})
+			roots = append(roots, pack.Root{Name: pl.Name, Root: pl.Root, Path: pl.Path, Streams: pl.Streams, Findings: pl.Findings, Costs: pl.Costs})
 		}
 		return pack.Write(p.in.Pack, roots, p.schemasFile, m, log.Printf)
 	}
@@ -761,9 +761,10 @@ func glob(pat string) ([]string, error) {
 	return doublestar.FilepathGlob(pat, doublestar.WithFilesOnly())
 }
 
-// takeFindings gives the roots the scanners' reports the findings input
-// names (each must be SARIF): a report in a root's directory is that
-// root's, any other every root's (a finding lands on the resources it is
+// takeFindings gives the roots the reports the findings input names
+// (scanners' SARIF, Infracost's JSON): a report in a root's directory is
+// that root's, any other scanner's every root's (an Infracost report
+// beside no plan of several: none's) (a finding lands on the resources it is
 // about, or on none). Each root's configuration is its directory in the
 // workspace, where the reports' files and lines are.
 func (p *actionPlan) takeFindings(globs, workspace string) error {
@@ -771,13 +772,18 @@ func (p *actionPlan) takeFindings(globs, workspace string) error {
 	if err != nil {
 		return fmt.Errorf("input findings: %w", err)
 	}
+	costs := map[string]bool{}
 	for _, r := range reports {
 		kind, err := inputs.Classify(p.files, r)
 		if err != nil {
 			return err
 		}
-		if kind != inputs.Findings {
-			return fmt.Errorf("input findings: %s is %s, not a scanner's SARIF report", r, kind)
+		switch kind {
+		case inputs.Findings:
+		case inputs.Cost:
+			costs[r] = true
+		default:
+			return fmt.Errorf("input findings: %s is %s, not a scanner's SARIF report or an Infracost report", r, kind)
 		}
 	}
 	planDirs := map[string]bool{}
@@ -792,7 +798,12 @@ func (p *actionPlan) takeFindings(globs, workspace string) error {
 			continue
 		}
 		for _, r := range reports {
-			if dir := filepath.Dir(r); dir == filepath.Dir(pl.Path) || !planDirs[dir] || len(p.plans) == 1 {
+			dir := filepath.Dir(r)
+			switch {
+			case costs[r] && (dir == filepath.Dir(pl.Path) || len(p.plans) == 1):
+				pl.Costs = append(pl.Costs, r) // an estimate is of one root: the one beside it
+			case costs[r]:
+			case dir == filepath.Dir(pl.Path) || !planDirs[dir] || len(p.plans) == 1:
 				pl.Findings = append(pl.Findings, r)
 			}
 		}

@@ -30,8 +30,9 @@ type Root struct {
 	Name, Root, Path string
 	Streams          []string
 	// Findings are scanners' reports about the root (SARIF): packed
-	// beside its plan as NAME.sarif, so that the final job finds them.
-	Findings []string
+	// beside its plan as NAME.sarif, so that the final job finds them;
+	// Costs its Infracost reports, as infracost-NAME.json.
+	Findings, Costs []string
 }
 
 // Write writes what a matrix job read into dir, one directory a root
@@ -57,9 +58,12 @@ func Write(dir string, plans []Root, schemas string, m Manifest, logf func(forma
 		if schemas != "" {
 			files = append(files, schemas)
 		}
-		findings := map[string]bool{}
+		findings, costs := map[string]bool{}, map[string]bool{}
 		for _, f := range p.Findings {
 			files, findings[f] = append(files, f), true
+		}
+		for _, f := range p.Costs {
+			files, costs[f] = append(files, f), true
 		}
 		for _, f := range files {
 			name := filepath.Base(f)
@@ -68,6 +72,8 @@ func Write(dir string, plans []Root, schemas string, m Manifest, logf func(forma
 				name = "schemas.json"
 			case findings[f] && !strings.HasSuffix(name, ".sarif"):
 				name = strings.TrimSuffix(name, filepath.Ext(name)) + ".sarif"
+			case costs[f] && !strings.HasPrefix(name, "infracost"):
+				name = "infracost-" + name
 			}
 			if err := copyFile(f, filepath.Join(sub, name)); err != nil {
 				return err

@@ -139,9 +139,11 @@ func dryRun(o dryRunOptions) (err error) {
 	// Schemas among the inputs (envs/prod/*.json holds schemas.json) are
 	// taken as the Action takes them: each plan's beside it.
 	files, kinds, given := withoutSchemas(files, set.Files)
-	files, kinds, reports := takeFindings(files, kinds)
+	files, kinds, reports, costs := takeFindings(files, kinds)
 	plans := inputs.Roots(set.Open(), entries(files, kinds), inputs.Naming{Top: top}) // as the Action names them
-	withFindings(plans, reports, o.config)
+	if err := withFindings(plans, reports, costs, o.config); err != nil {
+		return err
+	}
 	if schemas == "" {
 		beside := inputs.SchemasBeside(set.Open(), bot.PlanPaths(plans), given)
 		if popts.SchemasOf, err = review.ReadSchemasOf(set.Open(), beside); err != nil {
@@ -249,28 +251,41 @@ func (t *terminalSink) publish(rep *report.Report) error {
 	return nil
 }
 
-// takeFindings takes scanners' reports (SARIF) out of the arguments:
-// the rest with their kinds, and the reports' paths.
-func takeFindings(args []string, kinds []inputs.File) (rest []string, restKinds []inputs.File, reports []string) {
+// takeFindings takes scanners' reports (SARIF) and Infracost reports
+// out of the arguments: the rest with their kinds, and the reports'
+// paths, by kind.
+func takeFindings(args []string, kinds []inputs.File) (rest []string, restKinds []inputs.File, reports, costs []string) {
 	for i, a := range args {
-		if kinds[i].Kind == inputs.Findings {
+		switch kinds[i].Kind {
+		case inputs.Findings:
 			reports = append(reports, kinds[i].Path)
-		} else {
+		case inputs.Cost:
+			costs = append(costs, kinds[i].Path)
+		default:
 			rest, restKinds = append(rest, a), append(restKinds, kinds[i])
 		}
 	}
-	return rest, restKinds, reports
+	return rest, restKinds, reports, costs
 }
 
 // withFindings gives every root with a plan the scanners' reports (each
 // finding lands on the resources of the plan it is about, or on none)
-// and, when given, the configuration's directory.
-func withFindings(plans []inputs.Root, reports []string, config string) {
+// and, when given, the configuration's directory; and the Infracost
+// reports to the one root there is (several roots: the Action's findings
+// input gives each root the reports beside its plan).
+func withFindings(plans []inputs.Root, reports, costs []string, config string) error {
+	if len(costs) > 0 && len(plans) > 1 {
+		return &usageError{"an Infracost report beside several plans: planpr cannot tell whose it is; render each root with its own"}
+	}
 	for i := range plans {
-		if plans[i].Path != "" && len(reports) > 0 {
-			plans[i].Findings, plans[i].Config = reports, config
+		if plans[i].Path != "" {
+			plans[i].Findings, plans[i].Costs = reports, costs
+			if len(reports) > 0 {
+				plans[i].Config = config
+			}
 		}
 	}
+	return nil
 }
 
 // withoutSchemas are the arguments that are not provider schemas with

@@ -106,12 +106,14 @@ Flags:
 	if states := set.Paths(inputs.State); len(states) > 0 {
 		return renderStates(states, len(args), o, popts, stdout)
 	}
-	args, kinds, reports := takeFindings(args, set.Files)
-	if len(reports) > 0 && o.format == "text" {
-		return &usageError{reports[0] + " is a scanner's report (SARIF): --format text prints the plan as the tool does; its findings are shown with --format markdown or json"}
+	args, kinds, reports, costs := takeFindings(args, set.Files)
+	if r := append(reports, costs...); len(r) > 0 && o.format == "text" {
+		return &usageError{r[0] + " is a scanner's or Infracost's report: --format text prints the plan as the tool does; reports are shown with --format markdown or json"}
 	}
 	plans := inputs.Roots(set.Open(), entries(args, kinds), inputs.Naming{}) // by label, else directory
-	withFindings(plans, reports, o.config)
+	if err := withFindings(plans, reports, costs, o.config); err != nil {
+		return err
+	}
 	switch o.format {
 	case "json":
 		err = summary.Write(&out, plans, popts)

@@ -7,6 +7,7 @@ import (
 	"github.com/planpr/planpr/render/inputs"
 	"html"
 	"io"
+	"math/big"
 	"strings"
 	"unicode/utf8"
 
@@ -99,10 +100,18 @@ type CommentResult struct {
 	// Findings counts the scanners' findings on the changes shown, by
 	// severity (findings.Severity).
 	Findings [findings.Critical + 1]int
-	failure  review.Failure // the worst of the sections
+	// CostUp and CostUpPct are the largest monthly increase of a root
+	// Infracost priced: the amount, and the percentage of its cost before
+	// (exact decimals; "" when none; CostFromNothing when it cost nothing
+	// before).
+	CostUp, CostUpPct string
+	failure           review.Failure // the worst of the sections
 	// maskedOutside is what was masked outside the diffs (see maskedAt).
 	maskedOutside int
 }
+
+// CostFromNothing is CostUpPct of a root that cost nothing before.
+const CostFromNothing = "new"
 
 // maskedAt counts the values masked in a comment at level: outside the
 // diffs, and in the diffs the level shows.
@@ -275,6 +284,21 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 		facts.Drift += len(s.drift)
 		for sev, n := range s.Findings.BySeverity() {
 			facts.Findings[sev] += n
+		}
+		if c := s.Cost; c != nil && c.Delta.Sign() > 0 {
+			if up, ok := findings.ParseAmount(facts.CostUp); !ok || c.Delta.Cmp(up) > 0 {
+				facts.CostUp = c.Delta.FloatString(2)
+			}
+			switch {
+			case c.Past == nil || c.Past.Sign() == 0:
+				facts.CostUpPct = CostFromNothing // any growth from nothing is more than a percentage
+			case facts.CostUpPct != CostFromNothing:
+				p := new(big.Rat).Quo(c.Delta, c.Past)
+				p.Mul(p, big.NewRat(100, 1))
+				if up, ok := findings.ParseAmount(facts.CostUpPct); !ok || p.Cmp(up) > 0 {
+					facts.CostUpPct = p.FloatString(1)
+				}
+			}
 		}
 	}
 	for _, fd := range o.Locks {
@@ -562,7 +586,11 @@ func summaryLine(c review.ChangeSummary, m *mask.Masker) string {
 	if sym := strings.TrimSpace(txt.Symbol(c.Action)); sym != "" {
 		mark = "<code>" + html.EscapeString(sym) + "</code> "
 	}
-	return mark + safeHTML(m, c.Address) + " " + verb(c, m) + findingsBadge(c.Findings)
+	cost := ""
+	if c.Cost != "" {
+		cost = " · " + html.EscapeString(c.Cost)
+	}
+	return mark + safeHTML(m, c.Address) + " " + verb(c, m) + cost + findingsBadge(c.Findings)
 }
 
 func verb(c review.ChangeSummary, m *mask.Masker) string {

@@ -231,3 +231,30 @@ func resourceFindings(fs []findings.Finding, m *mask.Masker) string {
 	b.WriteString("\n")
 	return b.String()
 }
+
+// costLines say, under the title, what Infracost says each root's plan
+// does to the monthly bill: "**Monthly cost:** +1,361.31 USD (0.00 →
+// 1,361.31 USD)", the root named when there are several.
+func costLines(sections []*planSection, m *mask.Masker) string {
+	var b strings.Builder
+	for _, s := range sections {
+		c := s.Cost
+		if c == nil {
+			continue
+		}
+		label := "**Monthly cost:**"
+		if len(sections) > 1 {
+			label = "**Monthly cost** of " + safeCode(m, s.Name) + ":"
+		}
+		line := label + " " + md.Text(findings.Money(c.Delta, c.Currency, true))
+		if c.Past != nil {
+			line += " (" + md.Text(findings.Money(c.Past, "", false)+" → "+findings.Money(c.Now, c.Currency, false))
+			if p := findings.Percent(c.Delta, c.Past); p != "" {
+				line += ", " + p
+			}
+			line += ")"
+		}
+		b.WriteString(line + "\n\n")
+	}
+	return b.String()
+}

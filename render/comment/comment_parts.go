@@ -40,6 +40,7 @@ func assembleOnce(sections []*planSection, o CommentOptions, res *CommentResult,
 	heading := title(sections, o, res, m)
 	res.Heading = strings.TrimPrefix(heading, "## ")
 	b.WriteString(heading + "\n\n")
+	b.WriteString(costLines(sections, m))
 	b.WriteString(streamreport.ErrorBox(commentErrors(sections, o), m))
 	b.WriteString(commentWarnings(sections, o.Locks, o.Missing, warnCap, riskyWhere(sections, o, level), m))
 	if note := shortenedNote(sections, o, level); note != "" {

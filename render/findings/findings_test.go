@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -170,5 +171,36 @@ func TestTflintFindingAtALineLandsOnEveryInstance(t *testing.T) {
 	slices.Sort(on)
 	if want := []string{`terraform_data.web["eu"]`, `terraform_data.web["us"]`}; !slices.Equal(on, want) || len(placed.Unmatched) != 0 {
 		t.Errorf("on %v (%d unmatched), want %v", on, len(placed.Unmatched), want)
+	}
+}
+
+// TestInfracostDiffReadsTheMonthlyDifference: Infracost's own diff output
+// for its example plan: the totals and each resource's difference,
+// exactly, in its currency.
+func TestInfracostDiffReadsTheMonthlyDifference(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/findings/infracost/infracost.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadInfracost("infracost.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Money(c.Delta, c.Currency, true); got != "+1,361.31 USD" {
+		t.Errorf("delta %s", got)
+	}
+	if c.Past == nil || c.Past.Sign() != 0 || Money(c.Now, "", false) != "1,361.31" {
+		t.Errorf("past %v, now %v", c.Past, c.Now)
+	}
+	if got := Money(c.Resources["aws_instance.web_app"], c.Currency, true); got != "+742.64 USD" || len(c.Resources) != 5 {
+		t.Errorf("web_app %s, %d resources", got, len(c.Resources))
+	}
+	if Percent(c.Delta, c.Past) != "" || Percent(big.NewRat(1, 10), big.NewRat(1, 1)) != "+10.0%" {
+		t.Error("percent")
+	}
+	for _, bad := range []string{`{"version":"0.2","currency":"USD","projects":[{"breakdown":{"totalMonthlyCost":"a lot"}}]}`, `{"version":"1.0","projects":[]}`, `{"projects": [`} {
+		if _, err := ReadInfracost("bad.json", []byte(bad)); err == nil {
+			t.Errorf("%s read", bad)
+		}
 	}
 }

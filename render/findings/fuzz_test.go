@@ -61,3 +61,27 @@ func FuzzIndexAt(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadInfracost: any bytes are a cost or a located error, never a
+// panic; amounts stay exact.
+func FuzzReadInfracost(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "findings", "infracost", "infracost.json")); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte(`{"version":"0.2","currency":"EUR","projects":[{"pastBreakdown":{"totalMonthlyCost":"10"},"breakdown":{"totalMonthlyCost":"1e3"},"diff":{"resources":[{"name":"a_b.c","monthlyCost":null}]}}]}`))
+	f.Add([]byte(`{"version":"0.2","projects":[{"breakdown":{"totalMonthlyCost":"1/0"}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := ReadInfracost("infracost.json", data)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.File != "infracost.json" {
+				t.Fatalf("an error not located in the report: %v", err)
+			}
+			return
+		}
+		if c.Now == nil || c.Delta == nil {
+			t.Fatal("no totals")
+		}
+		Money(c.Delta, c.Currency, true)
+	})
+}

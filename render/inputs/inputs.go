@@ -24,6 +24,8 @@ const (
 	// Findings is a scanner's report (SARIF 2.1.0), placed on the
 	// resources of the plans it is about.
 	Findings Kind = "findings"
+	// Cost is an Infracost report: the plan's monthly cost.
+	Cost Kind = "cost"
 )
 
 // File is an input file and what it is.

@@ -25,6 +25,8 @@ type Root struct {
 	// addresses they name only).
 	Findings []string
 	Config   string
+	// Costs are Infracost reports (JSON) of this root's plan.
+	Costs []string
 }
 
 // RootFile is one input file and the root module it belongs to: files

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -24,6 +25,9 @@ const (
 	// FailFinding, followed by a severity (finding:high), fails on a
 	// scanner's finding at or above it on a resource the plan changes.
 	FailFinding = "finding:"
+	// FailCost, followed by +N% or +AMOUNT (cost:+10%, cost:+500), fails
+	// when Infracost says a root's monthly cost grows by more.
+	FailCost = "cost:"
 )
 
 // FailConditions are every condition fail-on may name, in its order.
@@ -53,6 +57,13 @@ func ParseFailOn(s string) (FailOn, error) {
 			if !slices.Contains(out, c) {
 				out = append(out, c)
 			}
+		case strings.HasPrefix(c, FailCost):
+			if _, _, err := parseCostLimit(strings.TrimPrefix(c, FailCost)); err != nil {
+				return nil, fmt.Errorf("fail-on %q: %v", c, err)
+			}
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
 		case strings.HasPrefix(c, FailFinding):
 			sev, err := findings.ParseSeverity(strings.TrimPrefix(c, FailFinding))
 			if err != nil {
@@ -62,7 +73,7 @@ func ParseFailOn(s string) (FailOn, error) {
 				out = append(out, c)
 			}
 		default:
-			return nil, fmt.Errorf("fail-on %q: want a list of %s, finding:SEVERITY (critical, high, medium, low, info), or none", c, strings.Join(FailConditions, ", "))
+			return nil, fmt.Errorf("fail-on %q: want a list of %s, finding:SEVERITY (critical, high, medium, low, info), cost:+N%% or cost:+AMOUNT, or none", c, strings.Join(FailConditions, ", "))
 		}
 	}
 	return out, nil
@@ -97,6 +108,10 @@ type Facts struct {
 	// Findings counts the scanners' findings on the changes, by
 	// severity (findings.Severity).
 	Findings [findings.Critical + 1]int
+	// CostUp and CostUpPct are the largest monthly increase of a root
+	// Infracost priced, as an amount and as a percentage of its cost
+	// before ("" when none was priced, or there was no cost before).
+	CostUp, CostUpPct string
 	// PR is the pull request the facts were judged for; Failed says its
 	// own verdict here was a failure.
 	PR     int
@@ -113,9 +128,24 @@ type Facts struct {
 // maxFailing bounds the other pull requests a check remembers.
 const maxFailing = 8
 
+// parseCostLimit reads what follows cost: in fail-on: +N% (pct) or
+// +AMOUNT, a decimal.
+func parseCostLimit(s string) (limit *big.Rat, pct bool, err error) {
+	v, ok := strings.CutPrefix(s, "+")
+	if v, pct = strings.CutSuffix(v, "%"); !ok || v == "" || len(v) > 20 {
+		return nil, false, fmt.Errorf("want +N%% (say +10%%) or +AMOUNT (say +500), the growth of a root's monthly cost that fails the check")
+	}
+	limit, ok = findings.ParseAmount(v)
+	if !ok || limit.Sign() < 0 {
+		return nil, false, fmt.Errorf("%q is not an amount", v)
+	}
+	return limit, pct, nil
+}
+
 // FactsOf are a report's facts.
 func FactsOf(res *comment.CommentResult, locks []*lockdiff.FileDiff) Facts {
-	return Facts{Errored: res.Errored, LockAlerts: LockAlerts(locks), Destroys: res.Counts.Destroy - res.Replace, Replaces: res.Replace, Drift: res.Drift, Findings: res.Findings}
+	return Facts{Errored: res.Errored, LockAlerts: LockAlerts(locks), Destroys: res.Counts.Destroy - res.Replace, Replaces: res.Replace, Drift: res.Drift, Findings: res.Findings,
+		CostUp: res.CostUp, CostUpPct: res.CostUpPct}
 }
 
 // String writes facts for a check run's external_id.
@@ -140,6 +170,12 @@ func (f Facts) String() string {
 			n[i] = strconv.Itoa(c)
 		}
 		s += " x=" + strings.Join(n, ",") // info to critical
+	}
+	if f.CostUp != "" {
+		s += " c=" + f.CostUp
+	}
+	if f.CostUpPct != "" {
+		s += " cp=" + f.CostUpPct
 	}
 	if len(f.Failing) > 0 {
 		prs := make([]string, len(f.Failing))
@@ -174,6 +210,14 @@ func ParseFacts(s string) (Facts, bool) {
 		case "a":
 			if loginPattern.MatchString(v) {
 				f.Approval = v
+			}
+		case "c", "cp":
+			if _, ok := findings.ParseAmount(v); ok || k == "cp" && v == comment.CostFromNothing {
+				if k == "c" {
+					f.CostUp = v
+				} else {
+					f.CostUpPct = v
+				}
 			}
 		case "x":
 			for i, p := range strings.Split(v, ",") {
@@ -248,6 +292,27 @@ func JudgeFacts(f Facts, failOn FailOn, approval Approval) Verdict {
 		}
 		if n > 0 {
 			failed = append(failed, fmt.Sprintf("%s at %s or above on the resources this plan changes (%s is in fail-on)", count(n, "scanner finding", "scanner findings"), sev, c))
+		}
+	}
+	for _, c := range failOn {
+		limit, pct, err := parseCostLimit(strings.TrimPrefix(c, FailCost))
+		if !strings.HasPrefix(c, FailCost) || err != nil {
+			continue
+		}
+		got := f.CostUp
+		if pct {
+			got = f.CostUpPct
+		}
+		if pct && got == comment.CostFromNothing {
+			failed = append(failed, fmt.Sprintf("a root that cost nothing a month now costs %s (%s is in fail-on)", f.CostUp, c))
+			continue
+		}
+		if v, ok := findings.ParseAmount(got); ok && v.Cmp(limit) > 0 {
+			unit := ""
+			if pct {
+				unit = "%"
+			}
+			failed = append(failed, fmt.Sprintf("a root's monthly cost grows by %s%s, over %s (%s is in fail-on)", got, unit, strings.TrimPrefix(c, FailCost), c))
 		}
 	}
 	if on(FailDrift) && f.Drift > 0 {

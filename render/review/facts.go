@@ -40,6 +40,18 @@ type PlanFacts struct {
 	// Findings are the scanners' findings placed on the plan (absent
 	// when no report was given).
 	Findings *FindingFacts `json:"findings,omitempty"`
+	// Cost is what Infracost says the plan does to the monthly bill
+	// (absent when no report was given).
+	Cost *CostFacts `json:"cost,omitempty"`
+}
+
+// CostFacts are a root's monthly cost, exact decimals in its currency.
+type CostFacts struct {
+	Currency  string            `json:"currency"`
+	Before    string            `json:"before,omitempty"`
+	After     string            `json:"after"`
+	Delta     string            `json:"delta"`
+	Resources map[string]string `json:"resources"` // each resource's monthly difference
 }
 
 // FindingFacts are a root's scanner findings in its summary: counted by
@@ -183,6 +195,15 @@ func (m *Module) Facts(path func([]any) string) PlanFacts {
 	}
 	if m.Findings != nil {
 		f.Findings = m.Findings.Facts()
+	}
+	if c := m.Cost; c != nil {
+		f.Cost = &CostFacts{Currency: c.Currency, After: c.Now.FloatString(2), Delta: c.Delta.FloatString(2), Resources: map[string]string{}}
+		if c.Past != nil {
+			f.Cost.Before = c.Past.FloatString(2)
+		}
+		for a, d := range c.Resources {
+			f.Cost.Resources[a] = d.FloatString(2)
+		}
 	}
 	t := m.Total
 	f.Counts = FactCounts{Add: t.Add, Change: t.Change, Destroy: t.Destroy, Import: t.Import, Forget: t.Forget,

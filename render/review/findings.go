@@ -3,6 +3,7 @@ package review
 import (
 	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -167,4 +168,41 @@ func (f *Findings) Facts() *FindingFacts {
 
 func findingFact(f findings.Finding) FindingFact {
 	return FindingFact{Tool: f.Tool, Rule: f.RuleID, Severity: f.Severity.String(), Message: f.Message, File: f.File, Line: f.Line, Help: f.HelpURI}
+}
+
+// readCost reads a root's Infracost reports, summed ("" reports: nil).
+func readCost(files *tofujson.Files, paths []string) (*findings.Cost, error) {
+	var total *findings.Cost
+	for _, path := range paths {
+		data, err := readBounded(files, path, findings.MaxReportBytes)
+		if err != nil {
+			return nil, err
+		}
+		c, err := findings.ReadInfracost(path, data)
+		if err != nil {
+			return nil, err
+		}
+		if total == nil {
+			total = c
+			continue
+		}
+		if c.Currency != total.Currency {
+			return nil, &tofujson.InputError{File: path, Msg: fmt.Sprintf("an Infracost report in %s beside one in %s: one currency per root", c.Currency, total.Currency)}
+		}
+		total.Now.Add(total.Now, c.Now)
+		total.Delta.Add(total.Delta, c.Delta)
+		if c.Past != nil {
+			if total.Past == nil {
+				total.Past = new(big.Rat)
+			}
+			total.Past.Add(total.Past, c.Past)
+		}
+		for a, d := range c.Resources {
+			if prev := total.Resources[a]; prev != nil {
+				d = new(big.Rat).Add(prev, d)
+			}
+			total.Resources[a] = d
+		}
+	}
+	return total, nil
 }

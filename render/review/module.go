@@ -2,6 +2,7 @@ package review
 
 import (
 	"cmp"
+	"github.com/planpr/planpr/render/findings"
 	"github.com/planpr/planpr/render/inputs"
 	"slices"
 	"strings"
@@ -22,14 +23,32 @@ type Module struct {
 	Total              Counts              // the "Plan:" line
 	Shown              int                 // how many changes are shown
 	// Findings are the scanners' findings placed on the plan (nil when
-	// none were given).
+	// none were given); Cost what Infracost says it costs (nil: not said).
 	Findings *Findings
+	Cost     *findings.Cost
 }
 
 // ReadModule reads a root module's plan (one pass, calling so.Each for
 // each change) and its streams, whose secrets join so.Masker.
 func ReadModule(in inputs.Root, o PlanOptions, so ScanOptions) (*Module, error) {
 	m := &Module{Name: in.Name, Path: in.Path, Source: cmp.Or(in.Source, in.Path), Root: in.Root}
+	if len(in.Costs) > 0 && in.Path != "" {
+		cost, err := readCost(o.Files, in.Costs)
+		if err != nil {
+			return nil, err
+		}
+		m.Cost = cost
+		each := so.Each
+		so.Each = func(rc *tofujson.ResourceChange, c ChangeSummary) error {
+			if d := cost.Resources[c.Address]; d != nil && d.Sign() != 0 {
+				c.Cost = findings.Money(d, cost.Currency, true) + "/month"
+			}
+			if each != nil {
+				return each(rc, c)
+			}
+			return nil
+		}
+	}
 	if len(in.Findings) > 0 && in.Path != "" {
 		place, done, found, err := placeFindings(o.Files, in)
 		if err != nil {

@@ -124,6 +124,10 @@ type ChangeSummary struct {
 	// Findings are the scanners' findings on this resource, when reports
 	// came with the plan (see Findings).
 	Findings []findings.Finding
+	// Cost is the resource's monthly difference as said ("+742.64
+	// USD/month"), when an Infracost report came with the plan and priced
+	// it.
+	Cost string
 }
 
 // Split is the address split: the read's (At), or made now.

@@ -93,6 +93,13 @@ func (doc *Doc) Add(m *review.Module, o review.PlanOptions, masker *mask.Masker)
 		f.Findings.Resources = byAddress
 		mask(f.Findings.Unmatched)
 	}
+	if f.Cost != nil {
+		byAddress := map[string]string{}
+		for a, d := range f.Cost.Resources {
+			byAddress[masker.Quiet(a)] = d
+		}
+		f.Cost.Resources = byAddress
+	}
 	for i := range f.Streams { // named as the footer names them: no runner's paths
 		f.Streams[i].Path = streamreport.NameBeside(m.Path, f.Path, m.Root, f.Streams[i].Path)
 	}

@@ -54,8 +54,8 @@ type StateVisitor struct {
 }
 
 // DocumentKind tells a plan ("plan") from a state ("state"), provider
-// schemas ("schemas") and a scanner's SARIF log ("findings") by the
-// top-level names of a JSON document. It stops at the first name that
+// schemas ("schemas"), a scanner's SARIF log ("findings") and an
+// Infracost report ("cost") by the top-level names of a JSON document. It stops at the first name that
 // decides, so it reads little of a large file.
 func DocumentKind(path string) (string, error) { return (*Files)(nil).DocumentKind(path) }
 
@@ -87,6 +87,8 @@ func (fs *Files) DocumentKind(path string) (string, error) {
 			return "schemas", nil
 		case "runs": // a SARIF log: a scanner's findings
 			return "findings", nil
+		case "projects", "currency": // an Infracost report
+			return "cost", nil
 		case "format_version":
 			if dec.PeekKind() == '"' {
 				v, err := dec.ReadToken()
