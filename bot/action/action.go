@@ -298,7 +298,7 @@ func Run(ctx context.Context, env Env) (err error) {
 		m := pack.Manifest{PR: p.pr, SHA: p.marker.SHA, Mode: p.in.Mode, Flavor: p.in.Flavor}
 		var roots []pack.Root
 		for _, pl := range p.plans {
-			roots = append(roots, pack.Root{Name: pl.Name, Root: pl.Root, Path: pl.Path, Streams: pl.Streams, Findings: pl.Findings, Costs: pl.Costs})
+			roots = append(roots, pack.Root{Name: pl.Name, Root: pl.Root, Path: pl.Path, Streams: pl.Streams, Findings: pl.Findings, Costs: pl.Costs, Policies: pl.Policies})
 		}
 		return pack.Write(p.in.Pack, roots, p.schemasFile, m, log.Printf)
 	}
@@ -772,7 +772,7 @@ func (p *actionPlan) takeFindings(globs, workspace string) error {
 	if err != nil {
 		return fmt.Errorf("input findings: %w", err)
 	}
-	costs := map[string]bool{}
+	costs, policies := map[string]bool{}, map[string]bool{}
 	for _, r := range reports {
 		kind, err := inputs.Classify(p.files, r)
 		if err != nil {
@@ -782,8 +782,10 @@ func (p *actionPlan) takeFindings(globs, workspace string) error {
 		case inputs.Findings:
 		case inputs.Cost:
 			costs[r] = true
+		case inputs.Policy:
+			policies[r] = true
 		default:
-			return fmt.Errorf("input findings: %s is %s, not a scanner's SARIF report or an Infracost report", r, kind)
+			return fmt.Errorf("input findings: %s is %s, not a scanner's SARIF report, an Infracost report or a policy engine's verdicts", r, kind)
 		}
 	}
 	planDirs := map[string]bool{}
@@ -804,7 +806,11 @@ func (p *actionPlan) takeFindings(globs, workspace string) error {
 				pl.Costs = append(pl.Costs, r) // an estimate is of one root: the one beside it
 			case costs[r]:
 			case dir == filepath.Dir(pl.Path) || !planDirs[dir] || len(p.plans) == 1:
-				pl.Findings = append(pl.Findings, r)
+				if policies[r] {
+					pl.Policies = append(pl.Policies, r)
+				} else {
+					pl.Findings = append(pl.Findings, r)
+				}
 			}
 		}
 		if pl.Root != "" {

@@ -33,6 +33,9 @@ type Root struct {
 	// beside its plan as NAME.sarif, so that the final job finds them;
 	// Costs its Infracost reports, as infracost-NAME.json.
 	Findings, Costs []string
+	// Policies are policy engines' verdicts over its plan, as
+	// policy-NAME.json.
+	Policies []string
 }
 
 // Write writes what a matrix job read into dir, one directory a root
@@ -65,6 +68,10 @@ func Write(dir string, plans []Root, schemas string, m Manifest, logf func(forma
 		for _, f := range p.Costs {
 			files, costs[f] = append(files, f), true
 		}
+		policies := map[string]bool{}
+		for _, f := range p.Policies {
+			files, policies[f] = append(files, f), true
+		}
 		for _, f := range files {
 			name := filepath.Base(f)
 			switch {
@@ -74,6 +81,8 @@ func Write(dir string, plans []Root, schemas string, m Manifest, logf func(forma
 				name = strings.TrimSuffix(name, filepath.Ext(name)) + ".sarif"
 			case costs[f] && !strings.HasPrefix(name, "infracost"):
 				name = "infracost-" + name
+			case policies[f] && !strings.HasPrefix(name, "policy"):
+				name = "policy-" + name
 			}
 			if err := copyFile(f, filepath.Join(sub, name)); err != nil {
 				return err

@@ -139,9 +139,9 @@ func dryRun(o dryRunOptions) (err error) {
 	// Schemas among the inputs (envs/prod/*.json holds schemas.json) are
 	// taken as the Action takes them: each plan's beside it.
 	files, kinds, given := withoutSchemas(files, set.Files)
-	files, kinds, reports, costs := takeFindings(files, kinds)
+	files, kinds, reports, costs, policies := takeFindings(files, kinds)
 	plans := inputs.Roots(set.Open(), entries(files, kinds), inputs.Naming{Top: top}) // as the Action names them
-	if err := withFindings(plans, reports, costs, o.config); err != nil {
+	if err := withFindings(plans, reports, costs, policies, o.config); err != nil {
 		return err
 	}
 	if schemas == "" {
@@ -251,21 +251,23 @@ func (t *terminalSink) publish(rep *report.Report) error {
 	return nil
 }
 
-// takeFindings takes scanners' reports (SARIF) and Infracost reports
-// out of the arguments: the rest with their kinds, and the reports'
-// paths, by kind.
-func takeFindings(args []string, kinds []inputs.File) (rest []string, restKinds []inputs.File, reports, costs []string) {
+// takeFindings takes scanners' reports (SARIF), Infracost reports and
+// policy verdicts (conftest, opa eval) out of the arguments: the rest
+// with their kinds, and the reports' paths, by kind.
+func takeFindings(args []string, kinds []inputs.File) (rest []string, restKinds []inputs.File, reports, costs, policies []string) {
 	for i, a := range args {
 		switch kinds[i].Kind {
 		case inputs.Findings:
 			reports = append(reports, kinds[i].Path)
 		case inputs.Cost:
 			costs = append(costs, kinds[i].Path)
+		case inputs.Policy:
+			policies = append(policies, kinds[i].Path)
 		default:
 			rest, restKinds = append(rest, a), append(restKinds, kinds[i])
 		}
 	}
-	return rest, restKinds, reports, costs
+	return rest, restKinds, reports, costs, policies
 }
 
 // withFindings gives every root with a plan the scanners' reports (each
@@ -273,13 +275,13 @@ func takeFindings(args []string, kinds []inputs.File) (rest []string, restKinds 
 // and, when given, the configuration's directory; and the Infracost
 // reports to the one root there is (several roots: the Action's findings
 // input gives each root the reports beside its plan).
-func withFindings(plans []inputs.Root, reports, costs []string, config string) error {
+func withFindings(plans []inputs.Root, reports, costs, policies []string, config string) error {
 	if len(costs) > 0 && len(plans) > 1 {
 		return &usageError{"an Infracost report beside several plans: planpr cannot tell whose it is; render each root with its own"}
 	}
 	for i := range plans {
 		if plans[i].Path != "" {
-			plans[i].Findings, plans[i].Costs = reports, costs
+			plans[i].Findings, plans[i].Costs, plans[i].Policies = reports, costs, policies
 			if len(reports) > 0 {
 				plans[i].Config = config
 			}

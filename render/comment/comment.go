@@ -105,7 +105,9 @@ type CommentResult struct {
 	// (exact decimals; "" when none; CostFromNothing when it cost nothing
 	// before).
 	CostUp, CostUpPct string
-	failure           review.Failure // the worst of the sections
+	// Denied counts the policy engines' denials.
+	Denied  int
+	failure review.Failure // the worst of the sections
 	// maskedOutside is what was masked outside the diffs (see maskedAt).
 	maskedOutside int
 }
@@ -284,6 +286,9 @@ func CommentsContext(ctx context.Context, ws []io.Writer, plans []CommentPlan, o
 		facts.Drift += len(s.drift)
 		for sev, n := range s.Findings.BySeverity() {
 			facts.Findings[sev] += n
+		}
+		if s.Findings != nil {
+			facts.Denied += s.Findings.Denied
 		}
 		if c := s.Cost; c != nil && c.Delta.Sign() > 0 {
 			if up, ok := findings.ParseAmount(facts.CostUp); !ok || c.Delta.Cmp(up) > 0 {

@@ -127,8 +127,12 @@ func (r *findingRule) line(m *mask.Masker) string {
 		on += fmt.Sprintf(" and %d more", more)
 	}
 	f := r.f
-	if len(r.addresses) > 1 && f.RuleText != "" {
+	switch {
+	case len(r.addresses) < 2:
+	case f.RuleText != "":
 		f.Message = f.RuleText // the first finding's message would name its resource alone
+	case f.Address != "" && strings.Contains(f.Message, f.Address):
+		f.Message = strings.Replace(f.Message, f.Address, "…", 1) // each of those named after it
 	}
 	return findingLine(f, m) + " — on " + on
 }
@@ -141,6 +145,9 @@ func findingLine(f findings.Finding, m *mask.Masker) string {
 		rule = "[" + rule + "](" + u + ")"
 	}
 	line := fmt.Sprintf("- %s **%s** %s", severityMark(f.Severity), f.Severity, rule)
+	if f.Denied {
+		line = "- ⛔ **denied** " + rule
+	}
 	if msg := strings.TrimSpace(f.Message); msg != "" {
 		line += ": " + safeText(m, firstLine(msg, 300))
 	}

@@ -66,6 +66,9 @@ func TestCommentGolden(t *testing.T) {
 		// Infracost's own diff of the plan it priced, from its repository's tests.
 		{"cost.md", []CommentPlan{{Name: "infracost", Path: "../../testdata/findings/infracost/plan.json", Costs: []string{"../../testdata/findings/infracost/infracost.json"}}},
 			CommentOptions{Marker: Marker{Key: "infracost"}, Version: "test"}},
+		// conftest's verdicts over the modules plan.
+		{"policy.md", []CommentPlan{{Name: "policy", Path: "../../testdata/findings/policy/plan.json", Policies: []string{"../../testdata/findings/policy/report.json"}}},
+			CommentOptions{Marker: Marker{Key: "policy"}, Version: "test"}},
 		{"findings-summary-only.md", []CommentPlan{{Name: "modules", Path: "../../testdata/findings/modules/plan.json", Findings: []string{
 			"../../testdata/findings/modules/tfsec.sarif", "../../testdata/findings/modules/tflint.sarif", "testdata/findings/elsewhere.sarif"}}},
 			CommentOptions{Marker: Marker{Key: "modules"}, Version: "test", MaxSize: 2500, FullText: "the job summary"}},

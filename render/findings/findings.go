@@ -57,6 +57,8 @@ type Finding struct {
 	Line int
 	// Address is the resource the finding names itself ("" when none).
 	Address string
+	// Denied says a policy engine denied the change (conftest, OPA).
+	Denied bool
 }
 
 // Error is a report planpr cannot read, located in its file.

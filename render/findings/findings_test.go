@@ -204,3 +204,42 @@ func TestInfracostDiffReadsTheMonthlyDifference(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyVerdictsLandOnTheResourcesTheyName: conftest's and opa eval's
+// real JSON over the modules plan: each denial a high finding, denied,
+// on the resource its message names; conftest's warnings medium.
+func TestPolicyVerdictsLandOnTheResourcesTheyName(t *testing.T) {
+	root := filepath.Join("..", "..", "testdata", "findings", "policy")
+	addresses := planAddresses(t, filepath.Join(root, "plan.json"))
+	for _, tc := range []struct {
+		file           string
+		denied, warned int
+	}{{"report.json", 4, 4}, {"opa.json", 4, 0}} {
+		data, err := os.ReadFile(filepath.Join(root, tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found, err := ReadPolicy(tc.file, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		denied, warned := 0, 0
+		for _, f := range found {
+			switch {
+			case f.Denied && f.Severity == High && f.RuleID == "main.deny":
+				denied++
+			case !f.Denied && f.Severity == Medium && f.RuleID == "main.warn":
+				warned++
+			default:
+				t.Errorf("%s: read %+v", tc.file, f)
+			}
+		}
+		placed := Place(found, nil, addresses)
+		if denied != tc.denied || warned != tc.warned || len(placed.Unmatched) != 0 || len(placed.ByAddress[`terraform_data.web["eu"]`]) != 1 {
+			t.Errorf("%s: %d denied, %d warned, %d unmatched, on web[eu] %v", tc.file, denied, warned, len(placed.Unmatched), placed.ByAddress[`terraform_data.web["eu"]`])
+		}
+	}
+	if _, err := ReadPolicy("bad.json", []byte(`[{"failures": 3}]`)); err == nil {
+		t.Error("a conftest output of the wrong shape was read")
+	}
+}

@@ -85,3 +85,22 @@ func FuzzReadInfracost(f *testing.F) {
 		Money(c.Delta, c.Currency, true)
 	})
 }
+
+// FuzzReadPolicy: any bytes are findings or a located error, never a panic.
+func FuzzReadPolicy(f *testing.F) {
+	for _, p := range []string{"policy/report.json", "policy/opa.json"} {
+		if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "findings", p)); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(`{"result":[{"expressions":[{"value":[{"msg":"a_b.c denied"},7,null],"text":"data.x"}]}]}`))
+	f.Add([]byte(`[{"namespace":"main","failures":[{"msg":"x"}],"warnings":null}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, err := ReadPolicy("policy.json", data); err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.File != "policy.json" {
+				t.Fatalf("an error not located in the report: %v", err)
+			}
+		}
+	})
+}

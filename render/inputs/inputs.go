@@ -26,6 +26,9 @@ const (
 	Findings Kind = "findings"
 	// Cost is an Infracost report: the plan's monthly cost.
 	Cost Kind = "cost"
+	// Policy is a policy engine's verdicts over the plan (conftest's or
+	// opa eval's JSON).
+	Policy Kind = "policy"
 )
 
 // File is an input file and what it is.

@@ -25,8 +25,9 @@ type Root struct {
 	// addresses they name only).
 	Findings []string
 	Config   string
-	// Costs are Infracost reports (JSON) of this root's plan.
-	Costs []string
+	// Costs are Infracost reports (JSON) of this root's plan; Policies
+	// a policy engine's verdicts over it (conftest, opa eval).
+	Costs, Policies []string
 }
 
 // RootFile is one input file and the root module it belongs to: files

@@ -22,6 +22,7 @@ const (
 	FailDestroy   = "destroy"    // something is destroyed (not replaced)
 	FailReplace   = "replace"    // something is replaced
 	FailDrift     = "drift"      // something changed outside the tool
+	FailPolicy    = "policy"     // a policy engine denied the plan
 	// FailFinding, followed by a severity (finding:high), fails on a
 	// scanner's finding at or above it on a resource the plan changes.
 	FailFinding = "finding:"
@@ -31,7 +32,7 @@ const (
 )
 
 // FailConditions are every condition fail-on may name, in its order.
-var FailConditions = []string{FailErrored, FailLockAlert, FailDestroy, FailReplace, FailDrift}
+var FailConditions = []string{FailErrored, FailLockAlert, FailDestroy, FailReplace, FailDrift, FailPolicy}
 
 // DefaultFailOn is what stops a merge unless the team says otherwise.
 const DefaultFailOn = "errored,lock-alert"
@@ -112,6 +113,8 @@ type Facts struct {
 	// Infracost priced, as an amount and as a percentage of its cost
 	// before ("" when none was priced, or there was no cost before).
 	CostUp, CostUpPct string
+	// Denied counts the policy engines' denials.
+	Denied int
 	// PR is the pull request the facts were judged for; Failed says its
 	// own verdict here was a failure.
 	PR     int
@@ -145,7 +148,7 @@ func parseCostLimit(s string) (limit *big.Rat, pct bool, err error) {
 // FactsOf are a report's facts.
 func FactsOf(res *comment.CommentResult, locks []*lockdiff.FileDiff) Facts {
 	return Facts{Errored: res.Errored, LockAlerts: LockAlerts(locks), Destroys: res.Counts.Destroy - res.Replace, Replaces: res.Replace, Drift: res.Drift, Findings: res.Findings,
-		CostUp: res.CostUp, CostUpPct: res.CostUpPct}
+		CostUp: res.CostUp, CostUpPct: res.CostUpPct, Denied: res.Denied}
 }
 
 // String writes facts for a check run's external_id.
@@ -173,6 +176,9 @@ func (f Facts) String() string {
 	}
 	if f.CostUp != "" {
 		s += " c=" + f.CostUp
+	}
+	if f.Denied > 0 {
+		s += " pd=" + strconv.Itoa(f.Denied)
 	}
 	if f.CostUpPct != "" {
 		s += " cp=" + f.CostUpPct
@@ -210,6 +216,10 @@ func ParseFacts(s string) (Facts, bool) {
 		case "a":
 			if loginPattern.MatchString(v) {
 				f.Approval = v
+			}
+		case "pd":
+			if n, err := strconv.Atoi(v); err == nil && n > 0 {
+				f.Denied = n
 			}
 		case "c", "cp":
 			if _, ok := findings.ParseAmount(v); ok || k == "cp" && v == comment.CostFromNothing {
@@ -314,6 +324,9 @@ func JudgeFacts(f Facts, failOn FailOn, approval Approval) Verdict {
 			}
 			failed = append(failed, fmt.Sprintf("a root's monthly cost grows by %s%s, over %s (%s is in fail-on)", got, unit, strings.TrimPrefix(c, FailCost), c))
 		}
+	}
+	if on(FailPolicy) && f.Denied > 0 {
+		failed = append(failed, fmt.Sprintf("%s by the policy engine (policy is in fail-on)", count(f.Denied, "denial", "denials")))
 	}
 	if on(FailDrift) && f.Drift > 0 {
 		failed = append(failed, fmt.Sprintf("%s changed outside the tool (drift is in fail-on)", count(f.Drift, "resource", "resources")))

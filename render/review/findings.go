@@ -24,8 +24,9 @@ type Findings struct {
 	// Unmatched are those on no resource of the plan (listed apart).
 	Unchanged int
 	Unmatched []findings.Finding
-	// Dropped counts the findings past findings.MaxFindings, not read.
-	Dropped int
+	// Dropped counts the findings past findings.MaxFindings, not read;
+	// Denied the policy engines' denials, wherever they land.
+	Dropped, Denied int
 	// Problems are what could not be read of the configuration: its
 	// findings then land by the addresses they name only.
 	Problems []string
@@ -84,6 +85,22 @@ func placeFindings(files *tofujson.Files, in inputs.Root) (place func(ChangeSumm
 			return nil, nil, nil, err
 		}
 		all, found.Dropped = append(all, f...), found.Dropped+dropped
+	}
+	for _, path := range in.Policies {
+		data, err := readBounded(files, path, findings.MaxReportBytes)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		f, err := findings.ReadPolicy(path, data)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		all = append(all, f...)
+	}
+	for _, f := range all {
+		if f.Denied {
+			found.Denied++
+		}
 	}
 	var ix *findings.Index
 	if dir := configDir(in); dir != "" {

@@ -49,7 +49,7 @@ func ReadModule(in inputs.Root, o PlanOptions, so ScanOptions) (*Module, error) 
 			return nil
 		}
 	}
-	if len(in.Findings) > 0 && in.Path != "" {
+	if len(in.Findings)+len(in.Policies) > 0 && in.Path != "" {
 		place, done, found, err := placeFindings(o.Files, in)
 		if err != nil {
 			return nil, err

@@ -70,14 +70,20 @@ func ReadPlan(path string, opts ReadOptions, visit Visitor) (*Plan, error) {
 // jsontext reads into a buffer only as large as the longest token needs,
 // a few KB at a time: a large bufio.Reader in front saves thousands of
 // read calls on a large plan.
-func (fs *Files) openJSON(path string) (Text, io.Reader, error) {
+func (fs *Files) openJSON(path string) (Text, io.Reader, error) { return fs.openJSONOf(path, false) }
+
+// openJSONOf is openJSON that also takes a document that is an array
+// (arrays: conftest's output is one), for telling what it is.
+func (fs *Files) openJSONOf(path string, arrays bool) (Text, io.Reader, error) {
 	f, err := fs.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	head := make([]byte, 4096)
 	n, _ := f.ReadAt(head, 0)
-	if err := sniff(path, bufio.NewReader(bytes.NewReader(head[:n]))); err != nil {
+	if t := bytes.TrimLeft(head[:n], " \t\r\n\ufeff"); arrays && len(t) > 0 && t[0] == '[' {
+		// an array: its reader says what it is
+	} else if err := sniff(path, bufio.NewReader(bytes.NewReader(head[:n]))); err != nil {
 		f.Close()
 		return nil, nil, err
 	}

@@ -54,22 +54,45 @@ type StateVisitor struct {
 }
 
 // DocumentKind tells a plan ("plan") from a state ("state"), provider
-// schemas ("schemas"), a scanner's SARIF log ("findings") and an
-// Infracost report ("cost") by the top-level names of a JSON document. It stops at the first name that
+// schemas ("schemas"), a scanner's SARIF log ("findings"), an Infracost
+// report ("cost") and a policy engine's verdicts ("policy": conftest's
+// or opa eval's JSON) by the top-level names of a JSON document. It stops at the first name that
 // decides, so it reads little of a large file.
 func DocumentKind(path string) (string, error) { return (*Files)(nil).DocumentKind(path) }
 
 // DocumentKind is DocumentKind for one of the run's files.
 func (fs *Files) DocumentKind(path string) (string, error) {
-	f, br, err := fs.openJSON(path)
+	f, br, err := fs.openJSONOf(path, true)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
 	dec := jsontext.NewDecoder(br, jsontext.AllowDuplicateNames(true))
 	r := &reader{path: path, dec: dec, opts: ReadOptions{Files: fs}}
-	if _, err := dec.ReadToken(); err != nil {
+	first, err := dec.ReadToken()
+	if err != nil {
 		return "", r.fail(err)
+	}
+	if first.Kind() == '[' { // conftest's output: an array of its results
+		if dec.PeekKind() == '{' {
+			if _, err := dec.ReadToken(); err != nil {
+				return "", r.fail(err)
+			}
+			for dec.PeekKind() == '"' {
+				tok, err := dec.ReadToken()
+				if err != nil {
+					return "", r.fail(err)
+				}
+				switch tok.String() {
+				case "filename", "namespace", "successes", "failures", "warnings", "exceptions":
+					return "policy", nil
+				}
+				if err := dec.SkipValue(); err != nil {
+					return "", r.fail(err)
+				}
+			}
+		}
+		return "plan", nil // and its reader says what it is not
 	}
 	var version string
 	onlyVersions := true
@@ -89,6 +112,8 @@ func (fs *Files) DocumentKind(path string) (string, error) {
 			return "findings", nil
 		case "projects", "currency": // an Infracost report
 			return "cost", nil
+		case "result": // opa eval --format json
+			return "policy", nil
 		case "format_version":
 			if dec.PeekKind() == '"' {
 				v, err := dec.ReadToken()
