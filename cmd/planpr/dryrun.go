@@ -270,8 +270,9 @@ func takeFindings(args []string, kinds []inputs.File) (rest []string, restKinds 
 	return rest, restKinds, reports, costs, policies
 }
 
-// withFindings gives every root with a plan the scanners' reports (each
-// finding lands on the resources of the plan it is about, or on none)
+// withFindings gives every root with a plan the scanners' reports and
+// policy verdicts (each finding lands on the resources it is about, or
+// on none)
 // and, when given, the configuration's directory; and the Infracost
 // reports to the one root there is (several roots: the Action's findings
 // input gives each root the reports beside its plan).
@@ -279,10 +280,27 @@ func withFindings(plans []inputs.Root, reports, costs, policies []string, config
 	if len(costs) > 0 && len(plans) > 1 {
 		return &usageError{"an Infracost report beside several plans: planpr cannot tell whose it is; render each root with its own"}
 	}
+	planDirs := map[string]bool{}
+	for _, p := range plans {
+		if p.Path != "" {
+			planDirs[filepath.Dir(p.Path)] = true
+		}
+	}
+	// A report in a plan's directory is that root's; any other, every
+	// root's (its findings land where they are about).
+	theirs := func(p inputs.Root, paths []string) []string {
+		var out []string
+		for _, r := range paths {
+			if d := filepath.Dir(r); d == filepath.Dir(p.Path) || !planDirs[d] {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
 	for i := range plans {
 		if plans[i].Path != "" {
-			plans[i].Findings, plans[i].Costs, plans[i].Policies = reports, costs, policies
-			if len(reports) > 0 {
+			plans[i].Findings, plans[i].Costs, plans[i].Policies = theirs(plans[i], reports), costs, theirs(plans[i], policies)
+			if len(plans[i].Findings) > 0 {
 				plans[i].Config = config
 			}
 		}

@@ -71,6 +71,9 @@ func rootsTable(sections []*planSection, o CommentOptions, m *mask.Masker) strin
 		return !slices.ContainsFunc(sections, func(s *planSection) bool { return c.count(s) > 0 })
 	})
 	alerts := len(o.Locks) > 0
+	// A findings column when some root has scanners' findings on its
+	// changes: "2 high, 1 medium".
+	found := slices.ContainsFunc(sections, func(s *planSection) bool { return len(s.Findings.BySeverity()) > 0 })
 	var b strings.Builder
 	b.WriteString("| root | status |")
 	for _, c := range columns {
@@ -79,13 +82,22 @@ func rootsTable(sections []*planSection, o CommentOptions, m *mask.Masker) strin
 	if alerts {
 		b.WriteString(" lock alerts |")
 	}
+	if found {
+		b.WriteString(" findings |")
+	}
 	b.WriteString("\n| --- | :---: |" + strings.Repeat(" ---: |", len(columns)))
 	if alerts {
 		b.WriteString(" ---: |")
 	}
+	if found {
+		b.WriteString(" --- |")
+	}
 	b.WriteString("\n")
 	empty := strings.Repeat(" |", len(columns))
 	if alerts {
+		empty += " |"
+	}
+	if found {
 		empty += " |"
 	}
 	rows := 0
@@ -105,6 +117,9 @@ func rootsTable(sections []*planSection, o CommentOptions, m *mask.Masker) strin
 		}
 		if alerts {
 			fmt.Fprintf(&b, " %d |", n)
+		}
+		if found {
+			fmt.Fprintf(&b, " %s |", SeverityCounts(s.Findings.BySeverity()))
 		}
 		b.WriteString("\n")
 		rows++

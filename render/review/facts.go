@@ -69,10 +69,13 @@ type FindingFact struct {
 	Tool     string `json:"tool"`
 	Rule     string `json:"rule"`
 	Severity string `json:"severity"`
-	Message  string `json:"message"`
-	File     string `json:"file,omitempty"`
-	Line     int    `json:"line,omitempty"`
-	Help     string `json:"help,omitempty"`
+	// Level is the severity on the lock review's scale (alert, warning,
+	// notice, info), which workflows may already branch on.
+	Level   string `json:"level"`
+	Message string `json:"message"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Help    string `json:"help,omitempty"`
 }
 
 // StreamFacts is what a UI stream adds to a plan's summary.

@@ -184,7 +184,7 @@ func (f *Findings) Facts() *FindingFacts {
 }
 
 func findingFact(f findings.Finding) FindingFact {
-	return FindingFact{Tool: f.Tool, Rule: f.RuleID, Severity: f.Severity.String(), Message: f.Message, File: f.File, Line: f.Line, Help: f.HelpURI}
+	return FindingFact{Tool: f.Tool, Rule: f.RuleID, Severity: f.Severity.String(), Level: lockLevel(f.Severity), Message: f.Message, File: f.File, Line: f.Line, Help: f.HelpURI}
 }
 
 // readCost reads a root's Infracost reports, summed ("" reports: nil).
@@ -222,4 +222,19 @@ func readCost(files *tofujson.Files, paths []string) (*findings.Cost, error) {
 		}
 	}
 	return total, nil
+}
+
+// lockLevel is a finding's severity on the lock review's scale
+// (lockdiff.Severity): critical and high are alerts, medium warnings,
+// low notices.
+func lockLevel(s findings.Severity) string {
+	switch {
+	case s >= findings.High:
+		return "alert"
+	case s == findings.Medium:
+		return "warning"
+	case s == findings.Low:
+		return "notice"
+	}
+	return "info"
 }
