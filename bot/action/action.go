@@ -101,6 +101,9 @@ type actionPlan struct {
 	author      string // the login planpr's comments carry
 	title       string
 	warnings    []string // said in the log once the run starts
+	// drift says the run is a scheduled plan of the default branch: each
+	// root's report keeps its drift issue (see keepDriftIssues).
+	drift bool
 }
 
 // request is the run's report request: the plans and how they were
@@ -206,7 +209,11 @@ func (p *actionPlan) login(ctx context.Context, api *gh.Client) error {
 // and no key given, one per root it brings, each keyed, titled and
 // holding the lock files of its own root.
 func (p *actionPlan) units(workspace string) []*actionPlan {
-	if p.in.CommentPer != commentPerRoot || p.in.Key != "" || p.manifest.Key != "" || len(p.plans) < 2 {
+	perRoot := p.in.CommentPer == commentPerRoot || p.drift // a drift issue is a root's
+	if p.drift && p.in.Key == "" && len(p.plans) == 1 {
+		p.marker.Key = driftKey(p.plans[0]) // the same key however many roots a run brings
+	}
+	if !perRoot || p.in.Key != "" || p.manifest.Key != "" || len(p.plans) < 2 {
 		return []*actionPlan{p}
 	}
 	var units []*actionPlan
@@ -214,6 +221,9 @@ func (p *actionPlan) units(workspace string) []*actionPlan {
 		u := *p
 		u.plans = []inputs.Root{pl}
 		u.marker.Key = report.Key([]string{pl.Name})
+		if p.drift {
+			u.marker.Key = driftKey(pl)
+		}
 		u.marker.Roots = publish.PlanRoots(u.plans, workspace)
 		u.title = report.Title(u.marker.Key)
 		if p.in.Title != "" {
@@ -396,6 +406,10 @@ func Run(ctx context.Context, env Env) (err error) {
 		}
 	case api == nil:
 		log.Printf("planpr: comment-mode off: nothing posted; the job summary and the outputs have the report")
+	case p.pr == 0 && p.drift:
+		if err := p.keepDriftIssues(ctx, log, api, built, env.Getenv("GITHUB_RUN_ID"), env.Getenv("GITHUB_SHA")); err != nil {
+			return err
+		}
 	case p.pr == 0:
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
 	default:
@@ -408,6 +422,77 @@ func Run(ctx context.Context, env Env) (err error) {
 		log.Command("warning", "planpr: could not write the step outputs ("+mask.MaskCredentials(err.Error())+")")
 	}
 	return nil
+}
+
+// driftKey is a root's drift issue's key: its place in the repository
+// (its name when not known), whichever roots a run brings beside it.
+func driftKey(r inputs.Root) string {
+	if r.Root != "" {
+		return r.Root
+	}
+	return r.Name
+}
+
+// driftEvents are the events of a scheduled plan of the default branch:
+// its report is each root's drift issue, not a pull request's comment.
+var driftEvents = map[string]bool{"schedule": true, "workflow_dispatch": true}
+
+// keepDriftIssues keeps one issue per root for what the scheduled plan
+// found outside the configuration (see publish.KeepDriftIssue).
+func (p *actionPlan) keepDriftIssues(ctx context.Context, log *bot.ActionLog, api *gh.Client, built []builtUnit, runID, sha string) error {
+	if err := p.login(ctx, api); err != nil {
+		return err
+	}
+	for _, b := range built {
+		res := b.rep.Result
+		drifted := res.Drift
+		what := "changed outside " + p.product(b.u)
+		if drifted == 0 {
+			drifted = res.Counts.Add + res.Counts.Change + res.Counts.Destroy - res.Replace
+			what = "differ from the configuration"
+		}
+		key := b.u.marker.Key
+		title := "planpr drift"
+		if key != "." && key != report.PullRequestKey {
+			title += " · " + key
+		}
+		noun := "resources"
+		if drifted == 1 {
+			noun = "resource"
+			what = strings.Replace(what, "differ ", "differs ", 1)
+		}
+		title += fmt.Sprintf(": %d %s %s", drifted, noun, what)
+		where := "commit " + bot.ShortSHA(cmp.Or(b.u.marker.SHA, sha, "unknown"))
+		if runID != "" {
+			where += " (run " + runID + ")"
+		}
+		action, issue, err := publish.KeepDriftIssue(ctx, api, p.repo, p.author, publish.Drift{Title: title, Body: b.rep.Comment, Marker: b.rep.Marker,
+			Drifted: drifted, Failed: res.Errored, Where: where})
+		if errors.Is(err, gh.ErrReadOnly) {
+			log.Command("warning", "planpr: the token cannot write issues: add `issues: write` to the workflow's permissions; the job summary has the report")
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		url := ""
+		if issue != nil {
+			url = " " + issue.URL
+		}
+		log.Printf("planpr: drift of %s: %s%s", key, action, url)
+	}
+	return nil
+}
+
+// product is the tool whose plans a unit holds, for words: Terraform
+// when its plans say so, OpenTofu otherwise.
+func (p *actionPlan) product(u *actionPlan) string {
+	for _, pl := range u.plans {
+		if pl.Path != "" && p.files.DetectFlavor(pl.Path).Terraform() {
+			return "Terraform"
+		}
+	}
+	return "OpenTofu"
 }
 
 // githubSink is the Action's sink: it keeps every unit's comment, then
@@ -483,6 +568,7 @@ func prepare(env Env) (p *actionPlan, err error) {
 	if p.ev, err = bot.ReadEvent(env.Getenv("GITHUB_EVENT_PATH")); err != nil {
 		return nil, err
 	}
+	p.drift = driftEvents[env.Getenv("GITHUB_EVENT_NAME")] && !in.Reviewed && p.ev.PullRequest == nil
 	logFiles, err := expandGlobs(in.UILog)
 	var none *noMatchError
 	if errors.As(err, &none) && p.labelEvent() {

@@ -488,3 +488,71 @@ func (c *Client) MergedPullRequest(ctx context.Context, repo Repo, sha string) (
 	}
 	return 0, nil
 }
+
+// Issue is an issue of a repository (not a pull request).
+type Issue struct {
+	Number      int
+	Title, Body string
+	State       string // open or closed
+	User        string
+	Labels      []string
+	URL         string
+}
+
+func toIssue(i *github.Issue) *Issue {
+	out := &Issue{Number: i.GetNumber(), Title: i.GetTitle(), Body: i.GetBody(), State: i.GetState(), User: i.GetUser().GetLogin(), URL: i.GetHTMLURL()}
+	for _, l := range i.Labels {
+		out.Labels = append(out.Labels, l.GetName())
+	}
+	return out
+}
+
+// IssuesLabelled lists a repository's issues with label, open and
+// closed, every page (pull requests left out).
+func (c *Client) IssuesLabelled(ctx context.Context, repo Repo, label string) ([]*Issue, error) {
+	issues, err := allPages("listing issues", func(page github.ListOptions) ([]*github.Issue, *github.Response, error) {
+		return c.gh.Issues.ListByRepo(ctx, repo.Owner, repo.Name, &github.IssueListByRepoOptions{Labels: []string{label}, State: "all", ListOptions: page})
+	})
+	var out []*Issue
+	for _, i := range issues {
+		if !i.IsPullRequest() {
+			out = append(out, toIssue(i))
+		}
+	}
+	return out, err
+}
+
+// CreateIssue opens an issue.
+func (c *Client) CreateIssue(ctx context.Context, repo Repo, title, body string, labels []string) (*Issue, error) {
+	if err := checkLength(body); err != nil {
+		return nil, err
+	}
+	i, _, err := c.gh.Issues.Create(ctx, repo.Owner, repo.Name, &github.IssueRequest{Title: &title, Body: &body, Labels: &labels})
+	if err != nil {
+		return nil, apiError("opening the issue", err)
+	}
+	return toIssue(i), nil
+}
+
+// EditIssue sets an issue's title, body and state ("open" or "closed");
+// an empty one is left as it is.
+func (c *Client) EditIssue(ctx context.Context, repo Repo, number int, title, body, state string) (*Issue, error) {
+	req := &github.IssueRequest{}
+	if title != "" {
+		req.Title = &title
+	}
+	if body != "" {
+		if err := checkLength(body); err != nil {
+			return nil, err
+		}
+		req.Body = &body
+	}
+	if state != "" {
+		req.State = &state
+	}
+	i, _, err := c.gh.Issues.Edit(ctx, repo.Owner, repo.Name, number, req)
+	if err != nil {
+		return nil, apiError("editing the issue", err)
+	}
+	return toIssue(i), nil
+}

@@ -32,24 +32,27 @@ import (
 type Server struct {
 	*httptest.Server
 
-	mu        sync.Mutex
-	tokens    map[string]string // token -> "write" or "read"
-	users     map[string]string // token -> the login it acts as
-	appSlug   string
-	comments  map[int][]*Comment
-	nextID    int64
-	clock     time.Time
-	labels    map[int][]string
-	prs       map[int]*PR
-	files     map[string]map[string][]byte // ref -> path -> content
-	faults    []Fault
-	failEvery int
-	requests  int
-	log       []string
-	artifacts map[int64][]Artifact
-	installs  map[int64]bool
-	appID     int64
-	minimized map[string]bool
+	mu       sync.Mutex
+	tokens   map[string]string // token -> "write" or "read"
+	users    map[string]string // token -> the login it acts as
+	appSlug  string
+	comments map[int][]*Comment
+	// issues are the repository's issues (see issues.go), by number.
+	issues     map[int]*Issue
+	issueOrder []int
+	nextID     int64
+	clock      time.Time
+	labels     map[int][]string
+	prs        map[int]*PR
+	files      map[string]map[string][]byte // ref -> path -> content
+	faults     []Fault
+	failEvery  int
+	requests   int
+	log        []string
+	artifacts  map[int64][]Artifact
+	installs   map[int64]bool
+	appID      int64
+	minimized  map[string]bool
 	// manifestCodes are the App manifest flow's codes not yet redeemed.
 	manifestCodes map[string]ManifestApp
 	// hookDeliveries are the App's recent deliveries; redeliveries counts
@@ -427,6 +430,8 @@ func (s *Server) answer(r *http.Request, path string) status {
 	}
 	rest := parts[3:]
 	switch {
+	case (len(rest) == 1 || len(rest) == 2 && rest[1] != "comments") && rest[0] == "issues":
+		return s.issuesRoute(r, rest, access)
 	case len(rest) == 3 && rest[0] == "issues" && rest[2] == "comments":
 		pr, _ := strconv.Atoi(rest[1])
 		if r.Method == http.MethodPost {

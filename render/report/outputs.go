@@ -12,6 +12,8 @@ import (
 const (
 	LabelDestroy   = "planpr:destroy"
 	LabelLockAlert = "planpr:lock-alert"
+	// LabelDrift marks the issue planpr keeps for a root's drift.
+	LabelDrift = "planpr:drift"
 )
 
 // Labels are the labels a comment's facts ask for.
