@@ -45,7 +45,8 @@ func TestDocsShowTheRecipes(t *testing.T) {
 			if m[2] != string(want) && !*update {
 				t.Errorf("%s shows %s other than it is (go test ./cmd/planpr -run TestDocsShowTheRecipes -update):\n--- shown\n%s--- file\n%s", doc, m[1], m[2], want)
 			}
-			return strings.Replace(block, m[2], string(want), 1)
+			fence := strings.Index(block, "```yaml\n") + len("```yaml\n")
+			return block[:fence] + string(want) + "```"
 		})
 		if *update && out != text {
 			if err := os.WriteFile(doc, []byte(out), 0o644); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -274,4 +275,34 @@ func TestRecipeForkPullRequests(t *testing.T) {
 		t.Errorf("the comment:\n%s", body)
 	}
 	checkOf(t, fake, recipeHead, "planpr / prod", r)
+}
+
+// TestRecipeDrift runs the README's nightly drift workflow: a scheduled
+// run whose plan finds a root changed outside the code opens its drift
+// issue; the next night's plan that finds nothing closes it.
+func TestRecipeDrift(t *testing.T) {
+	fake := githubtest.New()
+	t.Cleanup(fake.Close)
+	w := newRecipeWorld(t, fake, recipeRepo(t))
+	schedule := payloadOf(t, "pull_request-opened.json", func(m map[string]any) {
+		for k := range m {
+			if k != "repository" && k != "sender" {
+				delete(m, k)
+			}
+		}
+		m["schedule"] = "0 6 * * *"
+	})
+	r := w.runWorkflow("drift.yml", "schedule", schedule, 600, false, map[string]string{"GITHUB_SHA": recipeHead})
+	issues := fake.Issues()
+	if len(issues) != 1 || issues[0].State != "open" || !strings.HasPrefix(issues[0].Title, "planpr drift: ") || !strings.Contains(issues[0].Body, "aws_db_instance.main") {
+		t.Fatalf("issues %+v\nthe run:\n%s", issues, r.log.String())
+	}
+	if !slices.ContainsFunc(w.tofuCalls(), func(c string) bool { return strings.Contains(c, "plan -input=false -refresh-only") }) {
+		t.Errorf("the recipe's plan is not refresh-only: %v", w.tofuCalls())
+	}
+	nothing, _ := filepath.Abs("../../testdata/terraform/nochanges-refresh-only/plan.json")
+	r = w.runWorkflow("drift.yml", "schedule", schedule, 601, false, map[string]string{"GITHUB_SHA": recipeHead, "TOFU_SHOW": nothing})
+	if issues = fake.Issues(); len(issues) != 1 || issues[0].State != "closed" {
+		t.Errorf("after a night without drift: %+v\nthe run:\n%s", issues, r.log.String())
+	}
 }

@@ -143,8 +143,8 @@ func newRecipeWorld(t *testing.T, fake *githubtest.Server, repoFiles map[string]
 	w.tofuLog = filepath.Join(t.TempDir(), "tofu.log")
 	tofu := `#!/usr/bin/env bash
 # A stand-in for tofu: it answers from testdata as the real one would
-# for the example plan. TOFU_FAIL names directories whose plan fails
-# (all: every one).
+# for the example plan (TOFU_SHOW: another plan JSON). TOFU_FAIL names
+# directories whose plan fails (all: every one).
 echo "$PWD: tofu $*" >> ` + w.tofuLog + `
 case " $TOFU_FAIL " in *" all "*|*" ${PWD##*/} "*) fail=1 ;; *) fail= ;; esac
 case $1 in
@@ -157,7 +157,7 @@ plan)
     exit 1
   fi
   if [ -n "$json" ]; then cat ` + example + `/plan.jsonl; else echo "Plan: 2 to add, 2 to change, 2 to destroy."; fi ;;
-show) [ "$2" = -json ] || exit 2; cat ` + example + `/plan.json ;;
+show) [ "$2" = -json ] || exit 2; cat "${TOFU_SHOW:-` + example + `/plan.json}" ;;
 providers) [ "$2 $3" = "schema -json" ] || exit 2; cat ` + example + `/schemas.json ;;
 apply) cat ` + data + `/apply.jsonl ;;
 *) echo "tofu: no such command in the stand-in: $*" >&2; exit 2 ;;
@@ -202,7 +202,7 @@ func (w *recipeWorld) runWorkflow(name, event string, payload map[string]any, id
 	// The fake GitHub's tokens: t-write may write everything, t-nochecks
 	// all but check runs, t-read nothing.
 	switch {
-	case fork || r.wf.Permissions["pull-requests"] != "write":
+	case fork || r.wf.Permissions["pull-requests"] != "write" && r.wf.Permissions["issues"] != "write":
 		r.token = "t-read"
 	case r.wf.Permissions["checks"] != "write":
 		r.token = "t-nochecks"
