@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
+	"strconv"
 	"time"
 
 	"github.com/planpr/planpr/render/report"
@@ -24,6 +26,15 @@ type Event struct {
 			SHA string `json:"sha"`
 		} `json:"base"`
 	} `json:"pull_request"`
+	// MergeGroup is a merge queue's group (merge_group): its head commit
+	// is what the queue would merge; its ref names the last pull request
+	// of the group (gh-readonly-queue/BASE/pr-N-SHA).
+	MergeGroup *struct {
+		HeadSHA string `json:"head_sha"`
+		HeadRef string `json:"head_ref"`
+		BaseSHA string `json:"base_sha"`
+		BaseRef string `json:"base_ref"`
+	} `json:"merge_group"`
 	WorkflowRun *struct {
 		ID             int64  `json:"id"`
 		Name           string `json:"name"`
@@ -114,4 +125,20 @@ func UnixTime(s string) int64 {
 func ApprovalLabelledAt(ev *Event, sha string) bool {
 	return ev.Action == "labeled" && ev.Label != nil && ev.Label.Name == report.LabelDestroyApproved &&
 		ev.PullRequest != nil && sha != "" && ev.PullRequest.Head.SHA == sha
+}
+
+// queuedPR is the pull request a merge group's ref names.
+var queuedPR = regexp.MustCompile(`/pr-([0-9]+)-[0-9a-f]+$`)
+
+// QueuedPR is the pull request of a merge group (its ref's pr-N), 0 when
+// its ref names none.
+func (e *Event) QueuedPR() int {
+	if e.MergeGroup == nil {
+		return 0
+	}
+	if m := queuedPR.FindStringSubmatch(e.MergeGroup.HeadRef); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
 }

@@ -104,6 +104,9 @@ type actionPlan struct {
 	// drift says the run is a scheduled plan of the default branch: each
 	// root's report keeps its drift issue (see keepDriftIssues).
 	drift bool
+	// queueFailures say why a merge group's plan is not the one reviewed
+	// (see queueGate).
+	queueFailures []string
 }
 
 // request is the run's report request: the plans and how they were
@@ -406,6 +409,10 @@ func Run(ctx context.Context, env Env) (err error) {
 		}
 	case api == nil:
 		log.Printf("planpr: comment-mode off: nothing posted; the job summary and the outputs have the report")
+	case p.ev.MergeGroup != nil:
+		if err := p.queueChecks(ctx, log, api, built, outputs); err != nil {
+			return err
+		}
 	case p.pr == 0 && p.drift:
 		if err := p.keepDriftIssues(ctx, log, api, built, env.Getenv("GITHUB_RUN_ID"), env.Getenv("GITHUB_SHA")); err != nil {
 			return err
@@ -420,6 +427,48 @@ func Run(ctx context.Context, env Env) (err error) {
 	}
 	if err := writeOutputs(env.Getenv("GITHUB_OUTPUT"), report.MergeOutputs(outputs)); err != nil {
 		log.Command("warning", "planpr: could not write the step outputs ("+mask.MaskCredentials(err.Error())+")")
+	}
+	return nil
+}
+
+// queueChecks answer a merge queue: each unit's check run on the merge
+// group's head commit, judged by fail-on on the plan made there (and,
+// with reviewed: required, failing when that plan is not the one
+// reviewed), so that a required check never leaves the queue waiting.
+// Nothing else is posted: the group has no pull request of its own.
+func (p *actionPlan) queueChecks(ctx context.Context, log *bot.ActionLog, api *gh.Client, built []builtUnit, outputs []map[string]string) error {
+	if !p.in.Check {
+		log.Printf("planpr: a merge group, and check: false: nothing to post")
+		return nil
+	}
+	pr := p.ev.QueuedPR()
+	var labels []string
+	if pr != 0 {
+		var err error
+		if labels, err = api.Labels(ctx, p.repo, pr); err != nil {
+			return err
+		}
+	}
+	app := strings.TrimSuffix(cmp.Or(p.in.CommentAuthor, gh.ActionsBot), "[bot]")
+	for i, b := range built {
+		res := b.rep.Result
+		// The queued pull request's approval approves its reviewed plan,
+		// which reviewed: required holds the group's plan to.
+		run, verdict, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(b.u.marker.Key), SHA: b.u.marker.SHA, App: app, PR: pr,
+			Facts: report.FactsOf(res, b.u.locks), FailOn: p.in.FailOn, Approval: publish.ReadApproval(ctx, api, p.repo, pr, labels), LabelledHere: true,
+			Title: res.Heading, Summary: b.rep.Check, Text: b.rep.JobSummary, Annotations: res.Annotations, Failures: p.queueFailures})
+		if errors.Is(err, gh.ErrReadOnly) {
+			log.Command("warning", "planpr: the token cannot write check runs: add `checks: write`; the merge queue waits for the check")
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		outputs[i]["check-name"], outputs[i]["check-url"], outputs[i]["conclusion"] = run.Name, run.URL, verdict.Conclusion
+		log.Printf("planpr: merge group %s: check %q %s: %s", bot.ShortSHA(b.u.marker.SHA), run.Name, verdict.Conclusion, strings.Join(verdict.Why, "; "))
+	}
+	if len(p.queueFailures) > 0 {
+		return fmt.Errorf("the merge queue's plan is not the one reviewed: %s", p.queueFailures[0])
 	}
 	return nil
 }
@@ -670,6 +719,8 @@ func prepare(env Env) (p *actionPlan, err error) {
 	p.marker.Run, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
 
 	switch ev := p.ev; {
+	case ev.MergeGroup != nil:
+		p.marker.SHA = ev.MergeGroup.HeadSHA // the queue waits for the check on the group's commit
 	case ev.PullRequest != nil:
 		p.pr, p.marker.SHA, p.marker.At = ev.PullRequest.Number, ev.PullRequest.Head.SHA, bot.UnixTime(ev.PullRequest.UpdatedAt)
 	case ev.WorkflowRun != nil:

@@ -19,7 +19,7 @@ import (
 
 // gateEvents are the events reviewed: required can gate: a run on the
 // base branch after a merge.
-var gateEvents = []string{"push", "workflow_dispatch"}
+var gateEvents = []string{"push", "workflow_dispatch", "merge_group"}
 
 // canGate refuses reviewed: required on an event it cannot gate (a pull
 // request's, a workflow_run): a gate that cannot tell fails, before
@@ -34,8 +34,8 @@ func (p *actionPlan) canGate(event string) error {
 	if slices.Contains(gateEvents, event) || event == "" && p.ev.PullRequest == nil && p.ev.WorkflowRun == nil {
 		return nil
 	}
-	return fmt.Errorf("reviewed: required gates an apply after a merge, on %s; this run is a %q event, which it cannot gate: nothing was checked and nothing is posted (run the apply job on push to the base branch, and keep reviewed off in the review job)",
-		strings.Join(gateEvents, " or "), event)
+	return fmt.Errorf("reviewed: required gates an apply after a merge, on push or workflow_dispatch, and a merge queue's group, on merge_group; this run is a %q event, which it cannot gate: nothing was checked and nothing is posted (run the apply job on push to the base branch, and keep reviewed off in the review job)",
+		event)
 }
 
 // review is what a review of the plans at head on pull request pr is
@@ -50,11 +50,15 @@ func (p *actionPlan) review(pr int, head, keyed string) fingerprint.Review {
 // request's review (see gate): done, whatever it finds. Given an apply's
 // stream, the run's comment is that pull request's "applied" comment. It
 // reports whether the run is done.
-func (p *actionPlan) afterMerge(ctx context.Context, env Env, log *bot.ActionLog, api *gh.Client, fp, keyed string) (bool, error) {
+func (p *actionPlan) afterMerge(ctx context.Context, env Env, log *bot.ActionLog, api *gh.Client, fp, keyed string) (_ bool, err error) {
+	if p.in.Reviewed && p.ev.MergeGroup != nil {
+		p.queueFailures, err = p.queueGate(ctx, api, fp, keyed)
+		return false, err // the group's check says it: see Run
+	}
 	if p.in.Reviewed {
 		return true, p.gate(ctx, env, log, api, fp, keyed)
 	}
-	if p.ev.PullRequest != nil || p.ev.WorkflowRun != nil || p.pr != 0 {
+	if p.ev.PullRequest != nil || p.ev.WorkflowRun != nil || p.ev.MergeGroup != nil || p.pr != 0 {
 		return false, nil
 	}
 	sha := env.Getenv("GITHUB_SHA")
@@ -98,25 +102,9 @@ func (p *actionPlan) gate(ctx context.Context, env Env, log *bot.ActionLog, api 
 	if pr == 0 {
 		return fmt.Errorf("reviewed: required, but no pull request's merge made commit %s: nothing was reviewed", bot.ShortSHA(sha))
 	}
-	merged, err := api.PullRequest(ctx, p.repo, pr)
+	merged, author, kept, err := p.keptReview(ctx, api, pr)
 	if err != nil {
 		return err
-	}
-	author := cmp.Or(p.in.CommentAuthor, gh.ActionsBot)
-	if login, err := api.Login(ctx); err == nil && login != "" && p.in.CommentAuthor == "" {
-		author = login
-	}
-	comments, err := api.ListComments(ctx, p.repo, pr)
-	if err != nil {
-		return err
-	}
-	key := report.MarkerField(p.marker.Key)
-	var kept *report.Marker
-	for _, c := range comments { // oldest first: the one planpr keeps for the key
-		if m, ok := report.ParseMarker(c.Body); ok && c.User == author && m.Key == key {
-			kept = &m
-			break
-		}
 	}
 	want := p.review(pr, merged.HeadSHA, keyed)
 	switch {
@@ -156,6 +144,71 @@ func (p *actionPlan) gate(ctx context.Context, env Env, log *bot.ActionLog, api 
 		log.Command("warning", "planpr: could not tell the pull request: "+err.Error())
 	}
 	return fmt.Errorf("the plan to apply (%s) is not the one reviewed on #%d (%s): see the job summary", fingerprint.Short(fp), pr, md.Text(fingerprint.Short(kept.Fingerprint)))
+}
+
+// keptReview is pull request pr, the login planpr's comments carry, and
+// the marker of the review planpr keeps there for the key (the oldest of
+// its comments with the key's marker; nil when there is none).
+func (p *actionPlan) keptReview(ctx context.Context, api *gh.Client, pr int) (*gh.PullRequest, string, *report.Marker, error) {
+	merged, err := api.PullRequest(ctx, p.repo, pr)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	author := cmp.Or(p.in.CommentAuthor, gh.ActionsBot)
+	if p.in.CommentAuthor == "" && !p.in.WorkflowToken {
+		if login, err := api.Login(ctx); err == nil && login != "" {
+			author = login
+		}
+	}
+	comments, err := api.ListComments(ctx, p.repo, pr)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	key := report.MarkerField(p.marker.Key)
+	for _, c := range comments { // oldest first: the one planpr keeps for the key
+		if m, ok := report.ParseMarker(c.Body); ok && c.User == author && m.Key == key {
+			return merged, author, &m, nil
+		}
+	}
+	return merged, author, nil, nil
+}
+
+// queueGate is reviewed: required in a merge queue: the plan made on the
+// merge group's commit must be the one reviewed on the pull request the
+// group queues, at its head (see gate). It says why it is not, for the
+// group's check; nothing when it is.
+func (p *actionPlan) queueGate(ctx context.Context, api *gh.Client, fp, keyed string) ([]string, error) {
+	pr := p.ev.QueuedPR()
+	if pr == 0 {
+		return []string{"the merge group's ref names no pull request (gh-readonly-queue/BASE/pr-N-…): nothing was reviewed to compare its plan with"}, nil
+	}
+	queued, _, kept, err := p.keptReview(ctx, api, pr)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case kept == nil:
+		return []string{fmt.Sprintf("pull request #%d has no review by planpr of %q: the queue's plan was not reviewed", pr, p.marker.Key)}, nil
+	case kept.SHA != queued.HeadSHA:
+		return []string{fmt.Sprintf("the review of %q on #%d is of commit %s, not of its head %s: the queued head's plan was not reviewed", p.marker.Key, pr, bot.ShortSHA(kept.SHA), bot.ShortSHA(queued.HeadSHA))}, nil
+	case kept.Review == "":
+		return []string{fmt.Sprintf("the review of %q on #%d carries no authenticated record: it was made without review-secret", p.marker.Key, pr)}, nil
+	case p.review(pr, queued.HeadSHA, keyed).Verify(kept.Review):
+		return nil, nil
+	}
+	why := []string{fmt.Sprintf("the queue's plan (%s) is not the one reviewed on #%d at %s (%s): the base it merges onto changed what it does",
+		fingerprint.Short(fp), pr, bot.ShortSHA(queued.HeadSHA), md.Text(fingerprint.Short(kept.Fingerprint)))}
+	if p.in.ReviewedPlan != "" && len(p.plans) == 1 && p.plans[0].Path != "" {
+		opts := fingerprint.Options{Key: p.in.ReviewSecret}
+		r, errR := fingerprint.Read(p.files, p.in.ReviewedPlan, opts)
+		c, errC := fingerprint.Read(p.files, p.plans[0].Path, opts)
+		if errR == nil && errC == nil {
+			for _, d := range fingerprint.Compare(r, c) {
+				why = append(why, md.Message(d.Message)) // addresses and keys are untrusted text
+			}
+		}
+	}
+	return why, nil
 }
 
 // applying reports whether the run's streams are an apply's (see

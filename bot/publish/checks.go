@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -49,6 +50,9 @@ type Check struct {
 	// Annotations are every located problem; at most gh.MaxAnnotations go
 	// with the check, the rest are counted in its summary.
 	Annotations []report.Annotation
+	// Failures are reasons the check fails besides its facts (a merge
+	// queue's plan that is not the one reviewed), said first.
+	Failures []string
 }
 
 // CheckSummaryRoom is what a check's summary leaves the comment: the
@@ -115,6 +119,13 @@ func UpsertCheck(ctx context.Context, api Checks, repo gh.Repo, c Check) (*gh.Ch
 			}
 		}
 		facts, verdict := judge(ctx, api, repo, c, prior)
+		if len(c.Failures) > 0 {
+			why := verdict.Why
+			if verdict.Conclusion != "failure" {
+				why = nil // "nothing in fail-on happened" is not why it fails
+			}
+			verdict.Conclusion, verdict.Why, facts.Failed = "failure", append(slices.Clone(c.Failures), why...), true
+		}
 		spec := checkSpec(c, facts, verdict)
 		if mine != nil {
 			if unchanged(mine, spec) {

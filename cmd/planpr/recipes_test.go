@@ -149,9 +149,10 @@ func TestRecipeOneRootModule(t *testing.T) {
 
 // TestRecipeMergeGateAndApply runs docs/action.md's gated review and its
 // apply: the check fails on the destroy; the approval label, added by
-// someone who may write, turns it green without planning again; after
-// the merge the apply job's plan is the one reviewed, and its apply
-// becomes the merged pull request's applied comment.
+// someone who may write, turns it green without planning again; in the
+// merge queue the group's commit gets its check; after the merge the
+// apply job's plan is the one reviewed, and its apply becomes the merged
+// pull request's applied comment.
 func TestRecipeMergeGateAndApply(t *testing.T) {
 	fake := recipeFake(t)
 	w := newRecipeWorld(t, fake, recipeRepo(t))
@@ -177,6 +178,25 @@ func TestRecipeMergeGateAndApply(t *testing.T) {
 	}
 	if got := onlyComment(t, fake, 2, "prod", r); got != review {
 		t.Errorf("the approval changed the review's comment")
+	}
+
+	// The merge queue: the group's commit gets the check it waits for;
+	// the same plan passes (approved, as the pull request was), a plan
+	// the moved base changed fails, naming the difference.
+	group := payloadOf(t, "merge_group-checks_requested.json", nil)
+	groupHead := "9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b"
+	r = w.runWorkflow("gate.yml", "merge_group", group, 250, false, map[string]string{"GITHUB_SHA": groupHead})
+	if c := checkOf(t, fake, groupHead, "planpr / prod", r); c.Conclusion != "success" {
+		t.Errorf("the queue's check: %s\n%s\n%s", c.Conclusion, c.Summary, r.log.String())
+	}
+	moved, _ := filepath.Abs("../../testdata/terraform/drift")
+	r = w.runWorkflow("gate.yml", "merge_group", group, 251, false, map[string]string{"GITHUB_SHA": groupHead,
+		"TOFU_SHOW": filepath.Join(moved, "plan.json"), "TOFU_SCHEMAS": filepath.Join(moved, "schemas.json")})
+	if c := checkOf(t, fake, groupHead, "planpr / prod", r); c.Conclusion != "failure" || !strings.Contains(c.Summary, "is not the one reviewed on #2") {
+		t.Errorf("the queue.s check of another plan: %s\n%s\n%s", c.Conclusion, c.Summary, r.log.String())
+	}
+	if got := onlyComment(t, fake, 2, "prod", r); got != review {
+		t.Errorf("the queue changed the review's comment")
 	}
 
 	merge := "abcdef1234567890abcdef1234567890abcdef12"

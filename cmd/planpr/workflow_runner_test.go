@@ -143,7 +143,8 @@ func newRecipeWorld(t *testing.T, fake *githubtest.Server, repoFiles map[string]
 	w.tofuLog = filepath.Join(t.TempDir(), "tofu.log")
 	tofu := `#!/usr/bin/env bash
 # A stand-in for tofu: it answers from testdata as the real one would
-# for the example plan (TOFU_SHOW: another plan JSON). TOFU_FAIL names
+# for the example plan (TOFU_SHOW: another plan JSON, TOFU_SCHEMAS its
+# schemas). TOFU_FAIL names
 # directories whose plan fails (all: every one).
 echo "$PWD: tofu $*" >> ` + w.tofuLog + `
 case " $TOFU_FAIL " in *" all "*|*" ${PWD##*/} "*) fail=1 ;; *) fail= ;; esac
@@ -158,7 +159,7 @@ plan)
   fi
   if [ -n "$json" ]; then cat ` + example + `/plan.jsonl; else echo "Plan: 2 to add, 2 to change, 2 to destroy."; fi ;;
 show) [ "$2" = -json ] || exit 2; cat "${TOFU_SHOW:-` + example + `/plan.json}" ;;
-providers) [ "$2 $3" = "schema -json" ] || exit 2; cat ` + example + `/schemas.json ;;
+providers) [ "$2 $3" = "schema -json" ] || exit 2; cat "${TOFU_SCHEMAS:-` + example + `/schemas.json}" ;;
 apply) cat ` + data + `/apply.jsonl ;;
 *) echo "tofu: no such command in the stand-in: $*" >&2; exit 2 ;;
 esac
