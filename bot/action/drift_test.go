@@ -120,4 +120,21 @@ func TestScheduledPlansKeepOneDriftIssuePerRoot(t *testing.T) {
 	if len(fake.Issues()) != 2 || !titles["planpr drift · envs/staging: 2 resources differ from the configuration"] {
 		t.Errorf("two roots: %+v", fake.Issues())
 	}
+
+	// A plan with drift (resource_drift): what changed outside the tool.
+	b, err := os.ReadFile("../../render/comment/testdata/plans/drift.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, ws, map[string]string{"envs/ops/plan.json": string(b)})
+	run("a plan with drift")
+	var ops []string
+	for _, i := range fake.Issues() {
+		if strings.Contains(i.Title, "envs/ops") {
+			ops = append(ops, i.Title)
+		}
+	}
+	if len(ops) != 1 || ops[0] != "planpr drift · envs/ops: 1 resource changed outside OpenTofu" {
+		t.Errorf("the drifted root's issue: %q", ops)
+	}
 }
