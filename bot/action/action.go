@@ -102,7 +102,7 @@ type actionPlan struct {
 	title       string
 	warnings    []string // said in the log once the run starts
 	// drift says the run is a scheduled plan of the default branch: each
-	// root's report keeps its drift issue (see keepDriftIssues).
+	// root's report keeps its drift issue (see driftSink).
 	drift bool
 	// queueFailures say why a merge group's plan is not the one reviewed
 	// (see queueGate).
@@ -402,25 +402,24 @@ func Run(ctx context.Context, env Env) (err error) {
 	for i, b := range built {
 		pub.Reports, posting[i] = append(pub.Reports, b.rep), b.u
 	}
+	// Where the reports go: a pull request's comments, a merge group's
+	// checks, the roots' drift issues — or the sink the caller gave.
+	var sink publish.Sink
 	switch {
 	case env.Sink != nil:
-		if err := env.Sink.Publish(ctx, pub); err != nil {
-			return err
-		}
+		sink = env.Sink
 	case api == nil:
 		log.Printf("planpr: comment-mode off: nothing posted; the job summary and the outputs have the report")
 	case p.ev.MergeGroup != nil:
-		if err := p.queueChecks(ctx, log, api, built, outputs); err != nil {
-			return err
-		}
+		sink = &queueSink{log: log, api: api, p: p, units: posting}
 	case p.pr == 0 && p.drift:
-		if err := p.keepDriftIssues(ctx, log, api, built, env.Getenv("GITHUB_RUN_ID"), env.Getenv("GITHUB_SHA")); err != nil {
-			return err
-		}
+		sink = &driftSink{log: log, api: api, p: p, units: posting, runID: env.Getenv("GITHUB_RUN_ID"), sha: env.Getenv("GITHUB_SHA")}
 	case p.pr == 0:
 		log.Command("notice", "planpr: not a pull-request event and no planpr.json names one; the job summary has the report")
 	default:
-		sink := &githubSink{log: log, api: api, p: p, units: posting, lockReq: built[0].req, own: own, otherLocks: otherLocks}
+		sink = &githubSink{log: log, api: api, p: p, units: posting, lockReq: built[0].req, own: own, otherLocks: otherLocks}
+	}
+	if sink != nil {
 		if err := sink.Publish(ctx, pub); err != nil {
 			return err
 		}
@@ -431,12 +430,20 @@ func Run(ctx context.Context, env Env) (err error) {
 	return nil
 }
 
-// queueChecks answer a merge queue: each unit's check run on the merge
+// queueSink answers a merge queue: each unit's check run on the merge
 // group's head commit, judged by fail-on on the plan made there (and,
 // with reviewed: required, failing when that plan is not the one
 // reviewed), so that a required check never leaves the queue waiting.
 // Nothing else is posted: the group has no pull request of its own.
-func (p *actionPlan) queueChecks(ctx context.Context, log *bot.ActionLog, api *gh.Client, built []builtUnit, outputs []map[string]string) error {
+type queueSink struct {
+	log   *bot.ActionLog
+	api   *gh.Client
+	p     *actionPlan
+	units []*actionPlan // the i-th report's
+}
+
+func (q *queueSink) Publish(ctx context.Context, pub publish.Publication) error {
+	p, api, log := q.p, q.api, q.log
 	if !p.in.Check {
 		log.Printf("planpr: a merge group, and check: false: nothing to post")
 		return nil
@@ -450,13 +457,13 @@ func (p *actionPlan) queueChecks(ctx context.Context, log *bot.ActionLog, api *g
 		}
 	}
 	app := strings.TrimSuffix(cmp.Or(p.in.CommentAuthor, gh.ActionsBot), "[bot]")
-	for i, b := range built {
-		res := b.rep.Result
+	for i, rep := range pub.Reports {
+		u, res := q.units[i], rep.Result
 		// The queued pull request's approval approves its reviewed plan,
 		// which reviewed: required holds the group's plan to.
-		run, verdict, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(b.u.marker.Key), SHA: b.u.marker.SHA, App: app, PR: pr,
-			Facts: report.FactsOf(res, b.u.locks), FailOn: p.in.FailOn, Approval: publish.ReadApproval(ctx, api, p.repo, pr, labels), LabelledHere: true,
-			Title: res.Heading, Summary: b.rep.Check, Text: b.rep.JobSummary, Annotations: res.Annotations, Failures: p.queueFailures})
+		run, verdict, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(u.marker.Key), SHA: u.marker.SHA, App: app, PR: pr,
+			Facts: report.FactsOf(res, u.locks), FailOn: p.in.FailOn, Approval: publish.ReadApproval(ctx, api, p.repo, pr, labels), LabelledHere: true,
+			Title: res.Heading, Summary: rep.Check, Text: rep.JobSummary, Annotations: res.Annotations, Failures: p.queueFailures})
 		if errors.Is(err, gh.ErrReadOnly) {
 			log.Command("warning", "planpr: the token cannot write check runs: add `checks: write`; the merge queue waits for the check")
 			return nil
@@ -464,8 +471,8 @@ func (p *actionPlan) queueChecks(ctx context.Context, log *bot.ActionLog, api *g
 		if err != nil {
 			return err
 		}
-		outputs[i]["check-name"], outputs[i]["check-url"], outputs[i]["conclusion"] = run.Name, run.URL, verdict.Conclusion
-		log.Printf("planpr: merge group %s: check %q %s: %s", bot.ShortSHA(b.u.marker.SHA), run.Name, verdict.Conclusion, strings.Join(verdict.Why, "; "))
+		pub.Outputs[i]["check-name"], pub.Outputs[i]["check-url"], pub.Outputs[i]["conclusion"] = run.Name, run.URL, verdict.Conclusion
+		log.Printf("planpr: merge group %s: check %q %s: %s", bot.ShortSHA(u.marker.SHA), run.Name, verdict.Conclusion, strings.Join(verdict.Why, "; "))
 	}
 	if len(p.queueFailures) > 0 {
 		return fmt.Errorf("the merge queue's plan is not the one reviewed: %s", p.queueFailures[0])
@@ -486,21 +493,30 @@ func driftKey(r inputs.Root) string {
 // its report is each root's drift issue, not a pull request's comment.
 var driftEvents = map[string]bool{"schedule": true, "workflow_dispatch": true}
 
-// keepDriftIssues keeps one issue per root for what the scheduled plan
-// found outside the configuration (see publish.KeepDriftIssue).
-func (p *actionPlan) keepDriftIssues(ctx context.Context, log *bot.ActionLog, api *gh.Client, built []builtUnit, runID, sha string) error {
+// driftSink keeps one issue per root for what the scheduled plan found
+// outside the configuration (see publish.KeepDriftIssue).
+type driftSink struct {
+	log        *bot.ActionLog
+	api        *gh.Client
+	p          *actionPlan
+	units      []*actionPlan // the i-th report's
+	runID, sha string
+}
+
+func (d *driftSink) Publish(ctx context.Context, pub publish.Publication) error {
+	p, api, log, runID, sha := d.p, d.api, d.log, d.runID, d.sha
 	if err := p.login(ctx, api); err != nil {
 		return err
 	}
-	for _, b := range built {
-		res := b.rep.Result
+	for i, rep := range pub.Reports {
+		u, res := d.units[i], rep.Result
 		drifted := res.Drift
-		what := "changed outside " + p.product(b.u)
+		what := "changed outside " + p.product(u)
 		if drifted == 0 {
 			drifted = res.Counts.Add + res.Counts.Change + res.Counts.Destroy - res.Replace
 			what = "differ from the configuration"
 		}
-		key := b.u.marker.Key
+		key := u.marker.Key
 		title := "planpr drift"
 		if key != "." && key != report.PullRequestKey {
 			title += " · " + key
@@ -511,11 +527,11 @@ func (p *actionPlan) keepDriftIssues(ctx context.Context, log *bot.ActionLog, ap
 			what = strings.Replace(what, "differ ", "differs ", 1)
 		}
 		title += fmt.Sprintf(": %d %s %s", drifted, noun, what)
-		where := "commit " + bot.ShortSHA(cmp.Or(b.u.marker.SHA, sha, "unknown"))
+		where := "commit " + bot.ShortSHA(cmp.Or(u.marker.SHA, sha, "unknown"))
 		if runID != "" {
 			where += " (run " + runID + ")"
 		}
-		action, issue, err := publish.KeepDriftIssue(ctx, api, p.repo, p.author, publish.Drift{Title: title, Body: b.rep.Comment, Marker: b.rep.Marker,
+		action, issue, err := publish.KeepDriftIssue(ctx, api, p.repo, p.author, publish.Drift{Title: title, Body: rep.Comment, Marker: rep.Marker,
 			Drifted: drifted, Failed: res.Errored, Where: where})
 		if errors.Is(err, gh.ErrReadOnly) {
 			log.Command("warning", "planpr: the token cannot write issues: add `issues: write` to the workflow's permissions; the job summary has the report")
