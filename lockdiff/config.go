@@ -39,10 +39,10 @@ type Constraint struct {
 	Range hcl.Range
 }
 
-// configFiles lists the configuration files of a directory: .tf, .tofu,
-// .tf.json and .tofu.json, where a .tofu file shadows the .tf file of the
-// same name.
-func configFiles(fsys fs.FS) ([]string, error) {
+// ConfigFiles lists the configuration files at the top of fsys, as
+// OpenTofu reads a module's: .tf, .tofu, .tf.json and .tofu.json, where a
+// .tofu file shadows the .tf file of the same name; sorted.
+func ConfigFiles(fsys fs.FS) ([]string, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func LoadConfigFS(fsys fs.FS, dir string) (*Config, hcl.Diagnostics) {
 // LoadConfigFSContext is LoadConfigFS stopped by ctx between files: a job
 // whose time is up does not go on parsing.
 func LoadConfigFSContext(ctx context.Context, fsys fs.FS, dir string) (*Config, hcl.Diagnostics) {
-	names, err := configFiles(fsys)
+	names, err := ConfigFiles(fsys)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration directory", Detail: err.Error()}}
 	}

@@ -2,6 +2,7 @@ package findings
 
 import (
 	"fmt"
+	"github.com/planpr/planpr/lockdiff"
 	"io/fs"
 	"path"
 	"slices"
@@ -213,37 +214,14 @@ func errorsOnly(diags hcl.Diagnostics) hcl.Diagnostics {
 	return out
 }
 
-// moduleFiles lists a module directory's configuration files: .tf, .tofu,
-// .tf.json and .tofu.json, a .tofu file shadowing the .tf of its name;
-// override files (_override.tf) among them, as OpenTofu reads them.
+// moduleFiles lists a module directory's configuration files as
+// OpenTofu reads them (lockdiff.ConfigFiles).
 func moduleFiles(fsys fs.FS, dir string) ([]string, error) {
-	entries, err := fs.ReadDir(fsys, dir)
+	sub, err := fs.Sub(fsys, dir)
 	if err != nil {
 		return nil, err
 	}
-	names := map[string]bool{}
-	for _, e := range entries {
-		if !e.IsDir() {
-			names[e.Name()] = true
-		}
-	}
-	var files []string
-	for name := range names {
-		switch {
-		case strings.HasSuffix(name, ".tofu"), strings.HasSuffix(name, ".tofu.json"):
-			files = append(files, name)
-		case strings.HasSuffix(name, ".tf"):
-			if !names[strings.TrimSuffix(name, ".tf")+".tofu"] {
-				files = append(files, name)
-			}
-		case strings.HasSuffix(name, ".tf.json"):
-			if !names[strings.TrimSuffix(name, ".tf.json")+".tofu.json"] {
-				files = append(files, name)
-			}
-		}
-	}
-	sort.Strings(files)
-	return files, nil
+	return lockdiff.ConfigFiles(sub)
 }
 
 // At is the configuration addresses of the innermost block that holds
