@@ -126,14 +126,9 @@ func (p *actionPlan) gate(ctx context.Context, env Env, log *bot.ActionLog, api 
 	if kept.Fingerprint == fp {
 		b.WriteString("The plans agree on everything but sensitive values, or the review's record was altered: either way, what is applied is not what was reviewed.\n\n")
 	}
-	if p.in.ReviewedPlan != "" && len(p.plans) == 1 && p.plans[0].Path != "" {
-		opts := fingerprint.Options{Key: p.in.ReviewSecret}
-		r, errR := fingerprint.Read(p.files, p.in.ReviewedPlan, opts)
-		c, errC := fingerprint.Read(p.files, p.plans[0].Path, opts)
-		if errR == nil && errC == nil {
-			for _, d := range fingerprint.Compare(r, c) {
-				b.WriteString("- " + md.Message(d.Message) + "\n") // addresses and keys are untrusted text
-			}
+	if differs, ok := p.whatDiffers(); ok {
+		for _, d := range differs {
+			b.WriteString("- " + d + "\n")
 		}
 	} else {
 		b.WriteString("Give the reviewed plan JSON (`reviewed-plan`, an artifact of the review run) to see what differs.\n")
@@ -198,17 +193,27 @@ func (p *actionPlan) queueGate(ctx context.Context, api *gh.Client, fp, keyed st
 	}
 	why := []string{fmt.Sprintf("the queue's plan (%s) is not the one reviewed on #%d at %s (%s): the base it merges onto changed what it does",
 		fingerprint.Short(fp), pr, bot.ShortSHA(queued.HeadSHA), md.Text(fingerprint.Short(kept.Fingerprint)))}
-	if p.in.ReviewedPlan != "" && len(p.plans) == 1 && p.plans[0].Path != "" {
-		opts := fingerprint.Options{Key: p.in.ReviewSecret}
-		r, errR := fingerprint.Read(p.files, p.in.ReviewedPlan, opts)
-		c, errC := fingerprint.Read(p.files, p.plans[0].Path, opts)
-		if errR == nil && errC == nil {
-			for _, d := range fingerprint.Compare(r, c) {
-				why = append(why, md.Message(d.Message)) // addresses and keys are untrusted text
-			}
+	differs, _ := p.whatDiffers()
+	return append(why, differs...), nil
+}
+
+// whatDiffers says, resource by resource, how the run's plan differs from
+// the reviewed one (the reviewed-plan input), as Markdown: addresses and
+// keys are untrusted text. ok is false when there is no reviewed plan to
+// compare with (or not one plan of the run).
+func (p *actionPlan) whatDiffers() (differs []string, ok bool) {
+	if p.in.ReviewedPlan == "" || len(p.plans) != 1 || p.plans[0].Path == "" {
+		return nil, false
+	}
+	opts := fingerprint.Options{Key: p.in.ReviewSecret}
+	r, errR := fingerprint.Read(p.files, p.in.ReviewedPlan, opts)
+	c, errC := fingerprint.Read(p.files, p.plans[0].Path, opts)
+	if errR == nil && errC == nil {
+		for _, d := range fingerprint.Compare(r, c) {
+			differs = append(differs, md.Message(d.Message))
 		}
 	}
-	return why, nil
+	return differs, true
 }
 
 // applying reports whether the run's streams are an apply's (see
