@@ -1,14 +1,10 @@
 package findings
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 	"regexp"
 	"strings"
-
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Cost is what an Infracost report (`infracost breakdown --format json`
@@ -52,20 +48,9 @@ type infracostBreakdown struct {
 // summed (a root's report may hold several), each resource's monthly
 // difference by its address. file names it in errors, located.
 func ReadInfracost(file string, data []byte) (*Cost, error) {
-	if len(data) > MaxReportBytes {
-		return nil, &Error{File: file, Msg: fmt.Sprintf("a report of %d bytes, over planpr's %d", len(data), MaxReportBytes)}
-	}
 	var r infracostReport
-	if err := json.Unmarshal(data, &r, jsontext.AllowDuplicateNames(true)); err != nil {
-		var syn *jsontext.SyntacticError
-		var sem *json.SemanticError
-		switch {
-		case errors.As(err, &syn):
-			return nil, errorAt(file, data, syn.ByteOffset, "not JSON: "+syn.Err.Error())
-		case errors.As(err, &sem):
-			return nil, errorAt(file, data, sem.ByteOffset, "not an Infracost report: "+strings.TrimPrefix(sem.Error(), "json: "))
-		}
-		return nil, &Error{File: file, Msg: err.Error()}
+	if err := decode(file, data, &r, "an Infracost report"); err != nil {
+		return nil, err
 	}
 	if !strings.HasPrefix(r.Version, "0.") {
 		return nil, &Error{File: file, Msg: fmt.Sprintf("Infracost report version %q: planpr reads 0.x", r.Version)}
@@ -120,6 +105,29 @@ func ReadInfracost(file string, data []byte) (*Cost, error) {
 		c.Delta.Sub(c.Now, c.Past)
 	}
 	return c, nil
+}
+
+// Add adds another report's cost of the same root to c: totals and each
+// resource's difference. Reports in two currencies cannot be added.
+func (c *Cost) Add(o *Cost) error {
+	if o.Currency != c.Currency {
+		return fmt.Errorf("an Infracost report in %s beside one in %s: one currency per root", o.Currency, c.Currency)
+	}
+	c.Now.Add(c.Now, o.Now)
+	c.Delta.Add(c.Delta, o.Delta)
+	if o.Past != nil {
+		if c.Past == nil {
+			c.Past = new(big.Rat)
+		}
+		c.Past.Add(c.Past, o.Past)
+	}
+	for a, d := range o.Resources {
+		if prev := c.Resources[a]; prev != nil {
+			d = new(big.Rat).Add(prev, d)
+		}
+		c.Resources[a] = d
+	}
+	return nil
 }
 
 // Money writes an amount as a report says it: two decimals, thousands

@@ -7,8 +7,12 @@ package findings
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Severity orders findings: a gate fails at or above one.
@@ -82,4 +86,25 @@ func errorAt(file string, data []byte, off int64, msg string) *Error {
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
 	return &Error{File: file, Line: line, Column: col, Msg: msg}
+}
+
+// decode reads a report of file into v: within MaxReportBytes, its JSON
+// errors located in the file, what says what it should have been ("a
+// SARIF log").
+func decode(file string, data []byte, v any, what string) error {
+	if len(data) > MaxReportBytes {
+		return &Error{File: file, Msg: fmt.Sprintf("a report of %d bytes, over planpr's %d: scan less at once, or raise the tool's minimum severity", len(data), MaxReportBytes)}
+	}
+	err := json.Unmarshal(data, v, jsontext.AllowDuplicateNames(true))
+	var syn *jsontext.SyntacticError
+	var sem *json.SemanticError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &syn):
+		return errorAt(file, data, syn.ByteOffset, "not JSON: "+syn.Err.Error())
+	case errors.As(err, &sem):
+		return errorAt(file, data, sem.ByteOffset, "not "+what+": "+strings.TrimPrefix(sem.Error(), "json: "))
+	}
+	return &Error{File: file, Msg: err.Error()}
 }

@@ -2,8 +2,6 @@ package findings
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -43,20 +41,6 @@ type opaOutput struct {
 // each message of its value a denial). A denial is a High finding with
 // Denied set; each lands on the resource its message names.
 func ReadPolicy(file string, data []byte) ([]Finding, error) {
-	if len(data) > MaxReportBytes {
-		return nil, &Error{File: file, Msg: fmt.Sprintf("a report of %d bytes, over planpr's %d", len(data), MaxReportBytes)}
-	}
-	located := func(err error, what string) error {
-		var syn *jsontext.SyntacticError
-		var sem *json.SemanticError
-		switch {
-		case errors.As(err, &syn):
-			return errorAt(file, data, syn.ByteOffset, "not JSON: "+syn.Err.Error())
-		case errors.As(err, &sem):
-			return errorAt(file, data, sem.ByteOffset, "not "+what+": "+strings.TrimPrefix(sem.Error(), "json: "))
-		}
-		return &Error{File: file, Msg: err.Error()}
-	}
 	var out []Finding
 	add := func(f Finding) {
 		if len(out) < MaxFindings {
@@ -66,8 +50,8 @@ func ReadPolicy(file string, data []byte) ([]Finding, error) {
 	}
 	if trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff"); len(trimmed) > 0 && trimmed[0] == '[' {
 		var results []conftestResult
-		if err := json.Unmarshal(data, &results, jsontext.AllowDuplicateNames(true)); err != nil {
-			return nil, located(err, "conftest's output")
+		if err := decode(file, data, &results, "conftest's output"); err != nil {
+			return nil, err
 		}
 		for _, r := range results {
 			rule := func(m conftestMessage, kind string) string {
@@ -86,8 +70,8 @@ func ReadPolicy(file string, data []byte) ([]Finding, error) {
 		return out, nil
 	}
 	var o opaOutput
-	if err := json.Unmarshal(data, &o, jsontext.AllowDuplicateNames(true)); err != nil {
-		return nil, located(err, "OPA's output")
+	if err := decode(file, data, &o, "OPA's output"); err != nil {
+		return nil, err
 	}
 	for _, r := range o.Result {
 		for _, e := range r.Expressions {

@@ -6,9 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Limits on one report: a report much larger than the plan it is about
@@ -92,20 +89,9 @@ func IsSARIF(names map[string]bool) bool {
 // file names it in errors, which are located (file:line:column). It says
 // how many findings were left out past MaxFindings.
 func ReadSARIF(file string, data []byte) (found []Finding, dropped int, err error) {
-	if len(data) > MaxReportBytes {
-		return nil, 0, &Error{File: file, Msg: fmt.Sprintf("a report of %d bytes, over planpr's %d: scan less at once, or raise the scanner's minimum severity", len(data), MaxReportBytes)}
-	}
 	var log sarifLog
-	if err := json.Unmarshal(data, &log, jsontext.AllowDuplicateNames(true)); err != nil {
-		var syn *jsontext.SyntacticError
-		var sem *json.SemanticError
-		switch {
-		case errors.As(err, &syn):
-			return nil, 0, errorAt(file, data, syn.ByteOffset, "not JSON: "+syn.Err.Error())
-		case errors.As(err, &sem):
-			return nil, 0, errorAt(file, data, sem.ByteOffset, "not a SARIF log: "+strings.TrimPrefix(sem.Error(), "json: "))
-		}
-		return nil, 0, &Error{File: file, Msg: err.Error()}
+	if err := decode(file, data, &log, "a SARIF log"); err != nil {
+		return nil, 0, err
 	}
 	if log.Version != "2.1.0" {
 		return nil, 0, &Error{File: file, Msg: fmt.Sprintf("SARIF version %q: planpr reads 2.1.0", log.Version)}

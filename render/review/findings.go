@@ -3,7 +3,6 @@ package review
 import (
 	"fmt"
 	"io"
-	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,7 +186,7 @@ func findingFact(f findings.Finding) FindingFact {
 	return FindingFact{Tool: f.Tool, Rule: f.RuleID, Severity: f.Severity.String(), Level: lockLevel(f.Severity), Message: f.Message, File: f.File, Line: f.Line, Help: f.HelpURI}
 }
 
-// readCost reads a root's Infracost reports, summed ("" reports: nil).
+// readCost reads a root's Infracost reports, summed.
 func readCost(files *tofujson.Files, paths []string) (*findings.Cost, error) {
 	var total *findings.Cost
 	for _, path := range paths {
@@ -196,29 +195,15 @@ func readCost(files *tofujson.Files, paths []string) (*findings.Cost, error) {
 			return nil, err
 		}
 		c, err := findings.ReadInfracost(path, data)
-		if err != nil {
+		switch {
+		case err != nil:
 			return nil, err
-		}
-		if total == nil {
+		case total == nil:
 			total = c
-			continue
-		}
-		if c.Currency != total.Currency {
-			return nil, &tofujson.InputError{File: path, Msg: fmt.Sprintf("an Infracost report in %s beside one in %s: one currency per root", c.Currency, total.Currency)}
-		}
-		total.Now.Add(total.Now, c.Now)
-		total.Delta.Add(total.Delta, c.Delta)
-		if c.Past != nil {
-			if total.Past == nil {
-				total.Past = new(big.Rat)
+		default:
+			if err := total.Add(c); err != nil {
+				return nil, &tofujson.InputError{File: path, Msg: err.Error()}
 			}
-			total.Past.Add(total.Past, c.Past)
-		}
-		for a, d := range c.Resources {
-			if prev := total.Resources[a]; prev != nil {
-				d = new(big.Rat).Add(prev, d)
-			}
-			total.Resources[a] = d
 		}
 	}
 	return total, nil
