@@ -48,26 +48,3 @@ func TakeSchemas(open *tofujson.Files, files []string) (rest, schemas []string) 
 	})
 	return rest, schemas
 }
-
-// TakeFindings takes scanners' reports (SARIF), Infracost reports and
-// policy verdicts, known by their content, out of files: the rest, and
-// the reports by kind.
-func TakeFindings(open *tofujson.Files, files []string) (rest, reports, costs, policies []string) {
-	rest = slices.DeleteFunc(slices.Clone(files), func(f string) bool {
-		switch kind, err := inputs.Classify(open, f); {
-		case err != nil:
-			return false
-		case kind == inputs.Findings:
-			reports = append(reports, f)
-			return true
-		case kind == inputs.Cost:
-			costs = append(costs, f)
-			return true
-		case kind == inputs.Policy:
-			policies = append(policies, f)
-			return true
-		}
-		return false
-	})
-	return rest, reports, costs, policies
-}

@@ -915,74 +915,28 @@ func glob(pat string) ([]string, error) {
 }
 
 // takeFindings gives the roots the reports the findings input names
-// (scanners' SARIF, Infracost's JSON): a report in a root's directory is
-// that root's, any other scanner's every root's (an Infracost report
-// beside no plan of several: none's) (a finding lands on the resources it is
-// about, or on none). Each root's configuration is its directory in the
-// workspace, where the reports' files and lines are.
+// (inputs.WithReports), each of which must be a report; each root's
+// configuration is its directory in the workspace, where the reports'
+// files and lines are.
 func (p *actionPlan) takeFindings(globs, workspace string) error {
-	reports, err := expandGlobs(globs)
+	paths, err := expandGlobs(globs)
 	if err != nil {
 		return fmt.Errorf("input findings: %w", err)
 	}
-	costs, policies := map[string]bool{}, map[string]bool{}
-	for _, r := range reports {
-		kind, err := inputs.Classify(p.files, r)
+	rest, reports := inputs.TakeReports(p.files, paths)
+	if len(rest) > 0 {
+		kind, err := inputs.Classify(p.files, rest[0])
 		if err != nil {
 			return err
 		}
-		switch kind {
-		case inputs.Findings:
-		case inputs.Cost:
-			costs[r] = true
-		case inputs.Policy:
-			policies[r] = true
-		default:
-			return fmt.Errorf("input findings: %s is %s, not a scanner's SARIF report, an Infracost report or a policy engine's verdicts", r, kind)
-		}
+		return fmt.Errorf("input findings: %s is %s, not a scanner's SARIF report, an Infracost report or a policy engine's verdicts", rest[0], kind)
 	}
-	planDirs := map[string]bool{}
-	for _, pl := range p.plans {
-		if pl.Path != "" {
-			planDirs[filepath.Dir(pl.Path)] = true
+	return inputs.WithReports(p.plans, reports, func(r inputs.Root) string {
+		if dir := filepath.Join(workspace, filepath.FromSlash(r.Root)); r.Root != "" && inputs.HasConfig(dir) {
+			return dir
 		}
-	}
-	for i := range p.plans {
-		pl := &p.plans[i]
-		if pl.Path == "" {
-			continue
-		}
-		for _, r := range reports {
-			dir := filepath.Dir(r)
-			switch {
-			case costs[r] && (dir == filepath.Dir(pl.Path) || len(p.plans) == 1):
-				pl.Costs = append(pl.Costs, r) // an estimate is of one root: the one beside it
-			case costs[r]:
-			case dir == filepath.Dir(pl.Path) || !planDirs[dir] || len(p.plans) == 1:
-				if policies[r] {
-					pl.Policies = append(pl.Policies, r)
-				} else {
-					pl.Findings = append(pl.Findings, r)
-				}
-			}
-		}
-		if pl.Root != "" {
-			if dir := filepath.Join(workspace, filepath.FromSlash(pl.Root)); hasConfig(dir) {
-				pl.Config = dir
-			}
-		}
-	}
-	return nil
-}
-
-// hasConfig says whether dir holds configuration files.
-func hasConfig(dir string) bool {
-	for _, pat := range []string{"*.tf", "*.tf.json", "*.tofu", "*.tofu.json"} {
-		if m, _ := filepath.Glob(filepath.Join(dir, pat)); len(m) > 0 {
-			return true
-		}
-	}
-	return false
+		return ""
+	})
 }
 
 // entriesOf are the run's plans and streams as inputs.Roots takes them

@@ -471,7 +471,7 @@ func (s *Server) commentArtifact(ctx context.Context, api bot.GitHub, repo gh.Re
 	// Scanners' reports in the artifact: their findings land on the
 	// resources they name (the App has no checkout to place the others
 	// by their lines: those are listed apart).
-	planFiles, reports, costs, policies := bot.TakeFindings(files, planFiles)
+	planFiles, reports := inputs.TakeReports(files, planFiles)
 	defer files.Close()
 	applied := run.Event == "push" && bot.AnyApply(files, planFiles) // an apply after the merge: the merged pull request's
 	var pr int
@@ -487,13 +487,8 @@ func (s *Server) commentArtifact(ctx context.Context, api bot.GitHub, repo gh.Re
 	}
 	planFiles, schemas = bot.TakeSchemas(files, planFiles)
 	plans := artifactPlans(files, dir, a.Name, manifest.Root, planFiles)
-	for i := range plans {
-		if plans[i].Path != "" {
-			plans[i].Findings, plans[i].Policies = reports, policies
-			if len(plans) == 1 { // an estimate is of one root
-				plans[i].Costs = costs
-			}
-		}
+	if err := inputs.WithReports(plans, reports, nil); err != nil {
+		return err
 	}
 	mode, _ := review.ParseMode(manifest.Mode) // validated with the manifest
 	tool, _ := flavor.Parse(manifest.Flavor)

@@ -138,11 +138,15 @@ func dryRun(o dryRunOptions) (err error) {
 	}
 	// Schemas among the inputs (envs/prod/*.json holds schemas.json) are
 	// taken as the Action takes them: each plan's beside it.
-	files, kinds, given := withoutSchemas(files, set.Files)
-	files, kinds, reports, costs, policies := takeFindings(files, kinds)
+	files, kinds, schemaFiles := apart(files, set.Files, func(k inputs.Kind) bool { return k == inputs.Schemas })
+	files, kinds, reports := apart(files, kinds, inputs.Kind.IsReport)
 	plans := inputs.Roots(set.Open(), entries(files, kinds), inputs.Naming{Top: top}) // as the Action names them
-	if err := withFindings(plans, reports, costs, policies, o.config); err != nil {
+	if err := inputs.WithReports(plans, reports, configOf(o.config)); err != nil {
 		return err
+	}
+	var given []string
+	for _, f := range schemaFiles {
+		given = append(given, f.Path)
 	}
 	if schemas == "" {
 		beside := inputs.SchemasBeside(set.Open(), bot.PlanPaths(plans), given)
@@ -251,75 +255,23 @@ func (t *terminalSink) publish(rep *report.Report) error {
 	return nil
 }
 
-// takeFindings takes scanners' reports (SARIF), Infracost reports and
-// policy verdicts (conftest, opa eval) out of the arguments: the rest
-// with their kinds, and the reports' paths, by kind.
-func takeFindings(args []string, kinds []inputs.File) (rest []string, restKinds []inputs.File, reports, costs, policies []string) {
+// apart takes the arguments of some kinds out: the rest with their
+// kinds, and those taken (kinds are the arguments', in order).
+func apart(args []string, kinds []inputs.File, take func(inputs.Kind) bool) (rest []string, restKinds, taken []inputs.File) {
 	for i, a := range args {
-		switch kinds[i].Kind {
-		case inputs.Findings:
-			reports = append(reports, kinds[i].Path)
-		case inputs.Cost:
-			costs = append(costs, kinds[i].Path)
-		case inputs.Policy:
-			policies = append(policies, kinds[i].Path)
-		default:
-			rest, restKinds = append(rest, a), append(restKinds, kinds[i])
-		}
-	}
-	return rest, restKinds, reports, costs, policies
-}
-
-// withFindings gives every root with a plan the scanners' reports and
-// policy verdicts (each finding lands on the resources it is about, or
-// on none)
-// and, when given, the configuration's directory; and the Infracost
-// reports to the one root there is (several roots: the Action's findings
-// input gives each root the reports beside its plan).
-func withFindings(plans []inputs.Root, reports, costs, policies []string, config string) error {
-	if len(costs) > 0 && len(plans) > 1 {
-		return &usageError{"an Infracost report beside several plans: planpr cannot tell whose it is; render each root with its own"}
-	}
-	planDirs := map[string]bool{}
-	for _, p := range plans {
-		if p.Path != "" {
-			planDirs[filepath.Dir(p.Path)] = true
-		}
-	}
-	// A report in a plan's directory is that root's; any other, every
-	// root's (its findings land where they are about).
-	theirs := func(p inputs.Root, paths []string) []string {
-		var out []string
-		for _, r := range paths {
-			if d := filepath.Dir(r); d == filepath.Dir(p.Path) || !planDirs[d] {
-				out = append(out, r)
-			}
-		}
-		return out
-	}
-	for i := range plans {
-		if plans[i].Path != "" {
-			plans[i].Findings, plans[i].Costs, plans[i].Policies = theirs(plans[i], reports), costs, theirs(plans[i], policies)
-			if len(plans[i].Findings) > 0 {
-				plans[i].Config = config
-			}
-		}
-	}
-	return nil
-}
-
-// withoutSchemas are the arguments that are not provider schemas with
-// their kinds, and the paths of those that are (kinds are the
-// arguments', in order).
-func withoutSchemas(args []string, kinds []inputs.File) (rest []string, restKinds []inputs.File, schemas []string) {
-	for i, a := range args {
-		if kinds[i].Kind == inputs.Schemas {
-			schemas = append(schemas, kinds[i].Path)
+		if take(kinds[i].Kind) {
+			taken = append(taken, kinds[i])
 		} else {
 			rest, restKinds = append(rest, a), append(restKinds, kinds[i])
 		}
 	}
-	return rest, restKinds, schemas
+	return rest, restKinds, taken
+}
+
+// configOf is --config for every root, or each plan's own directory
+// when not given ("": see review's configDir).
+func configOf(dir string) func(inputs.Root) string {
+	return func(inputs.Root) string { return dir }
 }
 
 // entries are the arguments as inputs.Roots takes them: NAME=PATH

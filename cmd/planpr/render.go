@@ -106,12 +106,12 @@ Flags:
 	if states := set.Paths(inputs.State); len(states) > 0 {
 		return renderStates(states, len(args), o, popts, stdout)
 	}
-	args, kinds, reports, costs, policies := takeFindings(args, set.Files)
-	if r := append(append(reports, costs...), policies...); len(r) > 0 && o.format == "text" {
-		return &usageError{r[0] + " is a scanner's, Infracost's or a policy engine's report: --format text prints the plan as the tool does; reports are shown with --format markdown or json"}
+	args, kinds, reports := apart(args, set.Files, inputs.Kind.IsReport)
+	if len(reports) > 0 && o.format == "text" {
+		return &usageError{reports[0].Path + " is a scanner's, Infracost's or a policy engine's report: --format text prints the plan as the tool does; reports are shown with --format markdown or json"}
 	}
 	plans := inputs.Roots(set.Open(), entries(args, kinds), inputs.Naming{}) // by label, else directory
-	if err := withFindings(plans, reports, costs, policies, o.config); err != nil {
+	if err := inputs.WithReports(plans, reports, configOf(o.config)); err != nil {
 		return err
 	}
 	switch o.format {

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/planpr/planpr/render/findings"
 	"github.com/planpr/planpr/render/inputs"
@@ -133,17 +132,8 @@ func configDir(in inputs.Root) string {
 	if in.Path == "" {
 		return ""
 	}
-	dir := filepath.Dir(in.Path)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return ""
-	}
-	for _, e := range entries {
-		for _, ext := range []string{".tf", ".tf.json", ".tofu", ".tofu.json"} {
-			if !e.IsDir() && strings.HasSuffix(e.Name(), ext) {
-				return dir
-			}
-		}
+	if dir := filepath.Dir(in.Path); inputs.HasConfig(dir) {
+		return dir
 	}
 	return ""
 }
