@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/planpr/planpr/bot/gh"
+	"github.com/planpr/planpr/bot/publish"
 	"github.com/planpr/planpr/render/report"
 )
 
@@ -141,4 +144,22 @@ func (e *Event) QueuedPR() int {
 		return n
 	}
 	return 0
+}
+
+// JudgeAgain answers the approval label added to or removed from a pull
+// request: planpr's check runs (app's) on the commit that was the head
+// when the label's event came — never a head read later: a push after
+// the label is not approved — are judged again by failOn with the
+// approval as the labels now say. It says how many it judged.
+func JudgeAgain(ctx context.Context, api interface {
+	publish.Labels
+	publish.Checks
+	publish.Approvals
+}, repo gh.Repo, ev *Event, app string, failOn report.FailOn) (int, error) {
+	pr, sha := ev.PullRequest.Number, ev.PullRequest.Head.SHA
+	labels, err := api.Labels(ctx, repo, pr)
+	if err != nil {
+		return 0, err
+	}
+	return publish.Rejudge(ctx, api, repo, sha, app, pr, failOn, publish.ReadApproval(ctx, api, repo, pr, labels), ApprovalLabelledAt(ev, sha))
 }

@@ -777,13 +777,8 @@ func (p *actionPlan) rejudge(ctx context.Context, env Env, log *bot.ActionLog) e
 	if err != nil {
 		return err
 	}
-	labels, err := api.Labels(ctx, p.repo, p.pr)
-	if err != nil {
-		return err
-	}
 	app := strings.TrimSuffix(cmp.Or(p.in.CommentAuthor, gh.ActionsBot), "[bot]")
-	n, err := publish.Rejudge(ctx, api, p.repo, p.marker.SHA, app, p.pr, p.in.FailOn,
-		publish.ReadApproval(ctx, api, p.repo, p.pr, labels), bot.ApprovalLabelledAt(p.ev, p.marker.SHA))
+	n, err := bot.JudgeAgain(ctx, api, p.repo, p.ev, app, p.in.FailOn)
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Command("warning", "planpr: the token cannot write check runs: add `checks: write` to the workflow's permissions")
 		return nil

@@ -77,17 +77,11 @@ func (s *Server) appSlug(ctx context.Context) (string, error) {
 // the head read later: a push after the label is not approved) are judged
 // again.
 func (s *Server) rejudge(ctx context.Context, api bot.GitHub, repo gh.Repo, ev *bot.Event, log *slog.Logger) error {
-	pr, sha := ev.PullRequest.Number, ev.PullRequest.Head.SHA
-	labels, err := api.Labels(ctx, repo, pr)
-	if err != nil {
-		return err
-	}
 	app, err := s.appSlug(ctx)
 	if err != nil {
 		return err
 	}
-	n, err := publish.Rejudge(ctx, api, repo, sha, app, pr, s.failOn(ctx, api, repo, ev.Repository.DefaultBranch, log),
-		publish.ReadApproval(ctx, api, repo, pr, labels), bot.ApprovalLabelledAt(ev, sha))
+	n, err := bot.JudgeAgain(ctx, api, repo, ev, app, s.failOn(ctx, api, repo, ev.Repository.DefaultBranch, log))
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Warn("the App cannot write check runs: give it checks (write)")
 		return nil
