@@ -448,31 +448,11 @@ func (q *queueSink) Publish(ctx context.Context, pub publish.Publication) error 
 		log.Printf("planpr: a merge group, and check: false: nothing to post")
 		return nil
 	}
-	pr := p.ev.QueuedPR()
-	var labels []string
-	if pr != 0 {
-		var err error
-		if labels, err = api.Labels(ctx, p.repo, pr); err != nil {
-			return err
-		}
-	}
-	app := strings.TrimSuffix(cmp.Or(p.in.CommentAuthor, gh.ActionsBot), "[bot]")
 	for i, rep := range pub.Reports {
-		u, res := q.units[i], rep.Result
-		// The queued pull request's approval approves its reviewed plan,
-		// which reviewed: required holds the group's plan to.
-		run, verdict, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(u.marker.Key), SHA: u.marker.SHA, App: app, PR: pr,
-			Facts: report.FactsOf(res, u.locks), FailOn: p.in.FailOn, Approval: publish.ReadApproval(ctx, api, p.repo, pr, labels), LabelledHere: true,
-			Title: res.Heading, Summary: rep.Check, Text: rep.JobSummary, Annotations: res.Annotations, Failures: p.queueFailures})
-		if errors.Is(err, gh.ErrReadOnly) {
-			log.Command("warning", "planpr: the token cannot write check runs: add `checks: write`; the merge queue waits for the check")
-			return nil
-		}
-		if err != nil {
+		log.Printf("planpr: merge group %s of #%d", bot.ShortSHA(q.units[i].marker.SHA), p.ev.QueuedPR())
+		if err := q.units[i].check(ctx, log, api, rep.Result, rep.Check, rep.JobSummary, pub.Outputs[i]); err != nil {
 			return err
 		}
-		pub.Outputs[i]["check-name"], pub.Outputs[i]["check-url"], pub.Outputs[i]["conclusion"] = run.Name, run.URL, verdict.Conclusion
-		log.Printf("planpr: merge group %s: check %q %s: %s", bot.ShortSHA(u.marker.SHA), run.Name, verdict.Conclusion, strings.Join(verdict.Why, "; "))
 	}
 	if len(p.queueFailures) > 0 {
 		return fmt.Errorf("the merge queue's plan is not the one reviewed: %s", p.queueFailures[0])
@@ -998,10 +978,17 @@ func (p *actionPlan) check(ctx context.Context, log *bot.ActionLog, api *gh.Clie
 	if p.marker.SHA == "" {
 		return nil
 	}
+	// The pull request judged: the run's, or the one a merge group
+	// queues, whose approval approves its reviewed plan (which
+	// reviewed: required holds the group's plan to).
+	pr, labelledHere := p.pr, bot.ApprovalLabelledAt(p.ev, p.marker.SHA)
+	if p.ev.MergeGroup != nil {
+		pr, labelledHere = p.ev.QueuedPR(), true
+	}
 	labels := p.labelsNow
-	if labels == nil { // the labels were not kept this run (labels: false, a read-only token)
+	if labels == nil && pr != 0 { // the labels were not kept this run (labels: false, a read-only token, a merge group)
 		var err error
-		if labels, err = api.Labels(ctx, p.repo, p.pr); err != nil {
+		if labels, err = api.Labels(ctx, p.repo, pr); err != nil {
 			return err
 		}
 	}
@@ -1017,10 +1004,10 @@ func (p *actionPlan) check(ctx context.Context, log *bot.ActionLog, api *gh.Clie
 	// The Action's check runs are the Actions app's, or those of the App
 	// whose installation token it was given (comment-author SLUG[bot]).
 	app := strings.TrimSuffix(cmp.Or(p.in.CommentAuthor, gh.ActionsBot), "[bot]")
-	run, verdict, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(p.marker.Key), SHA: p.marker.SHA, App: app, PR: p.pr,
-		Facts: report.FactsOf(res, p.locks), FailOn: p.in.FailOn, Approval: publish.ReadApproval(ctx, api, p.repo, p.pr, labels),
-		LabelledHere: bot.ApprovalLabelledAt(p.ev, p.marker.SHA),
-		Title:        res.Heading, Summary: checkBody, Text: full, DetailsURL: outputs["comment-url"], Annotations: res.Annotations})
+	run, verdict, err := publish.UpsertCheck(ctx, api, p.repo, publish.Check{Name: report.CheckName(p.marker.Key), SHA: p.marker.SHA, App: app, PR: pr,
+		Facts: report.FactsOf(res, p.locks), FailOn: p.in.FailOn, Approval: publish.ReadApproval(ctx, api, p.repo, pr, labels),
+		LabelledHere: labelledHere, Failures: p.queueFailures,
+		Title: res.Heading, Summary: checkBody, Text: full, DetailsURL: outputs["comment-url"], Annotations: res.Annotations})
 	if errors.Is(err, gh.ErrReadOnly) {
 		log.Command("warning", "planpr: the token cannot write check runs (add `checks: write` to the workflow's permissions, or set check: false); the comment is posted all the same")
 		return nil
