@@ -181,6 +181,7 @@ type planSection struct {
 	fullText    string
 	drift       []txt.DriftEntry
 	driftNames  *string              // driftList's, once made
+	findingsMD  *string              // findingsPart's, once made
 	rendering   chan renderedOutputs // the outputs and drift, rendered beside the grouping
 	patterns    review.Patterns      // of the changes' addresses
 	buckets     []*listBucket        // see listing

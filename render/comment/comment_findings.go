@@ -34,6 +34,14 @@ type findingRule struct {
 // findings on resources the plan leaves alone and those on no resource of
 // the plan. Every text of a report is untrusted: masked and escaped.
 func (s *planSection) findingsPart(m *mask.Masker) string {
+	if s.findingsMD == nil { // the same at every size: made once, however often the budget measures
+		part := s.makeFindingsPart(m)
+		s.findingsMD = &part
+	}
+	return *s.findingsMD
+}
+
+func (s *planSection) makeFindingsPart(m *mask.Masker) string {
 	f := s.Findings
 	if f == nil {
 		return ""

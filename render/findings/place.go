@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -81,14 +82,14 @@ func (p *Placer) For(address string) []Finding {
 			idx = append(idx, c.idx)
 		}
 	}
-	var out []Finding
-	seen := map[int]bool{}
-	for _, i := range idx {
-		if !seen[i] {
-			seen[i] = true
-			p.used[i] = true
-			out = append(out, p.found[i])
-		}
+	if len(idx) == 0 {
+		return nil // most resources: nothing found on them
+	}
+	slices.Sort(idx)
+	idx = slices.Compact(idx) // each once, in the report's order
+	out := make([]Finding, len(idx))
+	for k, i := range idx {
+		p.used[i], out[k] = true, p.found[i]
 	}
 	return out
 }
